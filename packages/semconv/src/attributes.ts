@@ -1,0 +1,83 @@
+/**
+ * Every `telltale.*` attribute name. No other package spells one as a string
+ * literal: import these constants instead.
+ */
+export const TelltaleAttr = {
+  /** Identifies the run a span belongs to; set by the SDK on every span of a run. */
+  runId: 'telltale.run.id',
+  /** `success` | `failure`, set on the run root when the agent declares its outcome. */
+  runOutcome: 'telltale.run.outcome',
+  /** Why a guard stopped the run (set on the run span). */
+  runStopReason: 'telltale.run.stop_reason',
+  /** One of {@link StepKind}. */
+  stepKind: 'telltale.step.kind',
+  /** Identity of a step across runs. */
+  stepName: 'telltale.step.name',
+  /** 1-based attempt number inside an attempt group. */
+  stepAttempt: 'telltale.step.attempt',
+  /** The attempt budget of the group, when known. */
+  stepMaxAttempts: 'telltale.step.max_attempts',
+  /** `true` when the step changes the world (writes, payments, e-mails…). */
+  stepSideEffect: 'telltale.step.side_effect',
+  /** Tool name, for tool steps. */
+  toolName: 'telltale.tool.name',
+  /** Stable hash of the tool arguments (see `@telltale/sdk` stableHash). */
+  toolArgsHash: 'telltale.tool.args_hash',
+  /** Hash of the agent state a plan / validate step saw. */
+  stateHash: 'telltale.state.hash',
+  /** Hash of a step's output (used for repeated failed validations). */
+  outputHash: 'telltale.output.hash',
+  /** Cost of the span in USD, when the instrumentation knows it. */
+  costUsd: 'telltale.cost.usd',
+  /** Resource attribute naming the project in open (no-auth) mode. */
+  project: 'telltale.project',
+} as const;
+export type TelltaleAttrName = (typeof TelltaleAttr)[keyof typeof TelltaleAttr];
+
+/** OpenTelemetry general and GenAI semantic-convention names we read or write. */
+export const OtelAttr = {
+  serviceName: 'service.name',
+  errorType: 'error.type',
+  exceptionType: 'exception.type',
+  exceptionMessage: 'exception.message',
+  genAiOperationName: 'gen_ai.operation.name',
+  genAiProviderName: 'gen_ai.provider.name',
+  /** Deprecated predecessor of gen_ai.provider.name. */
+  genAiSystem: 'gen_ai.system',
+  genAiRequestModel: 'gen_ai.request.model',
+  genAiResponseModel: 'gen_ai.response.model',
+  genAiInputTokens: 'gen_ai.usage.input_tokens',
+  genAiOutputTokens: 'gen_ai.usage.output_tokens',
+  genAiCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  /** Deprecated predecessors of input/output tokens. */
+  genAiPromptTokens: 'gen_ai.usage.prompt_tokens',
+  genAiCompletionTokens: 'gen_ai.usage.completion_tokens',
+  genAiToolName: 'gen_ai.tool.name',
+  genAiAgentName: 'gen_ai.agent.name',
+  genAiConversationId: 'gen_ai.conversation.id',
+} as const;
+
+/** OpenInference attribute names. */
+export const OpenInferenceAttr = {
+  spanKind: 'openinference.span.kind',
+  modelName: 'llm.model_name',
+  provider: 'llm.provider',
+  promptTokens: 'llm.token_count.prompt',
+  completionTokens: 'llm.token_count.completion',
+  cacheReadTokens: 'llm.token_count.prompt_details.cache_read',
+  costTotal: 'llm.cost.total',
+  toolName: 'tool.name',
+  sessionId: 'session.id',
+} as const;
+
+/** Vercel AI SDK (`ai.*`) attribute names. */
+export const VercelAiAttr = {
+  operationId: 'ai.operationId',
+  modelId: 'ai.model.id',
+  modelProvider: 'ai.model.provider',
+  toolCallName: 'ai.toolCall.name',
+  promptTokens: 'ai.usage.promptTokens',
+  completionTokens: 'ai.usage.completionTokens',
+  inputTokens: 'ai.usage.inputTokens',
+  outputTokens: 'ai.usage.outputTokens',
+} as const;

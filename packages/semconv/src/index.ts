@@ -1,0 +1,10 @@
+export { TelltaleAttr, OtelAttr, OpenInferenceAttr, VercelAiAttr } from './attributes.js';
+export type { TelltaleAttrName } from './attributes.js';
+export { StepKind, STEP_KINDS, isStepKind, RunOutcome } from './stepKinds.js';
+export {
+  GEN_AI_OPERATION_STEP_KIND,
+  OPENINFERENCE_STEP_KIND,
+  AGENT_OPERATIONS,
+  VERCEL_AI_SPAN_STEP_KIND,
+  VERCEL_AI_SPAN_SUFFIX_STEP_KIND,
+} from './mappings.js';

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for the whole workspace. `source` resolves workspace packages to
+// their TypeScript sources, so tests never need a build or alias table.
+// Each test file runs in its own process: chDB binds one data dir per process.
+export default defineConfig({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    pool: 'forks',
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'test/*/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    globalSetup: ['./test/globalSetup.ts'],
+  },
+});
