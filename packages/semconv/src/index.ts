@@ -8,3 +8,4 @@ export {
   VERCEL_AI_SPAN_STEP_KIND,
   VERCEL_AI_SPAN_SUFFIX_STEP_KIND,
 } from './mappings.js';
+export { TelltaleError, TelltaleErrorCode, toTelltaleError } from './errors.js';
