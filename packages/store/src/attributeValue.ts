@@ -1,0 +1,91 @@
+/**
+ * Attribute values are stored as text in a `Map(String, String)` so that any
+ * attribute can be filtered with plain SQL; the type of each non-string value
+ * sits beside it in `attribute_types`, so reads give back what was written.
+ */
+
+/** An attribute value as OTLP carries it (int64 as bigint, bytes as Uint8Array). */
+export type AttributeValue =
+  | string
+  | boolean
+  | bigint
+  | number
+  | Uint8Array
+  | AttributeValue[]
+  | { kvlist: { key: string; value: AttributeValue }[] }
+  | null;
+
+/** A value as the API returns it: JSON-safe, int64 beyond 2^53 as a decimal string. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Type tags kept in `attribute_types`; strings have no tag. */
+export const ATTRIBUTE_TYPE = {
+  bool: 'bool',
+  int: 'int',
+  double: 'double',
+  bytes: 'bytes',
+  array: 'array',
+  kvlist: 'kvlist',
+  empty: 'empty',
+} as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPE)[keyof typeof ATTRIBUTE_TYPE];
+
+/** The JSON form of a value (used for arrays, kvlists, events, links and the API). */
+export function toJsonValue(value: AttributeValue): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  const out: { [key: string]: JsonValue } = {};
+  for (const kv of value.kvlist) out[kv.key] = toJsonValue(kv.value);
+  return out;
+}
+
+/** Encodes a value for the attributes map: its text and, unless a string, its type tag. */
+export function encodeAttributeValue(value: AttributeValue): { text: string; type: AttributeType | undefined } {
+  if (typeof value === 'string') return { text: value, type: undefined };
+  if (value === null) return { text: '', type: ATTRIBUTE_TYPE.empty };
+  if (typeof value === 'boolean') return { text: value ? 'true' : 'false', type: ATTRIBUTE_TYPE.bool };
+  if (typeof value === 'bigint') return { text: value.toString(), type: ATTRIBUTE_TYPE.int };
+  if (typeof value === 'number') return { text: String(value), type: ATTRIBUTE_TYPE.double };
+  if (value instanceof Uint8Array) return { text: Buffer.from(value).toString('base64'), type: ATTRIBUTE_TYPE.bytes };
+  if (Array.isArray(value)) return { text: JSON.stringify(toJsonValue(value)), type: ATTRIBUTE_TYPE.array };
+  return { text: JSON.stringify(toJsonValue(value)), type: ATTRIBUTE_TYPE.kvlist };
+}
+
+/** Reverses {@link encodeAttributeValue} into the API's JSON form. */
+export function decodeAttributeValue(text: string, type: string | undefined): JsonValue {
+  switch (type) {
+    case undefined:
+    case '':
+      return text;
+    case ATTRIBUTE_TYPE.empty:
+      return null;
+    case ATTRIBUTE_TYPE.bool:
+      return text === 'true';
+    case ATTRIBUTE_TYPE.int: {
+      const n = Number(text);
+      return Number.isSafeInteger(n) ? n : text;
+    }
+    case ATTRIBUTE_TYPE.double: {
+      const n = Number(text);
+      return Number.isFinite(n) ? n : text;
+    }
+    case ATTRIBUTE_TYPE.array:
+    case ATTRIBUTE_TYPE.kvlist:
+      return JSON.parse(text) as JsonValue;
+    default:
+      // bytes (base64) and tags written by a newer version read as their text.
+      return text;
+  }
+}
+
+/** Decodes a whole attributes map. */
+export function decodeAttributes(texts: Record<string, string>, types: Record<string, string>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [key, text] of Object.entries(texts)) out[key] = decodeAttributeValue(text, types[key]);
+  return out;
+}

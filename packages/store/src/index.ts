@@ -1,0 +1,12 @@
+export { Store } from './Store.js';
+export { createClickHouseClient } from './client.js';
+export type { StoreConnection } from './client.js';
+export { migrate } from './migrate.js';
+export { MIGRATIONS } from './migrations/index.js';
+export type { Migration } from './migrations/Migration.js';
+export type { SpanRecord } from './spans/SpanRecord.js';
+export type { SpanDetail } from './spans/SpanDetail.js';
+export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';
+export { encodeAttributeValue, decodeAttributeValue, decodeAttributes, toJsonValue, ATTRIBUTE_TYPE } from './attributeValue.js';
+export type { AttributeValue, AttributeType, JsonValue } from './attributeValue.js';
+export { nanosToDateTime64 } from './time.js';

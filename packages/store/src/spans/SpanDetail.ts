@@ -1,0 +1,36 @@
+import type { JsonValue } from '../attributeValue.js';
+
+/** A stored span as the API returns it. Times are decimal nanosecond strings. */
+export interface SpanDetail {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  traceState: string;
+  runId: string;
+  name: string;
+  kind: number;
+  serviceName: string;
+  stepKind: string;
+  stepName: string;
+  attempt: number;
+  toolName: string;
+  toolArgsHash: string;
+  stateHash: string;
+  sideEffect: boolean;
+  model: string;
+  provider: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  durationNs: string;
+  status: { code: 'unset' | 'ok' | 'error'; message: string };
+  errorType: string;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  costUsd: number | null;
+  scope: { name: string; version: string };
+  attributes: Record<string, JsonValue>;
+  resourceAttributes: Record<string, JsonValue>;
+  events: { timeUnixNano: string; name: string; attributes: Record<string, JsonValue> }[];
+  links: { traceId: string; spanId: string; traceState: string; attributes: Record<string, JsonValue> }[];
+}

@@ -1,0 +1,124 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { decodeAttributes, type JsonValue } from '../attributeValue.js';
+import type { SpanDetail } from './SpanDetail.js';
+
+interface SpanReadRow {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string;
+  trace_state: string;
+  run_id: string;
+  name: string;
+  span_kind: number;
+  service_name: string;
+  step_kind: string;
+  step_name: string;
+  attempt: number;
+  tool_name: string;
+  tool_args_hash: string;
+  state_hash: string;
+  side_effect: boolean;
+  model: string;
+  provider: string;
+  start_ns: string;
+  end_ns: string;
+  duration_ns: string;
+  status_code: number;
+  status_message: string;
+  error_type: string;
+  input_tokens: string | number;
+  output_tokens: string | number;
+  cached_input_tokens: string | number;
+  cost_usd: number | null;
+  scope_name: string;
+  scope_version: string;
+  attributes: Record<string, string>;
+  attribute_types: Record<string, string>;
+  resource_attributes: Record<string, string>;
+  events: [string, string, string][];
+  links: [string, string, string, string][];
+}
+
+/** Columns of a span read back whole; `LIMIT 1 BY` hides a re-sent span until merges collapse it. */
+const SPAN_SELECT = `
+SELECT
+    trace_id, span_id, parent_span_id, trace_state, run_id, name, span_kind, service_name,
+    step_kind, step_name, attempt, tool_name, tool_args_hash, state_hash, side_effect, model, provider,
+    toString(toUnixTimestamp64Nano(start_time)) AS start_ns,
+    toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
+    toString(duration_ns) AS duration_ns,
+    status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, cost_usd,
+    scope_name, scope_version, attributes, attribute_types, resource_attributes,
+    arrayMap(e -> (toString(toUnixTimestamp64Nano(e.time)), e.name, e.attributes), events) AS events,
+    arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links
+FROM spans`;
+
+/** Every span of one run, in start order. */
+export async function getRunSpans(client: ClickHouseClient, projectId: string, runId: string): Promise<SpanDetail[]> {
+  const result = await client.query({
+    query: `${SPAN_SELECT}
+WHERE project_id = {projectId:String} AND run_id = {runId:String}
+ORDER BY start_time, span_id
+LIMIT 1 BY trace_id, span_id`,
+    format: 'JSONEachRow',
+    query_params: { projectId, runId },
+  });
+  return (await result.json<SpanReadRow>()).map(toSpanDetail);
+}
+
+/** Every span of one trace, in start order. */
+export async function getTraceSpans(client: ClickHouseClient, projectId: string, traceId: string): Promise<SpanDetail[]> {
+  const result = await client.query({
+    query: `${SPAN_SELECT}
+WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+ORDER BY start_time, span_id
+LIMIT 1 BY trace_id, span_id`,
+    format: 'JSONEachRow',
+    query_params: { projectId, traceId: traceId.toLowerCase() },
+  });
+  return (await result.json<SpanReadRow>()).map(toSpanDetail);
+}
+
+const STATUS = ['unset', 'ok', 'error'] as const;
+
+function parseJsonObject(text: string): Record<string, JsonValue> {
+  const value = JSON.parse(text) as unknown;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
+}
+
+function toSpanDetail(r: SpanReadRow): SpanDetail {
+  const costUsd = r.cost_usd === null ? null : Number(r.cost_usd);
+  return {
+    traceId: r.trace_id,
+    spanId: r.span_id,
+    parentSpanId: r.parent_span_id,
+    traceState: r.trace_state,
+    runId: r.run_id,
+    name: r.name,
+    kind: Number(r.span_kind),
+    serviceName: r.service_name,
+    stepKind: r.step_kind,
+    stepName: r.step_name,
+    attempt: Number(r.attempt),
+    toolName: r.tool_name,
+    toolArgsHash: r.tool_args_hash,
+    stateHash: r.state_hash,
+    sideEffect: Boolean(r.side_effect),
+    model: r.model,
+    provider: r.provider,
+    startTimeUnixNano: r.start_ns,
+    endTimeUnixNano: r.end_ns,
+    durationNs: r.duration_ns,
+    status: { code: STATUS[Number(r.status_code)] ?? 'unset', message: r.status_message },
+    errorType: r.error_type,
+    inputTokens: Number(r.input_tokens),
+    outputTokens: Number(r.output_tokens),
+    cachedInputTokens: Number(r.cached_input_tokens),
+    costUsd,
+    scope: { name: r.scope_name, version: r.scope_version },
+    attributes: decodeAttributes(r.attributes, r.attribute_types),
+    resourceAttributes: decodeAttributes(r.resource_attributes, {}),
+    events: r.events.map(([time, name, attributes]) => ({ timeUnixNano: time, name, attributes: parseJsonObject(attributes) })),
+    links: r.links.map(([traceId, spanId, traceState, attributes]) => ({ traceId, spanId, traceState, attributes: parseJsonObject(attributes) })),
+  };
+}
