@@ -30,3 +30,27 @@ export function toTelltaleError(err: unknown): TelltaleError {
   const message = err instanceof Error ? err.message : String(err);
   return new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message, cause: err });
 }
+
+/** The one mapping from error codes to HTTP statuses (API and OTLP receivers alike). */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL: 500,
+  STORAGE: 503,
+  UNAVAILABLE: 503,
+};
+
+/** gRPC / google.rpc.Status codes for the same errors (OTLP puts them in error bodies). */
+export const RPC_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = {
+  BAD_REQUEST: 3, // INVALID_ARGUMENT
+  UNAUTHORIZED: 16, // UNAUTHENTICATED
+  NOT_FOUND: 5, // NOT_FOUND
+  PAYLOAD_TOO_LARGE: 8, // RESOURCE_EXHAUSTED
+  UNSUPPORTED_MEDIA_TYPE: 3, // INVALID_ARGUMENT
+  INTERNAL: 13, // INTERNAL
+  STORAGE: 14, // UNAVAILABLE
+  UNAVAILABLE: 14, // UNAVAILABLE
+};

@@ -8,4 +8,6 @@ export {
   VERCEL_AI_SPAN_STEP_KIND,
   VERCEL_AI_SPAN_SUFFIX_STEP_KIND,
 } from './mappings.js';
-export { TelltaleError, TelltaleErrorCode, toTelltaleError } from './errors.js';
+export { TelltaleError, TelltaleErrorCode, toTelltaleError, HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE } from './errors.js';
+export { FIELD_SOURCES } from './fieldSources.js';
+export type { CanonicalField } from './fieldSources.js';

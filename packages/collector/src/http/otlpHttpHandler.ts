@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
+import { decodeTraceRequestJson } from '../otlp/jsonDecoder.js';
+import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
+import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
+import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
+import { normaliseRequest } from '../normalise/normaliseRequest.js';
+import type { SpanWriter } from '../writer/SpanWriter.js';
+import { readBody } from './readBody.js';
+
+export interface OtlpHttpHandlerOptions {
+  writer: SpanWriter;
+  /** Largest accepted body after decompression. */
+  maxBodyBytes?: number;
+  /** The caller's project, or undefined to answer 401. */
+  authenticate?: (req: IncomingMessage) => string | undefined;
+  /** Seconds a client should wait before retrying when storage is unavailable. */
+  retryAfterSeconds?: number;
+  onError?: (err: TelltaleError) => void;
+}
+
+const CONTENT_TYPE: Record<OtlpEncoding, string> = { proto: 'application/x-protobuf', json: 'application/json' };
+
+function encodingOf(req: IncomingMessage): OtlpEncoding | undefined {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'proto';
+  if (type === 'application/json') return 'json';
+  return undefined;
+}
+
+function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body: Uint8Array | string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': CONTENT_TYPE[encoding], ...headers });
+  res.end(body);
+}
+
+/**
+ * OTLP/HTTP trace receiver (`POST /v1/traces`) following the OTLP spec:
+ * protobuf or JSON, optionally gzip; 200 with an ExportTraceServiceResponse
+ * (partial_success when spans were rejected) only after the spans are
+ * stored; 400/413/415 with a google.rpc.Status; 503 + Retry-After when
+ * storage cannot take the data.
+ */
+export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+  const retryAfter = String(opts.retryAfterSeconds ?? 2);
+  const authenticate = opts.authenticate ?? (() => 'default');
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const encoding = encodingOf(req) ?? 'json';
+    try {
+      if (req.method !== 'POST') {
+        req.resume();
+        res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('use POST');
+        return;
+      }
+      if (encodingOf(req) === undefined) {
+        throw new TelltaleError({
+          code: TelltaleErrorCode.UNSUPPORTED_MEDIA_TYPE,
+          message: `unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: use application/x-protobuf or application/json`,
+        });
+      }
+      const projectId = authenticate(req);
+      if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
+
+      const body = await readBody(req, maxBodyBytes);
+      let request;
+      try {
+        request = encoding === 'proto' ? decodeTraceRequestProto(body) : decodeTraceRequestJson(body);
+      } catch (err) {
+        if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
+        throw err;
+      }
+      const { spans, rejectedSpans, errors } = normaliseRequest(request, projectId);
+      try {
+        await opts.writer.write(spans);
+      } catch (err) {
+        throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: 'storage unavailable, retry later', cause: err });
+      }
+      const partial = rejectedSpans > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
+      send(res, 200, encoding, encodeExportResponse(encoding, partial));
+    } catch (caught) {
+      const err = toTelltaleError(caught);
+      opts.onError?.(err);
+      const status = HTTP_STATUS_BY_CODE[err.code];
+      const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
+      if (status === 401) headers['www-authenticate'] = 'Bearer';
+      if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
+    }
+  }
+
+  return (req, res) => {
+    void handle(req, res);
+  };
+}

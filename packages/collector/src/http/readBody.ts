@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+
+/**
+ * Reads a request body, decompressing as it goes, and stops as soon as the
+ * decompressed size passes `maxBytes`: a gzip bomb is cut off after at most
+ * `maxBytes` of output, never inflated whole.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let inflater: Gunzip | Inflate | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') inflater = createGunzip();
+  else if (encoding === 'deflate') inflater = createInflate();
+  else if (encoding !== 'identity' && encoding !== '') {
+    return Promise.reject(new TelltaleError({ code: TelltaleErrorCode.UNSUPPORTED_MEDIA_TYPE, message: `unsupported Content-Encoding: ${encoding}` }));
+  }
+  const declared = Number(req.headers['content-length']);
+  if (inflater === undefined && Number.isFinite(declared) && declared > maxBytes) {
+    return Promise.reject(tooLarge(maxBytes));
+  }
+
+  const source = inflater === undefined ? req : req.pipe(inflater);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const fail = (err: unknown): void => {
+      if (done) return;
+      done = true;
+      if (inflater !== undefined) {
+        req.unpipe(inflater);
+        inflater.destroy();
+      }
+      req.resume(); // drain what is left so the connection can answer
+      reject(err);
+    };
+    source.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) fail(tooLarge(maxBytes));
+      else chunks.push(chunk);
+    });
+    source.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    source.on('error', (err: Error) => {
+      fail(
+        inflater !== undefined && source === inflater
+          ? new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `invalid ${encoding} body: ${err.message}`, cause: err })
+          : err,
+      );
+    });
+    if (inflater !== undefined) req.on('error', fail);
+    req.on('aborted', () => fail(new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'request aborted' })));
+  });
+}
+
+function tooLarge(maxBytes: number): TelltaleError {
+  return new TelltaleError({ code: TelltaleErrorCode.PAYLOAD_TOO_LARGE, message: `body exceeds ${maxBytes} bytes after decompression` });
+}
