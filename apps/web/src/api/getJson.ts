@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import { ApiError, CLIENT_ERROR_CODES } from './ApiError';
+import { apiErrorBodySchema } from './schemas';
+
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Injected in tests; the browser's `fetch` otherwise. */
+  fetch?: typeof fetch | undefined;
+}
+
+/**
+ * GET a JSON resource and parse it with `schema`. Every failure — network,
+ * non-2xx (with the server's `{ error: { code, message } }` body), a body that
+ * breaks the contract — becomes an `ApiError`.
+ */
+export async function getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let response: Response;
+  try {
+    response = await doFetch(url, { headers: { accept: 'application/json' }, signal: options.signal ?? null });
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw new ApiError({ code: CLIENT_ERROR_CODES.NETWORK, message: `Cannot reach the Telltale server (${url})`, status: 0, cause });
+  }
+
+  const body = await readJson(response);
+  if (!response.ok) {
+    const parsed = apiErrorBodySchema.safeParse(body);
+    throw parsed.success
+      ? new ApiError({ code: parsed.data.error.code, message: parsed.data.error.message, status: response.status })
+      : new ApiError({ code: CLIENT_ERROR_CODES.HTTP, message: `${response.status} ${response.statusText}`.trim(), status: response.status });
+  }
+
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new ApiError({
+      code: CLIENT_ERROR_CODES.BAD_RESPONSE,
+      message: `Unexpected response from ${url}${where}: ${issue?.message ?? 'invalid body'}`,
+      status: response.status,
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+import type { RequestOptions } from './getJson';
+import { getJson } from './getJson';
+import type { RunDetail, RunOutcome, RunsPage } from './schemas';
+import { runDetailSchema, runsPageSchema } from './schemas';
+
+export const API_BASE = '/api/v1';
+
+/** Query parameters of `GET /api/v1/runs`; empty values are left out of the URL. */
+export interface RunsQuery {
+  limit: number;
+  offset: number;
+  outcome?: RunOutcome | undefined;
+  service?: string | undefined;
+  /** ISO-8601 or unix milliseconds, passed through as given. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export function runsUrl(query: RunsQuery): string {
+  const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
+  if (query.outcome) params.set('outcome', query.outcome);
+  if (query.service) params.set('service', query.service);
+  if (query.from) params.set('from', query.from);
+  if (query.to) params.set('to', query.to);
+  return `${API_BASE}/runs?${params.toString()}`;
+}
+
+export function runUrl(runId: string): string {
+  return `${API_BASE}/runs/${encodeURIComponent(runId)}`;
+}
+
+export function fetchRuns(query: RunsQuery, options?: RequestOptions): Promise<RunsPage> {
+  return getJson(runsUrl(query), runsPageSchema, options);
+}
+
+export function fetchRun(runId: string, options?: RequestOptions): Promise<RunDetail> {
+  return getJson(runUrl(runId), runDetailSchema, options);
+}

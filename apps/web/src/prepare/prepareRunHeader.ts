@@ -1,0 +1,47 @@
+import type { RunOutcome, RunSummary } from '../api/schemas';
+import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
+import { OUTCOME_SWATCHES } from '../palette';
+
+export interface RunStat {
+  label: string;
+  value: string;
+  title?: string;
+}
+
+export interface RunHeader {
+  runId: string;
+  traceId: string;
+  name: string;
+  service: string;
+  outcome: RunOutcome;
+  outcomeLabel: string;
+  outcomeColor: string;
+  errorType: string;
+  stats: RunStat[];
+}
+
+export function prepareRunHeader(run: RunSummary, timeZone?: string): RunHeader {
+  const swatch = OUTCOME_SWATCHES[run.outcome];
+  return {
+    runId: run.runId,
+    traceId: run.traceId,
+    name: run.name || run.runId,
+    service: run.service,
+    outcome: run.outcome,
+    outcomeLabel: swatch.label,
+    outcomeColor: swatch.color,
+    errorType: run.errorType,
+    stats: [
+      { label: 'Started', value: formatTimestamp(run.startTimeUnixNano, timeZone), title: formatIso(run.startTimeUnixNano) },
+      { label: 'Duration', value: formatDuration(run.durationNs) },
+      { label: 'Steps', value: formatCount(run.steps) },
+      { label: 'Spans', value: formatCount(run.spans) },
+      { label: 'Cost', value: formatUsd(run.costUsd) },
+      {
+        label: 'Tokens',
+        value: formatTokens(run.inputTokens + run.outputTokens),
+        title: `${formatCount(run.inputTokens)} in / ${formatCount(run.outputTokens)} out`,
+      },
+    ],
+  };
+}
