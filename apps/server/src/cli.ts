@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { toTelltaleError } from '@telltale/semconv';
+import { Store } from '@telltale/store';
+import { StartConfigSchema } from './config.js';
+import { startServer } from './http/startServer.js';
+import { runDemo } from './demo/runDemo.js';
+
+const program = new Command()
+  .name('telltale')
+  .description('Reliability observability for AI agents: OTLP collector, ClickHouse storage, API and dashboard')
+  .showHelpAfterError();
+
+program
+  .command('start')
+  .description('run the collector, API and dashboard in one process')
+  .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
+  .option('--host <host>', 'address to bind', '127.0.0.1')
+  .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
+  .option('--clickhouse-url <url>', 'use a remote ClickHouse server instead of the embedded engine')
+  .addOption(new Option('--clickhouse-user <user>').env('TELLTALE_CLICKHOUSE_USER'))
+  .addOption(new Option('--clickhouse-password <password>').env('TELLTALE_CLICKHOUSE_PASSWORD'))
+  .option('--retention-days <days>', 'drop spans older than this')
+  .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression')
+  .option('--web-dir <dir>', 'built dashboard to serve')
+  .option('--demo', 'also run the simulated agent fleet against this server', false)
+  .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+  .action(async (raw: Record<string, unknown>) => {
+    const config = StartConfigSchema.parse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+    const running = await startServer(config);
+    const shutdown = (signal: string): void => {
+      running.logger.info({ signal }, 'shutting down: flushing accepted spans');
+      running.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          running.logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    if (config.demo) {
+      running.logger.info('demo: running a simulated agent fleet');
+      const result = await runDemo({ endpoint: running.url });
+      running.logger.info({ ...result, dashboard: running.url }, 'demo data loaded: open the dashboard');
+    }
+  });
+
+program
+  .command('demo')
+  .description('run a simulated fleet of SDK-instrumented agents against a running server')
+  .option('--endpoint <url>', 'the server to send to', 'http://127.0.0.1:4318')
+  .option('--runs <n>', 'how many runs', '300')
+  .option('--seed <n>', 'random seed (same seed, same fleet)', '42')
+  .action(async (opts: { endpoint: string; runs: string; seed: string }) => {
+    const result = await runDemo({ endpoint: opts.endpoint, runs: Number(opts.runs), seed: Number(opts.seed) });
+    console.log(`sent ${result.runs} runs to ${opts.endpoint}`);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending storage migrations and exit')
+  .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
+  .option('--clickhouse-url <url>', 'a remote ClickHouse server')
+  .action(async (opts: { dataDir: string; clickhouseUrl?: string }) => {
+    const store = await Store.open(opts.clickhouseUrl === undefined ? { kind: 'embedded', dataDir: opts.dataDir } : { kind: 'remote', url: opts.clickhouseUrl });
+    await store.close();
+    console.log('migrations applied');
+  });
+
+program.parseAsync().catch((caught: unknown) => {
+  const err = toTelltaleError(caught);
+  console.error(`telltale: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Options of `telltale start`, validated once at the boundary. */
+export const StartConfigSchema = z
+  .object({
+    port: z.coerce.number().int().min(0).max(65_535).default(4318),
+    host: z.string().min(1).default('127.0.0.1'),
+    dataDir: z.string().min(1).default('./.telltale'),
+    clickhouseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    clickhouseUser: z.string().optional(),
+    clickhousePassword: z.string().optional(),
+    retentionDays: z.coerce.number().int().min(1).max(3650).optional(),
+    maxBodyBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+    webDir: z.string().optional(),
+    demo: z.boolean().default(false),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict();
+
+export type StartConfig = z.infer<typeof StartConfigSchema>;

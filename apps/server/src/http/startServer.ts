@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createOtlpHttpHandler, SpanWriter } from '@telltale/collector';
+import { Store, type StoreConnection } from '@telltale/store';
+import { pino, type Logger } from 'pino';
+import { createApiApp } from '../api/createApiApp.js';
+import type { StartConfig } from '../config.js';
+
+export interface RunningServer {
+  server: Server;
+  store: Store;
+  url: string;
+  logger: Logger;
+  /** Stops accepting, writes everything accepted, closes storage. */
+  close: () => Promise<void>;
+}
+
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+function connectionOf(config: StartConfig): StoreConnection {
+  if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir };
+  return {
+    kind: 'remote',
+    url: config.clickhouseUrl,
+    ...(config.clickhouseUser === undefined ? {} : { username: config.clickhouseUser }),
+    ...(config.clickhousePassword === undefined ? {} : { password: config.clickhousePassword }),
+  };
+}
+
+/**
+ * One process: OTLP/HTTP on `/v1/traces` (plain node:http, the hot path),
+ * everything else through the express API app, on one port.
+ */
+export async function startServer(config: StartConfig): Promise<RunningServer> {
+  const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
+  const store = await Store.open(connectionOf(config), config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays });
+  const writer = new SpanWriter({ insert: (spans) => store.insertSpans(spans) });
+  const otlp = createOtlpHttpHandler({
+    writer,
+    maxBodyBytes: config.maxBodyBytes,
+    onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
+  });
+  const app = createApiApp({
+    store,
+    webDir: config.webDir ?? DEFAULT_WEB_DIR,
+    onInternalError: (err) => logger.error({ err }, 'API request failed'),
+  });
+
+  const server = createServer((req, res) => {
+    const path = req.url?.split('?', 1)[0];
+    if (path === '/v1/traces') otlp(req, res);
+    else app(req, res);
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir }, 'telltale listening');
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await stopped;
+      await writer.close();
+      await store.close();
+      logger.info('telltale stopped');
+    })();
+    return closing;
+  };
+  return { server, store, url, logger, close };
+}
