@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// The one test command: install from the lockfile, build, type-check, lint,
+// then every test (units, cross-package end-to-end, browser), and a closing
+// "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureChromium } from './ensureChromium.mjs';
+import { pnpm, pnpmCommand } from './pnpm.mjs';
+
+pnpm(['install', '--frozen-lockfile']);
+if (!ensureChromium()) {
+  console.error('Chromium is required for the browser tests.');
+  process.exit(1);
+}
+pnpm(['run', 'build']);
+pnpm(['run', 'typecheck']);
+pnpm(['run', 'lint']);
+
+const report = join(mkdtempSync(join(tmpdir(), 'telltale-vitest-')), 'report.json');
+const vitest = spawnSync(
+  pnpmCommand[0],
+  [...pnpmCommand.slice(1), 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
+try {
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
+  console.log(`\ntests: ${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`);
+} catch {
+  console.error('vitest wrote no report');
+}
+process.exit(vitest.status ?? 1);
