@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import type { Attributes, Tracer, TracerProvider } from '@opentelemetry/api';
+import { OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
+import { guard } from './internal/reportFault.js';
+import { runAttempts } from './internal/runAttempts.js';
+import { runInSpan } from './internal/runInSpan.js';
+import { attemptAttributes, stepAttributes } from './internal/stepAttributes.js';
+import { SDK_NAME, SDK_VERSION } from './internal/version.js';
+import { stableHash } from './stableHash.js';
+import type {
+  LlmModel,
+  RetryOptions,
+  RunHandle,
+  RunOptions,
+  StepFn,
+  StepHandle,
+  StepKindName,
+  StepOptions,
+} from './types.js';
+
+/** The step wrappers, bound to one tracer provider. */
+export interface Telltale {
+  /** The run root: a span of step kind `run` whose run id is stamped on every span inside. */
+  run: <T>(name: string, fn: (run: RunHandle) => T | PromiseLike<T>, opts?: RunOptions) => Promise<T>;
+  plan: <T>(name: string, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  act: <T>(name: string, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  validate: <T>(name: string, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  /** A tool call; `args` are hashed into `telltale.tool.args_hash` and passed to `fn`. */
+  tool: <A, T>(
+    name: string,
+    args: A,
+    fn: (args: A, step: StepHandle) => T | PromiseLike<T>,
+    opts?: StepOptions,
+  ) => Promise<T>;
+  /** A model call; record its usage with `step.recordUsage`. */
+  llm: <T>(name: string, model: LlmModel, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  /** A step of any kind (`retrieval`, `handoff`, `guardrail`, `custom`…). */
+  step: <T>(kind: StepKindName, name: string, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  /** Attempts `fn` up to `opts.attempts` times, one span per attempt. */
+  retry: <T>(name: string, fn: StepFn<T>, opts: RetryOptions) => Promise<T>;
+}
+
+export interface CreateTelltaleOptions {
+  /**
+   * Where spans go. Default: the global tracer provider, looked up at each
+   * span (so `init()` or the user's own OTel setup may come later).
+   */
+  tracerProvider?: TracerProvider;
+}
+
+/**
+ * Creates the step wrappers over a tracer provider. `init()` + the
+ * module-level `run`, `tool`… use the global provider; tests and embedders
+ * (e.g. a demo inside a server) pass their own provider and touch no globals
+ * except the context manager (installed once if none propagates context).
+ */
+export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
+  const { tracerProvider } = options;
+  let ownTracer: Tracer | undefined;
+  const getTracer = (): Tracer =>
+    tracerProvider === undefined
+      ? trace.getTracer(SDK_NAME, SDK_VERSION)
+      : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
+
+  function execute<T>(
+    name: string,
+    attributes: Attributes,
+    opts: StepOptions | undefined,
+    fn: StepFn<T>,
+  ): Promise<T> {
+    const policy = opts?.retry;
+    if (policy === undefined) {
+      const attempt = opts?.attempt ?? 1;
+      return runInSpan(getTracer, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } }, fn);
+    }
+    return runAttempts(policy, (attempt, max) =>
+      runInSpan(getTracer, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
+    );
+  }
+
+  const step: Telltale['step'] = (kind, name, fn, opts) => execute(name, stepAttributes(kind, name, opts), opts, fn);
+
+  return {
+    run: (name, fn, opts) => {
+      const runId = opts?.runId ?? randomUUID();
+      const attributes: Attributes = {
+        ...opts?.attributes,
+        [TelltaleAttr.stepKind]: StepKind.run,
+        [TelltaleAttr.stepName]: name,
+        [OtelAttr.genAiAgentName]: name,
+      };
+      return runInSpan(getTracer, { name, attempt: 1, attributes, newRunId: runId }, (recorder) =>
+        fn(recorder as RunHandle),
+      );
+    },
+    plan: (name, fn, opts) => step(StepKind.plan, name, fn, opts),
+    act: (name, fn, opts) => step(StepKind.act, name, fn, opts),
+    validate: (name, fn, opts) => step(StepKind.validate, name, fn, opts),
+    step,
+    tool: (name, args, fn, opts) => {
+      const specific: Attributes = {
+        [TelltaleAttr.toolName]: name,
+        [OtelAttr.genAiToolName]: name,
+        [OtelAttr.genAiOperationName]: 'execute_tool',
+      };
+      const argsHash = guard('hash', () => stableHash(args));
+      if (argsHash !== undefined) specific[TelltaleAttr.toolArgsHash] = argsHash;
+      return execute(name, stepAttributes(StepKind.tool, name, opts, specific), opts, (s) => fn(args, s));
+    },
+    llm: (name, model, fn, opts) => {
+      const specific: Attributes = {
+        [OtelAttr.genAiOperationName]: model.operation ?? 'chat',
+        [OtelAttr.genAiRequestModel]: model.model,
+      };
+      if (model.provider !== undefined) specific[OtelAttr.genAiProviderName] = model.provider;
+      return execute(name, stepAttributes(StepKind.llm, name, opts, specific), opts, fn);
+    },
+    retry: (name, fn, opts) => {
+      const { attempts, backoff, retryIf, kind = StepKind.act, ...stepOpts } = opts;
+      return execute(name, stepAttributes(kind, name, stepOpts), { ...stepOpts, retry: { attempts, backoff, retryIf } }, fn);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { setFaultHandler } from './internal/reportFault.js';
+import type { TelltaleErrorHandler } from './internal/reportFault.js';
+
+export type { TelltaleErrorHandler } from './internal/reportFault.js';
+
+/**
+ * Replaces the handler of internal telemetry faults (a span that failed to
+ * start or end, a value that could not be hashed, a failed export…). The SDK
+ * never throws these into the agent. Each fault is a `TelltaleError` whose
+ * `cause` is the original error (code `UNAVAILABLE` for export failures,
+ * `INTERNAL` otherwise). The default handler `console.warn`s once per kind of
+ * fault. Pass `undefined` to restore it.
+ */
+export function setErrorHandler(handler: TelltaleErrorHandler | undefined): void {
+  setFaultHandler(handler);
+}

@@ -1,0 +1,26 @@
+export { init, shutdown } from './init.js';
+export type { TelltaleInitOptions, TelltaleHandle, ShutdownOptions } from './init.js';
+export { run, plan, act, validate, tool, llm, step, retry, defaultTelltale } from './defaultTelltale.js';
+export { createTelltale } from './createTelltale.js';
+export type { Telltale, CreateTelltaleOptions } from './createTelltale.js';
+export { createTracerProvider, DEFAULT_ENDPOINT } from './createTracerProvider.js';
+export type { TracerProviderOptions } from './createTracerProvider.js';
+export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
+export { stableHash } from './stableHash.js';
+export { setErrorHandler } from './errorHandler.js';
+export type { TelltaleErrorHandler } from './errorHandler.js';
+export type {
+  StepHandle,
+  RunHandle,
+  DeclaredRunOutcome,
+  LlmUsage,
+  LlmModel,
+  StepOptions,
+  RunOptions,
+  RetryOptions,
+  RetryPolicy,
+  Backoff,
+  BackoffPolicy,
+  StepKindName,
+  StepFn,
+} from './types.js';

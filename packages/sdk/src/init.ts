@@ -1,0 +1,121 @@
+import { ProxyTracerProvider, trace } from '@opentelemetry/api';
+import type { TracerProvider } from '@opentelemetry/api';
+import { createTracerProvider } from './createTracerProvider.js';
+import type { TracerProviderOptions } from './createTracerProvider.js';
+import { setErrorHandler } from './errorHandler.js';
+import { ensureContextManager } from './internal/ensureContextManager.js';
+import { reportFault } from './internal/reportFault.js';
+import { withTimeout } from './internal/withTimeout.js';
+
+export interface TelltaleInitOptions extends TracerProviderOptions {
+  /** Receives internal telemetry faults and failed exports (see `setErrorHandler`). */
+  onError?: (error: unknown) => void;
+}
+
+export interface ShutdownOptions {
+  /** Give up waiting after this many ms (default 10 000); never rejects. */
+  timeoutMs?: number;
+}
+
+export interface TelltaleHandle {
+  /** False when another tracer provider was already registered and is used instead of ours. */
+  readonly installed: boolean;
+  /** The provider spans go to (ours, or the one already registered). */
+  readonly tracerProvider: TracerProvider;
+  /** Exports buffered spans now. Never rejects. */
+  forceFlush(opts?: ShutdownOptions): Promise<void>;
+  /** Same as the module-level `shutdown()`. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
+}
+
+interface Installed {
+  handle: TelltaleHandle;
+  close: (opts?: ShutdownOptions) => Promise<void>;
+}
+
+let current: Installed | undefined;
+
+/**
+ * Sets up tracing for the module-level `run`, `tool`… wrappers. If a global
+ * tracer provider is already registered (your own OTel setup), it is used
+ * as is — add `RunIdSpanProcessor` to it to stamp run ids on foreign spans.
+ * Otherwise a provider exporting OTLP protobuf to `endpoint` is registered
+ * globally, plus an AsyncLocalStorage context manager if none works yet.
+ * Calling `init` again before `shutdown` returns the same handle. Never throws.
+ */
+export function init(opts: TelltaleInitOptions): TelltaleHandle {
+  if (current !== undefined) return current.handle;
+  if (opts.onError !== undefined) setErrorHandler(opts.onError);
+  try {
+    ensureContextManager();
+    current = isGlobalProviderRegistered() ? adoptExisting() : install(opts);
+  } catch (err) {
+    reportFault('init', err);
+    current = adoptExisting();
+  }
+  return current.handle;
+}
+
+/** Flushes and shuts down what `init` created. Resolves (never rejects), even if the endpoint is down. */
+export async function shutdown(opts?: ShutdownOptions): Promise<void> {
+  const installed = current;
+  current = undefined;
+  if (installed !== undefined) await installed.close(opts);
+}
+
+function install(opts: TelltaleInitOptions): Installed {
+  const provider = createTracerProvider(opts);
+  if (!trace.setGlobalTracerProvider(provider)) {
+    void provider.shutdown().catch(() => undefined);
+    return adoptExisting();
+  }
+  const onBeforeExit = (): void => void shutdown();
+  process.once('beforeExit', onBeforeExit);
+  const close = async (o?: ShutdownOptions): Promise<void> => {
+    process.removeListener('beforeExit', onBeforeExit);
+    await withTimeout('shutdown', provider.shutdown(), o?.timeoutMs);
+    try {
+      trace.disable();
+    } catch (err) {
+      reportFault('shutdown', err);
+    }
+  };
+  const handle: TelltaleHandle = {
+    installed: true,
+    tracerProvider: provider,
+    forceFlush: (o) => withTimeout('export', provider.forceFlush(), o?.timeoutMs),
+    shutdown: async (o) => {
+      if (current?.handle === handle) current = undefined;
+      await close(o);
+    },
+  };
+  return { handle, close };
+}
+
+/** Uses the already registered provider; shutdown leaves it to its owner. */
+function adoptExisting(): Installed {
+  const global = trace.getTracerProvider();
+  const delegate = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  const flushable = delegate as { forceFlush?: () => Promise<void> };
+  const close = (): Promise<void> => Promise.resolve();
+  const handle: TelltaleHandle = {
+    installed: false,
+    tracerProvider: global,
+    forceFlush: (o) =>
+      typeof flushable.forceFlush === 'function'
+        ? withTimeout('export', flushable.forceFlush(), o?.timeoutMs)
+        : Promise.resolve(),
+    shutdown: async () => {
+      if (current?.handle === handle) current = undefined;
+      await close();
+    },
+  };
+  return { handle, close };
+}
+
+function isGlobalProviderRegistered(): boolean {
+  const global = trace.getTracerProvider();
+  if (!(global instanceof ProxyTracerProvider)) return true;
+  // A fresh proxy's delegate is the API's no-op provider.
+  return global.getDelegate() !== new ProxyTracerProvider().getDelegate();
+}

@@ -1,0 +1,45 @@
+import { ExportResultCode } from '@opentelemetry/core';
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { reportFault } from './reportFault.js';
+
+/**
+ * Wraps an exporter so failed exports reach the SDK's fault handler and an
+ * exporter that throws becomes a failed result instead of an exception.
+ */
+export class ReportingExporter implements SpanExporter {
+  constructor(private readonly inner: SpanExporter) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    let called = false;
+    const done = (result: ExportResult): void => {
+      if (called) return;
+      called = true;
+      if (result.code !== ExportResultCode.SUCCESS) {
+        reportFault('export', result.error ?? new Error(`export of ${spans.length} spans failed`));
+      }
+      resultCallback(result);
+    };
+    try {
+      this.inner.export(spans, done);
+    } catch (err) {
+      done({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    try {
+      await this.inner.shutdown();
+    } catch (err) {
+      reportFault('shutdown', err);
+    }
+  }
+
+  async forceFlush(): Promise<void> {
+    try {
+      await this.inner.forceFlush?.();
+    } catch (err) {
+      reportFault('export', err);
+    }
+  }
+}

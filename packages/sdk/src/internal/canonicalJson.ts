@@ -1,0 +1,80 @@
+/**
+ * Canonical JSON text of any value, the input of `stableHash`.
+ *
+ * - JSON values encode as `JSON.stringify` would, with object keys sorted
+ *   (by UTF-16 code units) at every level; `-0` encodes as `0`.
+ * - `undefined`, functions and symbols behave as in JSON: omitted from
+ *   objects, `null` in arrays. A top-level one encodes as `undefined`.
+ * - `toJSON()` is honoured (so a Date is its ISO string, an invalid Date `null`).
+ * - Values JSON cannot carry become tagged objects: `{"$bigint":"12"}`,
+ *   `{"$number":"NaN"}`, `{"$map":[[k,v],…]}` and `{"$set":[…]}` (entries
+ *   sorted by their canonical text, so insertion order does not matter),
+ *   `{"$bytes":"<hex>"}` for typed arrays, Buffers and ArrayBuffers,
+ *   `{"$regexp":"/a/g"}`, `{"$error":{"name":…,"message":…}}`.
+ * - A reference back to an ancestor encodes as `{"$cycle":n}` (n levels up),
+ *   so cyclic values are safe; shared non-cyclic references encode in full.
+ */
+export function canonicalJson(value: unknown): string {
+  return encode(value, []) ?? 'undefined';
+}
+
+function encode(value: unknown, ancestors: object[]): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (Number.isFinite(value)) return Object.is(value, -0) ? '0' : JSON.stringify(value);
+      return `{"$number":"${String(value)}"}`;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return `{"$bigint":"${value.toString()}"}`;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'object':
+      return value === null ? 'null' : encodeObject(value, ancestors);
+  }
+}
+
+function encodeObject(value: object, ancestors: object[]): string | undefined {
+  const at = ancestors.indexOf(value);
+  if (at !== -1) return `{"$cycle":${ancestors.length - at}}`;
+  if (value instanceof ArrayBuffer) return `{"$bytes":"${Buffer.from(value).toString('hex')}"}`;
+  if (ArrayBuffer.isView(value)) {
+    return `{"$bytes":"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}"}`;
+  }
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return encode(toJSON.call(value) as unknown, ancestors);
+  if (value instanceof RegExp) return `{"$regexp":${JSON.stringify(value.toString())}}`;
+
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) {
+      return `[${value.map((item: unknown) => encode(item, ancestors) ?? 'null').join(',')}]`;
+    }
+    if (value instanceof Map) {
+      const entries = [...value.entries()].map(
+        ([k, v]: [unknown, unknown]) => `[${encode(k, ancestors) ?? 'null'},${encode(v, ancestors) ?? 'null'}]`,
+      );
+      return `{"$map":[${entries.sort().join(',')}]}`;
+    }
+    if (value instanceof Set) {
+      const items = [...value.values()].map((item: unknown) => encode(item, ancestors) ?? 'null');
+      return `{"$set":[${items.sort().join(',')}]}`;
+    }
+    if (value instanceof Error) {
+      return `{"$error":{"message":${JSON.stringify(value.message)},"name":${JSON.stringify(value.name)}}}`;
+    }
+    const record = value as Record<string, unknown>;
+    const fields: string[] = [];
+    for (const key of Object.keys(record).sort()) {
+      const encoded = encode(record[key], ancestors);
+      if (encoded !== undefined) fields.push(`${JSON.stringify(key)}:${encoded}`);
+    }
+    return `{${fields.join(',')}}`;
+  } finally {
+    ancestors.pop();
+  }
+}

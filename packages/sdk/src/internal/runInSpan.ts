@@ -1,0 +1,91 @@
+import { SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+import { OtelAttr, RunOutcome, TelltaleAttr } from '@telltale/semconv';
+import { ensureContextManager } from './ensureContextManager.js';
+import { errorMessageOf, errorTypeOf } from './errorType.js';
+import { guard, reportFault } from './reportFault.js';
+import { getRunId, withRunId } from './runContext.js';
+import { StepRecorder } from './StepRecorder.js';
+
+export interface SpanSpec {
+  name: string;
+  attributes: Attributes;
+  /** 1-based attempt number, handed to the step handle. */
+  attempt: number;
+  /** Set for run roots: the new run id, put in context for every span inside. */
+  newRunId?: string;
+}
+
+/**
+ * Runs `fn` inside a new span: starts it under the active context, runs `fn`
+ * with the span (and the run id) active, ends it OK, or ERROR when `fn`
+ * throws — rethrowing the very same error. Every OTel call is guarded, so a
+ * telemetry fault never changes what `fn` does or returns.
+ */
+export async function runInSpan<T>(
+  getTracer: () => Tracer,
+  spec: SpanSpec,
+  fn: (recorder: StepRecorder) => T | PromiseLike<T>,
+): Promise<T> {
+  const started = guard('span.start', () => startSpan(getTracer(), spec));
+  const recorder = new StepRecorder(started?.span, started?.runId ?? spec.newRunId, spec.attempt);
+  let result: T;
+  try {
+    result = await callInContext(started?.ctx, () => fn(recorder));
+  } catch (err) {
+    if (started) guard('span.end', () => endWithError(started.span, err, spec));
+    throw err;
+  }
+  if (started) guard('span.end', () => endOk(started.span, recorder, spec));
+  return result;
+}
+
+function startSpan(tracer: Tracer, spec: SpanSpec): { span: Span; ctx: Context; runId: string | undefined } {
+  ensureContextManager();
+  const parent = context.active();
+  const runId = spec.newRunId ?? getRunId(parent);
+  const attributes: Attributes = { ...spec.attributes };
+  if (runId !== undefined) attributes[TelltaleAttr.runId] = runId;
+  const span = tracer.startSpan(spec.name, { attributes }, parent);
+  let ctx = trace.setSpan(parent, span);
+  if (spec.newRunId !== undefined) ctx = withRunId(ctx, spec.newRunId);
+  return { span, ctx, runId };
+}
+
+/** Runs `fn` with `ctx` active; if entering the context itself fails, runs `fn` anyway. */
+function callInContext<R>(ctx: Context | undefined, fn: () => R): R {
+  if (ctx === undefined) return fn();
+  let entered = false;
+  try {
+    return context.with(ctx, () => {
+      entered = true;
+      return fn();
+    });
+  } catch (err) {
+    if (entered) throw err;
+    reportFault('context', err);
+    return fn();
+  }
+}
+
+function endWithError(span: Span, err: unknown, spec: SpanSpec): void {
+  try {
+    const message = errorMessageOf(err);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    span.setAttribute(OtelAttr.errorType, errorTypeOf(err));
+    if (spec.newRunId !== undefined) span.setAttribute(TelltaleAttr.runOutcome, RunOutcome.failure);
+    span.recordException(err instanceof Error ? err : message);
+  } finally {
+    span.end();
+  }
+}
+
+function endOk(span: Span, recorder: StepRecorder, spec: SpanSpec): void {
+  try {
+    if (recorder.declaredOutcome === RunOutcome.failure) return;
+    if (spec.newRunId !== undefined) span.setAttribute(TelltaleAttr.runOutcome, RunOutcome.success);
+    span.setStatus({ code: SpanStatusCode.OK });
+  } finally {
+    span.end();
+  }
+}

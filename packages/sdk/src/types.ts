@@ -1,0 +1,112 @@
+import type { AttributeValue, Attributes, Span } from '@opentelemetry/api';
+import type { StepKind } from '@telltale/semconv';
+
+/** Token usage and cost of one or more model calls made inside a step. */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens served from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Cost in USD when the caller knows it (otherwise the server prices the tokens). */
+  costUsd?: number;
+}
+
+/** What every step function receives. All methods are safe: they never throw. */
+export interface StepHandle {
+  /** The OpenTelemetry span of this step (a non-recording span if tracing failed). */
+  readonly span: Span;
+  /** The id of the enclosing run, when the step runs inside `run()`. */
+  readonly runId: string | undefined;
+  /** 1-based attempt number of this span (1 unless retried). */
+  readonly attempt: number;
+  setAttribute(key: string, value: AttributeValue): void;
+  setAttributes(attributes: Attributes): void;
+  /** Sets `telltale.output.hash` = stableHash(value). */
+  setOutputHash(value: unknown): void;
+  /** Sets `telltale.state.hash` = stableHash(value). */
+  setStateHash(value: unknown): void;
+  /**
+   * Records model usage. Calls accumulate, so a step that makes several model
+   * calls can record each one.
+   */
+  recordUsage(usage: LlmUsage): void;
+  /** Sets `gen_ai.response.model` (the model that actually answered). */
+  setResponseModel(model: string): void;
+}
+
+/** Outcomes an agent can declare; `incomplete` is derived by the server. */
+export type DeclaredRunOutcome = 'success' | 'failure';
+
+/** What the `run()` function receives. */
+export interface RunHandle extends StepHandle {
+  readonly runId: string;
+  /**
+   * Declares the run's outcome without throwing: `failure` marks the run span
+   * ERROR (with `message` as the status message). A thrown error always wins.
+   */
+  setOutcome(outcome: DeclaredRunOutcome, message?: string): void;
+}
+
+/** Backoff between attempts: a policy, or a function of the attempt that just failed (1-based) returning ms. */
+export type Backoff = BackoffPolicy | ((failedAttempt: number) => number);
+
+export interface BackoffPolicy {
+  /** Delay after the first failed attempt. */
+  initialMs: number;
+  /** Multiplier per further attempt (default 2). */
+  factor?: number;
+  /** Upper bound of one delay (default: none). */
+  maxMs?: number;
+  /**
+   * Randomised share of each delay: `true` = full jitter (0…delay), a number
+   * in 0…1 = that fraction of the delay is random. Default: none.
+   */
+  jitter?: boolean | number;
+}
+
+export interface RetryPolicy {
+  /** Maximum number of attempts, including the first (≥ 1). */
+  attempts: number;
+  backoff?: Backoff;
+  /** Return false to stop retrying on this error (it is rethrown at once). Default: retry every error. */
+  retryIf?: (error: unknown) => boolean;
+}
+
+export interface StepOptions {
+  /** `telltale.step.side_effect`: the step changes the world. */
+  sideEffect?: boolean;
+  /** Agent state the step saw; hashed into `telltale.state.hash`. */
+  state?: unknown;
+  /** Attempt number when the agent retries by itself (default 1). Ignored with `retry`. */
+  attempt?: number;
+  /** Extra span attributes. The SDK's own attributes win on a clash. */
+  attributes?: Attributes;
+  /** Retry the step: each attempt becomes its own span (see `retry`). */
+  retry?: RetryPolicy;
+}
+
+export interface RunOptions {
+  /** Use this run id instead of a fresh UUID (e.g. to resume a run). */
+  runId?: string;
+  attributes?: Attributes;
+}
+
+export interface LlmModel {
+  /** `gen_ai.request.model`, e.g. `gpt-4o-mini`. */
+  model: string;
+  /** `gen_ai.provider.name`, e.g. `openai`, `anthropic`. */
+  provider?: string;
+  /** `gen_ai.operation.name` (default `chat`). */
+  operation?: string;
+}
+
+/** Step kinds a step (not a run) can have. */
+export type StepKindName = Exclude<StepKind, 'run'>;
+
+export interface RetryOptions extends RetryPolicy, Omit<StepOptions, 'retry' | 'attempt'> {
+  /** Step kind of each attempt (default `act`). */
+  kind?: StepKindName;
+}
+
+/** A step function: sync or async. */
+export type StepFn<T> = (step: StepHandle) => T | PromiseLike<T>;
