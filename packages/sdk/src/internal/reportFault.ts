@@ -17,6 +17,8 @@ export type FaultKind =
   | 'processor';
 
 const warned = new Set<FaultKind>();
+/** Causes already reported (a failed export resurfaces as a flush/shutdown rejection). */
+const reported = new WeakSet<object>();
 
 const defaultHandler: TelltaleErrorHandler = () => undefined;
 let handler: TelltaleErrorHandler = defaultHandler;
@@ -25,9 +27,13 @@ export function setFaultHandler(next: TelltaleErrorHandler | undefined): void {
   handler = next ?? defaultHandler;
 }
 
-/** Reports an internal fault. Never throws, whatever the handler does. */
+/** Reports an internal fault, once per cause object. Never throws, whatever the handler does. */
 export function reportFault(kind: FaultKind, cause: unknown): void {
   try {
+    if (typeof cause === 'object' && cause !== null) {
+      if (reported.has(cause)) return;
+      reported.add(cause);
+    }
     const detail = cause instanceof Error ? cause.message : String(cause);
     const code = kind === 'export' ? TelltaleErrorCode.UNAVAILABLE : TelltaleErrorCode.INTERNAL;
     const error = new TelltaleError({ code, message: `telltale sdk ${kind}: ${detail}`, cause });
