@@ -1,5 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { createQueryClient } from './hooks/createQueryClient';
+import './styles.css';
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><h1>Telltale</h1></StrictMode>);
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <App queryClient={createQueryClient()} />
+  </StrictMode>,
+);

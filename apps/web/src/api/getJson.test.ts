@@ -6,12 +6,12 @@ import { fetchRun, fetchRuns, runsUrl } from './runsApi';
 /** A `fetch` double that answers every request with one canned response and records URLs. */
 function cannedFetch(status: number, body: unknown): typeof fetch & { urls: string[] } {
   const urls: string[] = [];
-  const impl = (input: string | URL | Request): Promise<Response> => {
+  const impl: typeof fetch = (input) => {
     urls.push(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     return Promise.resolve(new Response(text, { status, headers: { 'content-type': 'application/json' } }));
   };
-  return Object.assign(impl, { urls }) as typeof fetch & { urls: string[] };
+  return Object.assign(impl, { urls });
 }
 
 describe('runs API client', () => {

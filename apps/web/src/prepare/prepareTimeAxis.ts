@@ -18,14 +18,14 @@ export function niceStep(total: Nanoseconds, target: number): Nanoseconds {
   return nanoseconds(Math.max(1, multiple * magnitude));
 }
 
-/** Ticks from 0 to `total` at a nice step, labelled in readable units. */
+/** Ticks from 0 to `total` at a nice step, labelled in readable units (zero as a bare `0`). */
 export function prepareTimeAxis(total: Nanoseconds, target = 5): TimeTick[] {
-  if (total <= 0) return [{ offset: nanoseconds(0), fraction: fraction(0), label: formatDuration(nanoseconds(0)) }];
+  if (total <= 0) return [{ offset: nanoseconds(0), fraction: fraction(0), label: '0' }];
   const step = niceStep(total, target);
   const ticks: TimeTick[] = [];
   for (let i = 0; i * step <= total * (1 + 1e-9); i += 1) {
     const offset = nanoseconds(i * step);
-    ticks.push({ offset, fraction: fraction(Math.min(1, offset / total)), label: formatDuration(offset) });
+    ticks.push({ offset, fraction: fraction(Math.min(1, offset / total)), label: i === 0 ? '0' : formatDuration(offset) });
   }
   return ticks;
 }

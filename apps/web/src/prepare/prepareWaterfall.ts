@@ -36,6 +36,11 @@ export interface WaterfallRow {
   widthFraction: Fraction;
   offsetLabel: string;
   durationLabel: string;
+  /**
+   * Where the duration label goes: after the bar; before it when the bar ends
+   * near the right edge; inside it when the bar spans (nearly) the whole axis.
+   */
+  labelPlacement: 'after' | 'before' | 'inside';
   isError: boolean;
   /** Error type, else status message, else `error`; `''` when not an error. */
   errorLabel: string;
@@ -65,6 +70,15 @@ export interface WaterfallOptions {
   runDuration?: Nanoseconds | undefined;
   /** Ticks to aim for on the time axis. */
   tickTarget?: number | undefined;
+}
+
+/** Bars ending past this fraction of the axis get their label before them, or inside when they start early too. */
+const LABEL_AFTER_UNTIL = 0.75;
+const LABEL_BEFORE_FROM = 0.15;
+
+function labelPlacement(offset: number, width: number): WaterfallRow['labelPlacement'] {
+  if (offset + width <= LABEL_AFTER_UNTIL) return 'after';
+  return offset >= LABEL_BEFORE_FROM ? 'before' : 'inside';
 }
 
 function compareSpans(a: Span, b: Span): number {
@@ -142,6 +156,7 @@ export function prepareWaterfall(input: readonly Span[], options: WaterfallOptio
       widthFraction: fraction(widthFraction),
       offsetLabel: `+${formatDuration(offset)}`,
       durationLabel: formatDuration(s.durationNs),
+      labelPlacement: labelPlacement(offsetFraction, widthFraction),
       isError,
       errorLabel: isError ? s.errorType || s.status.message || 'error' : '',
       isOrphan,
@@ -183,11 +198,14 @@ function timeWindow(spans: readonly Span[], options: WaterfallOptions): { start:
   return { start: origin, total: end === undefined ? nanoseconds(0) : nanosBetween(origin, end) };
 }
 
+/** What the row's name does not already say: `tool web_search`, the model, the span name. */
 function spanDetail(s: Span): string {
+  const shown = s.stepName || s.name;
   const parts: string[] = [];
-  if (s.toolName) parts.push(`tool ${s.toolName}`);
-  if (s.model) parts.push(s.model);
-  if (s.stepName && s.stepName !== s.name) parts.push(s.name);
+  if (s.toolName && s.toolName !== shown) parts.push(`tool ${s.toolName}`);
+  if (s.model && !shown.includes(s.model)) parts.push(s.model);
+  const nameIsRedundant = [s.stepName, s.toolName, s.model].some((known) => known !== '' && s.name.includes(known));
+  if (s.stepName && !nameIsRedundant) parts.push(s.name);
   return parts.join(' · ');
 }
 

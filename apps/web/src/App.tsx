@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { AppLayout } from './components/AppLayout';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { RunDetailPage } from './pages/RunDetailPage';
+import { RunsPage } from './pages/RunsPage';
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      path: '/',
+      element: <AppLayout />,
+      children: [
+        { index: true, element: <Navigate to="/runs" replace /> },
+        { path: 'runs', element: <RunsPage /> },
+        { path: 'runs/:runId', element: <RunDetailPage /> },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ]);
+}
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  const [router] = useState(createRouter);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,69 @@
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { Link } from 'react-router';
+import type { RunsTableRow } from '../prepare/prepareRunsTable';
+import { OutcomeBadge } from './OutcomeBadge';
+
+/** The runs list; a click anywhere on a row opens the run. */
+export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow[]; onOpen: (row: RunsTableRow) => void; stale: boolean }) {
+  const open = (row: RunsTableRow) => (e: MouseEvent | KeyboardEvent) => {
+    if ('key' in e && e.key !== 'Enter') return;
+    // Let the link handle its own clicks (and cmd/ctrl-click to open a new tab).
+    if (e.target instanceof HTMLElement && e.target.closest('a')) return;
+    onOpen(row);
+  };
+  return (
+    <div className={stale ? 'table-wrap stale' : 'table-wrap'}>
+      <table className="table runs-table" data-testid="runs-table">
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col">Run</th>
+            <th scope="col">Service</th>
+            <th scope="col">Started</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+            <th scope="col" className="num">
+              Steps
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+            <th scope="col" className="num">
+              Tokens
+            </th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} onClick={open(row)} onKeyDown={open(row)} tabIndex={-1}>
+              <td>
+                <OutcomeBadge outcome={row.outcome} label={row.outcomeLabel} />
+              </td>
+              <td className="run-name-cell">
+                <Link to={row.href} className="run-name">
+                  {row.name}
+                </Link>
+                <span className="mono muted run-id">{row.runId}</span>
+              </td>
+              <td>{row.service}</td>
+              <td className="nowrap">
+                <time dateTime={row.startIso} title={row.startIso}>
+                  {row.startLabel}
+                </time>
+              </td>
+              <td className="num">{row.durationLabel}</td>
+              <td className="num">{row.stepsLabel}</td>
+              <td className="num">{row.costLabel}</td>
+              <td className="num" title={row.tokensTitle}>
+                {row.tokensLabel}
+              </td>
+              <td>{row.errorType ? <span className="error-type">{row.errorType}</span> : <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { SpanDetail } from '../prepare/prepareSpanDetail';
+import { AttributeTable } from './AttributeTable';
+
+/** Everything about one span: fields, attributes, resource attributes and events. */
+export function SpanDetailPanel({ detail, onClose }: { detail: SpanDetail; onClose: () => void }) {
+  return (
+    <aside className="card span-panel" data-testid="span-panel" data-span-id={detail.spanId} aria-label="Span details">
+      <header className="span-panel-head">
+        <span className="kind-chip" style={{ color: detail.color, borderColor: detail.color }}>
+          {detail.kindLabel}
+        </span>
+        <h2 className="span-panel-title">{detail.title}</h2>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close span details">
+          ×
+        </button>
+      </header>
+      <p className={detail.isError ? 'span-status is-error' : 'span-status'}>
+        Status: <strong>{detail.statusLabel}</strong>
+        {detail.errorMessage && <span className="span-error-message">{detail.errorMessage}</span>}
+      </p>
+      <dl className="field-list">
+        {detail.fields.map((field) => (
+          <div key={field.label} className="field-row">
+            <dt>{field.label}</dt>
+            <dd className={field.mono ? 'mono' : undefined}>{field.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <section className="panel-section">
+        <h3>Attributes</h3>
+        <AttributeTable entries={detail.attributes} emptyText="No attributes" />
+      </section>
+      <section className="panel-section">
+        <h3>Resource attributes</h3>
+        <AttributeTable entries={detail.resourceAttributes} emptyText="No resource attributes" />
+      </section>
+      <section className="panel-section">
+        <h3>Events</h3>
+        {detail.events.length === 0 ? (
+          <p className="muted small">No events</p>
+        ) : (
+          <ol className="event-list">
+            {detail.events.map((event, index) => (
+              <li key={`${event.timeIso}-${index}`} className="event">
+                <div className="event-head">
+                  <span className="event-name">{event.name}</span>
+                  <span className="muted small" title={event.timeIso}>
+                    {event.offsetLabel}
+                  </span>
+                </div>
+                <AttributeTable entries={event.attributes} emptyText="No attributes" />
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </aside>
+  );
+}

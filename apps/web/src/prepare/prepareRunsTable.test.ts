@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { runSummary } from '../testing/fixtures';
+import { prepareOutcomeChart } from './prepareOutcomeChart';
+import { preparePagination } from './preparePagination';
+import { prepareRunHeader } from './prepareRunHeader';
+import { prepareRunsTable } from './prepareRunsTable';
+
+describe('prepareRunsTable', () => {
+  it('formats each run for display', () => {
+    const [row] = prepareRunsTable(
+      [runSummary({ runId: 'r/1', outcome: 'failure', durationNs: '1234000000', costUsd: 0.0042, inputTokens: 10_000, outputTokens: 2_345, errorType: 'ToolTimeout' })],
+      'UTC',
+    );
+    expect(row).toEqual({
+      runId: 'r/1',
+      href: '/runs/r%2F1',
+      outcome: 'failure',
+      outcomeLabel: 'Failure',
+      outcomeColor: '#dc2626',
+      name: 'support-agent',
+      service: 'support',
+      startLabel: '2023-11-14 22:13:20',
+      startIso: '2023-11-14T22:13:20.000Z',
+      durationLabel: '1.23 s',
+      stepsLabel: '4',
+      costLabel: '$0.0042',
+      tokensLabel: '12.3k',
+      tokensTitle: '10,000 in / 2,345 out',
+      errorType: 'ToolTimeout',
+    });
+  });
+
+  it('falls back to the run id for unnamed runs', () => {
+    expect(prepareRunsTable([runSummary({ name: '', runId: 'abc' })])[0]?.name).toBe('abc');
+  });
+});
+
+describe('prepareOutcomeChart', () => {
+  it('counts every outcome, zeros included, in a fixed order', () => {
+    const bars = prepareOutcomeChart([runSummary({ outcome: 'failure' }), runSummary({ outcome: 'success' }), runSummary({ outcome: 'failure' })]);
+    expect(bars.map((b) => [b.outcome, b.count])).toEqual([
+      ['success', 1],
+      ['failure', 2],
+      ['incomplete', 0],
+    ]);
+  });
+});
+
+describe('preparePagination', () => {
+  it('describes the page and its neighbours', () => {
+    expect(preparePagination({ total: 1234, limit: 50, offset: 50, shown: 50 })).toEqual({
+      page: 2,
+      pageCount: 25,
+      hasPrev: true,
+      hasNext: true,
+      rangeLabel: '51–100 of 1,234',
+    });
+    expect(preparePagination({ total: 120, limit: 50, offset: 100, shown: 20 })).toMatchObject({ page: 3, pageCount: 3, hasNext: false, rangeLabel: '101–120 of 120' });
+  });
+
+  it('handles empty results and pages past the end', () => {
+    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 })).toMatchObject({ pageCount: 1, hasPrev: false, hasNext: false, rangeLabel: 'No runs' });
+    expect(preparePagination({ total: 10, limit: 50, offset: 500, shown: 0 }).rangeLabel).toBe('No runs on this page (10 in total)');
+  });
+});
+
+describe('prepareRunHeader', () => {
+  it('summarises the run', () => {
+    const header = prepareRunHeader(runSummary({ outcome: 'incomplete', spans: 1500 }), 'UTC');
+    expect(header).toMatchObject({ runId: 'run-1', outcomeLabel: 'Incomplete', name: 'support-agent' });
+    expect(Object.fromEntries(header.stats.map((s) => [s.label, s.value]))).toEqual({
+      Started: '2023-11-14 22:13:20',
+      Duration: '1.5 s',
+      Steps: '4',
+      Spans: '1,500',
+      Cost: '$0.0123',
+      Tokens: '1,500',
+    });
+  });
+});
