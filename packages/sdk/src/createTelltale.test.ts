@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
+import { createTelltale } from './createTelltale.js';
 import { stableHash } from './stableHash.js';
 import { attr, inMemoryTelltale, parentIdOf, runIdOf } from './testing/inMemoryTelltale.js';
 
@@ -172,6 +173,23 @@ describe('createTelltale', () => {
     expect(byRun(a)).toHaveLength(3);
     expect(byRun(b)).toHaveLength(3);
     for (const s of byRun(a)) expect(s.spanContext().traceId).toBe(t.span('a').spanContext().traceId);
+  });
+
+  it('takes span times from a given clock', async () => {
+    const t = inMemoryTelltale();
+    let now = Date.UTC(2026, 0, 1);
+    const { run, llm } = createTelltale({ tracerProvider: t.provider, clock: () => now });
+    await run('agent', async () => {
+      now += 100;
+      await llm('draft', { model: 'gpt-4o-mini' }, () => {
+        now += 1500;
+      });
+      now += 50;
+    });
+    const toMs = ([s, ns]: [number, number]): number => s * 1000 + ns / 1e6;
+    expect(toMs(t.span('draft').startTime) - Date.UTC(2026, 0, 1)).toBe(100);
+    expect(toMs(t.span('draft').duration)).toBe(1500);
+    expect(toMs(t.span('agent').duration)).toBe(1650);
   });
 
   it('uses a given run id', async () => {

@@ -5,6 +5,7 @@ import { OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
 import { guard } from './internal/reportFault.js';
 import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
+import type { SpanEnv } from './internal/runInSpan.js';
 import { attemptAttributes, stepAttributes } from './internal/stepAttributes.js';
 import { SDK_NAME, SDK_VERSION } from './internal/version.js';
 import { stableHash } from './stableHash.js';
@@ -47,6 +48,11 @@ export interface CreateTelltaleOptions {
    * span (so `init()` or the user's own OTel setup may come later).
    */
   tracerProvider?: TracerProvider;
+  /**
+   * Epoch milliseconds used for span start and end times, for simulations
+   * and replays (e.g. a virtual clock). Default: the tracer's own clock.
+   */
+  clock?: () => number;
 }
 
 /**
@@ -56,12 +62,13 @@ export interface CreateTelltaleOptions {
  * except the context manager (installed once if none propagates context).
  */
 export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
-  const { tracerProvider } = options;
+  const { tracerProvider, clock } = options;
   let ownTracer: Tracer | undefined;
   const getTracer = (): Tracer =>
     tracerProvider === undefined
       ? trace.getTracer(SDK_NAME, SDK_VERSION)
       : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
+  const env: SpanEnv = { getTracer, clock };
 
   function execute<T>(
     name: string,
@@ -72,10 +79,10 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     const policy = opts?.retry;
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
-      return runInSpan(getTracer, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } }, fn);
+      return runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } }, fn);
     }
     return runAttempts(policy, (attempt, max) =>
-      runInSpan(getTracer, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
+      runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
     );
   }
 
@@ -90,7 +97,7 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
         [TelltaleAttr.stepName]: name,
         [OtelAttr.genAiAgentName]: name,
       };
-      return runInSpan(getTracer, { name, attempt: 1, attributes, newRunId: runId }, (recorder) =>
+      return runInSpan(env, { name, attempt: 1, attributes, newRunId: runId }, (recorder) =>
         fn(recorder as RunHandle),
       );
     },

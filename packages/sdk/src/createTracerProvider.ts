@@ -1,7 +1,7 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { BufferConfig, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { BufferConfig, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { ReportingExporter } from './internal/ReportingExporter.js';
 import { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
@@ -23,6 +23,8 @@ export interface TracerProviderOptions {
   resourceAttributes?: Record<string, string | number | boolean>;
   /** BatchSpanProcessor tuning (queue size, delay…). */
   batch?: BufferConfig;
+  /** Extra processors, run after the run-id processor and before the exporting one. */
+  spanProcessors?: SpanProcessor[];
 }
 
 /**
@@ -46,6 +48,10 @@ export function createTracerProvider(opts: TracerProviderOptions): BasicTracerPr
   if (opts.project !== undefined) attributes[TelltaleAttr.project] = opts.project;
   return new BasicTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes(attributes)),
-    spanProcessors: [new RunIdSpanProcessor(), new BatchSpanProcessor(new ReportingExporter(exporter), opts.batch)],
+    spanProcessors: [
+      new RunIdSpanProcessor(),
+      ...(opts.spanProcessors ?? []),
+      new BatchSpanProcessor(new ReportingExporter(exporter), opts.batch),
+    ],
   });
 }

@@ -7,6 +7,12 @@ import { guard, reportFault } from './reportFault.js';
 import { getRunId, withRunId } from './runContext.js';
 import { StepRecorder } from './StepRecorder.js';
 
+export interface SpanEnv {
+  getTracer: () => Tracer;
+  /** Epoch milliseconds for span start/end; default: the tracer's own clock. */
+  clock?: (() => number) | undefined;
+}
+
 export interface SpanSpec {
   name: string;
   attributes: Attributes;
@@ -23,30 +29,35 @@ export interface SpanSpec {
  * telemetry fault never changes what `fn` does or returns.
  */
 export async function runInSpan<T>(
-  getTracer: () => Tracer,
+  env: SpanEnv,
   spec: SpanSpec,
   fn: (recorder: StepRecorder) => T | PromiseLike<T>,
 ): Promise<T> {
-  const started = guard('span.start', () => startSpan(getTracer(), spec));
+  const { clock } = env;
+  const started = guard('span.start', () => startSpan(env.getTracer(), spec, clock?.()));
   const recorder = new StepRecorder(started?.span, started?.runId ?? spec.newRunId, spec.attempt);
   let result: T;
   try {
     result = await callInContext(started?.ctx, () => fn(recorder));
   } catch (err) {
-    if (started) guard('span.end', () => endWithError(started.span, err, spec));
+    if (started) guard('span.end', () => endWithError(started.span, err, spec, clock?.()));
     throw err;
   }
-  if (started) guard('span.end', () => endOk(started.span, recorder, spec));
+  if (started) guard('span.end', () => endOk(started.span, recorder, spec, clock?.()));
   return result;
 }
 
-function startSpan(tracer: Tracer, spec: SpanSpec): { span: Span; ctx: Context; runId: string | undefined } {
+function startSpan(
+  tracer: Tracer,
+  spec: SpanSpec,
+  startTime: number | undefined,
+): { span: Span; ctx: Context; runId: string | undefined } {
   ensureContextManager();
   const parent = context.active();
   const runId = spec.newRunId ?? getRunId(parent);
   const attributes: Attributes = { ...spec.attributes };
   if (runId !== undefined) attributes[TelltaleAttr.runId] = runId;
-  const span = tracer.startSpan(spec.name, { attributes }, parent);
+  const span = tracer.startSpan(spec.name, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
   let ctx = trace.setSpan(parent, span);
   if (spec.newRunId !== undefined) ctx = withRunId(ctx, spec.newRunId);
   return { span, ctx, runId };
@@ -68,24 +79,24 @@ function callInContext<R>(ctx: Context | undefined, fn: () => R): R {
   }
 }
 
-function endWithError(span: Span, err: unknown, spec: SpanSpec): void {
+function endWithError(span: Span, err: unknown, spec: SpanSpec, endTime: number | undefined): void {
   try {
     const message = errorMessageOf(err);
     span.setStatus({ code: SpanStatusCode.ERROR, message });
     span.setAttribute(OtelAttr.errorType, errorTypeOf(err));
     if (spec.newRunId !== undefined) span.setAttribute(TelltaleAttr.runOutcome, RunOutcome.failure);
-    span.recordException(err instanceof Error ? err : message);
+    span.recordException(err instanceof Error ? err : message, endTime);
   } finally {
-    span.end();
+    span.end(endTime);
   }
 }
 
-function endOk(span: Span, recorder: StepRecorder, spec: SpanSpec): void {
+function endOk(span: Span, recorder: StepRecorder, spec: SpanSpec, endTime: number | undefined): void {
   try {
     if (recorder.declaredOutcome === RunOutcome.failure) return;
     if (spec.newRunId !== undefined) span.setAttribute(TelltaleAttr.runOutcome, RunOutcome.success);
     span.setStatus({ code: SpanStatusCode.OK });
   } finally {
-    span.end();
+    span.end(endTime);
   }
 }
