@@ -2,7 +2,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
 import { OtlpDecodeError } from './OtlpDecodeError.js';
 import { decodeTraceRequestProto } from './protoDecoder.js';
-import { Rng, expectedFromReadableSpans, randomSpans } from './randomSpans.fixture.js';
+import { EXPECTED_COVERAGE, Rng, coverage, expectedFromReadableSpans, randomSpans } from './randomSpans.fixture.js';
 import { double, fixed32, fixed64, hexBytes, len, tag, toBuffer, varint, vint } from './protoWriter.fixture.js';
 import type { Bytes } from './protoWriter.fixture.js';
 import type { AnyValue } from './types.js';
@@ -39,13 +39,17 @@ function decodeError(buf: Uint8Array): OtlpDecodeError {
 describe('decodeTraceRequestProto round trip', () => {
   it('decodes 320 random requests from ProtobufTraceSerializer exactly', () => {
     let spanCount = 0;
+    const seen = new Set<string>();
     for (let seed = 1; seed <= 320; seed++) {
       const spans = randomSpans(new Rng(seed));
       const bytes = ProtobufTraceSerializer.serializeRequest(spans)!;
-      expect(decodeTraceRequestProto(bytes), `seed ${seed}`).toEqual(expectedFromReadableSpans(spans, 'proto'));
+      const decoded = decodeTraceRequestProto(bytes);
+      expect(decoded, `seed ${seed}`).toEqual(expectedFromReadableSpans(spans, 'proto'));
+      coverage(decoded, seen);
       spanCount += spans.length;
     }
     expect(spanCount).toBeGreaterThan(1000);
+    expect([...seen].sort()).toEqual(expect.arrayContaining([...EXPECTED_COVERAGE, 'double:NaN', 'double:infinite']));
   });
 
   it('decodes a body that is a view at a non-zero byteOffset', () => {

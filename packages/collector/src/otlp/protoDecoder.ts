@@ -1,8 +1,7 @@
-import { MAX_ANY_VALUE_DEPTH } from './limits.js';
-import { ProtoReader, WireType, fieldTag, knownFields } from './protoReader.js';
+import { decodeKeyValue } from './protoAnyValue.js';
+import { ProtoReader } from './protoReader.js';
+import { WireType, fieldTag, knownFields } from './protoWire.js';
 import type {
-  AnyValue,
-  KeyValue,
   OtlpEvent,
   OtlpLink,
   OtlpResource,
@@ -26,7 +25,7 @@ import type {
  * Protobuf semantics kept: absent fields take their defaults; a singular
  * message field that occurs twice is merged (repeated fields appended,
  * scalars overwritten), which is why the nested decoders fill a target object.
- * Within AnyValue's oneof the last member seen wins.
+ * Attribute values (common.proto) are decoded in protoAnyValue.ts.
  */
 
 const { VARINT, I64, LEN, I32 } = WireType;
@@ -90,23 +89,6 @@ const LINK_FIELDS = knownFields(1, 2, 3, 4, 5, 6);
 const STATUS_MESSAGE = fieldTag(2, LEN);
 const STATUS_CODE = fieldTag(3, VARINT);
 const STATUS_FIELDS = knownFields(2, 3);
-// KeyValue
-const KV_KEY = fieldTag(1, LEN);
-const KV_VALUE = fieldTag(2, LEN);
-const KV_FIELDS = knownFields(1, 2);
-// AnyValue (oneof)
-const AV_STRING = fieldTag(1, LEN);
-const AV_BOOL = fieldTag(2, VARINT);
-const AV_INT = fieldTag(3, VARINT);
-const AV_DOUBLE = fieldTag(4, I64);
-const AV_ARRAY = fieldTag(5, LEN);
-const AV_KVLIST = fieldTag(6, LEN);
-const AV_BYTES = fieldTag(7, LEN);
-const AV_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7);
-// ArrayValue and KeyValueList: repeated values = 1
-const LIST_VALUES = fieldTag(1, LEN);
-const LIST_FIELDS = knownFields(1);
-
 /**
  * Decodes an OTLP/protobuf ExportTraceServiceRequest body.
  * @throws OtlpDecodeError on malformed input, with the byte offset.
@@ -279,66 +261,4 @@ function decodeStatusInto(r: ProtoReader, out: OtlpStatus): void {
     }
   }
   r.leave(parent);
-}
-
-/** `depth` counts the AnyValue containers (arrays/kvlists) this KeyValue sits in. */
-function decodeKeyValue(r: ProtoReader, depth: number): KeyValue {
-  let key = '';
-  let value: AnyValue = null;
-  const parent = r.enter();
-  while (r.pos < r.limit) {
-    const tag = r.readTag();
-    switch (tag) {
-      case KV_KEY: key = r.readString(); break;
-      case KV_VALUE: value = decodeAnyValue(r, depth + 1); break;
-      default: r.skipUnknown(tag, KV_FIELDS, 'KeyValue');
-    }
-  }
-  r.leave(parent);
-  return { key, value };
-}
-
-function decodeAnyValue(r: ProtoReader, depth: number): AnyValue {
-  if (depth > MAX_ANY_VALUE_DEPTH) r.fail(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels`);
-  let value: AnyValue = null; // no oneof member set = empty value
-  const parent = r.enter();
-  while (r.pos < r.limit) {
-    const tag = r.readTag();
-    switch (tag) {
-      case AV_STRING: value = r.readString(); break;
-      case AV_BOOL: value = r.readBool(); break;
-      case AV_INT: value = r.readInt64(); break;
-      case AV_DOUBLE: value = r.readDouble(); break;
-      case AV_ARRAY: value = decodeArrayValue(r, depth); break;
-      case AV_KVLIST: value = { kvlist: decodeKeyValueList(r, depth) }; break;
-      case AV_BYTES: value = r.readBytes(); break;
-      default: r.skipUnknown(tag, AV_FIELDS, 'AnyValue');
-    }
-  }
-  r.leave(parent);
-  return value;
-}
-
-function decodeArrayValue(r: ProtoReader, depth: number): AnyValue[] {
-  const values: AnyValue[] = [];
-  const parent = r.enter();
-  while (r.pos < r.limit) {
-    const tag = r.readTag();
-    if (tag === LIST_VALUES) values.push(decodeAnyValue(r, depth + 1));
-    else r.skipUnknown(tag, LIST_FIELDS, 'ArrayValue');
-  }
-  r.leave(parent);
-  return values;
-}
-
-function decodeKeyValueList(r: ProtoReader, depth: number): KeyValue[] {
-  const values: KeyValue[] = [];
-  const parent = r.enter();
-  while (r.pos < r.limit) {
-    const tag = r.readTag();
-    if (tag === LIST_VALUES) values.push(decodeKeyValue(r, depth));
-    else r.skipUnknown(tag, LIST_FIELDS, 'KeyValueList');
-  }
-  r.leave(parent);
-  return values;
 }
