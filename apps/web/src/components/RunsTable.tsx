@@ -1,14 +1,13 @@
-import type { KeyboardEvent, MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import type { RunsTableRow } from '../prepare/prepareRunsTable';
 import { OutcomeBadge } from './OutcomeBadge';
 
 /** The runs list; a click anywhere on a row opens the run. */
 export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow[]; onOpen: (row: RunsTableRow) => void; stale: boolean }) {
-  const open = (row: RunsTableRow) => (e: MouseEvent | KeyboardEvent) => {
-    if ('key' in e && e.key !== 'Enter') return;
-    // Let the link handle its own clicks (and cmd/ctrl-click to open a new tab).
-    if (e.target instanceof HTMLElement && e.target.closest('a')) return;
+  // The name cell's link is the keyboard and middle-click path; the row click is a convenience.
+  const open = (row: RunsTableRow) => (e: MouseEvent) => {
+    if (e.target instanceof Element && e.target.closest('a')) return;
     onOpen(row);
   };
   return (
@@ -37,7 +36,7 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} onClick={open(row)} onKeyDown={open(row)} tabIndex={-1}>
+            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} onClick={open(row)}>
               <td>
                 <OutcomeBadge outcome={row.outcome} label={row.outcomeLabel} />
               </td>

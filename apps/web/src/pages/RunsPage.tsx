@@ -59,7 +59,7 @@ export function RunsPage() {
         </div>
         <section className="card chart-card" aria-label="Outcomes on this page">
           <h2 className="card-title">Outcomes on this page</h2>
-          <OutcomeChart bars={bars} height={78} />
+          {data ? <OutcomeChart bars={bars} height={78} /> : <div className="chart-placeholder" style={{ height: 78 }} />}
         </section>
       </div>
 
