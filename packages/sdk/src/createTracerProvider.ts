@@ -1,3 +1,4 @@
+import type { TracerProvider } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -7,6 +8,13 @@ import { ReportingExporter } from './internal/ReportingExporter.js';
 import { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:4318';
+
+/** A tracer provider you own: flush it, and shut it down when done. */
+export interface TelltaleTracerProvider extends TracerProvider {
+  /** Exports buffered spans; rejects if an export fails (standard OTel). */
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
 
 export interface TracerProviderOptions {
   /** OTLP/HTTP base URL of the Telltale server (spans go to `${endpoint}/v1/traces`). Default `http://127.0.0.1:4318`. */
@@ -33,7 +41,7 @@ export interface TracerProviderOptions {
  * the OTLP protobuf exporter (or `exporter`). Not registered globally: pass it
  * to `createTelltale({ tracerProvider })`, and `shutdown()` it when done.
  */
-export function createTracerProvider(opts: TracerProviderOptions): BasicTracerProvider {
+export function createTracerProvider(opts: TracerProviderOptions): TelltaleTracerProvider {
   const endpoint = (opts.endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
   const exporter =
     opts.exporter ??

@@ -4,7 +4,8 @@ export { run, plan, act, validate, tool, llm, step, retry, defaultTelltale } fro
 export { createTelltale } from './createTelltale.js';
 export type { Telltale, CreateTelltaleOptions } from './createTelltale.js';
 export { createTracerProvider, DEFAULT_ENDPOINT } from './createTracerProvider.js';
-export type { TracerProviderOptions } from './createTracerProvider.js';
+export type { TracerProviderOptions, TelltaleTracerProvider } from './createTracerProvider.js';
+export type { SpanExporter, SpanProcessor, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 export { stableHash } from './stableHash.js';
 export { setErrorHandler } from './errorHandler.js';
