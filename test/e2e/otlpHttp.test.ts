@@ -40,7 +40,7 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
     await telltale.dispose();
   });
 
-  const post = (body: BodyInit, headers: Record<string, string>): Promise<Response> =>
+  const post = (body: string | Uint8Array, headers: Record<string, string>): Promise<Response> =>
     fetch(`${telltale.url}/v1/traces`, { method: 'POST', body, headers });
 
   it('accepts OTLP/JSON and answers with an empty ExportTraceServiceResponse', async () => {
