@@ -40,7 +40,7 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
     await telltale.dispose();
   });
 
-  const post = (body: string | Uint8Array, headers: Record<string, string>): Promise<Response> =>
+  const post = (body: BodyInit, headers: Record<string, string>): Promise<Response> =>
     fetch(`${telltale.url}/v1/traces`, { method: 'POST', body, headers });
 
   it('accepts OTLP/JSON and answers with an empty ExportTraceServiceResponse', async () => {
@@ -91,13 +91,13 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
     // 64 MiB of zeros gzips to ~64 KiB; the limit is 64 KiB decompressed.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
     const started = Date.now();
-    const res = await post(bomb, { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
+    const res = await post(new Uint8Array(bomb), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     expect(res.status).toBe(413);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('accepts gzip-compressed bodies', async () => {
-    const res = await post(gzipSync(jsonRequest(['eee19b7ec3c1b177'])), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const res = await post(new Uint8Array(gzipSync(jsonRequest(["eee19b7ec3c1b177"]))), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     expect(res.status).toBe(200);
   });
 

@@ -1,6 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -10,6 +8,7 @@ export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test-results/screen
 /**
  * Debian's Chromium, headless, with the background-networking features off
  * (this machine's network is closed; Chromium would otherwise keep dialling out).
+ * Playwright gives each launch a fresh temporary profile.
  */
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -23,7 +22,6 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'telltale-chromium-'))}`,
     ],
   });
 }
