@@ -12,6 +12,6 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ['./test/globalSetup.ts'],
+    globalSetup: ['./test/e2e/harness/globalSetup.ts'],
   },
 });

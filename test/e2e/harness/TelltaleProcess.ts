@@ -34,10 +34,10 @@ export class TelltaleProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    createInterface({ input: child.stderr! }).on('line', (line) => this.logs.push(line));
+    createInterface({ input: child.stderr }).on('line', (line) => this.logs.push(line));
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`telltale did not start in 30 s:\n${this.logs.join('\n')}`)), 30_000);
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         this.logs.push(line);
         const entry = parseJson(line);
         if (typeof entry?.url === 'string' && entry.msg === 'telltale listening') {

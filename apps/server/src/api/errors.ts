@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { HTTP_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Every API error body: `{ error: { code, message } }`. */
 export function sendError(res: Response, err: TelltaleError): void {

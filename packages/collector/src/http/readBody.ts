@@ -25,7 +25,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const fail = (err: unknown): void => {
+    const fail = (err: Error): void => {
       if (done) return;
       done = true;
       if (inflater !== undefined) {

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
  * the dashboard if it has never been built.
  */
 export default function setup(): void {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-b'], { cwd: root, stdio: 'inherit' });
-  if (!existsSync(fileURLToPath(new URL('../apps/web/dist/index.html', import.meta.url)))) {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url)), '-b'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(fileURLToPath(new URL('../../../apps/web/dist/index.html', import.meta.url)))) {
     execFileSync('npm', ['run', '--silent', '--prefix', 'apps/web', 'build'], { cwd: root, stdio: 'inherit' });
   }
 }
