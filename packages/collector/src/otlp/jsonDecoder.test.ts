@@ -2,7 +2,8 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
 import { OtlpDecodeError } from './OtlpDecodeError.js';
 import { decodeTraceRequestJson } from './jsonDecoder.js';
-import { EXPECTED_COVERAGE, Rng, coverage, expectedFromReadableSpans, randomSpans } from './randomSpans.fixture.js';
+import { EXPECTED_COVERAGE, coverage } from './coverage.fixture.js';
+import { Rng, expectedFromReadableSpans, randomSpans } from './randomSpans.fixture.js';
 import type { AnyValue, OtlpSpan } from './types.js';
 
 const TRACE_ID = '5b8efff798038103d269b633813fc60c';

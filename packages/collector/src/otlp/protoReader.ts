@@ -3,6 +3,24 @@ import { OtlpDecodeError } from './OtlpDecodeError.js';
 import { MAX_GROUP_DEPTH } from './limits.js';
 import { HEX_CODES, WireType, int64FromHalves } from './protoWire.js';
 
+/** Decodes UTF-8 from a range of the request body (non-fatal: bad bytes become U+FFFD). */
+interface Utf8Slicer {
+  utf8Slice(start: number, end: number): string;
+}
+
+/**
+ * A Buffer view of `buf` (no copy). Buffer#utf8Slice is what
+ * Buffer#toString('utf8', start, end) calls after checking its arguments;
+ * calling it directly is ~10% faster on a whole request full of short
+ * strings, and faster than TextDecoder. It is not in Node's typings, hence
+ * the feature check and the documented fallback.
+ */
+function utf8Slicer(buf: Uint8Array): Utf8Slicer {
+  const view = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (typeof (view as Partial<Utf8Slicer>).utf8Slice === 'function') return view as unknown as Utf8Slicer;
+  return { utf8Slice: (start, end) => view.toString('utf8', start, end) };
+}
+
 /**
  * A cursor over one protobuf-encoded buffer. Every read is bounded by `limit`,
  * the end of the message being decoded: `enter()` narrows it to a nested
@@ -19,8 +37,7 @@ export class ProtoReader {
   tagPos = 0;
   private readonly buf: Uint8Array;
   private readonly view: DataView;
-  /** A Buffer view of `buf` (no copy): Buffer#toString is Node's fastest UTF-8 decoder. */
-  private readonly text: Buffer;
+  private readonly text: Utf8Slicer;
   /** Reused argument list for building 16- and 32-char hex ids. */
   private readonly hexScratch: number[][] = [new Array<number>(16).fill(0), new Array<number>(32).fill(0)];
 
@@ -28,7 +45,7 @@ export class ProtoReader {
     this.buf = buf;
     this.limit = buf.length;
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    this.text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.text = utf8Slicer(buf);
   }
 
   fail(message: string, offset: number = this.pos): never {
@@ -175,7 +192,7 @@ export class ProtoReader {
     if (len === 0) return '';
     const start = this.pos;
     this.pos += len;
-    return this.text.toString('utf8', start, start + len);
+    return this.text.utf8Slice(start, start + len);
   }
 
   /** Reads a bytes field into a fresh copy (the value must not alias the request body). */
