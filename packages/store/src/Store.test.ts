@@ -4,53 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from './Store.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
+import { makeSpan } from './testing/makeSpan.js';
 
 // Recent: the table TTL drops spans older than the retention window.
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n + 456_789n;
 
 function span(overrides: Partial<SpanRecord>): SpanRecord {
-  return {
-    projectId: 'p1',
-    traceId: 'a'.repeat(32),
-    spanId: '1'.repeat(16),
-    parentSpanId: '',
-    traceState: '',
-    runId: 'run-1',
-    isRunRoot: false,
-    serviceName: 'svc',
-    name: 'span',
-    spanKind: 1,
-    stepKind: '',
-    stepName: '',
-    attempt: 0,
-    toolName: '',
-    toolArgsHash: '',
-    stateHash: '',
-    outputHash: '',
-    sideEffect: false,
-    model: '',
-    provider: '',
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    costUsd: null,
-    startTimeUnixNano: T0,
-    endTimeUnixNano: T0 + 1_000n,
-    statusCode: 0,
-    statusMessage: '',
-    errorType: '',
-    runOutcome: '',
-    attributes: [],
-    resourceAttributes: [],
-    scopeName: '',
-    scopeVersion: '',
-    events: [],
-    links: [],
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-    ...overrides,
-  };
+  return makeSpan({ startTimeUnixNano: T0, ...overrides });
 }
 
 describe('Store (embedded chDB)', () => {

@@ -1,0 +1,31 @@
+/**
+ * The filters every analytics query takes. Run-level filters (service, agent)
+ * select runs by their root; span-level filters (step, tool, model,
+ * attributes) select the steps a step-level metric looks at, and for
+ * run-level metrics the runs that contain at least one matching span.
+ */
+export interface AnalyticsFilter {
+  projectId: string;
+  /** Inclusive lower bound on span start, ns since the epoch. */
+  fromUnixNano: bigint;
+  /** Exclusive upper bound on span start. */
+  toUnixNano: bigint;
+  service?: string;
+  /** The run root's name (within its service). */
+  agent?: string;
+  stepName?: string;
+  tool?: string;
+  model?: string;
+  /** Exact matches on raw span attributes (`attributes[key] = value`). */
+  attributes?: Readonly<Record<string, string>>;
+}
+
+/** Per-token USD prices by model, resolved for one project (bundled table + overrides). */
+export interface PriceTable {
+  models: readonly string[];
+  input: readonly number[];
+  output: readonly number[];
+  cachedInput: readonly number[];
+}
+
+export const EMPTY_PRICE_TABLE: PriceTable = { models: [], input: [], output: [], cachedInput: [] };

@@ -1,0 +1,173 @@
+import { nanosToDateTime64 } from '../time.js';
+import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
+
+/**
+ * Building blocks shared by the analytics queries. Every user value is a
+ * bound parameter; the SQL text only ever varies by which fixed fragments are
+ * included, never by user input.
+ */
+export type QueryParams = Record<string, unknown>;
+
+/** Step kinds whose spans carry usage that is already counted by their children. */
+const AGGREGATE_KINDS_SQL = "('', 'run', 'handoff')";
+
+export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParams {
+  const attrs = Object.entries(f.attributes ?? {});
+  return {
+    projectId: f.projectId,
+    from: nanosToDateTime64(f.fromUnixNano),
+    to: nanosToDateTime64(f.toUnixNano),
+    service: f.service ?? '',
+    agent: f.agent ?? '',
+    stepName: f.stepName ?? '',
+    tool: f.tool ?? '',
+    model: f.model ?? '',
+    attrKeys: attrs.map(([k]) => k),
+    attrValues: attrs.map(([, v]) => v),
+    priceModels: prices.models,
+    priceInput: prices.input,
+    priceOutput: prices.output,
+    priceCached: prices.cachedInput,
+  };
+}
+
+/** Span-level predicate for the step / tool / model / attribute filters. */
+export const SPAN_MATCH_SQL = `(({stepName:String} = '' OR step_name = {stepName:String})
+    AND ({tool:String} = '' OR tool_name = {tool:String})
+    AND ({model:String} = '' OR model = {model:String})
+    AND arrayAll((k, v) -> attributes[k] = v, {attrKeys:Array(String)}, {attrValues:Array(String)}))`;
+
+/**
+ * Price lookup by exact model name, else by the name without a date suffix
+ * (`gpt-4o-2024-08-06` → `gpt-4o`). Functions on LowCardinality columns run
+ * once per distinct value, so this costs little.
+ */
+function priceOf(array: string): string {
+  return `transform(model, {priceModels:Array(String)}, {${array}:Array(Float64)},
+        transform(replaceRegexpOne(model, '-(\\\\d{4}-\\\\d{2}-\\\\d{2}|\\\\d{8})$', ''), {priceModels:Array(String)}, {${array}:Array(Float64)}, nan))`;
+}
+
+/**
+ * The project's spans in the window, with:
+ * - `cost`: the span's own cost attribute, else tokens × the price table
+ *   (non-cached input at the input price, cached input at the cache price,
+ *   output at the output price); 0 on aggregate spans (run, handoff, or no
+ *   step kind), whose usage repeats their children's.
+ * - `unpriced`: usage that no price covers.
+ * - `ok`: not ERROR (UNSET counts as success, as for run outcomes).
+ */
+export const PRICED_SPANS_CTE = `priced AS (
+    SELECT
+        run_id, trace_id, span_id, parent_span_id, name, service_name, is_run_root, step_kind, step_name, attempt,
+        tool_name, tool_args_hash, state_hash, output_hash, side_effect, model, status_code, error_type, run_outcome,
+        start_time, end_time, duration_ns, input_tokens, output_tokens, cached_input_tokens,
+        status_code != 2 AS ok,
+        multiIf(step_kind = 'run', 2, is_run_root, 1, 0) AS root_rank,
+        (root_rank, -toUnixTimestamp64Nano(start_time)) AS root_key,
+        step_kind NOT IN ${AGGREGATE_KINDS_SQL} AS usage_counted,
+        if(usage_counted,
+           ifNull(cost_usd,
+               if(input_tokens + output_tokens = 0, 0,
+                  (input_tokens - least(cached_input_tokens, input_tokens)) * ${priceOf('priceInput')}
+                  + least(cached_input_tokens, input_tokens) * ${priceOf('priceCached')}
+                  + output_tokens * ${priceOf('priceOutput')})),
+           0) AS raw_cost,
+        if(isNaN(raw_cost), 0, raw_cost) AS cost,
+        usage_counted AND isNaN(raw_cost) AS unpriced,
+        ${SPAN_MATCH_SQL} AS span_match
+    FROM spans
+    WHERE project_id = {projectId:String}
+      AND start_time >= {from:DateTime64(9, 'UTC')}
+      AND start_time < {to:DateTime64(9, 'UTC')}
+)`;
+
+/**
+ * One row per run (needs PRICED_SPANS_CTE). The root is the span of step kind
+ * `run`, else one the collector marked as a run root; no root = incomplete
+ * (not ended, or ended beyond the window). Runs are kept when their root
+ * matches the service / agent filters and any span matches the span filters.
+ */
+export const RUNS_CTE = `runs AS (
+    SELECT
+        run_id,
+        max(root_rank) AS best_rank,
+        if(best_rank > 0, argMax(name, root_key), '') AS agent,
+        argMax(service_name, root_key) AS service,
+        argMax(status_code, root_key) AS root_status,
+        argMax(run_outcome, root_key) AS root_outcome,
+        argMax(error_type, root_key) AS root_error_type,
+        multiIf(best_rank = 0, 'incomplete', root_status = 2 OR root_outcome = 'failure', 'failure', 'success') AS outcome,
+        min(start_time) AS run_start,
+        max(end_time) AS run_end,
+        if(best_rank > 0, argMax(duration_ns, root_key),
+           toUnixTimestamp64Nano(run_end) - toUnixTimestamp64Nano(run_start)) AS run_duration_ns,
+        countIf(step_kind NOT IN ('', 'run')) AS steps,
+        count() AS span_count,
+        sum(cost) AS run_cost,
+        sumIf(input_tokens, usage_counted) AS run_input_tokens,
+        sumIf(output_tokens, usage_counted) AS run_output_tokens,
+        countIf(unpriced) AS unpriced_spans,
+        countIf(span_match) AS matching_spans
+    FROM priced
+    GROUP BY run_id
+    HAVING ({service:String} = '' OR service = {service:String})
+       AND ({agent:String} = '' OR agent = {agent:String})
+       AND matching_spans > 0
+)`;
+
+/**
+ * Attempt groups (needs PRICED_SPANS_CTE and RUNS_CTE): step spans of kept
+ * runs, grouped per RELIABILITY-MATH "Attempt". Among siblings (same run and
+ * parent) in start order, a span starts a new group when its step name
+ * differs from the previous sibling's, when its attempt is 1, or when its
+ * attempt does not exceed the previous one; so attempts 1..n of a retry form
+ * one group, a repeated call with attempt 1 each time forms several, and
+ * spans without attempt numbers group while consecutive with the same name.
+ */
+export const ATTEMPT_GROUPS_CTE = `step_spans AS (
+    SELECT
+        p.run_id AS run_id, parent_span_id, span_id, step_name, step_kind, attempt, start_time, ok, duration_ns, cost,
+        tool_name, model, side_effect, span_match, error_type,
+        r.agent AS agent, r.service AS service, r.outcome AS run_outcome_value,
+        lagInFrame(step_name, 1, '') OVER sib AS prev_name,
+        lagInFrame(attempt, 1, toUInt16(0)) OVER sib AS prev_attempt,
+        row_number() OVER sib AS sib_index
+    FROM priced AS p
+    INNER JOIN runs AS r ON r.run_id = p.run_id
+    WHERE step_kind NOT IN ('', 'run')
+    WINDOW sib AS (PARTITION BY p.run_id, parent_span_id ORDER BY start_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+),
+step_marked AS (
+    SELECT *,
+        sum(toUInt32(sib_index = 1 OR step_name != prev_name OR attempt = 1 OR (attempt > 0 AND attempt <= prev_attempt)))
+            OVER (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS group_seq
+    FROM step_spans
+),
+attempt_groups AS (
+    SELECT
+        run_id, parent_span_id, group_seq,
+        any(step_name) AS step_name,
+        any(step_kind) AS step_kind,
+        any(agent) AS agent,
+        any(service) AS service,
+        any(run_outcome_value) AS run_outcome,
+        min(start_time) AS group_start,
+        count() AS attempts,
+        countIf(ok) AS ok_attempts,
+        argMin(ok, (start_time, span_id)) AS first_ok,
+        ok_attempts > 0 AS any_ok,
+        argMax(ok, (start_time, span_id)) AS last_ok,
+        sum(duration_ns) - argMin(duration_ns, (start_time, span_id)) AS retry_extra_ns,
+        sum(cost) - argMin(cost, (start_time, span_id)) AS retry_extra_cost,
+        sum(cost) AS group_cost,
+        max(span_match) AS group_match,
+        any(tool_name) AS tool_name,
+        any(model) AS model
+    FROM step_marked
+    GROUP BY run_id, parent_span_id, group_seq
+)`;
+
+/** Joins CTE fragments into one WITH clause. */
+export function withClause(...ctes: string[]): string {
+  return `WITH ${ctes.join(',\n')}`;
+}
