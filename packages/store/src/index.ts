@@ -10,3 +10,7 @@ export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSum
 export { encodeAttributeValue, decodeAttributeValue, decodeAttributes, toJsonValue, ATTRIBUTE_TYPE } from './attributeValue.js';
 export type { AttributeValue, AttributeType, JsonValue } from './attributeValue.js';
 export { nanosToDateTime64 } from './time.js';
+export type { AnalyticsFilter, PriceTable } from './analytics/AnalyticsFilter.js';
+export { EMPTY_PRICE_TABLE } from './analytics/AnalyticsFilter.js';
+export { queryStepGroupStats, queryAgentRunStats, queryCompoundingCurve } from './analytics/reliabilityQueries.js';
+export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';

@@ -1,0 +1,14 @@
+export { Analytics } from './Analytics.js';
+export type { AnalyticsOptions } from './Analytics.js';
+export { wilson } from './stats/wilson.js';
+export { NO_ESTIMATE, Z95 } from './stats/Interval.js';
+export type { Estimate } from './stats/Interval.js';
+export { predictEndToEnd, stepSuccessRates } from './reliability/predict.js';
+export type { Prediction, AgentPrediction, StepSuccess } from './reliability/predict.js';
+export { reliabilityReport } from './reliability/reliabilityReport.js';
+export type { ReliabilitySummary, StepReliability } from './reliability/reliabilityReport.js';
+export { compoundingCurve } from './reliability/compoundingCurve.js';
+export type { CompoundingCurve, CurveRow } from './reliability/compoundingCurve.js';
+export { BUNDLED_PRICES } from './cost/bundledPrices.js';
+export type { ModelPrice } from './cost/bundledPrices.js';
+export { resolvePriceTable } from './cost/priceTable.js';
