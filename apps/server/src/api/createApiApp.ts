@@ -1,16 +1,55 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express, { Router, type Express, type Request } from 'express';
+import type { Analytics } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
+import { z } from 'zod';
+import { ApiRegistry } from './ApiRegistry.js';
 import { errorMiddleware, sendError } from './errors.js';
+import { openApiDocument } from './openApiDocument.js';
+import { reliabilityRouter } from './reliabilityRouter.js';
 import { runsRouter } from './runsRouter.js';
 
 export interface ApiAppOptions {
   store: Store;
+  /** Created once per process; every analytics route asks it. */
+  analytics: Analytics;
   /** Built dashboard to serve at `/`, if present. */
   webDir?: string;
   onInternalError: (err: unknown) => void;
+  /** The project a request reads. Open mode: everything is project `default`. */
+  projectOf?: (req: Request) => string;
+}
+
+export const API_VERSION = '0.1.0';
+const NoQuery = z.object({}).strict();
+
+/** Every route under `/api/v1`, registered with its schemas in `registry` (the OpenAPI source). */
+export function createApiRouter(opts: ApiAppOptions): { router: Router; registry: ApiRegistry } {
+  const registry = new ApiRegistry();
+  const router = Router();
+  // Open mode: one local user, one project. Keys and projects arrive with auth.
+  const projectOf = opts.projectOf ?? ((): string => 'default');
+
+  registry.route(
+    router,
+    { method: 'get', path: '/health', tag: 'meta', summary: 'Storage reachability', query: NoQuery, response: '{ status: ok | degraded, storage }; 503 when storage is unreachable' },
+    async ({ res }) => {
+      const storage = await opts.store.ping().catch(() => false);
+      res.status(storage ? 200 : 503);
+      return { status: storage ? 'ok' : 'degraded', storage };
+    },
+  );
+  registry.route(
+    router,
+    { method: 'get', path: '/openapi.json', tag: 'meta', summary: 'This OpenAPI 3.1 document', query: NoQuery, response: 'the OpenAPI document' },
+    () => openApiDocument(registry.routes, { title: 'Telltale API', version: API_VERSION }),
+  );
+  router.use(runsRouter(registry, opts.store, projectOf));
+  router.use(reliabilityRouter(registry, opts.analytics, projectOf));
+  router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
+  return { router, registry };
 }
 
 /** The JSON API under `/api/v1` and the dashboard as static files with SPA fallback. */
@@ -18,16 +57,7 @@ export function createApiApp(opts: ApiAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-
-  const api = express.Router();
-  api.get('/health', async (_req, res) => {
-    const storage = await opts.store.ping().catch(() => false);
-    res.status(storage ? 200 : 503).json({ status: storage ? 'ok' : 'degraded', storage });
-  });
-  // Open mode: one local user, one project. Keys and projects arrive with auth.
-  api.use(runsRouter(opts.store, () => 'default'));
-  api.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
-  app.use('/api/v1', api);
+  app.use('/api/v1', createApiRouter(opts).router);
 
   const webDir = opts.webDir;
   if (webDir !== undefined && existsSync(join(webDir, 'index.html'))) {

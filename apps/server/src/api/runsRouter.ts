@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
 import { z } from 'zod';
-import { parseOrThrow } from './errors.js';
+import type { ApiRegistry } from './ApiRegistry.js';
 import { TimeParam } from './timeParam.js';
 
 const ListRunsQuery = z
@@ -16,41 +16,51 @@ const ListRunsQuery = z
   })
   .strict();
 
-const RunIdParam = z.string().min(1).max(256);
-const TraceIdParam = z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits');
+const NoQuery = z.object({}).strict();
+const RunIdParams = z.object({ runId: z.string().min(1).max(256) });
+const TraceIdParams = z.object({ traceId: z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits') });
 
 /** `/runs` and `/traces`: reads scoped to the caller's project. */
-export function runsRouter(store: Store, projectOf: (req: Request) => string): Router {
+export function runsRouter(registry: ApiRegistry, store: Store, projectOf: (req: Request) => string): Router {
   const router = Router();
 
-  router.get('/runs', async (req, res) => {
-    const q = parseOrThrow(ListRunsQuery, req.query, 'query parameter');
-    const { runs, total } = await store.listRuns(
-      {
-        projectId: projectOf(req),
-        ...(q.from === undefined ? {} : { fromUnixNano: q.from }),
-        ...(q.to === undefined ? {} : { toUnixNano: q.to }),
-        ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
-        ...(q.service === undefined ? {} : { service: q.service }),
-      },
-      { limit: q.limit, offset: q.offset },
-    );
-    res.json({ runs, total, limit: q.limit, offset: q.offset });
-  });
+  registry.route(
+    router,
+    { method: 'get', path: '/runs', tag: 'runs', summary: 'Runs, newest first', query: ListRunsQuery, response: '{ runs, total, limit, offset }: outcome, duration, steps, cost per run' },
+    async ({ query: q, req }) => {
+      const { runs, total } = await store.listRuns(
+        {
+          projectId: projectOf(req),
+          ...(q.from === undefined ? {} : { fromUnixNano: q.from }),
+          ...(q.to === undefined ? {} : { toUnixNano: q.to }),
+          ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
+          ...(q.service === undefined ? {} : { service: q.service }),
+        },
+        { limit: q.limit, offset: q.offset },
+      );
+      return { runs, total, limit: q.limit, offset: q.offset };
+    },
+  );
 
-  router.get('/runs/:runId', async (req, res) => {
-    const runId = parseOrThrow(RunIdParam, req.params.runId, 'run id');
-    const found = await store.getRun(projectOf(req), runId);
-    if (found === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${runId}` });
-    res.json(found);
-  });
+  registry.route(
+    router,
+    { method: 'get', path: '/runs/:runId', tag: 'runs', summary: "One run's summary and its spans", query: NoQuery, params: RunIdParams, response: '{ run, spans }' },
+    async ({ params, req }) => {
+      const found = await store.getRun(projectOf(req), params.runId);
+      if (found === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${params.runId}` });
+      return found;
+    },
+  );
 
-  router.get('/traces/:traceId', async (req, res) => {
-    const traceId = parseOrThrow(TraceIdParam, req.params.traceId, 'trace id');
-    const spans = await store.getTraceSpans(projectOf(req), traceId);
-    if (spans.length === 0) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${traceId}` });
-    res.json({ traceId: traceId.toLowerCase(), spans });
-  });
+  registry.route(
+    router,
+    { method: 'get', path: '/traces/:traceId', tag: 'runs', summary: 'The spans of one trace', query: NoQuery, params: TraceIdParams, response: '{ traceId, spans }' },
+    async ({ params, req }) => {
+      const spans = await store.getTraceSpans(projectOf(req), params.traceId);
+      if (spans.length === 0) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${params.traceId}` });
+      return { traceId: params.traceId.toLowerCase(), spans };
+    },
+  );
 
   return router;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Analytics } from '@telltale/analytics';
 import { createOtlpHttpHandler, SpanWriter } from '@telltale/collector';
 import { Store, type StoreConnection } from '@telltale/store';
 import { pino, type Logger } from 'pino';
@@ -10,6 +11,8 @@ import type { StartConfig } from '../config.js';
 export interface RunningServer {
   server: Server;
   store: Store;
+  /** The one analytics facade the API asks. */
+  analytics: Analytics;
   url: string;
   logger: Logger;
   /** Stops accepting, writes everything accepted, closes storage. */
@@ -41,8 +44,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
   });
+  const analytics = new Analytics(store);
   const app = createApiApp({
     store,
+    analytics,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
   });
@@ -80,5 +85,5 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { server, store, url, logger, close };
+  return { server, store, analytics, url, logger, close };
 }

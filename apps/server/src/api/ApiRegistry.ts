@@ -1,0 +1,61 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { parseQuery } from './analyticsParams.js';
+import { parseOrThrow } from './errors.js';
+
+export type HttpMethod = 'get' | 'put' | 'delete';
+
+const NoParams = z.object({}).strict();
+
+/** What the OpenAPI document says about one route; the schemas are the ones that validate it. */
+export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  /** Express path relative to `/api/v1`, e.g. `/runs/:runId`. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** Strict object; `attr` (when present) is filled from `attr.<key>` parameters. */
+  query: Q;
+  params?: P;
+  body?: B;
+  /** What the 200 response holds. */
+  response: string;
+}
+
+export interface RouteInput<Q extends z.ZodObject, P extends z.ZodObject, B extends z.ZodType> {
+  query: z.output<Q>;
+  params: z.output<P>;
+  body: z.output<B>;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * Registers express routes together with their zod schemas, so validation
+ * and the OpenAPI document come from the same source.
+ */
+export class ApiRegistry {
+  private readonly specs: RouteSpec[] = [];
+
+  get routes(): readonly RouteSpec[] {
+    return this.specs;
+  }
+
+  route<Q extends z.ZodObject, P extends z.ZodObject = typeof NoParams, B extends z.ZodType = z.ZodUndefined>(
+    router: Router,
+    spec: RouteSpec<Q, P, B>,
+    handle: (input: RouteInput<Q, P, B>) => unknown,
+  ): void {
+    if (this.specs.some((s) => s.method === spec.method && s.path === spec.path)) throw new Error(`route ${spec.method} ${spec.path} registered twice`);
+    this.specs.push(spec);
+    const handler = async (req: Request, res: Response): Promise<void> => {
+      const query = parseQuery(spec.query, req.query);
+      const params = parseOrThrow(spec.params ?? NoParams, req.params, 'path parameter') as z.output<P>;
+      const body = (spec.body === undefined ? undefined : parseOrThrow(spec.body, req.body, 'request body')) as z.output<B>;
+      const result = await handle({ query, params, body, req, res });
+      if (!res.headersSent) res.json(result);
+    };
+    if (spec.body === undefined) router[spec.method](spec.path, handler);
+    else router[spec.method](spec.path, express.json({ limit: '256kb' }), handler);
+  }
+}

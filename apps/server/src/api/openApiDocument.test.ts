@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Analytics } from '@telltale/analytics';
+import type { Store } from '@telltale/store';
+import type { Router } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiApp, createApiRouter } from './createApiApp.js';
+import { toOpenApiPath } from './openApiDocument.js';
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/** Every method + path the express router actually serves, nested routers included. */
+function expressRoutes(router: Router): string[] {
+  const out: string[] = [];
+  const walk = (stack: readonly Layer[]): void => {
+    for (const layer of stack) {
+      if (layer.route !== undefined) {
+        for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method} ${layer.route.path}`);
+      } else if (layer.handle?.stack !== undefined) walk(layer.handle.stack);
+    }
+  };
+  walk((router as unknown as { stack: Layer[] }).stack);
+  return out.sort();
+}
+
+// Route registration touches neither storage nor analytics; the document route neither.
+const opts = { store: {} as Store, analytics: {} as Analytics, onInternalError: (): void => undefined };
+
+let server: Server;
+let doc: { openapi: string; paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }> }>> };
+
+beforeAll(async () => {
+  server = createServer(createApiApp(opts));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as typeof doc;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('GET /api/v1/openapi.json', () => {
+  it('documents every route the express router serves, and nothing else', () => {
+    const served = expressRoutes(createApiRouter(opts).router);
+    expect(served.length).toBeGreaterThan(5);
+    expect(served).toContain('get /reliability/summary');
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`))
+      .sort();
+    expect(documented).toEqual(served.map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${toOpenApiPath(p)}`)).sort());
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('describes the parameters with the validation schemas', () => {
+    const summary = doc.paths['/reliability/summary']!.get!;
+    const byName = new Map(summary.parameters.map((p) => [p.name, p]));
+    expect([...byName.keys()].sort()).toEqual(['agent', 'attr.{key}', 'from', 'model', 'service', 'step', 'to', 'tool', 'whatIfTarget']);
+    expect(byName.get('whatIfTarget')!.schema).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 1, default: 0.99 });
+    expect(byName.get('from')!.required).toBe(false);
+    const run = doc.paths['/runs/{runId}']!.get!;
+    expect(run.parameters).toEqual([expect.objectContaining({ name: 'runId', in: 'path', required: true })]);
+  });
+});
