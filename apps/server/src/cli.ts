@@ -5,6 +5,10 @@ import { Store } from '@telltale/store';
 import { StartConfigSchema } from './config.js';
 import { startServer } from './http/startServer.js';
 import { runDemo } from './demo/runDemo.js';
+import { CliError, EXIT } from './cli/CliError.js';
+import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
+import { runCheck, type CheckOptions } from './cli/runCheck.js';
+import { runReport, type ReportOptions } from './cli/runReport.js';
 
 const program = new Command()
   .name('telltale')
@@ -69,7 +73,37 @@ program
     console.log('migrations applied');
   });
 
+/** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
+function queryCommand(name: string, description: string): Command {
+  return program
+    .command(name)
+    .description(description)
+    .option('--endpoint <url>', 'the Telltale server', DEFAULT_ENDPOINT)
+    .option('--since <duration>', 'window ending now: 30m, 2h, 7d', '24h')
+    .option('--agent <name>', 'only this agent (the run root name)')
+    .addOption(new Option('--api-key <key>', 'API key (Authorization: Bearer)').env('TELLTALE_API_KEY'))
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE));
+}
+
+queryCommand('report', 'print the reliability report of a running server')
+  .option('--json', 'print the API responses as JSON', false)
+  .action(async (opts: ReportOptions) => {
+    process.exitCode = await runReport(opts, (text) => process.stdout.write(text));
+  });
+
+queryCommand('check', 'exit 1 when an agent misses a reliability bar (for CI and cron)')
+  .option('--min-success <fraction>', 'lowest observed end-to-end success, e.g. 0.95 or 95%')
+  .option('--max-p99 <duration>', 'highest run-duration p99, e.g. 2s or 500ms')
+  .option('--max-loop-rate <fraction>', 'highest share of runs with a loop, e.g. 0.01')
+  .action(async (opts: CheckOptions) => {
+    process.exitCode = await runCheck(opts, (text) => process.stdout.write(text));
+  });
+
 program.parseAsync().catch((caught: unknown) => {
+  if (caught instanceof CliError) {
+    console.error(`telltale: ${caught.message}`);
+    process.exit(caught.exitCode);
+  }
   const err = toTelltaleError(caught);
   console.error(`telltale: ${err.message}`);
   process.exit(1);

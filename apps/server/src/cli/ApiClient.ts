@@ -1,0 +1,68 @@
+import { CliError } from './CliError.js';
+
+export type QueryValues = Record<string, string | number | undefined>;
+
+/** GETs against a Telltale server's `/api/v1`; every failure is a CliError (exit 2) saying what went wrong. */
+export class ApiClient {
+  readonly base: string;
+
+  constructor(
+    endpoint: string,
+    private readonly apiKey?: string,
+    private readonly timeoutMs = 30_000,
+  ) {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      throw new CliError(`invalid --endpoint "${endpoint}": expected a URL like http://127.0.0.1:4318`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`invalid --endpoint "${endpoint}": http or https only`);
+    this.base = url.href.replace(/\/+$/, '');
+  }
+
+  urlOf(path: string, query: QueryValues = {}): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
+    return `${this.base}/api/v1${path}${qs === '' ? '' : `?${qs}`}`;
+  }
+
+  async get<T>(path: string, query: QueryValues = {}): Promise<T> {
+    const found = await this.request<T>(path, query);
+    if (found === undefined) throw new CliError(`${this.base} has no ${path} route: is it a Telltale server of this version?`);
+    return found;
+  }
+
+  /** Like `get`, but `undefined` when the server does not have the route (an older server). */
+  async getOptional<T>(path: string, query: QueryValues = {}): Promise<T | undefined> {
+    return this.request<T>(path, query);
+  }
+
+  private async request<T>(path: string, query: QueryValues): Promise<T | undefined> {
+    const url = this.urlOf(path, query);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: { accept: 'application/json', ...(this.apiKey === undefined || this.apiKey === '' ? {} : { authorization: `Bearer ${this.apiKey}` }) },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new CliError(`cannot reach the Telltale server at ${this.base}: ${reason}`);
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new CliError(`${this.base} answered ${res.status} with a body that is not JSON: is it a Telltale server?`);
+    }
+    if (res.ok) return body as T;
+    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    if (res.status === 404 && error?.message?.startsWith('no API route') === true) return undefined;
+    if (res.status === 401 || res.status === 403) throw new CliError(`${this.base} refused the request (${res.status}): pass --api-key or set TELLTALE_API_KEY`);
+    throw new CliError(`GET ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`);
+  }
+}
