@@ -1,10 +1,6 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { toTelltaleError } from '@telltale/semconv';
-import { Store } from '@telltale/store';
-import { StartConfigSchema } from './config.js';
-import { startServer } from './http/startServer.js';
-import { runDemo } from './demo/runDemo.js';
 import { CliError, EXIT } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
@@ -30,6 +26,12 @@ program
   .option('--demo', 'also run the simulated agent fleet against this server', false)
   .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
   .action(async (raw: Record<string, unknown>) => {
+    // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.
+    const [{ StartConfigSchema }, { startServer }, { runDemo }] = await Promise.all([
+      import('./config.js'),
+      import('./http/startServer.js'),
+      import('./demo/runDemo.js'),
+    ]);
     const config = StartConfigSchema.parse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
     const running = await startServer(config);
     const shutdown = (signal: string): void => {
@@ -58,6 +60,7 @@ program
   .option('--runs <n>', 'how many runs', '300')
   .option('--seed <n>', 'random seed (same seed, same fleet)', '42')
   .action(async (opts: { endpoint: string; runs: string; seed: string }) => {
+    const { runDemo } = await import('./demo/runDemo.js');
     const result = await runDemo({ endpoint: opts.endpoint, runs: Number(opts.runs), seed: Number(opts.seed) });
     console.log(`sent ${result.runs} runs to ${opts.endpoint}`);
   });
@@ -68,6 +71,7 @@ program
   .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
   .option('--clickhouse-url <url>', 'a remote ClickHouse server')
   .action(async (opts: { dataDir: string; clickhouseUrl?: string }) => {
+    const { Store } = await import('@telltale/store');
     const store = await Store.open(opts.clickhouseUrl === undefined ? { kind: 'embedded', dataDir: opts.dataDir } : { kind: 'remote', url: opts.clickhouseUrl });
     await store.close();
     console.log('migrations applied');
