@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { ATTEMPT_GROUPS_CTE, PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
 
 /** Attempt-group counts of one step name within one agent (completed runs only). */
 export interface StepGroupStats {
@@ -46,30 +46,33 @@ export interface CurvePoint {
 type Num = number | string;
 const n = (v: Num): number => Number(v);
 
-const STEP_STATS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, ATTEMPT_GROUPS_CTE)}
+const STEP_STATS_SQL = `${withClause(PRICED_SPANS_CTE, RUN_ROOTS_CTE, COMPLETED_RUNS_CTE, STEP_LEDGER_CTE)}
 SELECT
-    agent, service, step_name, any(step_kind) AS kind,
-    count() AS groups,
-    countIf(run_outcome = 'success') AS groups_in_success,
-    countIf(first_ok) AS first_ok_groups,
-    countIf(any_ok) AS any_ok_groups,
-    countIf(NOT first_ok) AS failed_first,
-    countIf(NOT first_ok AND any_ok) AS recovered,
-    sum(attempts) AS attempts,
-    sum(ok_attempts) AS ok_attempts,
-    sum(retry_extra_ns) AS retry_extra_ns,
-    sum(retry_extra_cost) AS retry_extra_cost
-FROM attempt_groups
-WHERE run_outcome != 'incomplete' AND group_match
+    r.agent AS agent, r.service AS service, l.step_name AS step_name, any(l.step_kind) AS kind,
+    sum(l.g_start) AS groups,
+    sumIf(l.g_start, r.outcome = 'success') AS groups_in_success,
+    sum(l.g_first_ok) AS first_ok_groups,
+    sum(l.g_recovered) AS recovered,
+    first_ok_groups + recovered AS any_ok_groups,
+    groups - first_ok_groups AS failed_first,
+    count() AS attempts,
+    countIf(l.ok) AS ok_attempts,
+    sumIf(l.duration_ns, NOT l.g_start) AS retry_extra_ns,
+    sumIf(l.cost, NOT l.g_start) AS retry_extra_cost
+FROM step_ledger AS l
+INNER JOIN completed_runs AS r ON r.run_id = l.run_id
+WHERE l.span_match
 GROUP BY agent, service, step_name
 ORDER BY agent, service, step_name`;
 
-const AGENT_RUNS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, ATTEMPT_GROUPS_CTE)},
-run_groups AS (
-    SELECT run_id, countIf(NOT any_ok) AS never_ok_groups
-    FROM attempt_groups
+/** Never-OK groups and group count per run, from the ledger. */
+const RUN_GROUPS_CTE = `run_groups AS (
+    SELECT run_id, sum(g_start) AS group_count, sum(g_start) - sum(g_first_ok) - sum(g_recovered) AS never_ok_groups
+    FROM step_ledger
     GROUP BY run_id
-)
+)`;
+
+const AGENT_RUNS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, RUN_GROUPS_CTE)}
 SELECT
     r.agent AS agent, r.service AS service,
     countIf(r.outcome = 'success') AS success,
@@ -83,8 +86,7 @@ LEFT JOIN run_groups AS g ON g.run_id = r.run_id
 GROUP BY agent, service
 ORDER BY agent, service`;
 
-const CURVE_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, ATTEMPT_GROUPS_CTE)},
-run_groups AS (SELECT run_id, count() AS group_count FROM attempt_groups GROUP BY run_id)
+const CURVE_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, RUN_GROUPS_CTE)}
 SELECT ifNull(g.group_count, 0) AS groups, count() AS runs, countIf(r.outcome = 'success') AS success
 FROM runs AS r
 LEFT JOIN run_groups AS g ON g.run_id = r.run_id

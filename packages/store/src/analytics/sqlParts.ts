@@ -24,6 +24,7 @@ export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParam
     model: f.model ?? '',
     attrKeys: attrs.map(([k]) => k),
     attrValues: attrs.map(([, v]) => v),
+    runIds: f.runIds ?? [],
     priceModels: prices.models,
     priceInput: prices.input,
     priceOutput: prices.output,
@@ -79,6 +80,7 @@ export const PRICED_SPANS_CTE = `priced AS (
     WHERE project_id = {projectId:String}
       AND start_time >= {from:DateTime64(9, 'UTC')}
       AND start_time < {to:DateTime64(9, 'UTC')}
+      AND (empty({runIds:Array(String)}) OR has({runIds:Array(String)}, run_id))
 )`;
 
 /**
@@ -86,21 +88,34 @@ export const PRICED_SPANS_CTE = `priced AS (
  * `run`, else one the collector marked as a run root; no root = incomplete
  * (not ended, or ended beyond the window). Runs are kept when their root
  * matches the service / agent filters and any span matches the span filters.
+ *
+ * Built from two aggregations joined by run: `run_roots` reads only root
+ * spans (about 1% of rows) for the argMax-by-rank columns, `run_totals` does
+ * cheap sums over every span. One GROUP BY doing both costs several times more.
  */
-export const RUNS_CTE = `runs AS (
+/** Root-derived columns per run, from root spans only (needs PRICED_SPANS_CTE). */
+export const RUN_ROOTS_CTE = `run_roots AS (
     SELECT
         run_id,
         max(root_rank) AS best_rank,
-        if(best_rank > 0, argMax(name, root_key), '') AS agent,
-        argMax(service_name, root_key) AS service,
+        argMax(name, root_key) AS root_name,
+        argMax(service_name, root_key) AS root_service,
         argMax(status_code, root_key) AS root_status,
         argMax(run_outcome, root_key) AS root_outcome,
         argMax(error_type, root_key) AS root_error_type,
-        multiIf(best_rank = 0, 'incomplete', root_status = 2 OR root_outcome = 'failure', 'failure', 'success') AS outcome,
+        argMax(duration_ns, root_key) AS root_duration_ns
+    FROM priced
+    WHERE root_rank > 0
+    GROUP BY run_id
+)`;
+
+export const RUNS_CTE = `${RUN_ROOTS_CTE},
+run_totals AS (
+    SELECT
+        run_id,
+        any(service_name) AS any_service,
         min(start_time) AS run_start,
         max(end_time) AS run_end,
-        if(best_rank > 0, argMax(duration_ns, root_key),
-           toUnixTimestamp64Nano(run_end) - toUnixTimestamp64Nano(run_start)) AS run_duration_ns,
         countIf(step_kind NOT IN ('', 'run')) AS steps,
         count() AS span_count,
         sum(cost) AS run_cost,
@@ -110,12 +125,56 @@ export const RUNS_CTE = `runs AS (
         countIf(span_match) AS matching_spans
     FROM priced
     GROUP BY run_id
-    HAVING ({service:String} = '' OR service = {service:String})
-       AND ({agent:String} = '' OR agent = {agent:String})
-       AND matching_spans > 0
+),
+runs AS (
+    SELECT
+        t.run_id AS run_id,
+        ifNull(rr.best_rank, 0) AS best_rank,
+        if(best_rank > 0, rr.root_name, '') AS agent,
+        if(best_rank > 0, rr.root_service, t.any_service) AS service,
+        rr.root_status AS root_status,
+        rr.root_outcome AS root_outcome,
+        if(best_rank > 0, rr.root_error_type, '') AS root_error_type,
+        multiIf(best_rank = 0, 'incomplete', root_status = 2 OR root_outcome = 'failure', 'failure', 'success') AS outcome,
+        t.run_start AS run_start,
+        t.run_end AS run_end,
+        if(best_rank > 0, rr.root_duration_ns, toUnixTimestamp64Nano(t.run_end) - toUnixTimestamp64Nano(t.run_start)) AS run_duration_ns,
+        t.steps AS steps,
+        t.span_count AS span_count,
+        t.run_cost AS run_cost,
+        t.run_input_tokens AS run_input_tokens,
+        t.run_output_tokens AS run_output_tokens,
+        t.unpriced_spans AS unpriced_spans,
+        t.matching_spans AS matching_spans
+    FROM run_totals AS t
+    LEFT JOIN run_roots AS rr ON rr.run_id = t.run_id
+    WHERE ({service:String} = '' OR service = {service:String})
+      AND ({agent:String} = '' OR agent = {agent:String})
+      AND matching_spans > 0
+    SETTINGS join_use_nulls = 1
 )`;
 
 /**
+ * Completed runs (a root has arrived) that match the service / agent filters,
+ * with agent and outcome: enough for step-level metrics, and cheap, since it
+ * reads root spans only (needs PRICED_SPANS_CTE and RUN_ROOTS_CTE).
+ */
+export const COMPLETED_RUNS_CTE = `completed_runs AS (
+    SELECT
+        run_id,
+        root_name AS agent,
+        root_service AS service,
+        if(root_status = 2 OR root_outcome = 'failure', 'failure', 'success') AS outcome
+    FROM run_roots
+    WHERE ({service:String} = '' OR root_service = {service:String})
+      AND ({agent:String} = '' OR root_name = {agent:String})
+)`;
+
+/**
+ * One row per attempt group, for views that need each group (a run's detail,
+ * small candidate sets). It sorts every step span with window functions, which
+ * is far too slow over millions of spans: aggregate over STEP_LEDGER_CTE instead.
+ *
  * Attempt groups (needs PRICED_SPANS_CTE and RUNS_CTE): step spans of kept
  * runs, grouped per RELIABILITY-MATH "Attempt". Among siblings (same run and
  * parent) in start order, a span starts a new group when its step name
@@ -165,6 +224,62 @@ attempt_groups AS (
         any(model) AS model
     FROM step_marked
     GROUP BY run_id, parent_span_id, group_seq
+)`;
+
+/**
+ * The attempt-group ledger (needs PRICED_SPANS_CTE): one row per step span
+ * with its additive contribution to the group counts, so every group metric
+ * is a plain sum and no query has to materialise groups:
+ * - `g_start`: the span opens an attempt group;
+ * - `g_first_ok`: it opens a group and is OK;
+ * - `g_recovered`: it is the first OK attempt of a group whose first attempt failed.
+ * Then groups = Σ g_start, first-attempt OK = Σ g_first_ok, recovered =
+ * Σ g_recovered, eventually OK = first OK + recovered, never OK = groups −
+ * first OK − recovered, retries = spans with g_start = 0.
+ *
+ * Spans with attempt numbers (our SDK, and any instrumentation that numbers
+ * retries) need no ordering: attempt 1 opens a group and an OK attempt > 1 is
+ * the recovery (retrying stops at the first success). Spans without attempt
+ * numbers group while consecutive siblings share a step name, which needs
+ * window functions — run over those spans only.
+ */
+export const STEP_LEDGER_CTE = `step_ledger AS (
+    SELECT run_id, span_id, parent_span_id, step_name, step_kind, tool_name, model, start_time, duration_ns, cost, ok,
+        span_match, side_effect, error_type, attempt,
+        attempt <= 1 AS g_start,
+        attempt <= 1 AND ok AS g_first_ok,
+        attempt > 1 AND ok AS g_recovered
+    FROM priced
+    WHERE step_kind NOT IN ('', 'run') AND attempt > 0
+    UNION ALL
+    SELECT run_id, span_id, parent_span_id, step_name, step_kind, tool_name, model, start_time, duration_ns, cost, ok,
+        span_match, side_effect, error_type, attempt,
+        g_start,
+        g_start AND ok AS g_first_ok,
+        ok AND NOT first_ok_in_group AND NOT ok_before AS g_recovered
+    FROM
+    (
+        SELECT *,
+            first_value(ok) OVER grp AS first_ok_in_group,
+            max(ok) OVER (PARTITION BY run_id, parent_span_id, group_seq ORDER BY start_time, span_id
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS ok_before
+        FROM
+        (
+            SELECT *, sum(toUInt32(g_start)) OVER (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id
+                                                   ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS group_seq
+            FROM
+            (
+                SELECT *,
+                    row_number() OVER sib = 1 OR step_name != lagInFrame(step_name, 1, '') OVER sib AS g_start
+                FROM priced
+                WHERE step_kind NOT IN ('', 'run') AND attempt = 0
+                WINDOW sib AS (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id
+                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+            )
+        )
+        WINDOW grp AS (PARTITION BY run_id, parent_span_id, group_seq ORDER BY start_time, span_id
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    )
 )`;
 
 /** Joins CTE fragments into one WITH clause. */
