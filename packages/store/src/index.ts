@@ -14,3 +14,9 @@ export type { AnalyticsFilter, PriceTable } from './analytics/AnalyticsFilter.js
 export { EMPTY_PRICE_TABLE } from './analytics/AnalyticsFilter.js';
 export { queryStepGroupStats, queryAgentRunStats, queryCompoundingCurve } from './analytics/reliabilityQueries.js';
 export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';
+export { queryLatencyPercentiles, queryLatencySeries } from './analytics/latencyQueries.js';
+export type { LatencyGroupRow, LatencySeriesRow, LatencyQueryOptions, LatencySeriesOptions } from './analytics/latencyQueries.js';
+export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './analytics/latencySql.js';
+export type { LatencyGroupBy } from './analytics/latencySql.js';
+export { queryTailAttribution, TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
+export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';

@@ -1,0 +1,133 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
+import { completedRunsSql, filterShape, type FilterShape } from './latencySql.js';
+import { filterParams } from './sqlParts.js';
+
+/**
+ * Run-duration levels (exact, as EXACT_QUANTILES_SQL): the tail is the runs
+ * at or above p99; the median band the other runs within [p45, p55], both
+ * ends inclusive (a run in both counts as tail). p50 is reported only.
+ */
+export const TAIL_LEVEL = 0.99;
+export const MEDIAN_BAND = [0.45, 0.55] as const;
+const THRESHOLD_LEVELS_SQL = [TAIL_LEVEL, MEDIAN_BAND[0], 0.5, MEDIAN_BAND[1]].join(', ');
+
+/** Where self time was spent: a step name, the run root's own time, or spans that are not steps. */
+export type TailTimeKind = 'step' | 'run' | 'other';
+
+/** Self time of one step name (or pseudo-step) summed over the tail runs and over the median-band runs. */
+export interface TailStepRow {
+  /** The step name; '' for kinds `run` and `other`. */
+  stepName: string;
+  kind: TailTimeKind;
+  tailSelfNs: number;
+  medianSelfNs: number;
+}
+
+export interface TailAttributionRows {
+  /** Completed runs considered; 0 when there are none (and every other number is 0). */
+  completedRuns: number;
+  p99Ns: number;
+  p45Ns: number;
+  p50Ns: number;
+  p55Ns: number;
+  tailRuns: number;
+  medianRuns: number;
+  /** Sum of the tail runs' (root) durations: the denominator of tail shares. */
+  tailRunNs: number;
+  medianRunNs: number;
+  steps: TailStepRow[];
+}
+
+/**
+ * Self time: a span's duration minus the union of its children's intervals
+ * clipped to it (overlapping children count once). One pass over the spans
+ * of the chosen runs, no join: each span is emitted twice by arrayJoin, once
+ * as itself (keyed by its span id) and once as a child (keyed by its parent's
+ * id), so grouping by that key puts every span next to its children. The
+ * children's intervals are sorted by start and merged by arrayFold
+ * (acc = (covered, end of coverage so far)).
+ *
+ * The runs come from one scalar subquery (computed once): the thresholds and
+ * every completed run's (id, duration); the chosen runs' ids map to a flag
+ * (1 = tail, 2 = median band) through transform().
+ */
+function tailSql(shape: FilterShape): string {
+  return `${completedRunsSql(shape)},
+(SELECT (quantilesExact(${THRESHOLD_LEVELS_SQL})(run_duration_ns), groupArray((run_id, run_duration_ns)), count()) FROM completed_runs) AS run_agg,
+run_agg.1 AS q,
+arrayFilter(x -> x.2 >= q[1] OR (x.2 >= q[2] AND x.2 <= q[4]), run_agg.2) AS chosen,
+arrayMap(x -> x.1, chosen) AS chosen_ids,
+arrayMap(x -> if(x.2 >= q[1], toUInt8(1), toUInt8(2)), chosen) AS chosen_flags,
+span_roles AS (
+    SELECT run_id, flag, role_key.1 AS role, role_key.2 AS group_id, root_rank, step_kind, step_name, s, e
+    FROM (
+        SELECT run_id, transform(run_id, chosen_ids, chosen_flags, toUInt8(0)) AS flag,
+            toUnixTimestamp64Nano(start_time) AS s, toUnixTimestamp64Nano(end_time) AS e,
+            root_rank, step_kind, step_name, arrayJoin([(0, span_id), (1, parent_span_id)]) AS role_key
+        FROM priced
+        WHERE flag != 0
+    )
+    WHERE NOT (role = 1 AND group_id = '')
+),
+self_times AS (
+    SELECT
+        run_id, any(flag) AS run_flag,
+        countIf(role = 0) > 0 AS present,
+        multiIf(anyIf(root_rank, role = 0) > 0, 'run', anyIf(step_kind, role = 0) = '', 'other', 'step') AS kind,
+        anyIf(step_name, role = 0) AS name,
+        anyIf(s, role = 0) AS ps,
+        anyIf(e, role = 0) AS pe,
+        arraySort(groupArrayIf((s, e), role = 1)) AS children,
+        arrayFold((acc, x) -> (acc.1 + greatest(0, least(x.2, pe) - greatest(x.1, acc.2)), greatest(acc.2, least(x.2, pe))),
+                  children, (toInt64(0), ps)).1 AS covered,
+        greatest(0, pe - ps - covered) AS self_ns
+    FROM span_roles
+    GROUP BY run_id, group_id
+    HAVING present
+)
+SELECT
+    kind,
+    if(kind = 'step', toString(name), '') AS step,
+    sumIf(self_ns, run_flag = 1) AS tail_ns,
+    sumIf(self_ns, run_flag = 2) AS median_ns,
+    run_agg.3 AS completed,
+    q AS thresholds,
+    arrayCount(f -> f = 1, chosen_flags) AS tail_runs,
+    arrayCount(f -> f = 2, chosen_flags) AS median_runs,
+    arraySum(arrayMap((x, f) -> if(f = 1, x.2, 0), chosen, chosen_flags)) AS tail_run_ns,
+    arraySum(arrayMap((x, f) -> if(f = 2, x.2, 0), chosen, chosen_flags)) AS median_run_ns
+FROM self_times
+GROUP BY kind, step
+ORDER BY kind, step`;
+}
+
+type Raw = Record<string, unknown>;
+
+/** Per-step self time in the tail (≥ p99) and median-band ([p45, p55], tail excluded) completed runs. */
+export async function queryTailAttribution(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
+  const result = await client.query({ query: tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const rows = await result.json<Raw>();
+  const first = rows[0];
+  if (first === undefined) {
+    return { completedRuns: 0, p99Ns: 0, p45Ns: 0, p50Ns: 0, p55Ns: 0, tailRuns: 0, medianRuns: 0, tailRunNs: 0, medianRunNs: 0, steps: [] };
+  }
+  const q = (first.thresholds as Array<number | string>).map(Number);
+  return {
+    completedRuns: Number(first.completed),
+    p99Ns: q[0] ?? 0,
+    p45Ns: q[1] ?? 0,
+    p50Ns: q[2] ?? 0,
+    p55Ns: q[3] ?? 0,
+    tailRuns: Number(first.tail_runs),
+    medianRuns: Number(first.median_runs),
+    tailRunNs: Number(first.tail_run_ns),
+    medianRunNs: Number(first.median_run_ns),
+    steps: rows.map((r) => ({
+      stepName: String(r.step),
+      kind: r.kind as TailTimeKind,
+      tailSelfNs: Number(r.tail_ns),
+      medianSelfNs: Number(r.median_ns),
+    })),
+  };
+}
