@@ -7,6 +7,7 @@ import type { SpanDetail } from './spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
 import { listRuns } from './runs/listRuns.js';
 import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
+import type { PriceTable } from './analytics/AnalyticsFilter.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -36,14 +37,15 @@ export class Store {
     return insertSpans(this.client, spans, opts);
   }
 
-  listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
-    return listRuns(this.client, filter, page);
+  /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */
+  listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
+    return listRuns(this.client, filter, page, prices);
   }
 
   /** A run's summary and spans, or undefined when the project has no such run. */
-  async getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+  async getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
     const [{ runs }, spans] = await Promise.all([
-      listRuns(this.client, { projectId, runId }, { limit: 1, offset: 0 }),
+      listRuns(this.client, { projectId, runId }, { limit: 1, offset: 0 }, prices),
       getRunSpans(this.client, projectId, runId),
     ]);
     const run = runs[0];

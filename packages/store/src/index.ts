@@ -20,3 +20,7 @@ export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RE
 export type { LatencyGroupBy } from './analytics/latencySql.js';
 export { queryTailAttribution, TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
 export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';
+export { queryRunCostStats, queryCostGroups, queryUnpricedUsage, queryCostSeries, COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
+export type { RunCostStats, UnpricedUsage, CostGroupBy, CostGroup, CostBucket } from './analytics/costQueries.js';
+export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/modelPrices.js';
+export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';

@@ -18,6 +18,8 @@ export interface AnalyticsFilter {
   model?: string;
   /** Exact matches on raw span attributes (`attributes[key] = value`). */
   attributes?: Readonly<Record<string, string>>;
+  /** Only these runs (e.g. one run's detail, or a page of the runs list); empty or absent = all. */
+  runIds?: readonly string[];
 }
 
 /** Per-token USD prices by model, resolved for one project (bundled table + overrides). */

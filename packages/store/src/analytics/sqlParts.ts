@@ -103,7 +103,9 @@ export const RUN_ROOTS_CTE = `run_roots AS (
         argMax(status_code, root_key) AS root_status,
         argMax(run_outcome, root_key) AS root_outcome,
         argMax(error_type, root_key) AS root_error_type,
-        argMax(duration_ns, root_key) AS root_duration_ns
+        argMax(duration_ns, root_key) AS root_duration_ns,
+        argMax(start_time, root_key) AS root_start,
+        argMax(trace_id, root_key) AS root_trace_id
     FROM priced
     WHERE root_rank > 0
     GROUP BY run_id
@@ -121,8 +123,12 @@ run_totals AS (
         sum(cost) AS run_cost,
         sumIf(input_tokens, usage_counted) AS run_input_tokens,
         sumIf(output_tokens, usage_counted) AS run_output_tokens,
+        sumIf(least(cached_input_tokens, input_tokens), usage_counted) AS run_cached_input_tokens,
         countIf(unpriced) AS unpriced_spans,
-        countIf(span_match) AS matching_spans
+        countIf(span_match) AS matching_spans,
+        argMin(trace_id, start_time) AS first_trace_id,
+        argMin(name, start_time) AS first_name,
+        argMinIf(error_type, start_time, error_type != '') AS first_error_type
     FROM priced
     GROUP BY run_id
 ),
@@ -144,7 +150,12 @@ runs AS (
         t.run_cost AS run_cost,
         t.run_input_tokens AS run_input_tokens,
         t.run_output_tokens AS run_output_tokens,
+        t.run_cached_input_tokens AS run_cached_input_tokens,
         t.unpriced_spans AS unpriced_spans,
+        -- for the runs list (unused columns cost nothing: ClickHouse prunes them)
+        if(best_rank > 0, rr.root_trace_id, t.first_trace_id) AS trace_id,
+        if(best_rank > 0, rr.root_name, t.first_name) AS display_name,
+        if(root_error_type != '', root_error_type, t.first_error_type) AS display_error_type,
         t.matching_spans AS matching_spans
     FROM run_totals AS t
     LEFT JOIN run_roots AS rr ON rr.run_id = t.run_id

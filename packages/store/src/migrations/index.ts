@@ -1,5 +1,6 @@
 import type { Migration } from './Migration.js';
 import { m0001Spans } from './0001_spans.js';
+import { m0002ModelPrices } from './0002_model_prices.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [m0001Spans];
+export const MIGRATIONS: readonly Migration[] = [m0001Spans, m0002ModelPrices];

@@ -4,17 +4,26 @@ export type RunOutcomeValue = 'success' | 'failure' | 'incomplete';
 export interface RunSummary {
   runId: string;
   traceId: string;
+  /** The root span's name (the agent); for an incomplete run, its earliest span's. */
   name: string;
   service: string;
   outcome: RunOutcomeValue;
   /** Decimal nanoseconds since the epoch (strings: a double would lose nanoseconds). */
   startTimeUnixNano: string;
+  /** The root's duration; with no root, first span start to last span end. */
   durationNs: string;
   steps: number;
   spans: number;
+  /** Attempt groups (RELIABILITY-MATH "Attempt") among the run's steps. */
+  attemptGroups: number;
+  /** Explicit costs, else tokens × the project's price table; aggregate spans not double counted. */
   costUsd: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of the input tokens, those read from a prompt cache. */
+  cachedInputTokens: number;
+  /** Spans with usage that no price covers (their cost counts as 0). */
+  unpricedSpans: number;
   errorType: string;
 }
 
@@ -26,6 +35,13 @@ export interface RunFilter {
   toUnixNano?: bigint;
   outcome?: RunOutcomeValue;
   service?: string;
+  /** The run root's name. */
+  agent?: string;
+  /** Runs containing a span with this step name / tool / model / these attributes. */
+  stepName?: string;
+  tool?: string;
+  model?: string;
+  attributes?: Readonly<Record<string, string>>;
   runId?: string;
 }
 

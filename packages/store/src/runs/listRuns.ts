@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { nanosToDateTime64 } from '../time.js';
+import { EMPTY_PRICE_TABLE, type AnalyticsFilter, type PriceTable } from '../analytics/AnalyticsFilter.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../analytics/sqlParts.js';
 import type { Page, RunFilter, RunOutcomeValue, RunSummary } from './RunSummary.js';
 
 interface RunRow {
@@ -15,78 +16,104 @@ interface RunRow {
   cost_usd: number;
   input_tokens: string | number;
   output_tokens: string | number;
+  cached_input_tokens: string | number;
+  unpriced_spans: string | number;
   error_type: string;
 }
 
 /**
- * One row per run. The root of a run is its span of step kind `run`, else a
- * span the collector marked as a run root (an agent invocation or the trace
- * root); with no root the run has not ended: `incomplete`.
+ * Phase 1: which runs are on the page (newest first) and how many pass the
+ * filters. Only the columns needed to filter and sort are computed, and
+ * `total` is a window over the grouped runs, so there is no second pass.
  */
-const RUNS_GROUPED_SQL = `
+const PAGE_IDS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
+SELECT run_id, count() OVER () AS total
+FROM runs
+WHERE {outcome:String} = '' OR outcome = {outcome:String}
+ORDER BY run_start DESC, run_id
+LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
+
+const COUNT_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
+SELECT count() AS total FROM runs WHERE {outcome:String} = '' OR outcome = {outcome:String}`;
+
+/**
+ * Phase 2: the page's runs in full, from the shared run rollup (RUNS_CTE:
+ * root, outcome, duration, priced cost without double counting); `runIds`
+ * narrows the scan to those runs (bloom-filter index on run_id).
+ */
+const PAGE_ROWS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
 SELECT
-    run_id,
-    any(trace_id) AS trace_id,
-    argMax(name, root_key) AS name,
-    argMax(service_name, root_key) AS service,
-    max(root_rank) AS best_rank,
-    argMax(status_code, root_key) AS root_status,
-    argMax(run_outcome, root_key) AS root_outcome,
-    multiIf(best_rank = 0, 'incomplete', root_status = 2 OR root_outcome = 'failure', 'failure', 'success') AS outcome,
-    min(start_time) AS run_start,
+    run_id, trace_id, display_name AS name, service, outcome,
     toString(toUnixTimestamp64Nano(run_start)) AS start_ns,
-    toString(toUnixTimestamp64Nano(max(end_time)) - toUnixTimestamp64Nano(run_start)) AS duration_ns,
-    countIf(step_kind NOT IN ('', 'run')) AS steps,
-    count() AS spans,
-    sum(ifNull(cost_usd, 0)) AS cost_usd,
-    sum(input_tokens) AS input_tokens,
-    sum(output_tokens) AS output_tokens,
-    if(argMax(error_type, root_key) != '', argMax(error_type, root_key), argMinIf(error_type, start_time, error_type != '')) AS error_type
-FROM
-(
-    SELECT *,
-        multiIf(step_kind = 'run', 2, is_run_root, 1, 0) AS root_rank,
-        (root_rank, -toUnixTimestamp64Nano(start_time)) AS root_key
-    FROM spans
-    WHERE project_id = {projectId:String}
-      AND start_time >= {from:DateTime64(9, 'UTC')}
-      AND start_time < {to:DateTime64(9, 'UTC')}
-      AND ({runId:String} = '' OR run_id = {runId:String})
-)
-GROUP BY run_id
-HAVING ({outcome:String} = '' OR outcome = {outcome:String})
-   AND ({service:String} = '' OR service = {service:String})`;
+    toString(run_duration_ns) AS duration_ns,
+    steps, span_count AS spans, run_cost AS cost_usd,
+    run_input_tokens AS input_tokens, run_output_tokens AS output_tokens, run_cached_input_tokens AS cached_input_tokens,
+    unpriced_spans, display_error_type AS error_type
+FROM runs`;
+
+/** Attempt groups per run of the page (the ledger's group starts; RELIABILITY-MATH "Attempt"). */
+const ATTEMPT_GROUP_COUNTS_SQL = `${withClause(PRICED_SPANS_CTE, STEP_LEDGER_CTE)}
+SELECT run_id, sum(g_start) AS groups FROM step_ledger GROUP BY run_id`;
 
 const MAX_TIME_NS = 4_102_444_800_000_000_000n; // 2100-01-01
 
-function filterParams(filter: RunFilter): Record<string, string> {
+function toAnalyticsFilter(f: RunFilter): AnalyticsFilter {
   return {
-    projectId: filter.projectId,
-    from: nanosToDateTime64(filter.fromUnixNano ?? 0n),
-    to: nanosToDateTime64(filter.toUnixNano ?? MAX_TIME_NS),
-    runId: filter.runId ?? '',
-    outcome: filter.outcome ?? '',
-    service: filter.service ?? '',
+    projectId: f.projectId,
+    fromUnixNano: f.fromUnixNano ?? 0n,
+    toUnixNano: f.toUnixNano ?? MAX_TIME_NS,
+    ...(f.service === undefined ? {} : { service: f.service }),
+    ...(f.agent === undefined ? {} : { agent: f.agent }),
+    ...(f.stepName === undefined ? {} : { stepName: f.stepName }),
+    ...(f.tool === undefined ? {} : { tool: f.tool }),
+    ...(f.model === undefined ? {} : { model: f.model }),
+    ...(f.attributes === undefined ? {} : { attributes: f.attributes }),
+    ...(f.runId === undefined ? {} : { runIds: [f.runId] }),
   };
 }
 
-/** A page of runs, newest first, and the total matching the filter. */
-export async function listRuns(client: ClickHouseClient, filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
-  const params = filterParams(filter);
-  const [pageResult, countResult] = await Promise.all([
-    client.query({
-      query: `${RUNS_GROUPED_SQL}\nORDER BY run_start DESC, run_id\nLIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
-      format: 'JSONEachRow',
-      query_params: { ...params, limit: page.limit, offset: page.offset },
-    }),
-    client.query({ query: `SELECT count() AS total FROM (${RUNS_GROUPED_SQL})`, format: 'JSONEachRow', query_params: params }),
+/**
+ * A page of runs, newest first, and the total matching the filter. Costs use
+ * `prices` (the project's resolved table; without one only explicit span
+ * costs count).
+ *
+ * Per-run facts that need more than the rollup (attempt groups now; the loop
+ * flag and failure primary cause later) are computed by follow-up queries
+ * scoped to the page's run ids, so their cost grows with the page size, not
+ * with the window.
+ */
+export async function listRuns(
+  client: ClickHouseClient,
+  filter: RunFilter,
+  page: Page,
+  prices: PriceTable = EMPTY_PRICE_TABLE,
+): Promise<{ runs: RunSummary[]; total: number }> {
+  const analyticsFilter = toAnalyticsFilter(filter);
+  const params = { ...filterParams(analyticsFilter, prices), outcome: filter.outcome ?? '' };
+  const idsResult = await client.query({ query: PAGE_IDS_SQL, format: 'JSONEachRow', query_params: { ...params, limit: page.limit, offset: page.offset } });
+  const ids = await idsResult.json<{ run_id: string; total: string | number }>();
+  if (ids.length === 0) {
+    if (page.offset === 0) return { runs: [], total: 0 };
+    const countResult = await client.query({ query: COUNT_SQL, format: 'JSONEachRow', query_params: params });
+    const [count] = await countResult.json<{ total: string | number }>();
+    return { runs: [], total: Number(count?.total ?? 0) };
+  }
+  const pageParams = filterParams({ ...analyticsFilter, runIds: ids.map((r) => r.run_id) }, prices);
+  const [rowsResult, groupsResult] = await Promise.all([
+    client.query({ query: PAGE_ROWS_SQL, format: 'JSONEachRow', query_params: pageParams }),
+    client.query({ query: ATTEMPT_GROUP_COUNTS_SQL, format: 'JSONEachRow', query_params: pageParams }),
   ]);
-  const rows = await pageResult.json<RunRow>();
-  const [count] = await countResult.json<{ total: string | number }>();
-  return { runs: rows.map(toRunSummary), total: Number(count?.total ?? 0) };
+  const rows = new Map((await rowsResult.json<RunRow>()).map((r) => [r.run_id, r]));
+  const groups = new Map((await groupsResult.json<{ run_id: string; groups: string | number }>()).map((r) => [r.run_id, Number(r.groups)]));
+  const runs: RunSummary[] = [];
+  for (const { run_id } of ids) {
+    const row = rows.get(run_id);
+    if (row !== undefined) runs.push(toRunSummary(row, groups.get(run_id) ?? 0));
+  }
+  return { runs, total: Number(ids[0]?.total ?? 0) };
 }
 
-function toRunSummary(r: RunRow): RunSummary {
+function toRunSummary(r: RunRow, attemptGroups: number): RunSummary {
   return {
     runId: r.run_id,
     traceId: r.trace_id,
@@ -97,9 +124,12 @@ function toRunSummary(r: RunRow): RunSummary {
     durationNs: r.duration_ns,
     steps: Number(r.steps),
     spans: Number(r.spans),
+    attemptGroups,
     costUsd: Number(r.cost_usd),
     inputTokens: Number(r.input_tokens),
     outputTokens: Number(r.output_tokens),
+    cachedInputTokens: Number(r.cached_input_tokens),
+    unpricedSpans: Number(r.unpriced_spans),
     errorType: r.error_type,
   };
 }
