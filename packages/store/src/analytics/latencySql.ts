@@ -1,5 +1,5 @@
 import type { AnalyticsFilter } from './AnalyticsFilter.js';
-import { PRICED_SPANS_CTE, withClause } from './sqlParts.js';
+import { PRICED_SPANS_CTE, RUN_ROOTS_CTE, withClause } from './sqlParts.js';
 
 /** What latency percentiles are grouped by (RELIABILITY-MATH "Latency"). */
 export const LATENCY_GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
@@ -41,26 +41,18 @@ const SPAN_SOURCES: Record<'step' | 'tool' | 'model', SpanSource> = {
 };
 
 /**
- * Completed runs (a root has ended: success or failure) that pass the
- * filters, one row each: the rollup of RUNS_CTE restricted to the columns
- * latency needs. The root is chosen as there (highest root rank, then the
- * earliest start), but only root candidates are read and grouped, which is
- * several times cheaper than grouping every span by run; runs without a root
+ * Completed runs (a root has arrived: success or failure) that pass the
+ * filters, with their root's name, service, start and duration — from
+ * RUN_ROOTS_CTE, which reads root spans only; runs without a root
  * (incomplete) never appear. Span filters keep runs with a matching span.
  */
-function completedRunsCte(spanFilter: boolean): string {
-  return `completed_runs AS (
-    SELECT
-        run_id,
-        argMax(name, root_key) AS agent,
-        argMax(service_name, root_key) AS service,
-        argMax(start_time, root_key) AS root_start,
-        argMax(duration_ns, root_key) AS run_duration_ns
-    FROM priced
-    WHERE root_rank > 0${spanFilter ? '\n      AND run_id IN (SELECT run_id FROM priced WHERE span_match)' : ''}
-    GROUP BY run_id
-    HAVING ({service:String} = '' OR service = {service:String})
-       AND ({agent:String} = '' OR agent = {agent:String})
+function timedRunsCte(spanFilter: boolean): string {
+  return `${RUN_ROOTS_CTE},
+timed_runs AS (
+    SELECT run_id, root_name AS agent, root_service AS service, root_start, root_duration_ns AS run_duration_ns
+    FROM run_roots
+    WHERE ({service:String} = '' OR root_service = {service:String})
+      AND ({agent:String} = '' OR root_name = {agent:String})${spanFilter ? '\n      AND run_id IN (SELECT run_id FROM priced WHERE span_match)' : ''}
 )`;
 }
 
@@ -79,9 +71,9 @@ export function filterShape(f: AnalyticsFilter): FilterShape {
   };
 }
 
-/** WITH clause with `priced` and `completed_runs`. */
-export function completedRunsSql(shape: FilterShape): string {
-  return withClause(PRICED_SPANS_CTE, completedRunsCte(shape.spanFilter));
+/** WITH clause with `priced`, `run_roots` and `timed_runs`. */
+export function timedRunsSql(shape: FilterShape): string {
+  return withClause(PRICED_SPANS_CTE, timedRunsCte(shape.spanFilter));
 }
 
 /**
@@ -99,20 +91,20 @@ export function latencySourceSql(groupBy: LatencyGroupBy, shape: FilterShape): s
     case 'tool':
     case 'model': {
       const s = SPAN_SOURCES[groupBy];
-      const ctes = shape.runFilter ? [PRICED_SPANS_CTE, completedRunsCte(false)] : [PRICED_SPANS_CTE];
+      const ctes = shape.runFilter ? [PRICED_SPANS_CTE, timedRunsCte(false)] : [PRICED_SPANS_CTE];
       return `${withClause(...ctes)},
 latency_src AS (
     SELECT toString(${s.key}) AS key, '' AS service, start_time AS t, duration_ns AS d
     FROM priced
-    WHERE ${s.where} AND span_match${shape.runFilter ? ' AND run_id IN (SELECT run_id FROM completed_runs)' : ''}
+    WHERE ${s.where} AND span_match${shape.runFilter ? ' AND run_id IN (SELECT run_id FROM timed_runs)' : ''}
 )`;
     }
     case 'agent':
     case 'run':
-      return `${completedRunsSql(shape)},
+      return `${timedRunsSql(shape)},
 latency_src AS (
     SELECT ${groupBy === 'agent' ? 'agent' : "''"} AS key, ${groupBy === 'agent' ? 'service' : "''"} AS service, root_start AS t, run_duration_ns AS d
-    FROM completed_runs
+    FROM timed_runs
 )`;
   }
 }

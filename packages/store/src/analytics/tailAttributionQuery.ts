@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { completedRunsSql, filterShape, type FilterShape } from './latencySql.js';
+import { filterShape, timedRunsSql, type FilterShape } from './latencySql.js';
 import { filterParams } from './sqlParts.js';
 
 /**
@@ -53,8 +53,8 @@ export interface TailAttributionRows {
  * (1 = tail, 2 = median band) through transform().
  */
 function tailSql(shape: FilterShape): string {
-  return `${completedRunsSql(shape)},
-(SELECT (quantilesExact(${THRESHOLD_LEVELS_SQL})(run_duration_ns), groupArray((run_id, run_duration_ns)), count()) FROM completed_runs) AS run_agg,
+  return `${timedRunsSql(shape)},
+(SELECT (quantilesExact(${THRESHOLD_LEVELS_SQL})(run_duration_ns), groupArray((run_id, run_duration_ns)), count()) FROM timed_runs) AS run_agg,
 run_agg.1 AS q,
 arrayFilter(x -> x.2 >= q[1] OR (x.2 >= q[2] AND x.2 <= q[4]), run_agg.2) AS chosen,
 arrayMap(x -> x.1, chosen) AS chosen_ids,
