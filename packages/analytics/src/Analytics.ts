@@ -1,5 +1,23 @@
-import { queryAgentRunStats, queryCompoundingCurve, queryStepGroupStats, type AnalyticsFilter, type PriceTable, type Store } from '@telltale/store';
-import { resolvePriceTable } from './cost/priceTable.js';
+import {
+  listModelPrices,
+  queryAgentRunStats,
+  queryCompoundingCurve,
+  queryStepGroupStats,
+  type AnalyticsFilter,
+  type CostGroupBy,
+  type ModelPriceOverride,
+  type Page,
+  type PriceTable,
+  type RunFilter,
+  type RunSummary,
+  type SpanDetail,
+  type Store,
+} from '@telltale/store';
+import { CostAnalytics } from './cost/CostAnalytics.js';
+import type { CostBreakdown } from './cost/costBreakdown.js';
+import type { CostSummary } from './cost/costReport.js';
+import type { CostSeries } from './cost/costSeries.js';
+import { PriceResolver, type EffectivePrice } from './cost/PriceResolver.js';
 import { compoundingCurve, type CompoundingCurve } from './reliability/compoundingCurve.js';
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
@@ -9,8 +27,10 @@ import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
 
 export interface AnalyticsOptions {
-  /** The price table for a project (bundled prices plus its overrides). */
-  pricesFor?: (projectId: string) => PriceTable;
+  /** A fixed price table per project (tests); default: bundled prices merged with the project's stored overrides. */
+  pricesFor?: (projectId: string) => PriceTable | Promise<PriceTable>;
+  /** How long a project's merged price table is cached (default 60 s; writes through this instance invalidate it at once). */
+  priceCacheTtlMs?: number;
 }
 
 /**
@@ -18,18 +38,23 @@ export interface AnalyticsOptions {
  * queries for the aggregates, pure functions for the math on top.
  */
 export class Analytics {
-  private readonly pricesFor: (projectId: string) => PriceTable;
+  /** The project's price table: await it (overrides live in the store). */
+  private readonly pricesFor: (projectId: string) => Promise<PriceTable>;
+  private readonly priceResolver: PriceResolver;
+  private readonly costs: CostAnalytics;
 
   constructor(
     private readonly store: Store,
     opts: AnalyticsOptions = {},
   ) {
-    const bundled = resolvePriceTable();
-    this.pricesFor = opts.pricesFor ?? (() => bundled);
+    this.priceResolver = new PriceResolver((projectId) => listModelPrices(store.client, projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
+    const fixed = opts.pricesFor;
+    this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
+    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver);
   }
 
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {
-    const prices = this.pricesFor(filter.projectId);
+    const prices = await this.pricesFor(filter.projectId);
     const [steps, agents] = await Promise.all([
       queryStepGroupStats(this.store.client, filter, prices),
       queryAgentRunStats(this.store.client, filter, prices),
@@ -38,12 +63,47 @@ export class Analytics {
   }
 
   async compoundingCurve(filter: AnalyticsFilter): Promise<CompoundingCurve> {
-    return compoundingCurve(await queryCompoundingCurve(this.store.client, filter, this.pricesFor(filter.projectId)));
+    return compoundingCurve(await queryCompoundingCurve(this.store.client, filter, await this.pricesFor(filter.projectId)));
+  }
+
+  /** Run cost distribution, cost per successful run, wasted cost, unpriced usage. */
+  cost(filter: AnalyticsFilter): Promise<CostSummary> {
+    return this.costs.cost(filter);
+  }
+
+  costBreakdown(filter: AnalyticsFilter, opts: { groupBy: CostGroupBy }): Promise<CostBreakdown> {
+    return this.costs.costBreakdown(filter, opts);
+  }
+
+  costSeries(filter: AnalyticsFilter, opts: { intervalSeconds: number }): Promise<CostSeries> {
+    return this.costs.costSeries(filter, opts);
+  }
+
+  /** Every model the project can price (bundled and overrides). */
+  prices(projectId: string): Promise<EffectivePrice[]> {
+    return this.costs.prices(projectId);
+  }
+
+  setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
+    return this.costs.setPrice(projectId, price);
+  }
+
+  deletePrice(projectId: string, model: string): Promise<void> {
+    return this.costs.deletePrice(projectId, model);
+  }
+
+  /** The runs list with costs priced by the project's table (use instead of Store#listRuns). */
+  listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
+    return this.costs.listRuns(filter, page);
+  }
+
+  getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+    return this.costs.getRun(projectId, runId);
   }
 
   /** Duration percentiles per step / tool / model / agent, or of whole runs (RELIABILITY-MATH "Latency"). */
   async latencyPercentiles(filter: AnalyticsFilter, opts: { groupBy: LatencyGroupBy }): Promise<LatencyPercentiles> {
-    const rows = await queryLatencyPercentiles(this.store.client, filter, this.pricesFor(filter.projectId), { groupBy: opts.groupBy });
+    const rows = await queryLatencyPercentiles(this.store.client, filter, await this.pricesFor(filter.projectId), { groupBy: opts.groupBy });
     return latencyPercentiles(rows, opts.groupBy);
   }
 
@@ -56,7 +116,7 @@ export class Analytics {
     if (!isLatencyInterval(intervalSeconds)) {
       throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `interval must be one of ${LATENCY_INTERVALS.join(', ')} seconds` });
     }
-    const rows = await queryLatencySeries(this.store.client, filter, this.pricesFor(filter.projectId), {
+    const rows = await queryLatencySeries(this.store.client, filter, await this.pricesFor(filter.projectId), {
       groupBy: opts.groupBy,
       intervalSeconds,
       ...(opts.topN === undefined ? {} : { topN: opts.topN }),
@@ -66,6 +126,6 @@ export class Analytics {
 
   /** Which step's share of run time grows from the median runs to the p99 tail. */
   async tailAttribution(filter: AnalyticsFilter): Promise<TailAttribution> {
-    return tailAttribution(await queryTailAttribution(this.store.client, filter, this.pricesFor(filter.projectId)));
+    return tailAttribution(await queryTailAttribution(this.store.client, filter, await this.pricesFor(filter.projectId)));
   }
 }

@@ -18,3 +18,12 @@ export { latencySeries, autoInterval, isLatencyInterval, LATENCY_INTERVALS, MAX_
 export type { LatencySeries, LatencySeriesGroup, LatencyPoint, LatencyIntervalSeconds } from './latency/latencySeries.js';
 export { tailAttribution } from './latency/tailAttribution.js';
 export type { TailAttribution, TailStepShare } from './latency/tailAttribution.js';
+export { costReport } from './cost/costReport.js';
+export type { CostSummary, LoopingRunCost } from './cost/costReport.js';
+export { costBreakdown } from './cost/costBreakdown.js';
+export type { CostBreakdown, CostBreakdownRow } from './cost/costBreakdown.js';
+export { costSeries, bucketRange, MAX_COST_BUCKETS } from './cost/costSeries.js';
+export type { CostSeries } from './cost/costSeries.js';
+export { PriceResolver } from './cost/PriceResolver.js';
+export type { EffectivePrice, PriceResolverOptions } from './cost/PriceResolver.js';
+export { CostAnalytics } from './cost/CostAnalytics.js';
