@@ -47,8 +47,8 @@ function dataset(projectId: string): SpanRecord[] {
   return spans;
 }
 
-/** @telltale/datasets' exactPercentile: index ⌊p·n⌋ of the sorted values. */
-const exact = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+/** Nearest rank, as @telltale/datasets' exactPercentile: 1-based rank ⌈p·n⌉ of the sorted values. */
+const exact = (sorted: readonly number[], p: number): number => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 const LEVELS = [0.5, 0.9, 0.95, 0.99, 0.999];
 const ms = (values: number[]): number[] => values.map((v) => v * MS);
 
@@ -73,16 +73,16 @@ describe('latency queries', () => {
 
   const byKey = (rows: LatencyGroupRow[]): Record<string, LatencyGroupRow> => Object.fromEntries(rows.map((r) => [r.key, r]));
 
-  it('gives exact percentiles (index ⌊p·n⌋) per step name', async () => {
+  it('gives exact nearest-rank percentiles per step name', async () => {
     const rows = byKey(await queryLatencyPercentiles(store.client, filter, EMPTY_PRICE_TABLE, { groupBy: 'step' }));
     // search: 1..100 ms from alpha plus three 1000 ms calls from beta
     const search = [...Array.from({ length: 100 }, (_, i) => i + 1), 1000, 1000, 1000];
     expect(rows.search).toMatchObject({ key: 'search', service: '', count: 103, maxNs: 1000 * MS, digest: false, quantilesNs: ms(LEVELS.map((p) => exact(search, p))) });
     expect(rows.search!.meanNs).toBeCloseTo(((5050 + 3000) / 103) * MS, 3);
     expect(rows.search!.quantilesNs).toEqual(ms([52, 93, 98, 1000, 1000]));
-    // plan: 10, 20, …, 100 ms — p50 is index 5, the 6th value (nearest rank would say the 5th)
-    expect(rows.plan!.quantilesNs).toEqual(ms([60, 100, 100, 100, 100]));
-    expect(rows.chat!.quantilesNs).toEqual(ms([12, 16, 16, 16, 16]));
+    // plan: 10, 20, …, 100 ms — p50 is the 5th value (quantileExact at 0.5 alone would say the 6th)
+    expect(rows.plan!.quantilesNs).toEqual(ms([50, 90, 100, 100, 100]));
+    expect(rows.chat!.quantilesNs).toEqual(ms([11, 15, 16, 16, 16]));
     // the orphan act step of the incomplete run is a step too
     expect(rows.orphan!.count).toBe(1);
     expect(Object.keys(rows).sort()).toEqual(['chat', 'orphan', 'plan', 'search']);
@@ -100,7 +100,7 @@ describe('latency queries', () => {
   it('gives root durations of completed runs per agent and overall', async () => {
     const agents = await queryLatencyPercentiles(store.client, filter, EMPTY_PRICE_TABLE, { groupBy: 'agent' });
     expect(agents.map((a) => [a.key, a.service, a.count, a.maxNs])).toEqual([['alpha', 'svc', 10, 1000 * MS], ['beta', 'svc2', 3, 50 * MS]]);
-    expect(agents[0]!.quantilesNs).toEqual(ms([600, 1000, 1000, 1000, 1000]));
+    expect(agents[0]!.quantilesNs).toEqual(ms([500, 900, 1000, 1000, 1000]));
     const runs = await queryLatencyPercentiles(store.client, filter, EMPTY_PRICE_TABLE, { groupBy: 'run' });
     const all = [50, 50, 50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
     expect(runs).toHaveLength(1);
@@ -122,11 +122,11 @@ describe('latency queries', () => {
   it('switches to the digest above the exact limit, within its relative error', async () => {
     const rows = byKey(await queryLatencyPercentiles(store.client, filter, EMPTY_PRICE_TABLE, { groupBy: 'step', exactLimit: 10 }));
     expect(rows.plan!.digest).toBe(false);
-    expect(rows.plan!.quantilesNs).toEqual(ms([60, 100, 100, 100, 100]));
+    expect(rows.plan!.quantilesNs).toEqual(ms([50, 90, 100, 100, 100]));
     const search = rows.search!;
     expect(search.digest).toBe(true);
     expect(search.count).toBe(103);
-    // DDSketch (1%) answers for index ⌊p·(n−1)⌋, at most one below the exact index
+    // DDSketch (1%) answers for 0-based index ⌊p·(n−1)⌋ (nearest rank ± 1 here)
     const sorted = [...Array.from({ length: 100 }, (_, i) => i + 1), 1000, 1000, 1000];
     LEVELS.forEach((p, i) => {
       const truth = sorted[Math.floor(p * (sorted.length - 1))]! * MS;
@@ -139,7 +139,7 @@ describe('latency queries', () => {
     const alpha = series.filter((s) => s.key === 'alpha');
     // alpha runs r and r + 5 share hour r % 5: durations 100(r+1) and 100(r+6)
     expect(alpha.map((s) => s.bucketStartMs)).toEqual([0, 1, 2, 3, 4].map((h) => T0_MS + h * HOUR_MS));
-    expect(alpha.map((s) => s.quantilesNs)).toEqual([0, 1, 2, 3, 4].map((h) => ms([100 * (h + 6), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6)])));
+    expect(alpha.map((s) => s.quantilesNs)).toEqual([0, 1, 2, 3, 4].map((h) => ms([100 * (h + 1), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6)])));
     expect(alpha.map((s) => s.count)).toEqual([2, 2, 2, 2, 2]);
     expect(series.filter((s) => s.key === 'beta').map((s) => s.count)).toEqual([1, 1, 1]);
     const top1 = await queryLatencySeries(store.client, filter, EMPTY_PRICE_TABLE, { groupBy: 'step', intervalSeconds: 86_400, topN: 1 });

@@ -66,10 +66,10 @@ describe('tail attribution query', () => {
 
   it('finds the thresholds and the tail and median-band runs', async () => {
     const t = await queryTailAttribution(store.client, filter, EMPTY_PRICE_TABLE);
-    // sorted durations 100..118, 210: indexes ⌊p·20⌋ = 19 (p99), 9 (p45), 10 (p50), 11 (p55)
-    expect(t).toMatchObject({ completedRuns: 20, p99Ns: 210 * MS, p45Ns: 109 * MS, p50Ns: 110 * MS, p55Ns: 111 * MS, tailRuns: 1, medianRuns: 3 });
+    // sorted durations 100..118, 210: nearest ranks ⌈p·20⌉ = 20 (p99), 9 (p45), 10 (p50), 11 (p55)
+    expect(t).toMatchObject({ completedRuns: 20, p99Ns: 210 * MS, p45Ns: 108 * MS, p50Ns: 109 * MS, p55Ns: 110 * MS, tailRuns: 1, medianRuns: 3 });
     expect(t.tailRunNs).toBe(210 * MS);
-    expect(t.medianRunNs).toBe((109 + 110 + 111) * MS);
+    expect(t.medianRunNs).toBe((108 + 109 + 110) * MS);
   });
 
   it('sums self time per step without double-subtracting overlapping children', async () => {
@@ -77,8 +77,8 @@ describe('tail attribution query', () => {
     expect(steps.search).toEqual({ stepName: 'search', kind: 'step', tailSelfNs: 40 * MS, medianSelfNs: 90 * MS });
     expect(steps.fetch).toEqual({ stepName: 'fetch', kind: 'step', tailSelfNs: 130 * MS, medianSelfNs: 0 });
     expect(steps.plan).toMatchObject({ tailSelfNs: 20 * MS, medianSelfNs: 60 * MS });
-    // median runs 109, 110, 111 ms: answer lasts end − 50
-    expect(steps.answer).toMatchObject({ tailSelfNs: 50 * MS, medianSelfNs: (59 + 60 + 61) * MS });
+    // median runs 108, 109, 110 ms: answer lasts end − 50
+    expect(steps.answer).toMatchObject({ tailSelfNs: 50 * MS, medianSelfNs: (58 + 59 + 60) * MS });
     // the step-less http span, and the root's own 210 − (20 + 130 + 50 + 4) = 6 ms
     expect(steps['(other)']).toEqual({ stepName: '', kind: 'other', tailSelfNs: 4 * MS, medianSelfNs: 0 });
     expect(steps['(run)']).toEqual({ stepName: '', kind: 'run', tailSelfNs: 6 * MS, medianSelfNs: 0 });

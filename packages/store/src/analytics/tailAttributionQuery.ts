@@ -1,16 +1,16 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { filterShape, timedRunsSql, type FilterShape } from './latencySql.js';
+import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from './latencySql.js';
 import { filterParams } from './sqlParts.js';
 
 /**
- * Run-duration levels (exact, as EXACT_QUANTILES_SQL): the tail is the runs
+ * Run-duration levels (exact nearest rank, as EXACT_QUANTILES_SQL): the tail is the runs
  * at or above p99; the median band the other runs within [p45, p55], both
  * ends inclusive (a run in both counts as tail). p50 is reported only.
  */
 export const TAIL_LEVEL = 0.99;
 export const MEDIAN_BAND = [0.45, 0.55] as const;
-const THRESHOLD_LEVELS_SQL = [TAIL_LEVEL, MEDIAN_BAND[0], 0.5, MEDIAN_BAND[1]].join(', ');
+const THRESHOLD_LEVELS_SQL = exactLevelsSql([TAIL_LEVEL, MEDIAN_BAND[0], 0.5, MEDIAN_BAND[1]]);
 
 /** Where self time was spent: a step name, the run root's own time, or spans that are not steps. */
 export type TailTimeKind = 'step' | 'run' | 'other';
