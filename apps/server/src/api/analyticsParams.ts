@@ -1,3 +1,4 @@
+import { autoInterval, LATENCY_INTERVALS, MAX_SERIES_POINTS } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { AnalyticsFilter } from '@telltale/store';
 import { z } from 'zod';
@@ -35,16 +36,16 @@ export const FILTER_QUERY = {
 
 export type FilterQuery = z.output<z.ZodObject<typeof FILTER_QUERY>>;
 
-/** Series bucket widths in seconds; `auto` picks one from the window. */
-export const INTERVALS = [60, 300, 900, 3600, 21600, 86400] as const;
-export const MAX_AUTO_BUCKETS = 300;
+/** Series bucket widths in seconds (the facade's); `auto` picks one from the window. */
+export const INTERVALS = LATENCY_INTERVALS;
+/** An explicit interval may cut the window into at most this many buckets. */
 export const MAX_BUCKETS = 2000;
 
 export const IntervalParam = z
   .enum(['auto', ...INTERVALS.map(String)], { error: `interval is auto or one of ${INTERVALS.join(', ')} (seconds)` })
   .default('auto')
   .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
-  .describe(`bucket width in seconds: ${INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_AUTO_BUCKETS} buckets)`);
+  .describe(`bucket width in seconds: ${INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_SERIES_POINTS} buckets)`);
 
 export function groupByParam<const T extends readonly [string, ...string[]]>(allowed: T) {
   return z.enum(allowed, { error: `groupBy is one of ${allowed.join(', ')}` });
@@ -92,11 +93,11 @@ export function toAnalyticsFilter(q: FilterQuery, projectId: string, nowMs = Dat
   };
 }
 
-/** The bucket width in seconds for a window: the one asked for, or the finest giving ≤ MAX_AUTO_BUCKETS buckets. */
+/** The bucket width in seconds for a window: the one asked for, or the facade's automatic choice. */
 export function resolveInterval(interval: number | 'auto', filter: Pick<AnalyticsFilter, 'fromUnixNano' | 'toUnixNano'>): number {
   const windowSeconds = Number((filter.toUnixNano - filter.fromUnixNano) / 1_000_000_000n);
   const buckets = (seconds: number): number => Math.ceil(windowSeconds / seconds);
-  const seconds = interval === 'auto' ? (INTERVALS.find((s) => buckets(s) <= MAX_AUTO_BUCKETS) ?? 86_400) : interval;
+  const seconds = interval === 'auto' ? autoInterval(filter.toUnixNano - filter.fromUnixNano) : interval;
   if (buckets(seconds) > MAX_BUCKETS) {
     throw badRequest(`invalid query parameter interval: ${seconds} s gives ${buckets(seconds)} buckets over this window; at most ${MAX_BUCKETS}, choose a wider interval or a shorter window`);
   }

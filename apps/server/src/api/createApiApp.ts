@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { ApiRegistry } from './ApiRegistry.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
+import { costRouter } from './costRouter.js';
+import { latencyRouter } from './latencyRouter.js';
+import { pricesRouter } from './pricesRouter.js';
 import { reliabilityRouter } from './reliabilityRouter.js';
 import { runsRouter } from './runsRouter.js';
 
@@ -46,8 +49,11 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
     { method: 'get', path: '/openapi.json', tag: 'meta', summary: 'This OpenAPI 3.1 document', query: NoQuery, response: 'the OpenAPI document' },
     () => openApiDocument(registry.routes, { title: 'Telltale API', version: API_VERSION }),
   );
-  router.use(runsRouter(registry, opts.store, projectOf));
+  router.use(runsRouter(registry, opts.store, opts.analytics, projectOf));
   router.use(reliabilityRouter(registry, opts.analytics, projectOf));
+  router.use(latencyRouter(registry, opts.analytics, projectOf));
+  router.use(costRouter(registry, opts.analytics, projectOf));
+  router.use(pricesRouter(registry, opts.analytics, projectOf));
   router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
   return { router, registry };
 }

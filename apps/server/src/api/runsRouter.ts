@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { Analytics } from '@telltale/analytics';
 import type { Store } from '@telltale/store';
 import { z } from 'zod';
 import type { ApiRegistry } from './ApiRegistry.js';
@@ -20,15 +21,15 @@ const NoQuery = z.object({}).strict();
 const RunIdParams = z.object({ runId: z.string().min(1).max(256) });
 const TraceIdParams = z.object({ traceId: z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits') });
 
-/** `/runs` and `/traces`: reads scoped to the caller's project. */
-export function runsRouter(registry: ApiRegistry, store: Store, projectOf: (req: Request) => string): Router {
+/** `/runs` and `/traces`: reads scoped to the caller's project; run costs priced with the project's table. */
+export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analytics, projectOf: (req: Request) => string): Router {
   const router = Router();
 
   registry.route(
     router,
     { method: 'get', path: '/runs', tag: 'runs', summary: 'Runs, newest first', query: ListRunsQuery, response: '{ runs, total, limit, offset }: outcome, duration, steps, cost per run' },
     async ({ query: q, req }) => {
-      const { runs, total } = await store.listRuns(
+      const { runs, total } = await analytics.listRuns(
         {
           projectId: projectOf(req),
           ...(q.from === undefined ? {} : { fromUnixNano: q.from }),
@@ -46,7 +47,7 @@ export function runsRouter(registry: ApiRegistry, store: Store, projectOf: (req:
     router,
     { method: 'get', path: '/runs/:runId', tag: 'runs', summary: "One run's summary and its spans", query: NoQuery, params: RunIdParams, response: '{ run, spans }' },
     async ({ params, req }) => {
-      const found = await store.getRun(projectOf(req), params.runId);
+      const found = await analytics.getRun(projectOf(req), params.runId);
       if (found === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${params.runId}` });
       return found;
     },

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, TailAttribution } from '@telltale/analytics';
+import type { AnalyticsFilter } from '@telltale/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StartConfigSchema } from '../config.js';
+import { startServer, type RunningServer } from '../http/startServer.js';
+import { sendScriptedRuns, type ScriptedRun } from '../testing/sendScriptedRuns.js';
+
+const HOUR = 3_600_000;
+const MS = 1_000_000;
+let server: RunningServer;
+let dataDir: string;
+const base = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
+const from = base - HOUR;
+const to = base + HOUR;
+const window = `from=${from}&to=${to}`;
+const filter: AnalyticsFilter = { projectId: 'default', fromUnixNano: BigInt(from) * 1_000_000n, toUnixNano: BigInt(to) * 1_000_000n };
+
+// alpha: 20 runs of plan 10 ms → search 100 ms (fails in runs 0, 5, 10, 15) → draft 300 ms costing $0.01.
+function alphaRun(i: number): ScriptedRun {
+  return {
+    startMs: base + i * 1000,
+    steps: [
+      { kind: 'plan', name: 'plan', ms: 10 },
+      { kind: 'tool', name: 'search', ms: 100, fails: i % 5 === 0 },
+      { kind: 'llm', name: 'draft', ms: 300, model: 'm-alpha', usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.01 } },
+    ],
+  };
+}
+
+// beta: 10 runs of one call to `house-model` with 1M input tokens and no explicit cost (priced only by an override).
+function betaRun(i: number): ScriptedRun {
+  return { startMs: base + 600_000 + i * 1000, steps: [{ kind: 'llm', name: 'answer', ms: 50 + i, model: 'house-model', usage: { inputTokens: 1_000_000, outputTokens: 0 } }] };
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+const get = <T>(path: string): Promise<{ status: number; body: T }> => call<T>('GET', path);
+const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
+  server = await startServer(StartConfigSchema.parse({ port: 0, dataDir, logLevel: 'silent' }));
+  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
+  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('/latency', () => {
+  it('percentiles by step: the known durations, and what the facade says', async () => {
+    const { status, body } = await get<LatencyPercentiles>(`/latency/percentiles?${window}&groupBy=step&agent=alpha`);
+    expect(status).toBe(200);
+    const search = body.groups.find((g) => g.key === 'search')!;
+    expect(search.count).toBe(20);
+    expect(search.percentilesNs.p50).toBe(100 * MS);
+    expect(body.groups.find((g) => g.key === 'draft')!.count).toBe(16);
+    expect(body).toEqual(roundTrip(await server.analytics.latencyPercentiles({ ...filter, agent: 'alpha' }, { groupBy: 'step' })));
+  });
+
+  it('percentiles default to whole runs', async () => {
+    const { body } = await get<LatencyPercentiles>(`/latency/percentiles?${window}&model=house-model`);
+    expect(body.groupBy).toBe('run');
+    expect(body).toEqual(roundTrip(await server.analytics.latencyPercentiles({ ...filter, model: 'house-model' }, { groupBy: 'run' })));
+  });
+
+  it('series with an explicit and an automatic interval', async () => {
+    const hourly = await get<LatencySeries>(`/latency/series?${window}&groupBy=agent&interval=3600`);
+    expect(hourly.status).toBe(200);
+    expect(hourly.body.intervalSeconds).toBe(3600);
+    expect(hourly.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'agent', intervalSeconds: 3600, topN: 10 })));
+    const auto = await get<LatencySeries>(`/latency/series?${window}`);
+    expect(auto.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'run' })));
+  });
+
+  it('tail attribution matches the facade', async () => {
+    const { status, body } = await get<TailAttribution>(`/latency/tail?${window}&agent=alpha`);
+    expect(status).toBe(200);
+    expect(body.completedRuns).toBe(20);
+    expect(body).toEqual(roundTrip(await server.analytics.tailAttribution({ ...filter, agent: 'alpha' })));
+  });
+});
+
+describe('/cost and /prices', () => {
+  it('summary, breakdown and series match the facade', async () => {
+    const summary = await get<CostSummary>(`/cost/summary?${window}&agent=alpha`);
+    expect(summary.status).toBe(200);
+    expect(summary.body.totalUsd).toBeCloseTo(16 * 0.01, 9);
+    expect(summary.body).toEqual(roundTrip(await server.analytics.cost({ ...filter, agent: 'alpha' })));
+    const breakdown = await get<CostBreakdown>(`/cost/breakdown?${window}&groupBy=step`);
+    expect(breakdown.body.rows.find((r) => r.key === 'draft')!.costUsd).toBeCloseTo(0.16, 9);
+    expect(breakdown.body).toEqual(roundTrip(await server.analytics.costBreakdown(filter, { groupBy: 'step' })));
+    const series = await get<CostSeries>(`/cost/series?${window}&interval=3600`);
+    expect(series.body.intervalSeconds).toBe(3600);
+    expect(series.body).toEqual(roundTrip(await server.analytics.costSeries(filter, { intervalSeconds: 3600 })));
+  });
+
+  it('a price override set through the API prices spans, and deleting it unprices them again', async () => {
+    const before = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);
+    expect(before.body.totalUsd).toBe(0);
+    const put = await call<{ price: EffectivePrice }>('PUT', '/prices/house-model', { inputPerMTok: 2, cachedInputPerMTok: 1, outputPerMTok: 8, source: 'contract' });
+    expect(put.status).toBe(200);
+    expect(put.body.price).toMatchObject({ model: 'house-model', origin: 'override', inputPerMTok: 2, source: 'contract' });
+    const listed = await get<{ prices: EffectivePrice[] }>('/prices');
+    expect(listed.body.prices.find((p) => p.model === 'house-model')?.origin).toBe('override');
+    const priced = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);
+    expect(priced.body.totalUsd).toBeCloseTo(10 * 2, 9);
+    const del = await call<{ deleted: string; price: EffectivePrice | null }>('DELETE', '/prices/house-model');
+    expect(del.body).toEqual({ deleted: 'house-model', price: null });
+    const after = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);
+    expect(after.body.totalUsd).toBe(0);
+  });
+
+  it.each([
+    [{ inputPerMTok: -1, cachedInputPerMTok: 0, outputPerMTok: 0 }, /inputPerMTok/],
+    [{ inputPerMTok: 1, outputPerMTok: 1 }, /cachedInputPerMTok/],
+    [{ inputPerMTok: 1, cachedInputPerMTok: 1, outputPerMTok: 1, extra: true }, /extra/],
+  ])('PUT /prices refuses %j', async (body, message) => {
+    const res = await call<{ error: { message: string } }>('PUT', '/prices/x', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(message);
+  });
+});
+
+describe('query validation', () => {
+  it.each([
+    ['/latency/percentiles?groupBy=service', /groupBy is one of step, tool, model, agent, run/],
+    ['/latency/series?interval=120', /interval is auto or one of 60, 300, 900, 3600, 21600, 86400/],
+    [`/latency/series?from=${base - 30 * 24 * HOUR}&to=${base}&interval=60`, /43200 buckets/],
+    ['/latency/tail?groupBy=step', /unknown query parameter groupBy/],
+    ['/cost/breakdown?groupBy=agent', /groupBy is one of step, tool, model/],
+    ['/cost/series?interval=0', /interval/],
+    ['/cost/summary?attr.k%3D=v', /attr\.k=/],
+    [`/cost/summary?from=${to}&to=${to}`, /from: must be before to/],
+  ])('%s → 400', async (path, message) => {
+    const { status, body } = await get<{ error: { code: string; message: string } }>(path);
+    expect(status).toBe(400);
+    expect(body.error.message).toMatch(message);
+  });
+});
