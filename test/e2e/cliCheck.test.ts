@@ -44,6 +44,15 @@ describe('telltale check / report against a real server', () => {
     expect(good.stdout).toContain('all 1 agent(s) meet every bar');
   });
 
+  it('exits 1 when the bad agent is slower than --max-p99, 0 when the bar allows it', async () => {
+    const tight = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--max-p99', '2s']);
+    expect(tight.code).toBe(1);
+    expect(tight.stdout).toContain('FAIL bad-agent (shop) max-p99: 5 s not ≤ 2 s (40 runs)');
+    expect(tight.stdout).toContain('ok   good-agent (shop) max-p99: 1 s ≤ 2 s (40 runs)');
+    const loose = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--max-p99', '5500ms', '--min-success', '0.7']);
+    expect(loose.code).toBe(0);
+  });
+
   it('exits 0 when every agent meets a lower bar', async () => {
     const { code } = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--min-success', '0.7']);
     expect(code).toBe(0);
@@ -75,6 +84,7 @@ describe('telltale check / report against a real server', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/Runs: 80 {2}\(70 success, 10 failure, 0 incomplete\)/);
     expect(stdout).toMatch(/observed\s+87\.5%/);
+    expect(stdout).toMatch(/Run latency: p50 1 s · p95 5 s · p99 5 s · max 5 s {2}\(80 runs\)/);
     const json = await cli(['report', '--endpoint', telltale.url, '--since', '2h', '--agent', 'bad-agent', '--json']);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as { reliability: { runs: { success: number; failure: number } } };

@@ -35,7 +35,10 @@ export async function sendAgentRuns(endpoint: string, script: AgentScript): Prom
         for (let r = 0; r < repeats; r++) {
           await tt.tool('search', { q: 'same query' }, () => {
             now += (total * 0.8) / repeats;
-            if (script.fails(i) && r === repeats - 1) throw Object.assign(new Error('search failed'), { name: 'ToolError' });
+            if (script.fails(i) && r === repeats - 1) {
+              now = runStart + total; // a failed run lasts exactly as long too
+              throw Object.assign(new Error('search failed'), { name: 'ToolError' });
+            }
             return 'hit';
           });
         }

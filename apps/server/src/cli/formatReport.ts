@@ -1,4 +1,5 @@
-import type { Estimate, ReliabilitySummary } from '@telltale/analytics';
+import type { CostSummary, Estimate, LatencyPercentiles, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
+import { costSection, latencySection } from './formatSections.js';
 import { formatCount, formatPercent, formatPoints, formatRange, NONE } from './formatValue.js';
 import { renderTable } from './renderTable.js';
 
@@ -9,7 +10,9 @@ export interface ReportData {
   window: string;
   agent?: string;
   reliability: ReliabilitySummary;
-  extraSections?: readonly string[];
+  /** `/latency/percentiles?groupBy=run`, `…=agent`, `/latency/tail`. */
+  latency?: { runs: LatencyPercentiles; byAgent?: LatencyPercentiles; tail?: TailAttribution };
+  cost?: CostSummary;
 }
 
 const TOP_STEPS = 8;
@@ -83,6 +86,7 @@ function reliabilitySection(r: ReliabilitySummary): string[] {
 export function formatReport(data: ReportData): string {
   const title = `Telltale report · ${data.endpoint} · ${data.window}${data.agent === undefined ? '' : ` · agent ${data.agent}`}`;
   const lines = [title, '═'.repeat([...title].length), ...reliabilitySection(data.reliability)];
-  for (const section of data.extraSections ?? []) lines.push('', section);
+  if (data.latency !== undefined) lines.push('', ...latencySection(data.latency.runs, data.latency.byAgent, data.latency.tail));
+  if (data.cost !== undefined) lines.push('', ...costSection(data.cost));
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import type { ReliabilitySummary } from '@telltale/analytics';
+import type { LatencyPercentiles, ReliabilitySummary } from '@telltale/analytics';
 import { ApiClient } from './ApiClient.js';
 import { CliError, EXIT } from './CliError.js';
 import { windowQuery, type CommonOptions } from './commonOptions.js';
@@ -22,21 +22,24 @@ export function barsOf(opts: CheckOptions): Bars {
   return bars;
 }
 
-/** Per agent (service + root name) in the window: completed runs and observed success. */
+const agentKey = (agent: string, service: string): string => JSON.stringify([agent, service]);
+
+/** Per agent (service + root name) in the window: completed runs, observed success, run p99, loop rate. */
 async function measureAgents(client: ApiClient, query: ReturnType<typeof windowQuery>, bars: Bars): Promise<AgentMeasurement[]> {
-  const summary = await client.get<ReliabilitySummary>('/reliability/summary', query);
-  const measured: AgentMeasurement[] = summary.agents.map((a) => ({
+  const [summary, latency] = await Promise.all([
+    client.get<ReliabilitySummary>('/reliability/summary', query),
+    bars.maxP99Ns === undefined ? undefined : client.get<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'agent' }),
+  ]);
+  const p99 = new Map(latency?.groups.map((g) => [agentKey(g.key, g.service), g.percentilesNs.p99]));
+  if (bars.maxLoopRate !== undefined) throw new CliError(`${client.base} offers no loop numbers yet: drop --max-loop-rate`);
+  return summary.agents.map((a) => ({
     agent: a.agent,
     service: a.service,
     completedRuns: a.runs,
     successRate: a.observed.value,
-    p99Ns: null,
+    p99Ns: p99.get(agentKey(a.agent, a.service)) ?? null,
     loopRate: null,
   }));
-  if (bars.maxP99Ns !== undefined || bars.maxLoopRate !== undefined) {
-    throw new CliError(`${client.base} offers no latency or loop numbers yet: check --min-success only`);
-  }
-  return measured;
 }
 
 /**
