@@ -32,11 +32,15 @@ export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParam
   };
 }
 
-/** Span-level predicate for the step / tool / model / attribute filters. */
+/**
+ * Span-level predicate for the step / tool / model / attribute filters. The
+ * `empty(...)` guard folds to a constant without attribute filters, so the
+ * attributes Map column is not read at all (it is the widest column).
+ */
 export const SPAN_MATCH_SQL = `(({stepName:String} = '' OR step_name = {stepName:String})
     AND ({tool:String} = '' OR tool_name = {tool:String})
     AND ({model:String} = '' OR model = {model:String})
-    AND arrayAll((k, v) -> attributes[k] = v, {attrKeys:Array(String)}, {attrValues:Array(String)}))`;
+    AND (empty({attrKeys:Array(String)}) OR arrayAll((k, v) -> attributes[k] = v, {attrKeys:Array(String)}, {attrValues:Array(String)})))`;
 
 /**
  * Price lookup by exact model name, else by the name without a date suffix
