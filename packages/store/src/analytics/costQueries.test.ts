@@ -69,7 +69,7 @@ const SPANS: SpanRecord[] = [
 
   root('r3', 20, 'b', true),
   span('r3', 21, 'llm', 'think', { model: 'mystery-1', inputTokens: 300, outputTokens: 30 }),
-  span('r3', 22, 'llm', 'cheap-call', { model: 'cheap', inputTokens: 1000, cachedInputTokens: 2000 }),
+  span('r3', 22, 'llm', 'cheap-call', { model: 'cheap', inputTokens: 1000, cachedInputTokens: 2000, attributes: [{ key: 'tier', value: 'pro' }] }),
 
   span('r4', 30, 'llm', 'late', { model: 'cheap', inputTokens: 10_000 }),
 
@@ -131,6 +131,10 @@ describe('cost queries', () => {
     const cheap = await queryRunCostStats(store.client, { ...filter, model: 'cheap' }, PRICES);
     expect(cheap.runs).toBe(3);
     close(cheap.totalUsd, 0.0227 + 0.0005 + 0.01);
+    const pro = await queryRunCostStats(store.client, { ...filter, attributes: { tier: 'pro' } }, PRICES);
+    expect(pro.runs).toBe(1);
+    close(pro.totalUsd, 0.0005);
+    expect((await queryRunCostStats(store.client, { ...filter, attributes: { tier: 'free' } }, PRICES)).runs).toBe(0);
   });
 
   it('reports unpriced usage per model', async () => {
