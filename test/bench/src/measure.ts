@@ -1,0 +1,37 @@
+/** Timings of one query: one warm-up, then `samplesMs` in run order. */
+export interface Timing {
+  warmupMs: number;
+  samplesMs: number[];
+  medianMs: number;
+  p90Ms: number;
+}
+
+/** Nearest-rank percentile (the value at 1-based rank ⌈q·n⌉ of the sorted samples). */
+export function nearestRank(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.max(1, Math.ceil(q * sorted.length - 1e-9));
+  return sorted[Math.min(rank, sorted.length) - 1] ?? Number.NaN;
+}
+
+/** Median: the middle sample, or the mean of the two middle ones. */
+export function median(sorted: readonly number[]): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  const mid = Math.floor(n / 2);
+  return n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs `fn` once to warm up, then `iterations` times, sequentially; every call's result is awaited in full. */
+export async function measure(fn: () => Promise<unknown>, iterations: number): Promise<Timing> {
+  let t = performance.now();
+  await fn();
+  const warmupMs = performance.now() - t;
+  const samplesMs: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    t = performance.now();
+    await fn();
+    samplesMs.push(performance.now() - t);
+  }
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  return { warmupMs, samplesMs, medianMs: median(sorted), p90Ms: nearestRank(sorted, 0.9) };
+}
