@@ -42,10 +42,9 @@ export class CostAnalytics {
 
   async cost(filter: AnalyticsFilter): Promise<CostSummary> {
     const prices = await this.pricesFor(filter.projectId);
-    const [stats, unpriced] = await Promise.all([
-      queryRunCostStats(this.store.client, filter, prices),
-      queryUnpricedUsage(this.store.client, filter, prices),
-    ]);
+    const stats = await queryRunCostStats(this.store.client, filter, prices);
+    // a second pass over the spans only when there is unpriced usage to itemise
+    const unpriced = stats.unpricedSpans > 0 ? await queryUnpricedUsage(this.store.client, filter, prices) : [];
     // Looping runs' cost joins `wasted` once loop detection is queryable (see costReport's `looping`).
     return costReport(stats, unpriced, null);
   }

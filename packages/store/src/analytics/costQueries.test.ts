@@ -142,6 +142,11 @@ describe('cost queries', () => {
       { model: 'mystery-1', spans: 1, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 },
       { model: '', spans: 1, inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 },
     ]);
+    // with a filter: the unpriced spans of the kept runs (r2, r3, r4 use `cheap`), as RunCostStats counts them
+    const cheap = { ...filter, model: 'cheap' };
+    expect((await queryRunCostStats(store.client, cheap, PRICES)).unpricedSpans).toBe(1);
+    expect((await queryUnpricedUsage(store.client, cheap, PRICES)).map((u) => [u.model, u.spans])).toEqual([['mystery-1', 1]]);
+    expect(await queryUnpricedUsage(store.client, { ...filter, agent: 'a' }, PRICES)).toEqual([]);
   });
 
   it('breaks cost down by model, tool and step', async () => {

@@ -135,8 +135,17 @@ HAVING key != '' OR cost_sum > 0 OR billed_calls > 0
 ORDER BY cost_sum DESC, key`;
 }
 
+/**
+ * Unpriced usage itemises RunCostStats' `unpricedSpans`: the spans of the kept
+ * runs (whole runs, as for the run costs), so with any filter set the runs CTE
+ * selects them.
+ */
 function unpricedSql(filter: AnalyticsFilter): string {
-  const { ctes, where } = spanScope(filter);
+  const filtered =
+    [filter.service, filter.agent, filter.stepName, filter.tool, filter.model].some((v) => (v ?? '') !== '') || Object.keys(filter.attributes ?? {}).length > 0;
+  const { ctes, where } = filtered
+    ? { ctes: withClause(PRICED_SPANS_CTE, RUNS_CTE), where: 'usage_counted AND run_id IN (SELECT run_id FROM runs)' }
+    : { ctes: withClause(PRICED_SPANS_CTE), where: 'usage_counted' };
   return `${ctes}
 SELECT
     model,
