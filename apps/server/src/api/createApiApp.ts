@@ -9,6 +9,8 @@ import { ApiRegistry } from './ApiRegistry.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
 import { costRouter } from './costRouter.js';
+import { failuresRouter } from './failuresRouter.js';
+import { loopsRouter } from './loopsRouter.js';
 import { latencyRouter } from './latencyRouter.js';
 import { pricesRouter } from './pricesRouter.js';
 import { reliabilityRouter } from './reliabilityRouter.js';
@@ -52,6 +54,8 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   router.use(runsRouter(registry, opts.store, opts.analytics, projectOf));
   router.use(reliabilityRouter(registry, opts.analytics, projectOf));
   router.use(latencyRouter(registry, opts.analytics, projectOf));
+  router.use(loopsRouter(registry, opts.analytics, projectOf));
+  router.use(failuresRouter(registry, opts.analytics, projectOf));
   router.use(costRouter(registry, opts.analytics, projectOf));
   router.use(pricesRouter(registry, opts.analytics, projectOf));
   router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));

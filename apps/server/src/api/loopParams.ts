@@ -1,0 +1,26 @@
+import type { LoopOptions } from '@telltale/analytics';
+import { z } from 'zod';
+
+/** Loop detection thresholds a request may override (defaults: DEFAULT_LOOP_THRESHOLDS). */
+export const LOOP_THRESHOLD_QUERY = {
+  repeat: z.coerce.number().int().min(2).max(1000).optional().describe('same (tool, args), same state hash or same failed validation this many times is a loop (default 3)'),
+  pingPongCycles: z.coerce.number().int().min(2).max(1000).optional().describe('A→B alternations of at least this many cycles (default 3)'),
+  runawayMultiplier: z.coerce.number().gt(0).max(1000).optional().describe("runaway: more steps than this × the agent's median steps per run (default 3)"),
+  runawayHardCap: z.coerce.number().int().min(1).max(1_000_000).optional().describe('runaway: … or more than this many steps (default 50)'),
+};
+
+export const MAX_RUN_IDS = 500;
+
+/** `runIds=a,b,c`: restrict to these runs (a page of the runs list). */
+export const RunIdsParam = z
+  .string()
+  .transform((s) => s.split(',').filter((id) => id !== ''))
+  .pipe(z.array(z.string().max(256)).min(1, 'runIds lists at least one run id').max(MAX_RUN_IDS, `at most ${MAX_RUN_IDS} run ids`))
+  .describe(`comma-separated run ids, at most ${MAX_RUN_IDS}`);
+
+type ThresholdQuery = { [K in keyof typeof LOOP_THRESHOLD_QUERY]?: number | undefined };
+
+export function loopOptionsOf(q: ThresholdQuery): LoopOptions {
+  const thresholds = Object.fromEntries(Object.entries(q).filter(([k, v]) => k in LOOP_THRESHOLD_QUERY && v !== undefined));
+  return Object.keys(thresholds).length === 0 ? {} : { thresholds };
+}
