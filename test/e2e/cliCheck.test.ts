@@ -20,9 +20,10 @@ describe('telltale check / report against a real server', () => {
   beforeAll(async () => {
     telltale = await TelltaleProcess.start();
     const startMs = Date.now() - 30 * 60_000;
-    // good: 40 runs, all succeed, 1 s each. bad: 40 runs, every 4th fails (75%), 5 s each.
+    // good: 40 runs, all succeed, 1 s each, no loops. bad: 40 runs, every 4th fails (75%), 5 s each,
+    // every 2nd repeats the same search three times (a loop in 50% of runs).
     await sendAgentRuns(telltale.url, { service: 'shop', agent: 'good-agent', runs: 40, startMs, fails: () => false, durationMs: () => 1000 });
-    await sendAgentRuns(telltale.url, { service: 'shop', agent: 'bad-agent', runs: 40, startMs: startMs + 500, fails: (i) => i % 4 === 0, durationMs: () => 5000 });
+    await sendAgentRuns(telltale.url, { service: 'shop', agent: 'bad-agent', runs: 40, startMs: startMs + 500, fails: (i) => i % 4 === 0, durationMs: () => 5000, repeats: (i) => (i % 2 === 0 ? 3 : 1) });
   });
   afterAll(async () => {
     await telltale.dispose();
@@ -53,8 +54,18 @@ describe('telltale check / report against a real server', () => {
     expect(loose.code).toBe(0);
   });
 
+  it('exits 1 when the bad agent loops more than --max-loop-rate', async () => {
+    const { code, stdout } = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--max-loop-rate', '0.01', '--max-p99', '10s']);
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL bad-agent (shop) max-loop-rate: 50.00% not ≤ 1.00% (40 runs)');
+    expect(stdout).toContain('ok   good-agent (shop) max-loop-rate: 0.00% ≤ 1.00% (40 runs)');
+    expect(stdout).toContain('ok   bad-agent (shop) max-p99: 5 s ≤ 10 s (40 runs)');
+    const good = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--max-loop-rate', '0.01', '--min-success', '0.95', '--max-p99', '2s', '--agent', 'good-agent']);
+    expect(good.code).toBe(0);
+  });
+
   it('exits 0 when every agent meets a lower bar', async () => {
-    const { code } = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--min-success', '0.7']);
+    const { code } = await cli(['check', '--endpoint', telltale.url, '--since', '2h', '--min-success', '0.7', '--max-p99', '5s', '--max-loop-rate', '0.5']);
     expect(code).toBe(0);
   });
 
@@ -85,6 +96,8 @@ describe('telltale check / report against a real server', () => {
     expect(stdout).toMatch(/Runs: 80 {2}\(70 success, 10 failure, 0 incomplete\)/);
     expect(stdout).toMatch(/observed\s+87\.5%/);
     expect(stdout).toMatch(/Run latency: p50 1 s · p95 5 s · p99 5 s · max 5 s {2}\(80 runs\)/);
+    expect(stdout).toContain('Loops: 20 of 80 runs (25.0%) · repeated action 20 · no progress 0 · ping-pong 0 · runaway 0');
+    expect(stdout).toMatch(/Failures by primary cause \(10 failed runs\)\n.*\n.*\n {2}loop +10 +100\.0%/);
     const json = await cli(['report', '--endpoint', telltale.url, '--since', '2h', '--agent', 'bad-agent', '--json']);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as { reliability: { runs: { success: number; failure: number } } };

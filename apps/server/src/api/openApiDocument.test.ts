@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Analytics } from '@telltale/analytics';
+import { Analytics } from '@telltale/analytics';
 import type { Store } from '@telltale/store';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,39 @@ describe('GET /api/v1/openapi.json', () => {
     expect(byName.get('from')!.required).toBe(false);
     const run = doc.paths['/runs/{runId}']!.get!;
     expect(run.parameters).toEqual([expect.objectContaining({ name: 'runId', in: 'path', required: true })]);
+  });
+});
+
+/** Which route serves each public method of the Analytics facade. */
+const SERVED_BY: Record<string, string> = {
+  reliability: 'get /reliability/summary',
+  compoundingCurve: 'get /reliability/curve',
+  latencyPercentiles: 'get /latency/percentiles',
+  latencySeries: 'get /latency/series',
+  tailAttribution: 'get /latency/tail',
+  loops: 'get /loops',
+  loopRate: 'get /loops/rate',
+  runLoopFlags: 'get /loops/runs',
+  failures: 'get /failures',
+  failureSeries: 'get /failures/series',
+  runCauses: 'get /failures/runs',
+  cost: 'get /cost/summary',
+  costBreakdown: 'get /cost/breakdown',
+  costSeries: 'get /cost/series',
+  prices: 'get /prices',
+  setPrice: 'put /prices/{model}',
+  deletePrice: 'delete /prices/{model}',
+  listRuns: 'get /runs',
+  getRun: 'get /runs/{runId}',
+};
+
+describe('the Analytics facade', () => {
+  it('has a documented route for every method', () => {
+    const methods = Object.getOwnPropertyNames(Analytics.prototype).filter((name) => name !== 'constructor');
+    expect(methods.sort()).toEqual(Object.keys(SERVED_BY).sort());
+    for (const route of Object.values(SERVED_BY)) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(doc.paths[path]?.[method], route).toBeDefined();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { costReport, latencyPercentiles, reliabilityReport } from '@telltale/analytics';
+import { costReport, DEFAULT_LOOP_THRESHOLDS, failureBreakdown, latencyPercentiles, reliabilityReport, type LoopsReport } from '@telltale/analytics';
 import type { RunCostStats, StepGroupStats } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './formatReport.js';
@@ -46,6 +46,18 @@ const costStats: RunCostStats = {
   unpricedSpans: 0,
 };
 
+const zero = { runsFlagged: 0, detections: 0, wastedNs: 0, wastedCostUsd: 0 };
+const loops: LoopsReport = {
+  detections: [],
+  total: 7,
+  limit: 1,
+  offset: 0,
+  runs: 103,
+  byKind: { repeated_action: { runsFlagged: 4, detections: 5, wastedNs: 3e9, wastedCostUsd: 0.01 }, no_progress: { ...zero, runsFlagged: 2, detections: 2 }, ping_pong: zero, runaway: zero },
+  overall: { runsFlagged: 5, detections: 7, wastedNs: 3.5e9, wastedCostUsd: 0.012 },
+  thresholds: { ...DEFAULT_LOOP_THRESHOLDS },
+};
+
 describe('formatReport', () => {
   const text = formatReport({
     endpoint: 'http://127.0.0.1:4318',
@@ -55,6 +67,8 @@ describe('formatReport', () => {
       runs: latencyPercentiles([{ key: '', service: '', count: 100, meanNs: 2e9, maxNs: 9e9, digest: false, quantilesNs: [1.5e9, 3e9, 4e9, 7.5e9, 9e9] }], 'run'),
     },
     cost: costReport(costStats, []),
+    loops,
+    failures: failureBreakdown({ loop: 5, partial_execution: 0, tool_failure: 12, validation_exhausted: 0, llm_error: 3, timeout: 0, unknown: 0 }),
   });
   const lines = text.split('\n');
 
@@ -80,5 +94,24 @@ describe('formatReport', () => {
     expect(lines).toContain('Run latency: p50 1.5 s · p95 4 s · p99 7.5 s · max 9 s  (100 runs)');
     expect(lines).toContain('Cost: $2.00 total · per run p50 $0.02 · p95 $0.03 · p99 $0.05 · max $0.06');
     expect(text).toContain('per success $0.025 (failures included) · wasted $0.4 (20.0%) on failed runs');
+  });
+});
+
+describe('formatReport loop and failure sections', () => {
+  const lines = formatReport({ endpoint: 'http://x', window: 'last 1h', reliability, loops, failures: failureBreakdown({ loop: 5, partial_execution: 0, tool_failure: 12, validation_exhausted: 0, llm_error: 3, timeout: 0, unknown: 0 }) }).split('\n');
+
+  it('gives the loop rate with runs per kind and the waste', () => {
+    expect(lines).toContain('Loops: 5 of 103 runs (4.9%) · repeated action 4 · no progress 2 · ping-pong 0 · runaway 0');
+    expect(lines).toContain('       wasted 3.5 s and $0.012 on repeats');
+  });
+
+  it('lists the causes that occurred in priority order with shares', () => {
+    const at = lines.indexOf('Failures by primary cause (20 failed runs)');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 3, at + 6).map((l) => l.trim().split(/\s+/))).toEqual([
+      ['loop', '5', '25.0%'],
+      ['tool_failure', '12', '60.0%'],
+      ['llm_error', '3', '15.0%'],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-import type { CostSummary, Estimate, LatencyPercentiles, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
-import { costSection, latencySection } from './formatSections.js';
+import type { CostSummary, Estimate, FailureBreakdown, LatencyPercentiles, LoopsReport, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
+import { costSection, failuresSection, latencySection, loopsSection } from './formatSections.js';
 import { formatCount, formatPercent, formatPoints, formatRange, NONE } from './formatValue.js';
 import { renderTable } from './renderTable.js';
 
@@ -12,6 +12,8 @@ export interface ReportData {
   reliability: ReliabilitySummary;
   /** `/latency/percentiles?groupBy=run`, `…=agent`, `/latency/tail`. */
   latency?: { runs: LatencyPercentiles; byAgent?: LatencyPercentiles; tail?: TailAttribution };
+  loops?: LoopsReport;
+  failures?: FailureBreakdown;
   cost?: CostSummary;
 }
 
@@ -87,6 +89,8 @@ export function formatReport(data: ReportData): string {
   const title = `Telltale report · ${data.endpoint} · ${data.window}${data.agent === undefined ? '' : ` · agent ${data.agent}`}`;
   const lines = [title, '═'.repeat([...title].length), ...reliabilitySection(data.reliability)];
   if (data.latency !== undefined) lines.push('', ...latencySection(data.latency.runs, data.latency.byAgent, data.latency.tail));
+  if (data.loops !== undefined) lines.push('', ...loopsSection(data.loops));
+  if (data.failures !== undefined) lines.push('', ...failuresSection(data.failures));
   if (data.cost !== undefined) lines.push('', ...costSection(data.cost));
   return `${lines.join('\n')}\n`;
 }

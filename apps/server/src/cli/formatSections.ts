@@ -1,4 +1,4 @@
-import type { CostSummary, LatencyPercentiles, TailAttribution } from '@telltale/analytics';
+import type { CostSummary, FailureBreakdown, LatencyPercentiles, LoopsReport, TailAttribution } from '@telltale/analytics';
 import { formatCount, formatDurationNs, formatPercent, formatPoints, formatUsd } from './formatValue.js';
 import { renderTable } from './renderTable.js';
 
@@ -41,4 +41,27 @@ export function costSection(cost: CostSummary): string[] {
     lines.push(`      ${formatCount(cost.unpriced.spans)} spans have usage no price covers (counted as $0): ${models.join(', ')} — set one with PUT /api/v1/prices/:model`);
   }
   return lines;
+}
+
+const LOOP_KIND_LABEL: Record<keyof LoopsReport['byKind'], string> = {
+  repeated_action: 'repeated action',
+  no_progress: 'no progress',
+  ping_pong: 'ping-pong',
+  runaway: 'runaway',
+};
+
+export function loopsSection(loops: LoopsReport): string[] {
+  if (loops.runs === 0) return ['Loops: no runs'];
+  const o = loops.overall;
+  const kinds = (Object.keys(LOOP_KIND_LABEL) as Array<keyof LoopsReport['byKind']>).map((k) => `${LOOP_KIND_LABEL[k]} ${formatCount(loops.byKind[k].runsFlagged)}`);
+  return [
+    `Loops: ${formatCount(o.runsFlagged)} of ${formatCount(loops.runs)} runs (${formatPercent(o.runsFlagged / loops.runs)}) · ${kinds.join(' · ')}`,
+    `       wasted ${formatDurationNs(o.wastedNs)} and ${formatUsd(o.wastedCostUsd)} on repeats`,
+  ];
+}
+
+export function failuresSection(failures: FailureBreakdown): string[] {
+  if (failures.failedRuns === 0) return ['Failures: none'];
+  const rows = failures.causes.filter((c) => c.runs > 0).map((c) => [c.cause, formatCount(c.runs), formatPercent(c.share)]);
+  return [`Failures by primary cause (${formatCount(failures.failedRuns)} failed runs)`, renderTable([{ header: 'cause' }, { header: 'runs', align: 'right' }, { header: 'share', align: 'right' }], rows, '  ')];
 }

@@ -1,4 +1,4 @@
-import type { LatencyPercentiles, ReliabilitySummary } from '@telltale/analytics';
+import type { LatencyPercentiles, LoopsReport, ReliabilitySummary } from '@telltale/analytics';
 import { ApiClient } from './ApiClient.js';
 import { CliError, EXIT } from './CliError.js';
 import { windowQuery, type CommonOptions } from './commonOptions.js';
@@ -31,14 +31,21 @@ async function measureAgents(client: ApiClient, query: ReturnType<typeof windowQ
     bars.maxP99Ns === undefined ? undefined : client.get<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'agent' }),
   ]);
   const p99 = new Map(latency?.groups.map((g) => [agentKey(g.key, g.service), g.percentilesNs.p99]));
-  if (bars.maxLoopRate !== undefined) throw new CliError(`${client.base} offers no loop numbers yet: drop --max-loop-rate`);
-  return summary.agents.map((a) => ({
+  // Loop totals come per filter: one small page per agent (its service and name), in parallel.
+  const loopRates = await Promise.all(
+    summary.agents.map(async (a) => {
+      if (bars.maxLoopRate === undefined) return null;
+      const loops = await client.get<LoopsReport>('/loops', { ...query, agent: a.agent, service: a.service, limit: 1 });
+      return loops.runs === 0 ? null : loops.overall.runsFlagged / loops.runs;
+    }),
+  );
+  return summary.agents.map((a, i) => ({
     agent: a.agent,
     service: a.service,
     completedRuns: a.runs,
     successRate: a.observed.value,
     p99Ns: p99.get(agentKey(a.agent, a.service)) ?? null,
-    loopRate: null,
+    loopRate: loopRates[i] ?? null,
   }));
 }
 

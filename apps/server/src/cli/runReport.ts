@@ -1,4 +1,4 @@
-import type { CostSummary, LatencyPercentiles, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
+import type { CostSummary, FailureBreakdown, LatencyPercentiles, LoopsReport, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
 import { ApiClient } from './ApiClient.js';
 import { EXIT } from './CliError.js';
 import { windowQuery, type CommonOptions } from './commonOptions.js';
@@ -10,16 +10,20 @@ export interface ReportOptions extends CommonOptions {
 
 /** Every section's API response for the window; routes an older server lacks come back undefined. */
 export async function fetchReport(client: ApiClient, query: ReturnType<typeof windowQuery>): Promise<Omit<ReportData, 'endpoint' | 'window'>> {
-  const [reliability, runs, byAgent, tail, cost] = await Promise.all([
+  const [reliability, runs, byAgent, tail, loops, failures, cost] = await Promise.all([
     client.get<ReliabilitySummary>('/reliability/summary', query),
     client.getOptional<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'run' }),
     client.getOptional<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'agent' }),
     client.getOptional<TailAttribution>('/latency/tail', query),
+    client.getOptional<LoopsReport>('/loops', { ...query, limit: 1 }),
+    client.getOptional<FailureBreakdown>('/failures', query),
     client.getOptional<CostSummary>('/cost/summary', query),
   ]);
   return {
     reliability,
     ...(runs === undefined ? {} : { latency: { runs, ...(byAgent === undefined ? {} : { byAgent }), ...(tail === undefined ? {} : { tail }) } }),
+    ...(loops === undefined ? {} : { loops }),
+    ...(failures === undefined ? {} : { failures }),
     ...(cost === undefined ? {} : { cost }),
   };
 }
