@@ -25,6 +25,11 @@ import { queryLatencyPercentiles, queryLatencySeries, queryTailAttribution, type
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
 import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type LatencyIntervalSeconds, type LatencySeries } from './latency/latencySeries.js';
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
+import type { RunCause, RunLoopFlag } from '@telltale/store';
+import type { FailureBreakdown, FailureSeries } from './failures/failureReport.js';
+import { LoopAnalytics, type LoopListOptions, type LoopOptions } from './loops/LoopAnalytics.js';
+import type { LoopRateSeries } from './loops/loopRateSeries.js';
+import type { LoopsReport } from './loops/loopReport.js';
 
 export interface AnalyticsOptions {
   /** A fixed price table per project (tests); default: bundled prices merged with the project's stored overrides. */
@@ -42,6 +47,7 @@ export class Analytics {
   private readonly pricesFor: (projectId: string) => Promise<PriceTable>;
   private readonly priceResolver: PriceResolver;
   private readonly costs: CostAnalytics;
+  private readonly loopAnalytics: LoopAnalytics;
 
   constructor(
     private readonly store: Store,
@@ -51,6 +57,7 @@ export class Analytics {
     const fixed = opts.pricesFor;
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
     this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver);
+    this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
   }
 
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {
@@ -127,5 +134,34 @@ export class Analytics {
   /** Which step's share of run time grows from the median runs to the p99 tail. */
   async tailAttribution(filter: AnalyticsFilter): Promise<TailAttribution> {
     return tailAttribution(await queryTailAttribution(this.store.client, filter, await this.pricesFor(filter.projectId)));
+  }
+
+  /** Loop detections with evidence (a page) and totals per kind (RELIABILITY-MATH "Loops and no progress"). */
+  loops(filter: AnalyticsFilter, opts: LoopListOptions = {}): Promise<LoopsReport> {
+    return this.loopAnalytics.loops(filter, opts);
+  }
+
+  /** Runs, looping runs and the loop rate per interval of run start. */
+  loopRate(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<LoopRateSeries> {
+    return this.loopAnalytics.loopRate(filter, opts);
+  }
+
+  /** Loop kinds and waste of the filter's looping runs (for the runs list, pass `runIds`). */
+  runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
+    return this.loopAnalytics.runLoopFlags(filter, opts);
+  }
+
+  /** Failed runs per primary cause (RELIABILITY-MATH "Failure taxonomy"), with shares. */
+  failures(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<FailureBreakdown> {
+    return this.loopAnalytics.failures(filter, opts);
+  }
+
+  failureSeries(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<FailureSeries> {
+    return this.loopAnalytics.failureSeries(filter, opts);
+  }
+
+  /** The primary cause of each failed run (for the runs list, pass `runIds`). */
+  runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunCause[]> {
+    return this.loopAnalytics.runCauses(filter, opts);
   }
 }

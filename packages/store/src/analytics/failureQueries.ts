@@ -92,8 +92,10 @@ function params(filter: AnalyticsFilter, prices: PriceTable, thresholds: LoopThr
   return { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) };
 }
 
-const COUNTS_SQL = `${causesChain('inline')}
+function countsSql(limits: AgentLimitsSource): string {
+  return `${causesChain(limits)}
 SELECT cause, count() AS runs FROM run_causes GROUP BY cause`;
+}
 
 /** Failed runs per primary cause (every cause present, zeros included). */
 export async function queryFailureCauses(
@@ -101,8 +103,14 @@ export async function queryFailureCauses(
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
+  medians?: readonly AgentStepMedian[],
 ): Promise<Record<FailureCause, number>> {
-  const result = await client.query({ query: COUNTS_SQL, format: 'JSONEachRow', query_params: params(filter, prices, thresholds, undefined), clickhouse_settings: MATERIALIZED_CTE_SETTINGS });
+  const result = await client.query({
+    query: countsSql(medians === undefined ? 'inline' : 'bound'),
+    format: 'JSONEachRow',
+    query_params: params(filter, prices, thresholds, medians),
+    clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
+  });
   const rows = await result.json<{ cause: FailureCause; runs: Num }>();
   const counts = Object.fromEntries(FAILURE_CAUSES.map((c) => [c, 0])) as Record<FailureCause, number>;
   for (const r of rows) counts[r.cause] = Number(r.runs);
@@ -116,11 +124,13 @@ export interface FailureBucket {
   counts: Record<FailureCause, number>;
 }
 
-const SERIES_SQL = `${causesChain('inline')}
+function seriesSql(limits: AgentLimitsSource): string {
+  return `${causesChain(limits)}
 SELECT intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms, cause, count() AS runs
 FROM run_causes
 GROUP BY bucket_ms, cause
 ORDER BY bucket_ms, cause`;
+}
 
 /** Failed runs per cause per interval of run start; intervals without failed runs are absent. */
 export async function queryFailureSeries(
@@ -129,12 +139,13 @@ export async function queryFailureSeries(
   prices: PriceTable,
   thresholds: LoopThresholds,
   intervalSeconds: number,
+  medians?: readonly AgentStepMedian[],
 ): Promise<FailureBucket[]> {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: SERIES_SQL,
+    query: seriesSql(medians === undefined ? 'inline' : 'bound'),
     format: 'JSONEachRow',
-    query_params: { ...params(filter, prices, thresholds, undefined), intervalMs: intervalSeconds * 1000 },
+    query_params: { ...params(filter, prices, thresholds, medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ bucket_ms: Num; cause: FailureCause; runs: Num }>();

@@ -59,9 +59,10 @@ describe('loop queries', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-loops-'));
     store = await Store.open({ kind: 'embedded', dataDir: dir });
-    await store.insertSpans(runs('p1'));
-    // the same runs in project p2, shuffled and sent in three batches
-    const mixed = shuffled(runs('p2'), 7);
+    const p1 = runs('p1');
+    await store.insertSpans(p1);
+    // the same spans in project p2, shuffled and sent in three batches
+    const mixed = shuffled(p1.map((s) => ({ ...s, projectId: 'p2' })), 7);
     const third = Math.ceil(mixed.length / 3);
     for (let i = 2; i >= 0; i--) await store.insertSpans(mixed.slice(i * third, (i + 1) * third));
   });

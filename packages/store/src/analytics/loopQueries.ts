@@ -68,7 +68,7 @@ det_rows AS (
     SELECT
         run_id, agent, service, outcome, run_start, has_median, median_steps, step_limit,
         det.1 AS code, ${KIND_OF_CODE_SQL}[code] AS kind, ${VARIANT_OF_CODE_SQL}[code] AS variant,
-        det.4 AS count, det.5 AS anchor_ns, det.7 AS w,
+        det.4 AS count, det.5 AS anchor_ns, leftPad(lower(hex(det.6)), 16, '0') AS anchor_span_id, det.7 AS w,
         arraySum(x -> x.3, w) AS wasted_ns, arraySum(x -> x.4, w) AS wasted_cost
     FROM run_loops
     LEFT ARRAY JOIN dets AS det
@@ -87,7 +87,7 @@ run_totals_by_kind AS (
 )
 SELECT
     'detection' AS row_type, run_id, agent, service, outcome, toString(toUnixTimestamp64Nano(run_start)) AS run_start_ns,
-    kind, variant, count, toString(anchor_ns) AS anchor_start_ns, wasted_ns, wasted_cost,
+    kind, variant, count, toString(anchor_ns) AS anchor_start_ns, anchor_span_id, wasted_ns, wasted_cost,
     has_median, median_steps, step_limit, toUInt64(0) AS runs, toUInt64(0) AS runs_flagged, toUInt64(0) AS detections, toUInt64(0) AS listed
 FROM
 (
@@ -98,7 +98,7 @@ FROM
 )
 UNION ALL
 SELECT
-    if(per_run, 'overall', 'kind'), '', '', '', '', '', if(per_run, '', kind), '', 0, '', sum(wasted_ns), sum(wasted_cost),
+    if(per_run, 'overall', 'kind'), '', '', '', '', '', if(per_run, '', kind), '', 0, '', '', sum(wasted_ns), sum(wasted_cost),
     false, 0, 0, count(), countIf(detections > 0), sum(detections), sum(listed)
 FROM run_totals_by_kind
 WHERE per_run OR detections > 0
@@ -116,6 +116,7 @@ interface PageRow {
   variant: string;
   count: Num;
   anchor_start_ns: string;
+  anchor_span_id: string;
   wasted_ns: Num;
   wasted_cost: Num;
   has_median: boolean | number;
@@ -190,6 +191,7 @@ function toDetection(r: PageRow): LoopDetectionRow {
     variant: r.variant as LoopVariant,
     count: n(r.count),
     anchorStartNs: r.anchor_start_ns,
+    anchorSpanId: r.anchor_span_id,
     wastedNs: n(r.wasted_ns),
     wastedCostUsd: n(r.wasted_cost),
     agentMedianSteps: r.has_median === true || r.has_median === 1 ? n(r.median_steps) : null,
@@ -211,7 +213,8 @@ const LOOP_ORDERS_TS: Record<LoopOrder, (a: LoopDetectionRow, b: LoopDetectionRo
   wasted_time: (a, b) => b.wastedNs - a.wastedNs || recent(a, b),
 };
 
-const RATE_SQL = `${loopChain('inline')}
+function rateSql(limits: AgentLimitsSource): string {
+  return `${loopChain(limits)}
 SELECT
     intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms,
     count() AS runs,
@@ -219,6 +222,7 @@ SELECT
 FROM run_loops
 GROUP BY bucket_ms
 ORDER BY bucket_ms`;
+}
 
 /** Runs and looping runs per interval of run start. */
 export async function queryLoopRate(
@@ -227,12 +231,13 @@ export async function queryLoopRate(
   prices: PriceTable,
   thresholds: LoopThresholds,
   intervalSeconds: number,
+  medians?: readonly AgentStepMedian[],
 ): Promise<LoopRateBucket[]> {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: RATE_SQL,
+    query: rateSql(medians === undefined ? 'inline' : 'bound'),
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), intervalMs: intervalSeconds * 1000 },
+    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ bucket_ms: Num; runs: Num; looping: Num }>();

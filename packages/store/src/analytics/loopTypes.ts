@@ -55,6 +55,8 @@ export interface LoopDetectionRow {
   count: number;
   /** Start of the detection's first span (ping-pong: of the alternation's first call; runaway: of the first step beyond the limit). */
   anchorStartNs: string;
+  /** That span's id. */
+  anchorSpanId: string;
   wastedNs: number;
   wastedCostUsd: number;
   /** The agent's median steps per completed run (null: no completed runs, or the run is incomplete). */

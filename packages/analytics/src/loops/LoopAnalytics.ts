@@ -1,0 +1,113 @@
+import {
+  queryAgentStepMedians,
+  queryFailureCauses,
+  queryFailureSeries,
+  queryLoopPage,
+  queryLoopRate,
+  queryLoopSteps,
+  queryRunCauses,
+  queryRunLoopFlags,
+  type AgentStepMedian,
+  type AnalyticsFilter,
+  type LoopKind,
+  type LoopOrder,
+  type LoopThresholds,
+  type PriceTable,
+  type RunCause,
+  type RunLoopFlag,
+  type Store,
+} from '@telltale/store';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { failureBreakdown, failureSeries, type FailureBreakdown, type FailureSeries } from '../failures/failureReport.js';
+import { loopRateSeries, type LoopRateSeries } from './loopRateSeries.js';
+import { loopReport, type LoopsReport } from './loopReport.js';
+import { resolveLoopThresholds } from './LoopThresholds.js';
+
+export interface LoopOptions {
+  /** Overrides of DEFAULT_LOOP_THRESHOLDS. */
+  thresholds?: Partial<LoopThresholds>;
+}
+
+export interface LoopListOptions extends LoopOptions {
+  /** Default 50, at most 500. */
+  limit?: number;
+  offset?: number;
+  kind?: LoopKind;
+  orderBy?: LoopOrder;
+}
+
+const MAX_LIMIT = 500;
+
+function wholeNumber(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `${name} must be a whole number in [${min}, ${max}], got ${v}` });
+  return v;
+}
+
+/**
+ * Loops and failure causes (RELIABILITY-MATH "Loops and no progress",
+ * "Failure taxonomy") behind the Analytics facade. A filter restricted to
+ * some runs (`runIds`) takes its runaway limits from the agents' medians
+ * over the whole window, so a run's flags do not depend on the page it is on.
+ */
+export class LoopAnalytics {
+  constructor(
+    private readonly store: Store,
+    private readonly pricesFor: (projectId: string) => Promise<PriceTable>,
+  ) {}
+
+  private async context(filter: AnalyticsFilter, opts: LoopOptions): Promise<{ prices: PriceTable; t: LoopThresholds; medians: AgentStepMedian[] | undefined }> {
+    const t = resolveLoopThresholds(opts.thresholds);
+    const prices = await this.pricesFor(filter.projectId);
+    const restricted = (filter.runIds?.length ?? 0) > 0;
+    const medians = restricted ? await queryAgentStepMedians(this.store.client, { ...filter, runIds: [] }, prices) : undefined;
+    return { prices, t, medians };
+  }
+
+  /** A page of detections with evidence, and totals per kind. */
+  async loops(filter: AnalyticsFilter, opts: LoopListOptions = {}): Promise<LoopsReport> {
+    const limit = wholeNumber('limit', opts.limit ?? 50, 1, MAX_LIMIT);
+    const offset = wholeNumber('offset', opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    const { prices, t, medians } = await this.context(filter, opts);
+    const page = await queryLoopPage(this.store.client, filter, prices, t, {
+      limit,
+      offset,
+      ...(opts.kind === undefined ? {} : { kind: opts.kind }),
+      ...(opts.orderBy === undefined ? {} : { orderBy: opts.orderBy }),
+      ...(medians === undefined ? {} : { medians }),
+    });
+    const runIds = [...new Set(page.detections.map((d) => d.runId))];
+    const steps = runIds.length === 0 ? [] : await queryLoopSteps(this.store.client, { ...filter, runIds }, prices);
+    return loopReport(page, steps, t, { limit, offset });
+  }
+
+  /** Runs, looping runs and their rate per interval of run start. */
+  async loopRate(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<LoopRateSeries> {
+    const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
+    const { prices, t, medians } = await this.context(filter, opts);
+    return loopRateSeries(await queryLoopRate(this.store.client, filter, prices, t, intervalSeconds, medians), intervalSeconds, t);
+  }
+
+  /** The filter's looping runs with their kinds and waste (for the runs list: pass `runIds`). */
+  async runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
+    const { prices, t, medians } = await this.context(filter, opts);
+    return queryRunLoopFlags(this.store.client, filter, prices, t, medians);
+  }
+
+  /** Failed runs per primary cause, with shares. */
+  async failures(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<FailureBreakdown> {
+    const { prices, t, medians } = await this.context(filter, opts);
+    return failureBreakdown(await queryFailureCauses(this.store.client, filter, prices, t, medians));
+  }
+
+  async failureSeries(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<FailureSeries> {
+    const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
+    const { prices, t, medians } = await this.context(filter, opts);
+    return failureSeries(await queryFailureSeries(this.store.client, filter, prices, t, intervalSeconds, medians), intervalSeconds);
+  }
+
+  /** The primary cause of each failed run of the filter (for the runs list: pass `runIds`). */
+  async runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunCause[]> {
+    const { prices, t, medians } = await this.context(filter, opts);
+    return queryRunCauses(this.store.client, filter, prices, t, medians);
+  }
+}

@@ -1,0 +1,24 @@
+import type { LoopRateBucket, LoopThresholds } from '@telltale/store';
+
+export interface LoopRatePoint {
+  bucketStartMs: number;
+  runs: number;
+  loopingRuns: number;
+  /** loopingRuns / runs. */
+  rate: number;
+}
+
+export interface LoopRateSeries {
+  intervalSeconds: number;
+  /** Intervals with at least one run, in time order. */
+  points: LoopRatePoint[];
+  thresholds: LoopThresholds;
+}
+
+export function loopRateSeries(buckets: readonly LoopRateBucket[], intervalSeconds: number, thresholds: LoopThresholds): LoopRateSeries {
+  return {
+    intervalSeconds,
+    points: buckets.map((b) => ({ ...b, rate: b.runs === 0 ? 0 : b.loopingRuns / b.runs })),
+    thresholds,
+  };
+}
