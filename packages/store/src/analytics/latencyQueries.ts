@@ -4,7 +4,7 @@ import {
   DIGEST_QUANTILES_SQL,
   EXACT_PERCENTILE_LIMIT,
   EXACT_QUANTILES_SQL,
-  latencySourceSql,
+  latencySource,
   filterShape,
   type FilterShape,
   type LatencyGroupBy,
@@ -56,21 +56,23 @@ const AGGREGATES = `count() AS n, avg(d) AS mean_ns, max(d) AS max_ns,
     if(digest, arrayMap(x -> toFloat64(x), ${DIGEST_QUANTILES_SQL}(d)), arrayMap(x -> toFloat64(x), ${EXACT_QUANTILES_SQL}(d))) AS q`;
 
 function percentilesSql(groupBy: LatencyGroupBy, shape: FilterShape): string {
-  return `${latencySourceSql(groupBy, shape)}
-SELECT key, service, ${AGGREGATES}
+  const src = latencySource(groupBy, shape);
+  return `${src.sql}
+SELECT key, ${src.service} AS service, ${AGGREGATES}
 FROM latency_src
-GROUP BY key, service
-ORDER BY n DESC, key, service`;
+GROUP BY ${src.keys}
+ORDER BY n DESC, ${src.keys}`;
 }
 
 function seriesSql(groupBy: LatencyGroupBy, shape: FilterShape): string {
-  return `${latencySourceSql(groupBy, shape)}
+  const src = latencySource(groupBy, shape);
+  return `${src.sql}
 SELECT key, service, bucket_ms, n, mean_ns, max_ns, digest, q
 FROM (
-    SELECT key, service, intDiv(toUnixTimestamp64Milli(t), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms, ${AGGREGATES},
-        sum(n) OVER (PARTITION BY key, service) AS group_n
+    SELECT key, ${src.service} AS service, intDiv(toUnixTimestamp64Milli(t), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms, ${AGGREGATES},
+        sum(n) OVER (PARTITION BY ${src.keys}) AS group_n
     FROM latency_src
-    GROUP BY key, service, bucket_ms
+    GROUP BY ${src.keys}, bucket_ms
 )
 QUALIFY dense_rank() OVER (ORDER BY group_n DESC, key, service) <= {topN:UInt32}
 ORDER BY group_n DESC, key, service, bucket_ms`;

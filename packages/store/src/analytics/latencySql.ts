@@ -83,34 +83,44 @@ export function timedRunsSql(shape: FilterShape): string {
 }
 
 /**
- * The WITH clause ending in `latency_src (key, service, t, d)`: one row per
- * duration to aggregate, `t` the time it is bucketed by.
+ * The WITH clause ending in `latency_src (key, [service,] t, d)`: one row per
+ * duration to aggregate, `t` the time it is bucketed by. Only the agent
+ * grouping has a `service` column (`keys` says what to group by): a constant
+ * grouping column cost 30% more CPU on 10M spans.
  *
  * - step / tool / model: matching step spans (each attempt's duration). With
  *   a service or agent filter, only spans of runs whose root matches.
  * - agent / run: completed runs' root durations (incomplete runs have none),
  *   keyed by the root's name and service, or one group; `t` is the root's start.
  */
-export function latencySourceSql(groupBy: LatencyGroupBy, shape: FilterShape): string {
+export function latencySource(groupBy: LatencyGroupBy, shape: FilterShape): { sql: string; keys: string; service: string } {
   switch (groupBy) {
     case 'step':
     case 'tool':
     case 'model': {
       const s = SPAN_SOURCES[groupBy];
       const ctes = shape.runFilter ? [PRICED_SPANS_CTE, timedRunsCte(false)] : [PRICED_SPANS_CTE];
-      return `${withClause(...ctes)},
+      const sql = `${withClause(...ctes)},
 latency_src AS (
-    SELECT toString(${s.key}) AS key, '' AS service, start_time AS t, duration_ns AS d
+    SELECT ${s.key} AS key, start_time AS t, duration_ns AS d
     FROM priced
     WHERE ${s.where} AND span_match${shape.runFilter ? ' AND run_id IN (SELECT run_id FROM timed_runs)' : ''}
 )`;
+      return { sql, keys: 'key', service: "''" };
     }
     case 'agent':
+      return {
+        sql: `${timedRunsSql(shape)},
+latency_src AS (SELECT agent AS key, service, root_start AS t, run_duration_ns AS d FROM timed_runs)`,
+        keys: 'key, service',
+        service: 'service',
+      };
     case 'run':
-      return `${timedRunsSql(shape)},
-latency_src AS (
-    SELECT ${groupBy === 'agent' ? 'agent' : "''"} AS key, ${groupBy === 'agent' ? 'service' : "''"} AS service, root_start AS t, run_duration_ns AS d
-    FROM timed_runs
-)`;
+      return {
+        sql: `${timedRunsSql(shape)},
+latency_src AS (SELECT '' AS key, root_start AS t, run_duration_ns AS d FROM timed_runs)`,
+        keys: 'key',
+        service: "''",
+      };
   }
 }
