@@ -48,17 +48,25 @@ export interface TailAttributionRows {
  * children's intervals are sorted by start and merged by arrayFold
  * (acc = (covered, end of coverage so far)).
  *
- * The runs come from one scalar subquery (computed once): the thresholds and
- * every completed run's (id, duration); the chosen runs' ids map to a flag
- * (1 = tail, 2 = median band) through transform().
+ * The runs come from one scalar subquery, computed once: the thresholds, the
+ * chosen runs' ids and flags (1 = tail, 2 = median band), counts and total
+ * durations. Everything derived from the runs is computed inside it: lambda
+ * functions are not constant-folded, so an arrayFilter over all runs written
+ * in the outer WITH ran again for every block of spans (1.5× the CPU). Each
+ * span's run maps to its flag through transform() (a hash table built once).
  */
 function tailSql(shape: FilterShape): string {
   return `${timedRunsSql(shape)},
-(SELECT (quantilesExact(${THRESHOLD_LEVELS_SQL})(run_duration_ns), groupArray((run_id, run_duration_ns)), count()) FROM timed_runs) AS run_agg,
-run_agg.1 AS q,
-arrayFilter(x -> x.2 >= q[1] OR (x.2 >= q[2] AND x.2 <= q[4]), run_agg.2) AS chosen,
-arrayMap(x -> x.1, chosen) AS chosen_ids,
-arrayMap(x -> if(x.2 >= q[1], toUInt8(1), toUInt8(2)), chosen) AS chosen_flags,
+(SELECT (q, arrayMap(x -> x.1, chosen), arrayMap(x -> if(x.2 >= q[1], toUInt8(1), toUInt8(2)), chosen), n,
+        arrayCount(x -> x.2 >= q[1], chosen), arraySum(x -> if(x.2 >= q[1], x.2, 0), chosen),
+        arrayCount(x -> x.2 < q[1], chosen), arraySum(x -> if(x.2 < q[1], x.2, 0), chosen))
+    FROM (
+        SELECT quantilesExact(${THRESHOLD_LEVELS_SQL})(run_duration_ns) AS q, groupArray((run_id, run_duration_ns)) AS all_runs, count() AS n,
+            arrayFilter(x -> x.2 >= q[1] OR (x.2 >= q[2] AND x.2 <= q[4]), all_runs) AS chosen
+        FROM timed_runs
+    )) AS run_agg,
+run_agg.2 AS chosen_ids,
+run_agg.3 AS chosen_flags,
 span_roles AS (
     SELECT run_id, flag, role_key.1 AS role, role_key.2 AS group_id, root_rank, step_kind, step_name, s, e
     FROM (
@@ -91,12 +99,12 @@ SELECT
     if(kind = 'step', toString(name), '') AS step,
     sumIf(self_ns, run_flag = 1) AS tail_ns,
     sumIf(self_ns, run_flag = 2) AS median_ns,
-    run_agg.3 AS completed,
-    q AS thresholds,
-    arrayCount(f -> f = 1, chosen_flags) AS tail_runs,
-    arrayCount(f -> f = 2, chosen_flags) AS median_runs,
-    arraySum(arrayMap((x, f) -> if(f = 1, x.2, 0), chosen, chosen_flags)) AS tail_run_ns,
-    arraySum(arrayMap((x, f) -> if(f = 2, x.2, 0), chosen, chosen_flags)) AS median_run_ns
+    run_agg.4 AS completed,
+    run_agg.1 AS thresholds,
+    run_agg.5 AS tail_runs,
+    run_agg.7 AS median_runs,
+    run_agg.6 AS tail_run_ns,
+    run_agg.8 AS median_run_ns
 FROM self_times
 GROUP BY kind, step
 ORDER BY kind, step`;
