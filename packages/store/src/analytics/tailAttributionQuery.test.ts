@@ -109,6 +109,25 @@ describe('tail attribution query', () => {
     expect(steps.write!.medianSelfNs).toBe(0);
   });
 
+  it('merges contained, touching and same-start children once', async () => {
+    const p = { projectId: 'p4' };
+    await store.insertSpans([
+      spanAt(T0, 'merge', 'root', '', 'run', 'solo', 0, 100, p),
+      spanAt(T0, 'merge', 'm', 'root', 'act', 'merge', 0, 100, p),
+      // union within [0, 100]: [10, 60] ∪ [90, 100] = 60 ms
+      spanAt(T0, 'merge', 'k1', 'm', 'tool', 'part', 10, 50, p),
+      spanAt(T0, 'merge', 'k2', 'm', 'tool', 'part', 10, 30, p),
+      spanAt(T0, 'merge', 'k3', 'm', 'tool', 'part', 20, 30, p),
+      spanAt(T0, 'merge', 'k4', 'm', 'tool', 'part', 50, 60, p),
+      spanAt(T0, 'merge', 'k5', 'm', 'tool', 'part', 55, 58, p),
+      spanAt(T0, 'merge', 'k6', 'm', 'tool', 'part', 90, 120, p),
+    ]);
+    const steps = byName((await queryTailAttribution(store.client, { ...filter, projectId: 'p4' }, EMPTY_PRICE_TABLE)).steps);
+    expect(steps.merge!.tailSelfNs).toBe(40 * MS);
+    expect(steps.part!.tailSelfNs).toBe((40 + 20 + 10 + 10 + 3 + 30) * MS);
+    expect(steps['(run)']!.tailSelfNs).toBe(0);
+  });
+
   it('selects runs by the filters', async () => {
     const none = await queryTailAttribution(store.client, { ...filter, agent: 'nobody' }, EMPTY_PRICE_TABLE);
     expect(none).toEqual({ completedRuns: 0, p99Ns: 0, p45Ns: 0, p50Ns: 0, p55Ns: 0, tailRuns: 0, medianRuns: 0, tailRunNs: 0, medianRunNs: 0, steps: [] });
