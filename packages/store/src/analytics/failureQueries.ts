@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
-import { LOOP_ARRAY_COLUMNS, loopFoundCte, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
+import { loopArrayColumns, loopFoundCte, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
 import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
 
@@ -20,7 +20,7 @@ export const TIMEOUT_ERROR_PATTERN = '(?i)timeout|timed.?out|deadline';
  */
 const RUN_FACTS_CTE = `run_facts AS MATERIALIZED (
     SELECT run_id,
-        ${LOOP_ARRAY_COLUMNS},
+        ${loopArrayColumns('flags')},
         maxIf(toUnixTimestamp64Nano(end_time), NOT ok) AS last_fail_end_ns,
         argMaxIf(error_type, (end_time, span_id), NOT ok) AS last_fail_error_type,
         countIf(side_effect AND ok) AS ok_effects,
@@ -79,7 +79,7 @@ function causesChain(limits: AgentLimitsSource): string {
     RUNS_CTE,
     scopedRunsCtes('failed', limits),
     RUN_FACTS_CTE,
-    loopFoundCte('run_facts'),
+    loopFoundCte('run_facts', 'flags'),
     STEP_LEDGER_CTE,
     RUN_GROUPS_CTE,
     RUN_CAUSES_CTE,

@@ -7,7 +7,8 @@ import type { SpanRecord } from '../spans/SpanRecord.js';
 import { loopRun, type LoopRunStep } from '../testing/loopRun.js';
 import { shuffled } from '../testing/spanAt.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { queryAgentStepMedians, queryLoopPage, queryLoopRate, queryLoopSteps, queryRunLoopFlags } from './loopQueries.js';
+import { queryLoopPage } from './loopPageQuery.js';
+import { queryAgentStepMedians, queryLoopRate, queryLoopSteps, queryRunLoopFlags } from './loopQueries.js';
 import type { LoopThresholds } from './loopTypes.js';
 
 const MS = 1_000_000;

@@ -4,29 +4,29 @@
  * by which fixed fragments a query includes.
  *
  * The plan, for millions of spans:
- * 1. `run_set` (materialised: computed once however often it is read): the
- *    kept runs of the filter with agent, outcome and step count.
- * 2. `agent_limits`: each agent's median steps per completed run
- *    (quantileExact(0.5), the upper median), from `run_set` or from bound
- *    arrays when the query is restricted to a few runs.
- * 3. `scoped_runs` (materialised): the runs a query looks at, with their
- *    runaway limit max(multiplier × median, hard cap).
- * 4. One GROUP BY run over the tool / plan / validate spans collects parallel
- *    numeric arrays (start, span key, kind+status, two UInt64 keys, duration,
- *    cost); per run, array functions sort them once and find repeated actions
- *    and repeated states (sort by key, split into equal-key groups), failed
- *    validation streaks and ping-pong alternations (split the time-ordered
- *    sequence where the rule breaks). No lambda captures a per-run array, so
- *    the work stays linear in the run's length.
- * 5. Runaway: runs with more steps than their limit (a GROUP BY over the
- *    materialised counts), then one pass over those runs' steps for the
- *    steps beyond the limit.
+ * 1. `scoped_runs` (materialised: computed once however often it is read):
+ *    the runs a query looks at, from RUNS_CTE, with the agent's median steps
+ *    per completed run (a window over the kept runs, or bound medians when
+ *    the query is restricted to a few runs) and the runaway limit.
+ * 2. One GROUP BY run over the step spans collects parallel numeric arrays of
+ *    the tool / plan / validate steps (start, span key, kind+status, two
+ *    UInt64 keys, duration, cost) and, for runs over their limit only, of
+ *    every step; per run, array functions sort them once and find repeated
+ *    actions and repeated states (sort by key, split into equal-key groups),
+ *    failed-validation streaks and ping-pong alternations (split the
+ *    time-ordered sequence where the rule breaks). No lambda captures a
+ *    per-run array, so the work stays linear in the run's length.
+ * 3. `flags` mode (loop rate, failure causes) only needs to know whether a
+ *    run loops: it reads neither durations nor costs, and runaway is the
+ *    step count against the limit.
  *
  * A detection is a tuple (variant code, key1, key2, count, anchor start,
  * anchor span key, wasted spans) where each wasted span is (start, span key,
  * duration, cost): the same span has the same tuple in every detection, so
  * `arrayDistinct` over detections counts each wasted span once.
  */
+
+import { PRICED_SPANS_CTE, RUNS_CTE, withClause } from './sqlParts.js';
 
 /** 1 tool_args, 2 state_hash, 3 failed_validation, 4 alternation, 5 step_count. */
 export const VARIANT_OF_CODE_SQL = `['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count']`;
@@ -87,16 +87,20 @@ export function scopedRunsCtes(scope: RunScope, limits: AgentLimitsSource): stri
 )`;
 }
 
+/** `waste`: detections with wasted time and cost; `flags`: only whether each run loops. */
+export type LoopMode = 'waste' | 'flags';
+
+const RELEVANT = "step_kind IN ('tool', 'plan', 'validate')";
+
 /**
- * The per-run arrays of the loop-relevant steps (tool, plan, validate), as
- * aggregate columns of a GROUP BY run_id over spans of step kinds (source
- * rows need start_time, span_id, step_kind, tool_name, step_name,
- * tool_args_hash, state_hash, output_hash, ok, duration_ns, cost).
+ * Aggregate columns of a GROUP BY run_id over a run's step spans (source rows
+ * need start_time, span_id, step_kind, tool_name, step_name, tool_args_hash,
+ * state_hash, output_hash, ok, and in `waste` mode duration_ns and cost; the
+ * `waste` columns also need scoped_runs).
  */
-export const LOOP_ARRAY_COLUMNS = (() => {
-  const when = "step_kind IN ('tool', 'plan', 'validate')";
-  const cols = [
-    [`${START_NS}`, 'l_ts'],
+export function loopArrayColumns(mode: LoopMode): string {
+  const cols: Array<[string, string]> = [
+    [START_NS, 'l_ts'],
     [SPAN_KEY, 'l_ss'],
     ["toUInt8(multiIf(step_kind = 'tool', 1, step_kind = 'plan', 2, 3) + if(ok, 0, 4))", 'l_fl'],
     [`multiIf(step_kind = 'tool', cityHash64(${TOOL_NAME}), state_hash != '', cityHash64(state_hash), toUInt64(0))`, 'l_k1'],
@@ -105,11 +109,27 @@ export const LOOP_ARRAY_COLUMNS = (() => {
                 step_kind = 'validate' AND output_hash != '', cityHash64(output_hash), toUInt64(0))`,
       'l_k2',
     ],
-    ['duration_ns', 'l_ds'],
-    ['toFloat64(cost)', 'l_cs'],
-  ] as const;
-  return cols.map(([expr, name]) => `groupArrayIf(${expr}, ${when}) AS ${name}`).join(',\n        ');
-})();
+  ];
+  if (mode === 'waste') cols.push(['duration_ns', 'l_ds'], ['toFloat64(cost)', 'l_cs']);
+  const out = cols.map(([expr, name]) => `groupArrayIf(${expr}, ${RELEVANT}) AS ${name}`);
+  if (mode === 'waste') {
+    out.push(`groupArrayIf((${START_NS}, ${SPAN_KEY}, duration_ns, toFloat64(cost)),
+            run_id IN (SELECT run_id FROM scoped_runs WHERE steps > step_limit)) AS l_all`);
+  }
+  return out.join(',\n        ');
+}
+
+/** The loop arrays of every scoped run (needs PRICED_SPANS_CTE and scoped_runs). */
+export function loopSeqCte(mode: LoopMode, scope: RunScope): string {
+  return `loop_seq AS (
+    SELECT run_id,
+        ${loopArrayColumns(mode)}
+    FROM priced
+    WHERE ${mode === 'waste' ? "step_kind NOT IN ('', 'run')" : RELEVANT}
+      ${scope === 'all' ? '' : 'AND run_id IN (SELECT run_id FROM scoped_runs)'}
+    GROUP BY run_id
+)`;
+}
 
 /** The array shifted right by one (its first element repeated): element i is element i − 1. */
 function prev(a: string): string {
@@ -120,65 +140,77 @@ function prev2(a: string): string {
   return `arrayPopBack(arrayPopBack(arrayPushFront(arrayPushFront(${a}, ${a}[1]), ${a}[1])))`;
 }
 
-/**
- * Detections per run from the arrays of LOOP_ARRAY_COLUMNS (in `source`).
- * Elements of `st` (sorted by start, span key; duplicates of a span dropped):
- * (1 start, 2 span key, 3 code: 1 tool / 2 plan / 3 validate, +4 when failed,
- * 4 key1: tool name or state hash, 5 key2: (tool, args) or output hash,
- * 6 duration, 7 cost).
- */
-/** A UInt256 sort key: (key, start, span key) as one number, so sorting compares integers, not tuples. */
-function BY_KEY(key: string): string {
-  return `bitOr(bitOr(bitShiftLeft(toUInt256(${key}), 128), bitShiftLeft(toUInt256(x.1), 64)), toUInt256(x.2))`;
+const EMPTY_WASTE = "CAST([], 'Array(Tuple(Int64, UInt64, Int64, Float64))')";
+
+/** (key, position) as one UInt128 sort key: sorting compares integers, and equal keys keep their time order. */
+function byKeyThenPosition(arr: string, key: string): string {
+  return `arraySort((x, k) -> k, ${arr}, arrayMap((x, i) -> bitOr(bitShiftLeft(toUInt128(${key}), 32), toUInt128(i)), ${arr}, arrayEnumerate(${arr})))`;
 }
 
-export function loopFoundCte(source: string): string {
-  const wasted = 'arrayMap(x -> (x.1, x.2, x.6, x.7), arrayPopFront(g))';
-  // Each level reads the previous level's columns: an alias used in the same
-  // SELECT would be expanded into its whole expression at every use.
+/**
+ * Detections per run (but runaway) from the arrays of loopArrayColumns (in
+ * `source`); `waste` mode passes `l_all` through. Elements of `st` (sorted
+ * by start, span key; a span seen twice kept once): (1 start, 2 span key,
+ * 3 code: 1 tool / 2 plan / 3 validate, +4 when failed, 4 key1: tool name or
+ * state hash, 5 key2: (tool, args) or output hash[, 6 duration, 7 cost]).
+ * Each level reads the previous level's columns: an alias used twice in one
+ * SELECT would be expanded into its whole expression at every use.
+ */
+export function loopFoundCte(source: string, mode: LoopMode): string {
+  const pass = mode === 'waste' ? ', l_all' : '';
+  const zip = mode === 'waste' ? 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2, l_ds, l_cs)' : 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2)';
+  const waste = (arr: string): string => (mode === 'waste' ? `arrayMap(x -> (x.1, x.2, x.6, x.7), ${arr})` : EMPTY_WASTE);
+  const alt = (offset: number): string => `tl[g[1].1 - ${offset}]`;
   return `loop_found AS (
     SELECT
-        run_id,
+        run_id${pass},
         arrayConcat(
-            arrayMap(g -> (toUInt8(1), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${wasted}), ra_g),
-            arrayMap(g -> (toUInt8(2), g[1].4, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${wasted}), sp_g),
-            arrayMap(g -> (toUInt8(3), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${wasted}), vo_g),
-            arrayMap(g -> (toUInt8(4), g[1].8, g[1].7, toUInt32(intDiv(length(g) + 2, 2)), g[1].9, g[1].10,
-                           arrayMap(x -> (x.1, x.2, x.5, x.6), g)), pp_g)
+            arrayMap(g -> (toUInt8(1), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), ra_g),
+            arrayMap(g -> (toUInt8(2), g[1].4, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), sp_g),
+            arrayMap(g -> (toUInt8(3), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), vo_g),
+            arrayMap(g -> (toUInt8(4), ${alt(2)}.4, ${alt(1)}.4, toUInt32(intDiv(length(g) + 2, 2)), ${alt(2)}.1, ${alt(2)}.2,
+                           ${waste('arrayMap(x -> tl[x.1], g)')}), pp_g)
         ) AS dets
     FROM
     (
         SELECT
-            run_id,
-            arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.5 != p.5, ra, ${prev('ra')})) AS ra_g,
-            arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.4 != p.4, sp, ${prev('sp')})) AS sp_g,
-            arrayFilter(g -> length(g) >= {repeat:UInt32},
-                arraySplit((x, p) -> NOT (x.3 = 7 AND p.3 = 7 AND x.5 != 0 AND x.5 = p.5), va, ${prev('va')})) AS vo_g,
-            arrayFilter(g -> g[1].4 AND length(g) + 2 >= 2 * {pingPongCycles:UInt32}, arraySplit((x, p) -> x.4 != p.4, tm, ${prev('tm')})) AS pp_g
+            run_id${pass}, ra_g, sp_g, vo_g, tl,
+            arrayFilter(g -> g[1].2 = 1 AND length(g) + 2 >= 2 * {pingPongCycles:UInt32}, arraySplit((x, p) -> x.2 != p.2, mz, ${prev('mz')})) AS pp_g
         FROM
         (
             SELECT
-                run_id, ra, sp, va,
-                arrayMap((x, p1, p2, i) -> (x.1, x.2, x.4, i >= 3 AND x.4 = p2.4 AND x.4 != p1.4, x.6, x.7, p1.4, p2.4, p2.1, p2.2),
-                    tl, ${prev('tl')}, ${prev2('tl')}, arrayEnumerate(tl)) AS tm
+                run_id${pass}, tl,
+                arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.5 != p.5, ra, ${prev('ra')})) AS ra_g,
+                arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.4 != p.4, sp, ${prev('sp')})) AS sp_g,
+                arrayFilter(g -> length(g) >= {repeat:UInt32},
+                    arraySplit((x, p) -> NOT (x.3 = 7 AND p.3 = 7 AND x.5 != 0 AND x.5 = p.5), va, ${prev('va')})) AS vo_g,
+                arrayZip(arrayEnumerate(names),
+                    arrayMap((n, p1, p2, i) -> toUInt8(i >= 3 AND n = p2 AND n != p1), names, ${prev('names')}, ${prev2('names')}, arrayEnumerate(names))) AS mz
             FROM
             (
                 SELECT
-                    run_id,
-                    arraySort(x -> ${BY_KEY('x.5')}, arrayFilter(x -> bitAnd(x.3, 3) = 1 AND x.5 != 0, st)) AS ra,
-                    arraySort(x -> ${BY_KEY('x.4')}, arrayFilter(x -> bitAnd(x.3, 3) IN (2, 3) AND x.4 != 0, st)) AS sp,
-                    arrayFilter(x -> bitAnd(x.3, 3) = 3, st) AS va,
-                    arrayFilter(x -> bitAnd(x.3, 3) = 1, st) AS tl
+                    run_id${pass}, va, tl,
+                    ${byKeyThenPosition('ra0', 'x.5')} AS ra,
+                    ${byKeyThenPosition('sp0', 'x.4')} AS sp,
+                    arrayMap(x -> x.4, tl) AS names
                 FROM
                 (
-                    SELECT run_id, arrayFilter((x, p, i) -> i = 1 OR x.1 != p.1 OR x.2 != p.2, st0, ${prev('st0')}, arrayEnumerate(st0)) AS st
+                    SELECT
+                        run_id${pass},
+                        arrayFilter(x -> bitAnd(x.3, 3) = 1 AND x.5 != 0, st) AS ra0,
+                        arrayFilter(x -> bitAnd(x.3, 3) IN (2, 3) AND x.4 != 0, st) AS sp0,
+                        arrayFilter(x -> bitAnd(x.3, 3) = 3, st) AS va,
+                        arrayFilter(x -> bitAnd(x.3, 3) = 1, st) AS tl
                     FROM
                     (
-                        SELECT
-                            run_id,
-                            arraySort((x, k) -> k, arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2, l_ds, l_cs),
-                                arrayMap((t, s) -> bitOr(bitShiftLeft(toUInt128(t), 64), toUInt128(s)), l_ts, l_ss)) AS st0
-                        FROM ${source}
+                        SELECT run_id${pass}, arrayFilter((x, p, i) -> i = 1 OR x.1 != p.1 OR x.2 != p.2, st0, ${prev('st0')}, arrayEnumerate(st0)) AS st
+                        FROM
+                        (
+                            SELECT
+                                run_id${pass},
+                                arraySort((x, k) -> k, ${zip}, arrayMap((t, s) -> bitOr(bitShiftLeft(toUInt128(t), 64), toUInt128(s)), l_ts, l_ss)) AS st0
+                            FROM ${source}
+                        )
                     )
                 )
             )
@@ -187,36 +219,28 @@ export function loopFoundCte(source: string): string {
 )`;
 }
 
-/** Runaway detections (needs PRICED_SPANS_CTE and scoped_runs): the steps beyond each flagged run's limit. */
-export const RUNAWAY_FOUND_CTE = `runaway_found AS (
-    SELECT
-        run_id,
-        arraySlice(all_steps, toUInt32(floor(step_limit)) + 1) AS w,
-        (toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(length(all_steps)), w[1].1, w[1].2, w) AS det
-    FROM
-    (
-        SELECT
-            p.run_id AS run_id, any(r.step_limit) AS step_limit,
-            arraySort(groupArray((${START_NS}, ${SPAN_KEY}, duration_ns, toFloat64(cost)))) AS all_steps
-        FROM priced AS p
-        INNER JOIN (SELECT run_id, step_limit FROM scoped_runs WHERE steps > step_limit) AS r ON r.run_id = p.run_id
-        WHERE p.step_kind NOT IN ('', 'run')
-        GROUP BY p.run_id
-    )
-    WHERE length(all_steps) > step_limit
-)`;
-
-/** Every scoped run with its detections (needs scoped_runs, loop_found, runaway_found). */
-export const RUN_LOOPS_CTE = `run_loops AS MATERIALIZED (
+/**
+ * Every scoped run with its detections (needs scoped_runs and loop_found).
+ * Runaway: more steps than the limit; in `waste` mode the steps beyond it,
+ * in start order, are the evidence and the waste.
+ */
+export function runLoopsCte(mode: LoopMode): string {
+  const runaway =
+    mode === 'waste'
+      ? `if(length(l.l_all) > r.step_limit,
+              [(toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(length(l.l_all)), w[1].1, w[1].2, w)], [])`
+      : 'if(r.steps > r.step_limit, [(toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(r.steps), toInt64(0), toUInt64(0), CAST([], \'Array(Tuple(Int64, UInt64, Int64, Float64))\'))], [])';
+  return `run_loops AS MATERIALIZED (
     SELECT
         r.run_id AS run_id, r.agent AS agent, r.service AS service, r.outcome AS outcome, r.run_start AS run_start,
         r.has_median AS has_median, r.median_steps AS median_steps, r.step_limit AS step_limit,
-        arrayConcat(l.dets, if(w.det.1 = 5, [w.det], [])) AS dets
+        ${mode === 'waste' ? 'arraySlice(arraySort(l.l_all), toUInt32(floor(r.step_limit)) + 1) AS w,' : ''}
+        arrayConcat(l.dets, ${runaway}) AS dets
     FROM scoped_runs AS r
     LEFT JOIN loop_found AS l ON l.run_id = r.run_id
-    LEFT JOIN runaway_found AS w ON w.run_id = r.run_id
     SETTINGS join_use_nulls = 0
 )`;
+}
 
 /** Per flagged run, all its detections with each wasted span counted once (needs run_loops). */
 export const RUN_WASTE_CTE = `run_waste AS (
@@ -230,3 +254,8 @@ export const RUN_WASTE_CTE = `run_waste AS (
     FROM run_loops
     WHERE notEmpty(dets)
 )`;
+
+/** The whole chain over all kept runs: priced spans, runs, scoped_runs, loop arrays, detections, run_loops. */
+export function loopChain(limits: AgentLimitsSource, mode: LoopMode): string {
+  return withClause(PRICED_SPANS_CTE, RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all'), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
+}
