@@ -25,6 +25,8 @@ export interface BenchCase {
   ours: () => Promise<unknown>;
   /** The baseline: plain SQL straight on `spans`, rows by part (parts run as ours's queries do). */
   plain?: () => Promise<Record<string, LooseRow[]>>;
+  /** The baseline computes less than ours (a lower bound on a real baseline's time): ours/plain bounds the true ratio from above. */
+  plainIsLowerBound?: boolean;
   /** The store rows behind `ours`, by the same parts (untimed; checks that both compute the same numbers). */
   reference?: () => Promise<Record<string, ReferencePart>>;
 }

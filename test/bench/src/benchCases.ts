@@ -3,6 +3,7 @@ import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import { costCases } from './costCases.js';
 import { latencyCases } from './latencyCases.js';
+import { loopCases } from './loopCases.js';
 import { reliabilityCases } from './reliabilityCases.js';
 import { runCases } from './runCases.js';
 
@@ -23,7 +24,7 @@ export function facadeMethods(): string[] {
  * fails loudly and needs a written case).
  */
 export function benchCases(ctx: BenchContext): { cases: BenchCase[]; uncovered: string[] } {
-  const written = [...reliabilityCases(ctx), ...latencyCases(ctx), ...costCases(ctx), ...runCases(ctx)];
+  const written = [...reliabilityCases(ctx), ...latencyCases(ctx), ...costCases(ctx), ...loopCases(ctx), ...runCases(ctx)];
   const covered = new Set(written.map((c) => c.method));
   const uncovered = facadeMethods().filter((m) => !covered.has(`Analytics#${m}`));
   const generic = uncovered.map((m): BenchCase => ({

@@ -4,6 +4,12 @@ export interface Timing {
   samplesMs: number[];
   medianMs: number;
   p90Ms: number;
+  /**
+   * Median CPU time of the process per call (all threads: chDB's and ours).
+   * Less sensitive than wall time to other processes on a shared machine;
+   * on an idle 2-core machine a query that parallelises well takes about half of it as wall time.
+   */
+  cpuMedianMs: number;
 }
 
 /** Nearest-rank percentile (the value at 1-based rank ⌈q·n⌉ of the sorted samples). */
@@ -27,11 +33,15 @@ export async function measure(fn: () => Promise<unknown>, iterations: number): P
   await fn();
   const warmupMs = performance.now() - t;
   const samplesMs: number[] = [];
+  const cpuMs: number[] = [];
   for (let i = 0; i < iterations; i++) {
+    const cpu = process.cpuUsage();
     t = performance.now();
     await fn();
     samplesMs.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    cpuMs.push((used.user + used.system) / 1000);
   }
   const sorted = [...samplesMs].sort((a, b) => a - b);
-  return { warmupMs, samplesMs, medianMs: median(sorted), p90Ms: nearestRank(sorted, 0.9) };
+  return { warmupMs, samplesMs, medianMs: median(sorted), p90Ms: nearestRank(sorted, 0.9), cpuMedianMs: median(cpuMs.sort((a, b) => a - b)) };
 }

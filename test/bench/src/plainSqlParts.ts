@@ -103,3 +103,61 @@ export function plainLedger(raw: readonly string[] = [], computed = '', where = 
 export function exactLevels(levels: readonly number[]): string {
   return levels.map((p) => (p - 1e-12).toFixed(12)).join(', ');
 }
+
+/**
+ * The same ledger as plainLedger, but unnumbered spans are grouped with one
+ * GROUP BY per sibling set and linear array passes instead of three window
+ * functions (each a full sort): a prototype fix, timed with --prototypes.
+ */
+export function arrayLedger(raw: readonly string[] = [], computed = '', where = ''): string {
+  const read = [LEDGER_COLS, ...raw].join(', ');
+  const out = `run_id, step_name, step_kind, ok, duration_ns${computed}`;
+  const rawCols = ['step_name', 'step_kind', 'status_code != 2', 'duration_ns', ...raw];
+  const names = ['step_name', 'step_kind', 'ok', 'duration_ns', ...raw];
+  const fields = names.map((n, i) => `x.${i + 3} AS ${n}`).join(', ');
+  return `ledger AS (
+    SELECT ${out}, g_first_ok, g_rec, g_start
+    FROM (
+        SELECT ${read}, status_code != 2 AS ok, attempt <= 1 AS g_start, g_start AND ok AS g_first_ok, attempt > 1 AND ok AS g_rec
+        FROM spans WHERE ${SCOPE}${where} AND ${IS_STEP} AND attempt > 0
+    )
+    UNION ALL
+    SELECT ${out}, g_first_ok, g_rec, g_start
+    FROM (
+        SELECT run_id, ${fields}, g.1 AS g_start, g.2 AS g_first_ok, g.3 AS g_rec
+        FROM (
+            SELECT run_id, a, starts,
+                arrayFill(x -> x.1, arrayZip(starts, oks)) AS grp_first,
+                arrayCumSum(oks) AS cum,
+                arrayFill(x -> x.1, arrayZip(starts, arrayMap((c, o) -> c - o, cum, oks))) AS grp_base,
+                arrayMap((s, o, f, c, b) -> (s, s AND o, o AND NOT s AND NOT f.2 AND c - o - b.2 = 0), starts, oks, grp_first, cum, grp_base) AS gs
+            FROM (
+                SELECT run_id, a, arrayMap(x -> x.5, a) AS oks,
+                    arrayMap((x, p, i) -> i = 1 OR x.3 != p.3, a, arrayPopBack(arrayPushFront(a, a[1])), arrayEnumerate(a)) AS starts
+                FROM (
+                    SELECT run_id, arraySort(groupArray((toUnixTimestamp64Nano(start_time), span_id, ${rawCols.join(', ')}))) AS a
+                    FROM spans WHERE ${SCOPE}${where} AND ${IS_STEP} AND attempt = 0
+                    GROUP BY run_id, parent_span_id
+                )
+            )
+        )
+        ARRAY JOIN a AS x, gs AS g
+    )
+)`;
+}
+
+/** The store's read of one trace's spans (getTraceSpans), on `table`: for the trace-lookup prototype. */
+export function traceSpansSql(table: string): string {
+  return `SELECT
+    trace_id, span_id, parent_span_id, trace_state, run_id, name, span_kind, service_name,
+    step_kind, step_name, attempt, tool_name, tool_args_hash, state_hash, side_effect, model, provider,
+    toString(toUnixTimestamp64Nano(start_time)) AS start_ns, toString(toUnixTimestamp64Nano(end_time)) AS end_ns, toString(duration_ns) AS duration_ns,
+    status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, cost_usd,
+    scope_name, scope_version, attributes, attribute_types, resource_attributes,
+    arrayMap(e -> (toString(toUnixTimestamp64Nano(e.time)), e.name, e.attributes), events) AS events,
+    arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links
+FROM ${table}
+WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
+ORDER BY start_time, span_id
+LIMIT 1 BY trace_id, span_id`;
+}

@@ -17,6 +17,7 @@ function target(r: CaseResult): string {
 }
 
 function agreement(r: CaseResult): string {
+  if (r.plainIsLowerBound) return 'lower bound';
   if (r.disagreements === undefined) return '—';
   return r.disagreements.length === 0 ? 'same' : `**differs**: ${r.disagreements[0] ?? ''}`;
 }
@@ -24,12 +25,30 @@ function agreement(r: CaseResult): string {
 /** The results table. */
 export function renderTable(report: BenchReport): string {
   const lines = [
-    '| Query | ours median ms | ours p90 ms | plain SQL median ms | plain p90 ms | ours / plain | numbers | target | verdict |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |',
+    '| Query | ours median ms | ours p90 ms | plain SQL median ms | plain p90 ms | ours / plain | CPU ms ours / plain | numbers | target | verdict |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |',
   ];
   for (const r of report.results) {
     lines.push(
-      `| ${r.name}${r.generic ? ' ⚠' : ''} | ${ms(r.ours?.medianMs)} | ${ms(r.ours?.p90Ms)} | ${ms(r.plain?.medianMs)} | ${ms(r.plain?.p90Ms)} | ${r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`} | ${agreement(r)} | ${target(r)} | ${verdict(r)} |`,
+      `| ${r.name}${r.generic ? ' ⚠' : ''} | ${ms(r.ours?.medianMs)} | ${ms(r.ours?.p90Ms)} | ${ms(r.plain?.medianMs)} | ${ms(r.plain?.p90Ms)} | ${r.ratio === undefined ? '—' : `${r.plainIsLowerBound ? '≤ ' : ''}${r.ratio.toFixed(2)}×`} | ${ms(r.ours?.cpuMedianMs)} / ${ms(r.plain?.cpuMedianMs)} | ${agreement(r)} | ${target(r)} | ${verdict(r)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Prototype fixes: today's query against the fix, on the same data, numbers checked against today's. */
+export function renderPrototypes(report: BenchReport): string {
+  const lines = [
+    '| Prototype | before: today ms (p90) | after: prototype ms (p90) | speedup | CPU ms before / after | numbers |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of report.prototypes) {
+    if (r.error !== undefined) {
+      lines.push(`| ${r.name} | ❌ ${r.error} | | | | |`);
+      continue;
+    }
+    lines.push(
+      `| ${r.name} | ${ms(r.ours?.medianMs)} (${ms(r.ours?.p90Ms)}) | ${ms(r.plain?.medianMs)} (${ms(r.plain?.p90Ms)}) | ${r.ratio === undefined ? '—' : `${r.ratio.toFixed(1)}×`} | ${ms(r.ours?.cpuMedianMs)} / ${ms(r.plain?.cpuMedianMs)} | ${agreement(r)} |`,
     );
   }
   return lines.join('\n');
@@ -58,11 +77,14 @@ export function renderReport(report: BenchReport): string {
       (l.loadAverage === undefined ? '' : `; load average ${l.loadAverage[0].toFixed(1)} → ${l.loadAverage[1].toFixed(1)} while loading.`),
     `- **On disk**: ${(s.bytesOnDisk / 2 ** 20).toFixed(0)} MiB for ${int(s.rows)} spans = **${s.bytesPerSpan.toFixed(1)} bytes/span** (system.parts); largest columns, compressed bytes/span: ${topColumns}.`,
     `- **RSS**: ${report.rssMiB.afterOpen.toFixed(0)} MiB after opening the store, peak ${report.rssMiB.peakDuringQueries.toFixed(0)} MiB while querying.`,
-    `- **Method**: each query warmed up once, then timed ${report.iterations}× in sequence; median and p90 (nearest rank) of those. "plain SQL" is a hand-written query straight on \`spans\` computing the same numbers (checked: the "numbers" column compares its rows with the store's); ours is the facade call (store query + TypeScript math).`,
+    `- **Method**: each query warmed up once, then timed ${report.iterations}× in sequence; median and p90 (nearest rank) of those, and the median CPU time of the process per call (chDB's threads included: steadier than wall time on a shared machine). "plain SQL" is a hand-written query straight on \`spans\` computing the same numbers (checked: the "numbers" column compares its rows with the store's); ours is the facade call (store query + TypeScript math).`,
     '',
     renderTable(report),
     '',
     missed.length === 0 ? 'Every query met its target.' : `Missed: ${missed.map((r) => r.name).join(', ')}.`,
+    report.prototypes.length === 0
+      ? ''
+      : `\n**Prototype fixes** (scratch schema \`bench_proto\`: the project copied in ${int(50_000)}-row blocks through the rollup's materialized view${report.prototypeCopyMs > 0 ? ` in ${(report.prototypeCopyMs / 1000).toFixed(0)} s` : ''}, then merged):\n\n${renderPrototypes(report)}`,
     report.uncovered.length === 0 ? '' : `\n⚠ Facade methods without a written case (timed by a generic call, no baseline): ${report.uncovered.join(', ')}.`,
   ].join('\n');
 }
