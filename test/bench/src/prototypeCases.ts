@@ -7,11 +7,19 @@ import { PLAIN_ROOTS, RAW_COST, arrayLedger, traceSpansSql } from './plainSqlPar
 import { plainSpanLatency } from './plainLatencySql.js';
 import { COST_INTERVAL_SECONDS } from './costCases.js';
 import { PAGE_SIZE } from './runCases.js';
-import { PROTO_DB, PROTO_GRANULARITY, RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, protoSpansDdl } from './prototypeSchema.js';
-import { PROTO_AGENT_RUNS, PROTO_COST_SERIES, PROTO_CURVE, PROTO_RUN_COST, PROTO_RUN_PAGE } from './prototypeSql.js';
+import { PROTO_DB, PROTO_GRANULARITY, RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, RUN_STEP_ROLLUP_DDL, RUN_STEP_ROLLUP_MV_DDL, protoSpansDdl } from './prototypeSchema.js';
+import { PROTO_AGENT_RUNS, PROTO_COST_SERIES, PROTO_CURVE, PROTO_RUN_COST, PROTO_RUN_PAGE, PROTO_STEP_STATS } from './prototypeSql.js';
 
 /** Rows per insert block when copying spans into the scratch table (the materialized view sees blocks this size, like collector batches). */
 const COPY_BLOCK_ROWS = 50_000;
+
+/** FNV-1a of the scratch DDL, kept as the scratch database's comment: a changed schema is rebuilt. */
+function schemaVersion(ddl: readonly string[]): string {
+  const text = ddl.join('\n');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `v-${h.toString(16)}`;
+}
 
 async function count(store: Store, query: string, projectId: string): Promise<number> {
   const result = await store.client.query({ query, format: 'JSONEachRow', query_params: { projectId } });
@@ -27,18 +35,30 @@ async function count(store: Store, query: string, projectId: string): Promise<nu
  */
 export async function ensurePrototypeSchema(store: Store, projectId: string, log: (line: string) => void): Promise<number> {
   const c = store.client;
-  await c.command({ query: `CREATE DATABASE IF NOT EXISTS ${PROTO_DB}` });
   const spansDdl = MIGRATIONS.find((m) => m.name === 'spans')?.statements[0];
   if (spansDdl === undefined) throw new Error('no spans migration');
-  await c.command({ query: protoSpansDdl(spansDdl) });
-  await c.command({ query: RUN_ROLLUP_DDL });
-  await c.command({ query: RUN_ROLLUP_MV_DDL });
+  const ddl = [protoSpansDdl(spansDdl), RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, RUN_STEP_ROLLUP_DDL, RUN_STEP_ROLLUP_MV_DDL];
+  const version = schemaVersion(ddl);
+  const current = await store.client.query({
+    query: `SELECT comment FROM system.databases WHERE name = {db:String}`,
+    format: 'JSONEachRow',
+    query_params: { db: PROTO_DB },
+  });
+  const [db] = await current.json<{ comment: string }>();
+  if (db !== undefined && db.comment !== version) {
+    log(`prototypes: the scratch schema changed; rebuilding ${PROTO_DB}`);
+    await c.command({ query: `DROP DATABASE ${PROTO_DB}` });
+  }
+  // The version is our own hex digest (DDL does not take query parameters).
+  await c.command({ query: `CREATE DATABASE IF NOT EXISTS ${PROTO_DB} COMMENT '${version}'` });
+  for (const statement of ddl) await c.command({ query: statement });
   const want = await count(store, 'SELECT count() AS n FROM default.spans WHERE project_id = {projectId:String}', projectId);
   const have = await count(store, `SELECT count() AS n FROM ${PROTO_DB}.spans WHERE project_id = {projectId:String}`, projectId);
   if (want === have) return 0;
   log(`prototypes: copying ${want.toLocaleString('en')} spans of ${projectId} into ${PROTO_DB}.spans (the view fills the run rollup)`);
   await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.spans` });
   await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_rollup` });
+  await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_step_rollup` });
   const started = performance.now();
   await c.command({
     query: `INSERT INTO ${PROTO_DB}.spans SELECT * FROM default.spans WHERE project_id = {projectId:String}`,
@@ -48,6 +68,7 @@ export async function ensurePrototypeSchema(store: Store, projectId: string, log
   const copyMs = performance.now() - started;
   await c.command({ query: `OPTIMIZE TABLE ${PROTO_DB}.spans FINAL` });
   await c.command({ query: `OPTIMIZE TABLE ${PROTO_DB}.run_rollup FINAL` });
+  await c.command({ query: `OPTIMIZE TABLE ${PROTO_DB}.run_step_rollup FINAL` });
   log(`prototypes: copied in ${(copyMs / 1000).toFixed(0)} s`);
   return copyMs;
 }
@@ -98,8 +119,10 @@ export function prototypeCases(ctx: BenchContext, current: readonly BenchCase[])
       () => queryStepGroupStats(store.client, filter, prices), () => part('steps')),
     proto(reliability, 'reliability agents: run rollup', async () => ({ agents: await sql(PROTO_AGENT_RUNS) }),
       () => queryAgentRunStats(store.client, filter, prices), () => part('agents')),
-    proto(reliability, 'reliability: array ledger + run rollup', async () => {
-      const [steps, agents] = await Promise.all([sql(ARRAY_LEDGER_STEP_STATS), sql(PROTO_AGENT_RUNS)]);
+    proto(reliability, 'reliability steps: run and (run, step) rollups', async () => ({ steps: await sql(PROTO_STEP_STATS) }),
+      () => queryStepGroupStats(store.client, filter, prices), () => part('steps')),
+    proto(reliability, 'reliability: run and (run, step) rollups', async () => {
+      const [steps, agents] = await Promise.all([sql(PROTO_STEP_STATS), sql(PROTO_AGENT_RUNS)]);
       return { steps, agents };
     }),
     proto(find('compoundingCurve'), 'compoundingCurve: run rollup', async () => ({ curve: await sql(PROTO_CURVE) })),

@@ -41,8 +41,9 @@ export const RUN_ROLLUP_DDL = `CREATE TABLE IF NOT EXISTS ${PROTO_DB}.run_rollup
     g_start SimpleAggregateFunction(sum, UInt64),
     g_first_ok SimpleAggregateFunction(sum, UInt64),
     g_rec SimpleAggregateFunction(sum, UInt64),
-    -- unnumbered step spans (parent, start, span id, step name, ok): grouped at query time, per run, without a GROUP BY over spans
-    unnumbered AggregateFunction(groupArray, Tuple(String, Int64, String, String, Bool))
+    -- unnumbered step spans (parent, start, span id, step name, ok, duration, kind, explicit cost, model, uncached input, cached input, output):
+    -- grouped at query time, per run, without a GROUP BY over spans
+    unnumbered AggregateFunction(groupArray, Tuple(String, Int64, String, String, Bool, Int64, String, Nullable(Float64), String, UInt64, UInt64, UInt64))
 )
 ENGINE = AggregatingMergeTree
 ORDER BY (project_id, run_id)`;
@@ -72,6 +73,50 @@ SELECT
     countIf(${STEP} AND attempt = 1) AS g_start,
     countIf(${STEP} AND attempt = 1 AND status_code != 2) AS g_first_ok,
     countIf(${STEP} AND attempt > 1 AND status_code != 2) AS g_rec,
-    groupArrayStateIf((parent_span_id, toUnixTimestamp64Nano(start_time), span_id, toString(step_name), status_code != 2), ${STEP} AND attempt = 0) AS unnumbered
+    groupArrayStateIf((parent_span_id, toUnixTimestamp64Nano(start_time), span_id, toString(step_name), toBool(status_code != 2),
+                       toUnixTimestamp64Nano(end_time) - toUnixTimestamp64Nano(start_time), toString(step_kind), cost_usd, toString(model),
+                       toUInt64(input_tokens - least(cached_input_tokens, input_tokens)), toUInt64(least(cached_input_tokens, input_tokens)), output_tokens),
+                      ${STEP} AND attempt = 0) AS unnumbered
 FROM ${PROTO_DB}.spans
 GROUP BY project_id, run_id`;
+
+/** Per (run, step name): attempt counts of numbered attempts and their retries' duration and usage. */
+export const RUN_STEP_ROLLUP_DDL = `CREATE TABLE IF NOT EXISTS ${PROTO_DB}.run_step_rollup
+(
+    project_id LowCardinality(String),
+    run_id String,
+    step_name String,
+    step_kind SimpleAggregateFunction(any, String),
+    attempts SimpleAggregateFunction(sum, UInt64),
+    ok_attempts SimpleAggregateFunction(sum, UInt64),
+    g_start SimpleAggregateFunction(sum, UInt64),
+    g_first_ok SimpleAggregateFunction(sum, UInt64),
+    g_rec SimpleAggregateFunction(sum, UInt64),
+    retry_ns SimpleAggregateFunction(sum, Int64),
+    retry_explicit_cost SimpleAggregateFunction(sum, Float64),
+    retry_usage SimpleAggregateFunction(sumMap, Tuple(Array(String), Array(UInt64), Array(UInt64), Array(UInt64)))
+)
+ENGINE = AggregatingMergeTree
+ORDER BY (project_id, run_id, step_name)`;
+
+export const RUN_STEP_ROLLUP_MV_DDL = `CREATE MATERIALIZED VIEW IF NOT EXISTS ${PROTO_DB}.run_step_rollup_mv TO ${PROTO_DB}.run_step_rollup AS
+SELECT
+    project_id, run_id, sn AS step_name,
+    any(sk) AS step_kind,
+    count() AS attempts,
+    countIf(status_code != 2) AS ok_attempts,
+    countIf(attempt = 1) AS g_start,
+    countIf(attempt = 1 AND status_code != 2) AS g_first_ok,
+    countIf(attempt > 1 AND status_code != 2) AS g_rec,
+    sumIf(toUnixTimestamp64Nano(end_time) - toUnixTimestamp64Nano(start_time), attempt > 1) AS retry_ns,
+    sumIf(ifNull(cost_usd, 0), attempt > 1 AND sk != 'handoff') AS retry_explicit_cost,
+    sumMapIf(([toString(model)], [toUInt64(input_tokens - least(cached_input_tokens, input_tokens))], [toUInt64(least(cached_input_tokens, input_tokens))], [output_tokens]),
+             attempt > 1 AND sk != 'handoff' AND cost_usd IS NULL AND input_tokens + output_tokens > 0) AS retry_usage
+FROM
+(
+    SELECT project_id, run_id, toString(step_name) AS sn, toString(step_kind) AS sk, attempt, status_code, start_time, end_time,
+        cost_usd, model, input_tokens, output_tokens, cached_input_tokens
+    FROM ${PROTO_DB}.spans
+    WHERE step_kind NOT IN ('', 'run') AND attempt > 0
+)
+GROUP BY project_id, run_id, sn`;

@@ -29,7 +29,7 @@ export const ROLLUP_RUNS = `rolled AS (
     GROUP BY run_id
     HAVING rs >= {from:DateTime64(9, 'UTC')} AND rs < {to:DateTime64(9, 'UTC')}
 ),
-unnumbered AS (
+split_runs AS (
     SELECT *,
         arraySplit((x, p, i) -> i = 1 OR x.1 != p.1 OR x.4 != p.4, un, arrayPopBack(arrayPushFront(un, un[1])), arrayEnumerate(un)) AS un_groups
     FROM rolled
@@ -45,9 +45,10 @@ runs AS (
         ec + ${TABLE_COST} AS cost,
         ${UNPRICED} AS unpriced_spans,
         spans, step_count, input_tokens, output_tokens, cached_input_tokens,
+        un_groups,
         gs + length(un_groups) AS groups,
         gs - gfo - grec + arrayCount(g -> NOT arrayExists(x -> x.5, g), un_groups) AS never_ok
-    FROM unnumbered
+    FROM split_runs
 )`;
 
 /** Compounding curve from the rollup. */
@@ -94,3 +95,46 @@ SELECT run_id, count() OVER () AS total, duration_ns, step_count AS steps, spans
 FROM runs
 ORDER BY run_start DESC, run_id
 LIMIT {limit:UInt32}`;
+
+/** Cost of one unnumbered span of the rollup's arrays (explicit, else its tokens at the table's prices; NaN-free). */
+const UNNUMBERED_SPAN_COST = `if(x.7 = 'handoff', 0, ifNull(x.8, if(x.10 + x.11 + x.12 = 0, 0,
+    if(isNaN((${price('x.9', 'pIn')} * x.10 + ${price('x.9', 'pCached')} * x.11 + ${price('x.9', 'pOut')} * x.12) AS v), 0, v))))`;
+
+/**
+ * Reliability's step table from the rollups: numbered attempts from the
+ * (run, step) rollup joined with the runs (tens of thousands of rows on each
+ * side, not millions of spans), unnumbered ones from the run rollup's arrays
+ * (one row per attempt group).
+ */
+export const PROTO_STEP_STATS = `WITH ${ROLLUP_RUNS.replace('runs AS (', 'runs AS MATERIALIZED (')},
+numbered AS (
+    SELECT r.agent AS agent, r.service AS service, s.step_name AS step_name, r.outcome AS outcome,
+        s.gs AS g_n, s.gfo AS g_first_ok, s.grec AS g_recovered, s.n AS g_attempts, s.ok AS g_ok_attempts, s.rns AS g_retry_ns,
+        s.rec + arraySum((m, i, c, o) -> if(isNaN((${price('m', 'pIn')} * i + ${price('m', 'pCached')} * c + ${price('m', 'pOut')} * o) AS v), 0, v), s.ru.1, s.ru.2, s.ru.3, s.ru.4) AS g_retry_cost
+    FROM (
+        SELECT run_id, step_name, sum(g_start) AS gs, sum(g_first_ok) AS gfo, sum(g_rec) AS grec, sum(attempts) AS n, sum(ok_attempts) AS ok,
+            sum(retry_ns) AS rns, sum(retry_explicit_cost) AS rec, sumMap(retry_usage) AS ru
+        FROM ${PROTO_DB}.run_step_rollup WHERE project_id = {projectId:String}
+        GROUP BY run_id, step_name
+    ) AS s
+    INNER JOIN (SELECT run_id, agent, service, outcome FROM runs WHERE completed) AS r ON r.run_id = s.run_id
+),
+unnumbered_groups AS (
+    SELECT agent, service, g[1].4 AS step_name, outcome,
+        1 AS g_n, g[1].5 AS g_first_ok, NOT g_first_ok AND arrayExists(x -> x.5, g) AS g_recovered,
+        length(g) AS g_attempts, arrayCount(x -> x.5, g) AS g_ok_attempts,
+        arraySum(x -> x.6, arrayPopFront(g)) AS g_retry_ns,
+        arraySum(x -> ${UNNUMBERED_SPAN_COST}, arrayPopFront(g)) AS g_retry_cost
+    FROM (SELECT agent, service, outcome, un_groups FROM runs WHERE completed)
+    ARRAY JOIN un_groups AS g
+)
+SELECT agent, service, step_name,
+    sum(g_n) AS groups, sumIf(g_n, outcome = 'success') AS groups_in_success, sum(g_first_ok) AS first_ok, sum(g_recovered) AS recovered,
+    sum(g_attempts) AS attempts, sum(g_ok_attempts) AS ok_attempts, sum(g_retry_ns) AS retry_extra_ns, sum(g_retry_cost) AS retry_extra_cost
+FROM (
+    SELECT agent, service, step_name, outcome, g_n, g_first_ok, g_recovered, g_attempts, g_ok_attempts, g_retry_ns, g_retry_cost FROM numbered
+    UNION ALL
+    SELECT agent, service, step_name, outcome, g_n, g_first_ok, g_recovered, g_attempts, g_ok_attempts, g_retry_ns, g_retry_cost FROM unnumbered_groups
+)
+GROUP BY agent, service, step_name
+SETTINGS enable_materialized_cte = 1`;

@@ -16,7 +16,7 @@ describe('the analytics bench (smoke mode)', () => {
   let report: BenchReport | undefined;
   const smoke = async (): Promise<BenchReport> => {
     report ??= await runBench({
-      ...benchOptions({ runs: SMOKE_RUNS, iterations: 1, dataDir, quietWaitMs: 0 }),
+      ...benchOptions({ runs: SMOKE_RUNS, iterations: 1, dataDir, quietWaitMs: 0, prototypes: true }),
       command: 'vitest smoke',
     });
     return report;
@@ -41,6 +41,16 @@ describe('the analytics bench (smoke mode)', () => {
     const withBaseline = r.results.filter((c) => c.disagreements !== undefined);
     expect(withBaseline.length).toBeGreaterThan(10);
     for (const c of withBaseline) expect(c.disagreements, c.name).toEqual([]);
+  });
+
+  it('runs every prototype fix and checks it computes the same numbers as today', { timeout: 600_000 }, async () => {
+    const r = await smoke();
+    expect(r.prototypes.length).toBeGreaterThanOrEqual(8);
+    for (const c of r.prototypes) {
+      expect(c.error, c.name).toBeUndefined();
+      expect(Number.isFinite(c.plain?.medianMs), c.name).toBe(true);
+      expect(c.disagreements, c.name).toEqual([]);
+    }
   });
 
   it('loads the smoke dataset and reports storage, memory and the markdown table', { timeout: 600_000 }, async () => {

@@ -116,7 +116,8 @@ async function runCase(c: BenchCase, iterations: number): Promise<CaseResult> {
     const ratio = plain === undefined ? undefined : ours.medianMs / plain.medianMs;
     return { ...base, ours, plain, ratio, disagreements: disagree, error: undefined, misses: misses(c, ours, ratio) };
   } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
+    const full = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+    const message = full.length > 300 ? `${full.slice(0, 300)}…` : full;
     return { ...base, ours: undefined, plain: undefined, ratio: undefined, disagreements: undefined, error: message, misses: [`failed: ${message}`] };
   }
 }
