@@ -1,4 +1,5 @@
-import { MIGRATIONS, queryAgentRunStats, queryStepGroupStats, type Store } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS, type Analytics } from '@telltale/analytics';
+import { MIGRATIONS, queryAgentRunStats, queryFailureCauses, queryLoopRate, queryStepGroupStats, type AnalyticsFilter, type Store } from '@telltale/store';
 import type { BenchCase, ReferencePart } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import type { LooseRow } from './compareRows.js';
@@ -8,6 +9,20 @@ import { plainSpanLatency } from './plainLatencySql.js';
 import { COST_INTERVAL_SECONDS } from './costCases.js';
 import { PAGE_SIZE } from './runCases.js';
 import { PROTO_DB, PROTO_GRANULARITY, RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, RUN_STEP_ROLLUP_DDL, RUN_STEP_ROLLUP_MV_DDL, protoSpansDdl } from './prototypeSchema.js';
+import {
+  FACTS_AGENT_RUNS,
+  FACTS_CURVE,
+  FACTS_FAILURES,
+  FACTS_LOOP_RATE,
+  FACTS_STEP_STATS,
+  FILL_RUN_FACTS,
+  FILL_RUN_STEP_FACTS,
+  RUN_CAUSE_FACTS_DDL,
+  RUN_FACTS_DDL,
+  RUN_LOOP_FACTS_DDL,
+  RUN_STEP_FACTS_DDL,
+} from './prototypeFacts.js';
+import { LOOP_INTERVAL_SECONDS } from './loopCases.js';
 import { PROTO_AGENT_RUNS, PROTO_COST_SERIES, PROTO_CURVE, PROTO_RUN_COST, PROTO_RUN_PAGE, PROTO_STEP_STATS } from './prototypeSql.js';
 
 /** Rows per insert block when copying spans into the scratch table (the materialized view sees blocks this size, like collector batches). */
@@ -31,13 +46,22 @@ async function count(store: Store, query: string, projectId: string): Promise<nu
  * Builds the scratch schema unless it already holds the project's spans:
  * copies them into `bench_proto.spans` in collector-sized blocks (the
  * materialized view fills the run rollup block by block), then merges both.
- * Returns the copy's wall time (0 when reused).
+ * Then runs the run-facts finaliser once over the window. Returns both wall
+ * times (0 when reused).
  */
-export async function ensurePrototypeSchema(store: Store, projectId: string, log: (line: string) => void): Promise<number> {
+export async function ensurePrototypeSchema(
+  store: Store,
+  analytics: Analytics,
+  filter: AnalyticsFilter,
+  /** The baselines' parameters (window and prices) for the finaliser. */
+  params: Record<string, unknown>,
+  log: (line: string) => void,
+): Promise<{ copyMs: number; finalizeMs: number }> {
   const c = store.client;
+  const projectId = filter.projectId;
   const spansDdl = MIGRATIONS.find((m) => m.name === 'spans')?.statements[0];
   if (spansDdl === undefined) throw new Error('no spans migration');
-  const ddl = [protoSpansDdl(spansDdl), RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, RUN_STEP_ROLLUP_DDL, RUN_STEP_ROLLUP_MV_DDL];
+  const ddl = [protoSpansDdl(spansDdl), RUN_ROLLUP_DDL, RUN_ROLLUP_MV_DDL, RUN_STEP_ROLLUP_DDL, RUN_STEP_ROLLUP_MV_DDL, RUN_FACTS_DDL, RUN_STEP_FACTS_DDL, RUN_LOOP_FACTS_DDL, RUN_CAUSE_FACTS_DDL];
   const version = schemaVersion(ddl);
   const current = await store.client.query({
     query: `SELECT comment FROM system.databases WHERE name = {db:String}`,
@@ -52,9 +76,13 @@ export async function ensurePrototypeSchema(store: Store, projectId: string, log
   // The version is our own hex digest (DDL does not take query parameters).
   await c.command({ query: `CREATE DATABASE IF NOT EXISTS ${PROTO_DB} COMMENT '${version}'` });
   for (const statement of ddl) await c.command({ query: statement });
+  const facts = Math.min(
+    await count(store, `SELECT count() AS n FROM ${PROTO_DB}.run_facts WHERE project_id = {projectId:String}`, projectId),
+    await count(store, `SELECT count() AS n FROM ${PROTO_DB}.run_step_facts WHERE project_id = {projectId:String}`, projectId),
+  );
   const want = await count(store, 'SELECT count() AS n FROM default.spans WHERE project_id = {projectId:String}', projectId);
   const have = await count(store, `SELECT count() AS n FROM ${PROTO_DB}.spans WHERE project_id = {projectId:String}`, projectId);
-  if (want === have) return 0;
+  if (want === have && facts > 0) return { copyMs: 0, finalizeMs: 0 };
   log(`prototypes: copying ${want.toLocaleString('en')} spans of ${projectId} into ${PROTO_DB}.spans (the view fills the run rollup)`);
   await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.spans` });
   await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_rollup` });
@@ -70,7 +98,23 @@ export async function ensurePrototypeSchema(store: Store, projectId: string, log
   await c.command({ query: `OPTIMIZE TABLE ${PROTO_DB}.run_rollup FINAL` });
   await c.command({ query: `OPTIMIZE TABLE ${PROTO_DB}.run_step_rollup FINAL` });
   log(`prototypes: copied in ${(copyMs / 1000).toFixed(0)} s`);
-  return copyMs;
+  await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_facts` });
+  await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_step_facts` });
+  await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_loop_facts` });
+  await c.command({ query: `TRUNCATE TABLE ${PROTO_DB}.run_cause_facts` });
+  const finalizeStarted = performance.now();
+  for (const fill of [FILL_RUN_FACTS, FILL_RUN_STEP_FACTS]) await c.command({ query: fill, query_params: params });
+  // Loop flags and causes: today's per-run queries, run once, stored.
+  const [flags, causes] = [await analytics.runLoopFlags(filter), await analytics.runCauses(filter)];
+  await c.insert({
+    table: `${PROTO_DB}.run_loop_facts`,
+    format: 'JSONEachRow',
+    values: flags.map((f) => ({ project_id: projectId, run_id: f.runId, kinds: f.kinds, detections: f.detections, wasted_ns: f.wastedNs, wasted_cost: f.wastedCostUsd })),
+  });
+  await c.insert({ table: `${PROTO_DB}.run_cause_facts`, format: 'JSONEachRow', values: causes.map((r) => ({ project_id: projectId, run_id: r.runId, cause: r.cause })) });
+  const finalizeMs = performance.now() - finalizeStarted;
+  log(`prototypes: run facts finalised in ${(finalizeMs / 1000).toFixed(1)} s`);
+  return { copyMs, finalizeMs };
 }
 
 const RETRY_COST = `, if(g_start, 0, if(isNaN(${RAW_COST} AS c), 0, c)) AS retry_cost`;
@@ -104,6 +148,7 @@ export function prototypeCases(ctx: BenchContext, current: readonly BenchCase[])
     name,
     targetMs: 500,
     maxRatio: undefined,
+    plainIsLowerBound: false,
     ours,
     plain: after,
     ...(reference === undefined ? {} : { reference }),
@@ -125,6 +170,27 @@ export function prototypeCases(ctx: BenchContext, current: readonly BenchCase[])
       const [steps, agents] = await Promise.all([sql(PROTO_STEP_STATS), sql(PROTO_AGENT_RUNS)]);
       return { steps, agents };
     }),
+    proto(reliability, 'reliability: run facts finalised once per run', async () => {
+      const [steps, agents] = await Promise.all([sql(FACTS_STEP_STATS), sql(FACTS_AGENT_RUNS)]);
+      return { steps, agents };
+    }),
+    proto(find('compoundingCurve'), 'compoundingCurve: run facts finalised once per run', async () => ({ curve: await sql(FACTS_CURVE) })),
+    proto(find(`loopRate(${LOOP_INTERVAL_SECONDS} s)`), 'loopRate: loop flags finalised once per run', async () => ({
+      buckets: await sql(FACTS_LOOP_RATE, { intervalMs: LOOP_INTERVAL_SECONDS * 1000 }),
+    }), undefined, async () => ({
+      buckets: {
+        keys: ['bucket_ms'],
+        values: ['runs', 'looping'],
+        rows: (await queryLoopRate(store.client, filter, prices, DEFAULT_LOOP_THRESHOLDS, LOOP_INTERVAL_SECONDS)).map((b) => ({ bucket_ms: b.bucketStartMs, runs: b.runs, looping: b.loopingRuns })),
+      },
+    })),
+    proto(find('failures'), 'failures: causes finalised once per run', async () => ({ causes: await sql(FACTS_FAILURES) }), undefined, async () => ({
+      causes: {
+        keys: ['cause'],
+        values: ['runs'],
+        rows: Object.entries(await queryFailureCauses(store.client, filter, prices, DEFAULT_LOOP_THRESHOLDS)).filter(([, runs]) => runs > 0).map(([cause, runs]) => ({ cause, runs })),
+      },
+    })),
     proto(find('compoundingCurve'), 'compoundingCurve: run rollup', async () => ({ curve: await sql(PROTO_CURVE) })),
     proto(find('cost'), 'cost: run rollup', async () => {
       const [runs, unpriced] = await Promise.all([sql(PROTO_RUN_COST), sql(PLAIN_UNPRICED)]);

@@ -17,7 +17,8 @@ const UNPRICED = `arraySum((m, n) -> if(isNaN(${price('m', 'pIn')} + ${price('m'
  * when its parent or step name differs from the previous one's; a group
  * never succeeded when none of its spans is OK.
  */
-export const ROLLUP_RUNS = `rolled AS (
+export function rollupRuns(where = ''): string {
+  return `rolled AS (
     SELECT run_id,
         min(run_start) AS rs, max(run_end) AS re, any(any_service) AS svc, argMaxMerge(root) AS r,
         sum(span_count) AS spans, sum(steps) AS step_count, sum(explicit_cost) AS ec, sumMap(usage) AS u,
@@ -25,7 +26,7 @@ export const ROLLUP_RUNS = `rolled AS (
         sum(g_start) AS gs, sum(g_first_ok) AS gfo, sum(g_rec) AS grec,
         arraySort(groupArrayMerge(unnumbered)) AS un
     FROM ${PROTO_DB}.run_rollup
-    WHERE project_id = {projectId:String}
+    WHERE project_id = {projectId:String}${where}
     GROUP BY run_id
     HAVING rs >= {from:DateTime64(9, 'UTC')} AND rs < {to:DateTime64(9, 'UTC')}
 ),
@@ -50,6 +51,9 @@ runs AS (
         gs - gfo - grec + arrayCount(g -> NOT arrayExists(x -> x.5, g), un_groups) AS never_ok
     FROM split_runs
 )`;
+}
+
+export const ROLLUP_RUNS = rollupRuns();
 
 /** Compounding curve from the rollup. */
 export const PROTO_CURVE = `WITH ${ROLLUP_RUNS}
@@ -89,12 +93,20 @@ SELECT intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {interval
     maxIf(cost, completed) AS max_cost
 FROM runs GROUP BY bucket_ms`;
 
-/** The runs list's first page (and total) from the rollup, in one query. */
-export const PROTO_RUN_PAGE = `WITH ${ROLLUP_RUNS}
-SELECT run_id, count() OVER () AS total, duration_ns, step_count AS steps, spans, cost, input_tokens AS in_tok, unpriced_spans AS unpriced, groups AS attempt_groups
-FROM runs
-ORDER BY run_start DESC, run_id
-LIMIT {limit:UInt32}`;
+/** The runs list's first page (and total) from the rollup: the page's ids from run starts alone, then those runs in full. */
+export const PROTO_RUN_PAGE = `WITH page AS (
+    SELECT run_id, rs, count() OVER () AS total
+    FROM (
+        SELECT run_id, min(run_start) AS rs FROM ${PROTO_DB}.run_rollup WHERE project_id = {projectId:String} GROUP BY run_id
+        HAVING rs >= {from:DateTime64(9, 'UTC')} AND rs < {to:DateTime64(9, 'UTC')}
+    )
+    ORDER BY rs DESC, run_id
+    LIMIT {limit:UInt32}
+),
+${rollupRuns(' AND run_id IN (SELECT run_id FROM page)')}
+SELECT r.run_id AS run_id, p.total AS total, duration_ns, step_count AS steps, spans, cost, input_tokens AS in_tok, unpriced_spans AS unpriced, groups AS attempt_groups
+FROM runs AS r INNER JOIN page AS p ON p.run_id = r.run_id
+ORDER BY r.run_start DESC, r.run_id`;
 
 /** Cost of one unnumbered span of the rollup's arrays (explicit, else its tokens at the table's prices; NaN-free). */
 const UNNUMBERED_SPAN_COST = `if(x.7 = 'handoff', 0, ifNull(x.8, if(x.10 + x.11 + x.12 = 0, 0,

@@ -84,7 +84,7 @@ export function renderReport(report: BenchReport): string {
     missed.length === 0 ? 'Every query met its target.' : `Missed: ${missed.map((r) => r.name).join(', ')}.`,
     report.prototypes.length === 0
       ? ''
-      : `\n**Prototype fixes** (scratch schema \`bench_proto\`: the project copied in ${int(50_000)}-row blocks through the rollup's materialized view${report.prototypeCopyMs > 0 ? ` in ${(report.prototypeCopyMs / 1000).toFixed(0)} s` : ''}, then merged):\n\n${renderPrototypes(report)}`,
+      : `\n**Prototype fixes** (scratch schema \`bench_proto\`: the project copied in ${int(50_000)}-row blocks through the rollup's materialized view${report.prototypeCopyMs > 0 ? ` in ${(report.prototypeCopyMs / 1000).toFixed(0)} s` : ''}, then merged${report.prototypeFinalizeMs > 0 ? `; the run-facts finaliser took ${(report.prototypeFinalizeMs / 1000).toFixed(1)} s for ${int(report.project.runs)} runs` : ''}):\n\n${renderPrototypes(report)}`,
     report.uncovered.length === 0 ? '' : `\n⚠ Facade methods without a written case (timed by a generic call, no baseline): ${report.uncovered.join(', ')}.`,
   ].join('\n');
 }

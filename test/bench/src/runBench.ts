@@ -1,6 +1,7 @@
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES } from '@telltale/datasets';
 import type { Store } from '@telltale/store';
+import { plainParams } from './plainSqlParts.js';
 import type { BenchCase } from './BenchCase.js';
 import { benchContext, type BenchContext } from './BenchContext.js';
 import type { BenchOptions } from './BenchOptions.js';
@@ -55,6 +56,8 @@ export interface BenchReport {
   prototypes: CaseResult[];
   /** Wall time of copying the project into the scratch schema through the rollup's materialized view (0: reused or not run). */
   prototypeCopyMs: number;
+  /** Wall time of the run-facts finaliser over the window (0: reused or not run). */
+  prototypeFinalizeMs: number;
   /** Facade methods without a written case (timed by a generic call). */
   uncovered: string[];
 }
@@ -138,7 +141,9 @@ export async function runBench(opts: BenchOptions & { command: string; log?: (li
     const ctx: BenchContext = benchContext(store, analytics, filter, DEFAULT_PRICES, sample);
     const { cases, uncovered } = benchCases(ctx);
     const protos = opts.prototypes ? prototypeCases(ctx, cases) : [];
-    const prototypeCopyMs = opts.prototypes ? await ensurePrototypeSchema(store, project.projectId, log) : 0;
+    const { copyMs: prototypeCopyMs, finalizeMs: prototypeFinalizeMs } = opts.prototypes
+      ? await ensurePrototypeSchema(store, analytics, filter, plainParams(filter, DEFAULT_PRICES), log)
+      : { copyMs: 0, finalizeMs: 0 };
     log(`project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs; ${cases.length} cases`);
     const quiet = await waitForQuiet(opts.maxLoadAverage, opts.quietWaitMs, log);
     let peakRss = process.memoryUsage().rss;
@@ -180,6 +185,7 @@ export async function runBench(opts: BenchOptions & { command: string; log?: (li
       results,
       prototypes,
       prototypeCopyMs,
+      prototypeFinalizeMs,
       uncovered,
     };
   } finally {
