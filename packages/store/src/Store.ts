@@ -8,6 +8,7 @@ import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
 import { listRuns } from './runs/listRuns.js';
 import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
 import type { PriceTable } from './analytics/AnalyticsFilter.js';
+import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -15,17 +16,25 @@ import type { PriceTable } from './analytics/AnalyticsFilter.js';
  */
 export class Store {
   readonly client: ClickHouseClient;
+  /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
+  readonly runFacts: RunFacts;
 
-  private constructor(client: ClickHouseClient) {
+  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions) {
     this.client = client;
+    this.runFacts = new RunFacts(client, factsOpts);
   }
 
-  /** Opens the connection and applies pending migrations. */
-  static async open(conn: StoreConnection, opts: { retentionDays?: number } = {}): Promise<Store> {
-    const store = new Store(createClickHouseClient(conn));
+  /**
+   * Opens the connection, applies pending migrations, and finalises the
+   * runs whose facts are missing or stale (a crash before finalising, spans
+   * written by another process, or data from before the facts existed).
+   */
+  static async open(conn: StoreConnection, opts: { retentionDays?: number; runFacts?: RunFactsOptions } = {}): Promise<Store> {
+    const store = new Store(createClickHouseClient(conn), opts.runFacts ?? {});
     try {
       await migrate(store.client);
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
+      await store.runFacts.reconcile();
     } catch (err) {
       await store.close();
       throw err;
@@ -33,8 +42,10 @@ export class Store {
     return store;
   }
 
-  insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
-    return insertSpans(this.client, spans, opts);
+  /** Stores one batch; its runs become pending for the run facts. */
+  async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
+    await insertSpans(this.client, spans, opts);
+    this.runFacts.markSpans(spans);
   }
 
   /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */
@@ -60,6 +71,9 @@ export class Store {
   async setRetentionDays(days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1) throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
     await this.client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
+    for (const table of ['run_facts', 'run_step_facts']) {
+      await this.client.command({ query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY` });
+    }
   }
 
   async ping(): Promise<boolean> {
@@ -67,7 +81,9 @@ export class Store {
     return result.success;
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  /** Finalises pending run facts (what fails is redone by the next open's reconcile), then closes the connection. */
+  async close(): Promise<void> {
+    await this.runFacts.stop().catch(() => undefined);
+    await this.client.close();
   }
 }

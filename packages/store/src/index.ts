@@ -24,7 +24,7 @@ export { queryRunCostStats, queryCostGroups, queryUnpricedUsage, queryCostSeries
 export type { RunCostStats, UnpricedUsage, CostGroupBy, CostGroup, CostBucket } from './analytics/costQueries.js';
 export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/modelPrices.js';
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
-export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT } from './analytics/loopTypes.js';
+export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';
 export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetectionRow, LoopTotals, LoopPage, LoopRateBucket, RunLoopFlag, LoopStepRow } from './analytics/loopTypes.js';
 export { queryLoopRate, queryRunLoopFlags, queryAgentStepMedians, queryLoopSteps } from './analytics/loopQueries.js';
 export { queryLoopPage, LOOP_ORDERS } from './analytics/loopPageQuery.js';

@@ -1,13 +1,7 @@
-import type { LoopThresholds } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS, type LoopThresholds } from '@telltale/store';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
-/** The one place the loop thresholds' defaults live (RELIABILITY-MATH "Loops and no progress"). */
-export const DEFAULT_LOOP_THRESHOLDS: Readonly<LoopThresholds> = Object.freeze({
-  repeat: 3,
-  pingPongCycles: 3,
-  runawayMultiplier: 3,
-  runawayHardCap: 50,
-});
+export { DEFAULT_LOOP_THRESHOLDS };
 
 /** The defaults with `overrides` applied, checked: whole numbers ≥ 2 for repeat and cycles, ≥ 1 for the cap, a positive multiplier. */
 export function resolveLoopThresholds(overrides: Partial<LoopThresholds> = {}): LoopThresholds {

@@ -20,6 +20,12 @@ export interface AnalyticsFilter {
   attributes?: Readonly<Record<string, string>>;
   /** Only these runs (e.g. one run's detail, or a page of the runs list); empty or absent = all. */
   runIds?: readonly string[];
+  /**
+   * Recompute run-level numbers from the spans instead of reading the run
+   * facts (verification and tests; slower). Filters on steps, tools, models
+   * or attributes always read the spans.
+   */
+  recompute?: boolean;
 }
 
 /** Per-token USD prices by model, resolved for one project (bundled table + overrides). */

@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from './sqlParts.js';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
@@ -82,8 +84,12 @@ type Num = number | string;
 const n = (v: Num | undefined): number => Number(v ?? 0);
 const q = (v: readonly Num[] | undefined, i: number): number => n(v?.[i]);
 
-const RUN_COST_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
-SELECT
+/** The `runs` CTE of run-level cost queries: from the run facts when the filter allows, else from the spans. */
+async function runsSource(client: ClickHouseClient, filter: AnalyticsFilter): Promise<string> {
+  return (await useRunFacts(client, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+}
+
+const RUN_COST_SELECT = `SELECT
     count() AS runs,
     countIf(outcome = 'success') AS success_runs,
     countIf(outcome = 'failure') AS failure_runs,
@@ -135,12 +141,27 @@ HAVING key != '' OR cost_sum > 0 OR billed_calls > 0
 ORDER BY cost_sum DESC, key`;
 }
 
+/** Unpriced usage from the run facts' usage arrays. */
+const FACT_UNPRICED_SQL = `${withClause(FACT_RUNS_CTE)}
+SELECT
+    model,
+    sum(n) AS spans,
+    sum(i + c) AS in_tok,
+    sum(c) AS cached_tok,
+    sum(o) AS out_tok
+FROM runs
+ARRAY JOIN usage_models AS model, usage_uncached AS i, usage_cached AS c, usage_output AS o, usage_spans AS n
+WHERE isNaN(${priceOf('priceInput', 'model')})
+GROUP BY model
+ORDER BY in_tok + out_tok DESC, model`;
+
 /**
  * Unpriced usage itemises RunCostStats' `unpricedSpans`: the spans of the kept
  * runs (whole runs, as for the run costs), so with any filter set the runs CTE
  * selects them.
  */
-function unpricedSql(filter: AnalyticsFilter): string {
+function unpricedSql(filter: AnalyticsFilter, facts: boolean): string {
+  if (facts) return FACT_UNPRICED_SQL;
   const filtered =
     [filter.service, filter.agent, filter.stepName, filter.tool, filter.model].some((v) => (v ?? '') !== '') || Object.keys(filter.attributes ?? {}).length > 0;
   const { ctes, where } = filtered
@@ -159,8 +180,7 @@ GROUP BY model
 ORDER BY in_tok + out_tok DESC, model`;
 }
 
-const SERIES_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
-SELECT
+const SERIES_SELECT = `SELECT
     intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms,
     count() AS runs,
     countIf(outcome != 'incomplete') AS completed,
@@ -174,7 +194,7 @@ GROUP BY bucket_ms
 ORDER BY bucket_ms`;
 
 export async function queryRunCostStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<RunCostStats> {
-  const result = await client.query({ query: RUN_COST_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: `${await runsSource(client, filter)}\n${RUN_COST_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const [r] = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return {
     runs: n(r?.runs),
@@ -213,7 +233,7 @@ export async function queryCostGroups(client: ClickHouseClient, filter: Analytic
 }
 
 export async function queryUnpricedUsage(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<UnpricedUsage[]> {
-  const result = await client.query({ query: unpricedSql(filter), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: unpricedSql(filter, await useRunFacts(client, filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { model: string }>();
   return rows.map((r) => ({
     model: r.model,
@@ -227,7 +247,7 @@ export async function queryUnpricedUsage(client: ClickHouseClient, filter: Analy
 /** Cost per interval of run start; intervals without runs are absent. */
 export async function queryCostSeries(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable, intervalSeconds: number): Promise<CostBucket[]> {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
-  const result = await client.query({ query: SERIES_SQL, format: 'JSONEachRow', query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 } });
+  const result = await client.query({ query: `${await runsSource(client, filter)}\n${SERIES_SELECT}`, format: 'JSONEachRow', query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 } });
   const rows = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return rows.map((r) => ({
     bucketStartMs: n(r.bucket_ms),

@@ -4,6 +4,8 @@ import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loop
 import { loopArrayColumns, loopFoundCte, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
 import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
 
 /** Primary failure causes of RELIABILITY-MATH "Failure taxonomy", in priority order. */
 export const FAILURE_CAUSES = ['loop', 'partial_execution', 'tool_failure', 'validation_exhausted', 'llm_error', 'timeout', 'unknown'] as const;
@@ -18,7 +20,7 @@ export const TIMEOUT_ERROR_PATTERN = '(?i)timeout|timed.?out|deadline';
  * failed step span (end and error type), the successful side-effect steps,
  * and the last validate span.
  */
-const RUN_FACTS_CTE = `run_facts AS MATERIALIZED (
+export const CAUSE_FACTS_CTE = `cause_facts AS MATERIALIZED (
     SELECT run_id,
         ${loopArrayColumns('flags')},
         maxIf(toUnixTimestamp64Nano(end_time), NOT ok) AS last_fail_end_ns,
@@ -32,9 +34,10 @@ const RUN_FACTS_CTE = `run_facts AS MATERIALIZED (
     GROUP BY run_id
 )`;
 
-/** Attempt groups that never succeeded, per failed run and step kind (needs STEP_LEDGER_CTE). */
-const RUN_GROUPS_CTE = `run_groups AS (
+/** Attempt groups that never succeeded, per scoped run and step kind (needs STEP_LEDGER_CTE and scoped_runs). */
+export const CAUSE_GROUPS_CTE = `cause_groups AS (
     SELECT run_id,
+        sum(g_start) AS group_count,
         sum(g_start) - sum(g_first_ok) - sum(g_recovered) AS never_ok,
         sumIf(g_start, step_kind = 'tool') - sumIf(g_first_ok, step_kind = 'tool') - sumIf(g_recovered, step_kind = 'tool') AS never_ok_tool,
         sumIf(g_start, step_kind = 'llm') - sumIf(g_first_ok, step_kind = 'llm') - sumIf(g_recovered, step_kind = 'llm') AS never_ok_llm
@@ -54,34 +57,48 @@ const RUN_GROUPS_CTE = `run_groups AS (
  * - timeout: the root's error type, or (when a group never succeeded) the
  *   latest-ending failed step span's, matches TIMEOUT_ERROR_PATTERN;
  * - unknown.
+ *
+ * CAUSE_WITHOUT_LOOP_SQL is every branch but the first (`r` a run with
+ * run_end and root_error_type, `f` its cause_facts, `g` its cause_groups):
+ * the run facts store it, and add `loop` at query time, since runaway
+ * limits depend on the other runs of the window.
  */
-const RUN_CAUSES_CTE = `run_causes AS (
-    SELECT
-        r.run_id AS run_id, r.run_start AS run_start,
-        multiIf(
-            notEmpty(l.dets) OR r.steps > r.step_limit, 'loop',
+export const CAUSE_WITHOUT_LOOP_SQL = `multiIf(
             f.ok_effects > 0 AND f.first_effect_end_ns <= if(g.never_ok > 0, f.last_fail_end_ns, toUnixTimestamp64Nano(r.run_end)), 'partial_execution',
             g.never_ok_tool > 0, 'tool_failure',
             f.validations > 0 AND NOT f.last_validate_ok, 'validation_exhausted',
             g.never_ok_llm > 0, 'llm_error',
             match(r.root_error_type, '${TIMEOUT_ERROR_PATTERN}') OR (g.never_ok > 0 AND match(f.last_fail_error_type, '${TIMEOUT_ERROR_PATTERN}')), 'timeout',
-            'unknown') AS cause
+            'unknown')`;
+
+const RUN_CAUSES_CTE = `run_causes AS (
+    SELECT
+        r.run_id AS run_id, r.run_start AS run_start,
+        if(notEmpty(l.dets) OR r.steps > r.step_limit, 'loop', ${CAUSE_WITHOUT_LOOP_SQL}) AS cause
     FROM scoped_runs AS r
-    LEFT JOIN run_facts AS f ON f.run_id = r.run_id
+    LEFT JOIN cause_facts AS f ON f.run_id = r.run_id
     LEFT JOIN loop_found AS l ON l.run_id = r.run_id
-    LEFT JOIN run_groups AS g ON g.run_id = r.run_id
+    LEFT JOIN cause_groups AS g ON g.run_id = r.run_id
     SETTINGS join_use_nulls = 0
 )`;
 
-function causesChain(limits: AgentLimitsSource): string {
+/** run_causes from the run facts: the stored cause, or `loop` when a stored loop kind or the runaway limit says so. */
+const FACT_RUN_CAUSES_CTE = `run_causes AS (
+    SELECT run_id, run_start, if(notEmpty(loop_kinds) OR steps > step_limit, 'loop', cause_base) AS cause
+    FROM scoped_runs
+)`;
+
+/** The WITH clause ending in `run_causes (run_id, run_start, cause)`: from the run facts when the query allows, else from the spans. */
+function causesChain(limits: AgentLimitsSource, facts: boolean): string {
+  if (facts) return withClause(FACT_RUNS_CTE, scopedRunsCtes('failed', limits, ['loop_kinds', 'cause_base']), FACT_RUN_CAUSES_CTE);
   return withClause(
     PRICED_SPANS_CTE,
     RUNS_CTE,
     scopedRunsCtes('failed', limits),
-    RUN_FACTS_CTE,
-    loopFoundCte('run_facts', 'flags'),
+    CAUSE_FACTS_CTE,
+    loopFoundCte('cause_facts', 'flags'),
     STEP_LEDGER_CTE,
-    RUN_GROUPS_CTE,
+    CAUSE_GROUPS_CTE,
     RUN_CAUSES_CTE,
   );
 }
@@ -92,8 +109,8 @@ function params(filter: AnalyticsFilter, prices: PriceTable, thresholds: LoopThr
   return { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) };
 }
 
-function countsSql(limits: AgentLimitsSource): string {
-  return `${causesChain(limits)}
+function countsSql(limits: AgentLimitsSource, facts: boolean): string {
+  return `${causesChain(limits, facts)}
 SELECT cause, count() AS runs FROM run_causes GROUP BY cause`;
 }
 
@@ -106,7 +123,7 @@ export async function queryFailureCauses(
   medians?: readonly AgentStepMedian[],
 ): Promise<Record<FailureCause, number>> {
   const result = await client.query({
-    query: countsSql(medians === undefined ? 'inline' : 'bound'),
+    query: countsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: params(filter, prices, thresholds, medians),
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -124,8 +141,8 @@ export interface FailureBucket {
   counts: Record<FailureCause, number>;
 }
 
-function seriesSql(limits: AgentLimitsSource): string {
-  return `${causesChain(limits)}
+function seriesSql(limits: AgentLimitsSource, facts: boolean): string {
+  return `${causesChain(limits, facts)}
 SELECT intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms, cause, count() AS runs
 FROM run_causes
 GROUP BY bucket_ms, cause
@@ -143,7 +160,7 @@ export async function queryFailureSeries(
 ): Promise<FailureBucket[]> {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: seriesSql(medians === undefined ? 'inline' : 'bound'),
+    query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: { ...params(filter, prices, thresholds, medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -168,8 +185,8 @@ export interface RunCause {
   cause: FailureCause;
 }
 
-function runCausesSql(limits: AgentLimitsSource): string {
-  return `${causesChain(limits)}
+function runCausesSql(limits: AgentLimitsSource, facts: boolean): string {
+  return `${causesChain(limits, facts)}
 SELECT run_id, cause FROM run_causes ORDER BY run_id`;
 }
 
@@ -186,7 +203,7 @@ export async function queryRunCauses(
   medians?: readonly AgentStepMedian[],
 ): Promise<RunCause[]> {
   const result = await client.query({
-    query: runCausesSql(medians === undefined ? 'inline' : 'bound'),
+    query: runCausesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: params(filter, prices, thresholds, medians),
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,

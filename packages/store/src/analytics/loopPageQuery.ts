@@ -5,6 +5,8 @@ import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loop
 import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource } from './loopSql.js';
 import { LOOP_KINDS, LOOP_VARIANTS, type AgentStepMedian, type LoopDetectionRow, type LoopKind, type LoopPage, type LoopThresholds, type LoopTotals, type LoopVariant } from './loopTypes.js';
 import { filterParams } from './sqlParts.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
+import { queryLoopingRuns } from './loopQueries.js';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
@@ -95,6 +97,13 @@ interface PageRow {
 }
 
 const emptyTotals = (): LoopTotals => ({ runsFlagged: 0, detections: 0, wastedNs: 0, wastedCostUsd: 0 });
+const emptyPage = (): LoopPage => ({
+  detections: [],
+  total: 0,
+  runs: 0,
+  byKind: Object.fromEntries(LOOP_KINDS.map((k) => [k, emptyTotals()])) as Record<LoopKind, LoopTotals>,
+  overall: emptyTotals(),
+});
 
 /** Loop detections (a page, without evidence span ids) with totals per kind and over all kinds. */
 export async function queryLoopPage(
@@ -104,6 +113,15 @@ export async function queryLoopPage(
   thresholds: LoopThresholds,
   opts: LoopPageOptions,
 ): Promise<LoopPage> {
+  if (await useRunFacts(client, filter, thresholds)) {
+    // the run facts say which runs loop: read only their spans for the detections
+    const looping = await queryLoopingRuns(client, filter, prices, thresholds, opts.medians);
+    const page =
+      looping.runIds.length === 0
+        ? emptyPage()
+        : await queryLoopPage(client, { ...filter, runIds: looping.runIds, recompute: true }, prices, thresholds, { ...opts, medians: looping.medians });
+    return { ...page, runs: looping.runs };
+  }
   const limits: AgentLimitsSource = opts.medians === undefined ? 'inline' : 'bound';
   const result = await client.query({
     query: pageSql(opts.orderBy ?? 'recent', limits),
@@ -119,13 +137,7 @@ export async function queryLoopPage(
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<PageRow>();
-  const page: LoopPage = {
-    detections: [],
-    total: 0,
-    runs: 0,
-    byKind: Object.fromEntries(LOOP_KINDS.map((k) => [k, emptyTotals()])) as Record<LoopKind, LoopTotals>,
-    overall: emptyTotals(),
-  };
+  const page = emptyPage();
   const totals = (r: PageRow): LoopTotals => ({ runsFlagged: n(r.runs_flagged), detections: n(r.detections), wastedNs: n(r.wasted_ns), wastedCostUsd: n(r.wasted_cost) });
   for (const r of rows) {
     switch (r.row_type) {

@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { RUN_WASTE_CTE, loopChain, type AgentLimitsSource } from './loopSql.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
+import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
 import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
@@ -8,7 +10,24 @@ import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
 
-function rateSql(limits: AgentLimitsSource): string {
+/** Whether a run of scoped_runs loops, from the run facts: a stored loop kind, or over the runaway limit. */
+const FACT_LOOPS_SQL = 'notEmpty(loop_kinds) OR steps > step_limit';
+
+function factLoopsChain(limits: AgentLimitsSource): string {
+  return withClause(FACT_RUNS_CTE, scopedRunsCtes('all', limits, ['loop_kinds']));
+}
+
+function rateSql(limits: AgentLimitsSource, facts: boolean): string {
+  if (facts) {
+    return `${factLoopsChain(limits)}
+SELECT
+    intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms,
+    count() AS runs,
+    countIf(${FACT_LOOPS_SQL}) AS looping
+FROM scoped_runs
+GROUP BY bucket_ms
+ORDER BY bucket_ms`;
+  }
   return `${loopChain(limits, 'flags')}
 SELECT
     intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {intervalMs:Int64} AS bucket_ms,
@@ -30,7 +49,7 @@ export async function queryLoopRate(
 ): Promise<LoopRateBucket[]> {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: rateSql(medians === undefined ? 'inline' : 'bound'),
+    query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -57,6 +76,11 @@ export async function queryRunLoopFlags(
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<RunLoopFlag[]> {
+  if (await useRunFacts(client, filter, thresholds)) {
+    const looping = await queryLoopingRuns(client, filter, prices, thresholds, medians);
+    if (looping.runIds.length === 0) return [];
+    return queryRunLoopFlags(client, { ...filter, runIds: looping.runIds, recompute: true }, prices, thresholds, looping.medians);
+  }
   const result = await client.query({
     query: flagsSql(medians === undefined ? 'inline' : 'bound'),
     format: 'JSONEachRow',
@@ -74,8 +98,7 @@ export async function queryRunLoopFlags(
   }));
 }
 
-const MEDIANS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
-SELECT service, agent, toFloat64(quantileExact(0.5)(steps)) AS median_steps
+const MEDIANS_SELECT = `SELECT service, agent, toFloat64(quantileExact(0.5)(steps)) AS median_steps
 FROM runs
 WHERE outcome != 'incomplete'
 GROUP BY service, agent
@@ -83,9 +106,45 @@ ORDER BY service, agent`;
 
 /** Median steps per completed run of each agent (quantileExact(0.5): the upper median). */
 export async function queryAgentStepMedians(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentStepMedian[]> {
-  const result = await client.query({ query: MEDIANS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const source = (await useRunFacts(client, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const result = await client.query({ query: `${source}\n${MEDIANS_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<{ service: string; agent: string; median_steps: Num }>();
   return rows.map((r) => ({ service: r.service, agent: r.agent, medianSteps: n(r.median_steps) }));
+}
+
+/** The window's runs that loop, per the run facts, and how many runs the window has. */
+export interface LoopingRuns {
+  runs: number;
+  runIds: string[];
+  /** The medians the runaway limits used (bind them when querying the spans of `runIds`). */
+  medians: AgentStepMedian[];
+}
+
+const LOOPING_SQL = `${factLoopsChain('bound')}
+SELECT count() AS runs, groupArrayIf(run_id, ${FACT_LOOPS_SQL}) AS looping FROM scoped_runs`;
+
+/**
+ * From the run facts: which runs of the filter loop (with `thresholds`, which
+ * must be ones the facts can answer: see readsRunFacts). Span queries that
+ * need each detection's evidence and waste then read only those runs' spans,
+ * with the medians bound so that their runaway limits stay the window's.
+ */
+export async function queryLoopingRuns(
+  client: ClickHouseClient,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  thresholds: LoopThresholds,
+  medians?: readonly AgentStepMedian[],
+): Promise<LoopingRuns> {
+  const bound = medians ?? (await queryAgentStepMedians(client, filter, prices));
+  const result = await client.query({
+    query: LOOPING_SQL,
+    format: 'JSONEachRow',
+    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(bound) },
+    clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
+  });
+  const [row] = await result.json<{ runs: Num; looping: string[] }>();
+  return { runs: n(row?.runs), runIds: row?.looping ?? [], medians: [...bound] };
 }
 
 const STEPS_SQL = `${withClause(PRICED_SPANS_CTE)}

@@ -66,19 +66,21 @@ export type AgentLimitsSource = keyof typeof AGENT_MEDIANS;
  * median steps per completed run (quantileExact(0.5), the upper median;
  * none for incomplete runs) and the runaway limit max(multiplier × median,
  * hard cap). Materialised: read once however often a query refers to it.
+ * `extraColumns` of `runs` are passed through (the run facts' loop kinds and causes).
  */
-export function scopedRunsCtes(scope: RunScope, limits: AgentLimitsSource): string {
+export function scopedRunsCtes(scope: RunScope, limits: AgentLimitsSource, extraColumns: readonly string[] = []): string {
   const m = AGENT_MEDIANS[limits];
+  const extra = extraColumns.map((c) => `, ${c}`).join('');
   return `scoped_runs AS MATERIALIZED (
     SELECT
-        run_id, agent, service, outcome, run_start, run_end, steps, root_error_type,
+        run_id, agent, service, outcome, run_start, run_end, steps, root_error_type${extra},
         outcome != 'incomplete' AND agent_known AS has_median,
         if(has_median, agent_median, 0) AS median_steps,
         greatest({runawayMultiplier:Float64} * median_steps, toFloat64({runawayHardCap:UInt32})) AS step_limit
     FROM
     (
         SELECT
-            run_id, agent, service, outcome, run_start, run_end, steps, root_error_type,
+            run_id, agent, service, outcome, run_start, run_end, steps, root_error_type${extra},
             ${m.columns}
         FROM runs
         ${m.window}

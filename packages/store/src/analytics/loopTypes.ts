@@ -21,10 +21,7 @@ export const LOOP_KIND_OF_VARIANT: Readonly<Record<LoopVariant, LoopKind>> = {
   step_count: 'runaway',
 };
 
-/**
- * Detection thresholds (the defaults live in @telltale/analytics,
- * `DEFAULT_LOOP_THRESHOLDS`; queries always receive all four).
- */
+/** Detection thresholds (queries always receive all four; defaults: DEFAULT_LOOP_THRESHOLDS). */
 export interface LoopThresholds {
   /** Same (tool, args hash), same state hash, or consecutive failed validations with one output hash: this many times. */
   repeat: number;
@@ -34,6 +31,18 @@ export interface LoopThresholds {
   runawayMultiplier: number;
   runawayHardCap: number;
 }
+
+/**
+ * The one place the loop thresholds' defaults live (RELIABILITY-MATH "Loops
+ * and no progress"). The run facts are detected with these, so queries with
+ * other `repeat` or `pingPongCycles` values read the spans instead.
+ */
+export const DEFAULT_LOOP_THRESHOLDS: Readonly<LoopThresholds> = Object.freeze({
+  repeat: 3,
+  pingPongCycles: 3,
+  runawayMultiplier: 3,
+  runawayHardCap: 50,
+});
 
 /** The median steps per completed run of one agent (for runaway limits of queries restricted to some runs). */
 export interface AgentStepMedian {

@@ -1,5 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
+import { FACT_RUNS_CTE, FACT_STEPS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
 import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
 
 /** Attempt-group counts of one step name within one agent (completed runs only). */
@@ -65,6 +67,23 @@ WHERE l.span_match
 GROUP BY agent, service, step_name
 ORDER BY agent, service, step_name`;
 
+const FACT_STEP_STATS_SQL = `${withClause(FACT_STEPS_CTE)}
+SELECT
+    agent, service, step_name, any(step_kind) AS kind,
+    sum(g_n) AS groups,
+    sumIf(g_n, outcome = 'success') AS groups_in_success,
+    sum(g_first_ok) AS first_ok_groups,
+    sum(g_recovered) AS recovered,
+    first_ok_groups + recovered AS any_ok_groups,
+    groups - first_ok_groups AS failed_first,
+    sum(n_attempts) AS attempts,
+    sum(n_ok) AS ok_attempts,
+    sum(r_ns) AS retry_extra_ns,
+    sum(r_cost) AS retry_extra_cost
+FROM fact_steps
+GROUP BY agent, service, step_name
+ORDER BY agent, service, step_name`;
+
 /** Never-OK groups and group count per run, from the ledger. */
 const RUN_GROUPS_CTE = `run_groups AS (
     SELECT run_id, sum(g_start) AS group_count, sum(g_start) - sum(g_first_ok) - sum(g_recovered) AS never_ok_groups
@@ -86,6 +105,26 @@ LEFT JOIN run_groups AS g ON g.run_id = r.run_id
 GROUP BY agent, service
 ORDER BY agent, service`;
 
+const FACT_AGENT_RUNS_SQL = `${withClause(FACT_RUNS_CTE)}
+SELECT
+    agent, service,
+    countIf(outcome = 'success') AS success,
+    countIf(outcome = 'failure') AS failure,
+    countIf(outcome = 'incomplete') AS incomplete,
+    countIf(outcome = 'failure' AND never_ok > 0) AS step_explained,
+    countIf(outcome = 'failure' AND never_ok = 0) AS seam,
+    countIf(outcome = 'success' AND never_ok > 0) AS fallback
+FROM runs
+GROUP BY agent, service
+ORDER BY agent, service`;
+
+const FACT_CURVE_SQL = `${withClause(FACT_RUNS_CTE)}
+SELECT groups, count() AS runs, countIf(outcome = 'success') AS success
+FROM runs
+WHERE outcome != 'incomplete'
+GROUP BY groups
+ORDER BY groups`;
+
 const CURVE_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, RUN_GROUPS_CTE)}
 SELECT ifNull(g.group_count, 0) AS groups, count() AS runs, countIf(r.outcome = 'success') AS success
 FROM runs AS r
@@ -95,7 +134,7 @@ GROUP BY groups
 ORDER BY groups`;
 
 export async function queryStepGroupStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<StepGroupStats[]> {
-  const result = await client.query({ query: STEP_STATS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_STEP_STATS_SQL : STEP_STATS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { agent: string; service: string; step_name: string; kind: string }>();
   return rows.map((r) => ({
     agent: r.agent,
@@ -116,7 +155,7 @@ export async function queryStepGroupStats(client: ClickHouseClient, filter: Anal
 }
 
 export async function queryAgentRunStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentRunStats[]> {
-  const result = await client.query({ query: AGENT_RUNS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_AGENT_RUNS_SQL : AGENT_RUNS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { agent: string; service: string }>();
   return rows.map((r) => ({
     agent: r.agent,
@@ -131,7 +170,7 @@ export async function queryAgentRunStats(client: ClickHouseClient, filter: Analy
 }
 
 export async function queryCompoundingCurve(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<CurvePoint[]> {
-  const result = await client.query({ query: CURVE_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_CURVE_SQL : CURVE_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num>>();
   return rows.map((r) => ({ groups: n(r.groups!), runs: n(r.runs!), success: n(r.success!) }));
 }

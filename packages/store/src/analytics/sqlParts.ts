@@ -47,9 +47,9 @@ export const SPAN_MATCH_SQL = `(({stepName:String} = '' OR step_name = {stepName
  * (`gpt-4o-2024-08-06` → `gpt-4o`). Functions on LowCardinality columns run
  * once per distinct value, so this costs little.
  */
-function priceOf(array: string): string {
-  return `transform(model, {priceModels:Array(String)}, {${array}:Array(Float64)},
-        transform(replaceRegexpOne(model, '-(\\\\d{4}-\\\\d{2}-\\\\d{2}|\\\\d{8})$', ''), {priceModels:Array(String)}, {${array}:Array(Float64)}, nan))`;
+export function priceOf(array: 'priceInput' | 'priceCached' | 'priceOutput', model = 'model'): string {
+  return `transform(${model}, {priceModels:Array(String)}, {${array}:Array(Float64)},
+        transform(replaceRegexpOne(${model}, '-(\\\\d{4}-\\\\d{2}-\\\\d{2}|\\\\d{8})$', ''), {priceModels:Array(String)}, {${array}:Array(Float64)}, nan))`;
 }
 
 /**
@@ -65,7 +65,7 @@ export const PRICED_SPANS_CTE = `priced AS (
     SELECT
         run_id, trace_id, span_id, parent_span_id, name, service_name, is_run_root, step_kind, step_name, attempt,
         tool_name, tool_args_hash, state_hash, output_hash, side_effect, model, status_code, error_type, run_outcome,
-        start_time, end_time, duration_ns, input_tokens, output_tokens, cached_input_tokens,
+        start_time, end_time, duration_ns, input_tokens, output_tokens, cached_input_tokens, cost_usd, ingested_at,
         status_code != 2 AS ok,
         multiIf(step_kind = 'run', 2, is_run_root, 1, 0) AS root_rank,
         (root_rank, -toUnixTimestamp64Nano(start_time)) AS root_key,
@@ -260,7 +260,7 @@ attempt_groups AS (
  */
 export const STEP_LEDGER_CTE = `step_ledger AS (
     SELECT run_id, span_id, parent_span_id, step_name, step_kind, tool_name, model, start_time, duration_ns, cost, ok,
-        span_match, side_effect, error_type, attempt,
+        span_match, side_effect, error_type, attempt, usage_counted, cost_usd, input_tokens, output_tokens, cached_input_tokens,
         attempt <= 1 AS g_start,
         attempt <= 1 AND ok AS g_first_ok,
         attempt > 1 AND ok AS g_recovered
@@ -268,7 +268,7 @@ export const STEP_LEDGER_CTE = `step_ledger AS (
     WHERE step_kind NOT IN ('', 'run') AND attempt > 0
     UNION ALL
     SELECT run_id, span_id, parent_span_id, step_name, step_kind, tool_name, model, start_time, duration_ns, cost, ok,
-        span_match, side_effect, error_type, attempt,
+        span_match, side_effect, error_type, attempt, usage_counted, cost_usd, input_tokens, output_tokens, cached_input_tokens,
         g_start,
         g_start AND ok AS g_first_ok,
         ok AND NOT first_ok_in_group AND NOT ok_before AS g_recovered

@@ -1,7 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from './latencySql.js';
-import { filterParams } from './sqlParts.js';
+import { filterParams, withClause } from './sqlParts.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
 
 /**
  * Run-duration levels (exact nearest rank, as EXACT_QUANTILES_SQL): the tail is the runs
@@ -59,9 +61,8 @@ export interface TailAttributionRows {
  * in the outer WITH ran again for every block of spans (1.5× the CPU). Each
  * span's run maps to its flag through transform() (a hash table built once).
  */
-function tailSql(shape: FilterShape): string {
-  return `${timedRunsSql(shape)},
-(SELECT (q, arrayMap(x -> x.1, chosen), arrayMap(x -> if(x.2 >= q[1], toUInt8(1), toUInt8(2)), chosen), n,
+/** The run_agg scalar and the chosen runs' ids and flags, from `timed_runs (run_id, run_duration_ns)`. */
+const CHOSEN_RUNS_SQL = `(SELECT (q, arrayMap(x -> x.1, chosen), arrayMap(x -> if(x.2 >= q[1], toUInt8(1), toUInt8(2)), chosen), n,
         arrayCount(x -> x.2 >= q[1], chosen), arraySum(x -> if(x.2 >= q[1], x.2, 0), chosen),
         arrayCount(x -> x.2 < q[1], chosen), arraySum(x -> if(x.2 < q[1], x.2, 0), chosen))
     FROM (
@@ -70,13 +71,57 @@ function tailSql(shape: FilterShape): string {
         FROM timed_runs
     )) AS run_agg,
 run_agg.2 AS chosen_ids,
-run_agg.3 AS chosen_flags,
-span_roles AS (
-    SELECT flag, role_key.1 AS role, cityHash64(run_id, role_key.2) AS group_key, kind_code, step_name, s, e
+run_agg.3 AS chosen_flags`;
+
+/** Self time per (kind, step) in the tail and median-band runs, from `tail_rows (run_flag, kind_code, step, self_ns)`. */
+const TAIL_SELECT = `SELECT
+    kind_code,
+    step,
+    sumIf(self_ns, run_flag = 1) AS tail_ns,
+    sumIf(self_ns, run_flag = 2) AS median_ns,
+    run_agg.4 AS completed,
+    run_agg.1 AS thresholds,
+    run_agg.5 AS tail_runs,
+    run_agg.7 AS median_runs,
+    run_agg.6 AS tail_run_ns,
+    run_agg.8 AS median_run_ns
+FROM tail_rows
+GROUP BY kind_code, step
+ORDER BY kind_code, step`;
+
+function tailSql(shape: FilterShape): string {
+  return `${timedRunsSql(shape)},
+${CHOSEN_RUNS_SQL},
+${selfTimeCtes('transform(run_id, chosen_ids, chosen_flags, toUInt8(0))')},
+tail_rows AS (SELECT run_flag, me.1 AS kind_code, if(kind_code = 0, me.2, '') AS step, self_ns FROM self_times)
+${TAIL_SELECT}`;
+}
+
+/** The same from the run facts: completed runs' root durations and their stored self time per (kind, step). */
+const FACT_TAIL_SQL = `${withClause(FACT_RUNS_CTE)},
+timed_runs AS (SELECT run_id, run_duration_ns FROM runs WHERE outcome != 'incomplete'),
+${CHOSEN_RUNS_SQL},
+tail_rows AS (
+    SELECT transform(run_id, chosen_ids, chosen_flags, toUInt8(0)) AS run_flag, st.kind AS kind_code, st.step AS step, st.self_ns AS self_ns
+    FROM runs
+    ARRAY JOIN self_times AS st
+    WHERE run_flag != 0
+)
+${TAIL_SELECT}`;
+
+/**
+ * span_roles and self_times (needs PRICED_SPANS_CTE): the self time of every
+ * span whose `flagSql` (a UInt8 expression of the span's row) is not 0, with
+ * its run (`run`), flag, kind code (0 step, 1 run root, 2 other) and step name
+ * in `me`. Shared by the tail query and the run-facts finaliser.
+ */
+export function selfTimeCtes(flagSql: string): string {
+  return `span_roles AS (
+    SELECT run_id, flag, role_key.1 AS role, cityHash64(run_id, role_key.2) AS group_key, kind_code, step_name, s, e
     FROM (
         SELECT run_id, flag, s, e, kind_code, step_name, arrayJoin([(0, span_id), (1, parent_span_id)]) AS role_key
         FROM (
-            SELECT run_id, transform(run_id, chosen_ids, chosen_flags, toUInt8(0)) AS flag,
+            SELECT run_id, ${flagSql} AS flag,
                 toUnixTimestamp64Nano(start_time) AS s, toUnixTimestamp64Nano(end_time) AS e,
                 multiIf(root_rank > 0, 1, step_kind = '', 2, 0) AS kind_code, step_name, span_id, parent_span_id
             FROM priced
@@ -87,6 +132,7 @@ span_roles AS (
 ),
 self_times AS (
     SELECT
+        any(run_id) AS run,
         any(flag) AS run_flag,
         min(role) = 0 AS present,
         argMin((kind_code, step_name, s, e), role) AS me,
@@ -99,21 +145,7 @@ self_times AS (
     FROM span_roles
     GROUP BY group_key
     HAVING present
-)
-SELECT
-    me.1 AS kind_code,
-    if(kind_code = 0, me.2, '') AS step,
-    sumIf(self_ns, run_flag = 1) AS tail_ns,
-    sumIf(self_ns, run_flag = 2) AS median_ns,
-    run_agg.4 AS completed,
-    run_agg.1 AS thresholds,
-    run_agg.5 AS tail_runs,
-    run_agg.7 AS median_runs,
-    run_agg.6 AS tail_run_ns,
-    run_agg.8 AS median_run_ns
-FROM self_times
-GROUP BY kind_code, step
-ORDER BY kind_code, step`;
+)`;
 }
 
 type Raw = Record<string, unknown>;
@@ -122,7 +154,7 @@ const KIND_BY_CODE: Readonly<Record<number, TailTimeKind>> = { 0: 'step', 1: 'ru
 
 /** Per-step self time in the tail (≥ p99) and median-band ([p45, p55], tail excluded) completed runs. */
 export async function queryTailAttribution(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
-  const result = await client.query({ query: tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Raw>();
   const first = rows[0];
   if (first === undefined) {

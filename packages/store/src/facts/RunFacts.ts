@@ -1,0 +1,133 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
+import { filterParams } from '../analytics/sqlParts.js';
+import { DEFAULT_LOOP_THRESHOLDS } from '../analytics/loopTypes.js';
+import type { SpanRecord } from '../spans/SpanRecord.js';
+import { FINALISE_RUN_FACTS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
+import { registerRunFacts } from './useRunFacts.js';
+
+/** Runs finalised per statement: a bounded `IN` set, and a few hundred ms of work. */
+const DEFAULT_CHUNK_RUNS = 2_000;
+/** The finaliser reads a run's spans whenever they started (DateTime64(9) ends in 2262). */
+const ALL_TIME = { fromUnixNano: 0n, toUnixNano: 7_258_118_400n * 1_000_000_000n };
+
+export interface RunFactsOptions {
+  /** Runs per finalising statement (default 2,000). */
+  chunkRuns?: number;
+  /** Where background failures go (a timer has no caller to reject); default: ignored, the runs stay pending and are retried. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Keeps the run facts (migration 0003) up to date: every run that received
+ * spans through this process is pending until finalised; `flush` finalises
+ * the pending runs of a project (queries call it first, so a process reads
+ * its own writes), a timer does it in the background, and `reconcile` catches
+ * up after a restart, or with spans written by other processes, by comparing
+ * span counts and ingest times with what the facts saw.
+ *
+ * Finalising a run twice is harmless (the newer row wins), so a run is taken
+ * off the pending set before its statement runs and put back if it fails.
+ * Step facts are written before run facts: a run row is the commit mark that
+ * `reconcile` checks.
+ */
+export class RunFacts {
+  private readonly pending = new Map<string, Set<string>>();
+  private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly chunkRuns: number;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    opts: RunFactsOptions = {},
+  ) {
+    this.chunkRuns = opts.chunkRuns ?? DEFAULT_CHUNK_RUNS;
+    this.onError = opts.onError ?? (() => undefined);
+    registerRunFacts(client, this);
+  }
+
+  /** Marks the runs of stored spans as pending. */
+  markSpans(spans: readonly SpanRecord[]): void {
+    for (const s of spans) this.mark(s.projectId, s.runId);
+  }
+
+  mark(projectId: string, runId: string): void {
+    let runs = this.pending.get(projectId);
+    if (runs === undefined) this.pending.set(projectId, (runs = new Set()));
+    runs.add(runId);
+  }
+
+  /** Runs waiting to be finalised (all projects). */
+  pendingRuns(): number {
+    let n = 0;
+    for (const runs of this.pending.values()) n += runs.size;
+    return n;
+  }
+
+  /**
+   * Finalises the pending runs of `projectId` (of every project when absent),
+   * after any finalisation already under way; resolves once their facts are
+   * written, rejects when the storage fails (the runs stay pending).
+   */
+  flush(projectId?: string): Promise<void> {
+    const next = this.chain.then(() => this.finalisePending(projectId));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Finalises every run whose facts are missing or stale; returns how many. */
+  async reconcile(): Promise<number> {
+    const result = await this.client.query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' });
+    const rows = await result.json<{ project_id: string; run_id: string }>();
+    for (const r of rows) this.mark(r.project_id, r.run_id);
+    await this.flush();
+    return rows.length;
+  }
+
+  /** Flushes every `intervalMs` in the background until `stop`. */
+  start(intervalMs: number): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => {
+      if (this.pending.size > 0) this.flush().catch(this.onError);
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and finalises what is pending. */
+  async stop(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async finalisePending(projectId: string | undefined): Promise<void> {
+    const projects = projectId === undefined ? [...this.pending.keys()] : [projectId];
+    for (const p of projects) {
+      const runs = this.pending.get(p);
+      if (runs === undefined) continue;
+      this.pending.delete(p);
+      const ids = [...runs];
+      for (let i = 0; i < ids.length; i += this.chunkRuns) {
+        const chunk = ids.slice(i, i + this.chunkRuns);
+        try {
+          await this.finalise(p, chunk);
+        } catch (err) {
+          for (const id of ids.slice(i)) this.mark(p, id);
+          throw err;
+        }
+      }
+    }
+  }
+
+  /** Writes the facts of these runs of one project from their spans. */
+  private async finalise(projectId: string, runIds: readonly string[]): Promise<void> {
+    const query_params = {
+      ...filterParams({ projectId, ...ALL_TIME, runIds }, EMPTY_PRICE_TABLE),
+      repeat: DEFAULT_LOOP_THRESHOLDS.repeat,
+      pingPongCycles: DEFAULT_LOOP_THRESHOLDS.pingPongCycles,
+    };
+    await this.client.command({ query: FINALISE_STEP_FACTS_SQL, query_params });
+    await this.client.command({ query: FINALISE_RUN_FACTS_SQL, query_params });
+  }
+}

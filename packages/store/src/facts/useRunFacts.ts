@@ -1,0 +1,23 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
+import type { LoopThresholds } from '../analytics/loopTypes.js';
+import { readsRunFacts } from './factsSql.js';
+import type { RunFacts } from './RunFacts.js';
+
+/** The run facts maintainer of each open store's client. */
+const maintainers = new WeakMap<ClickHouseClient, RunFacts>();
+
+export function registerRunFacts(client: ClickHouseClient, facts: RunFacts): void {
+  maintainers.set(client, facts);
+}
+
+/**
+ * Whether a query reads the run facts (readsRunFacts); when it does, the
+ * project's runs pending in this process are finalised first, so every
+ * query reads the spans its process has stored.
+ */
+export async function useRunFacts(client: ClickHouseClient, filter: AnalyticsFilter, thresholds?: LoopThresholds): Promise<boolean> {
+  if (!readsRunFacts(filter, thresholds)) return false;
+  await maintainers.get(client)?.flush(filter.projectId);
+  return true;
+}
