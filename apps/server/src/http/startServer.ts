@@ -31,13 +31,21 @@ function connectionOf(config: StartConfig): StoreConnection {
   };
 }
 
+/** How often received runs are finalised into the run facts. */
+const RUN_FACTS_INTERVAL_MS = 1_000;
+
 /**
  * One process: OTLP/HTTP on `/v1/traces` (plain node:http, the hot path),
  * everything else through the express API app, on one port.
  */
 export async function startServer(config: StartConfig): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
-  const store = await Store.open(connectionOf(config), config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays });
+  const store = await Store.open(connectionOf(config), {
+    ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
+    runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending') },
+  });
+  // finalise runs in the background, so queries rarely have to wait for it
+  store.runFacts.start(RUN_FACTS_INTERVAL_MS);
   const writer = new SpanWriter({ insert: (spans) => store.insertSpans(spans) });
   const otlp = createOtlpHttpHandler({
     writer,

@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Analytics } from '@telltale/analytics';
+import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
+import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/*
+ * The run facts (finalised once per run) against recomputing from the spans:
+ * every run-level facade query gives the same numbers both ways, whether the
+ * spans arrived in order, shuffled with late roots, or in two halves with a
+ * query in between (so runs are finalised, then finalised again), and after
+ * a restart that finds the facts missing.
+ */
+const END = 1_900_000_000_000_000_000n;
+
+/**
+ * Float sums depend on the order rows are added in (the facts add per-model
+ * token sums, the spans per span): numbers agree within 1e-9 relative; every
+ * other value, and the shape, exactly.
+ */
+function expectSame(got: unknown, want: unknown, path: string): void {
+  if (typeof want === 'number' && typeof got === 'number') {
+    expect(Math.abs(got - want), `${path}: ${got} vs ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
+  } else if (Array.isArray(want)) {
+    expect(Array.isArray(got) && got.length, `${path}: length`).toBe(want.length);
+    want.forEach((w, i) => expectSame((got as unknown[])[i], w, `${path}[${i}]`));
+  } else if (want !== null && typeof want === 'object') {
+    expect(Object.keys(got as object).sort(), `${path}: keys`).toEqual(Object.keys(want).sort());
+    for (const [k, w] of Object.entries(want)) expectSame((got as Record<string, unknown>)[k], w, `${path}.${k}`);
+  } else {
+    expect(got, path).toEqual(want);
+  }
+}
+
+/** Every facade query whose numbers the run facts can give, by name. */
+function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<string, () => Promise<unknown>> {
+  return {
+    reliability: () => analytics.reliability(filter),
+    compoundingCurve: () => analytics.compoundingCurve(filter),
+    cost: () => analytics.cost(filter),
+    costSeries: () => analytics.costSeries(filter, { intervalSeconds: 3600 }),
+    tailAttribution: () => analytics.tailAttribution(filter),
+    loops: () => analytics.loops(filter, { limit: 500, orderBy: 'wasted_cost' }),
+    loopRate: () => analytics.loopRate(filter, { intervalSeconds: 3600 }),
+    runLoopFlags: () => analytics.runLoopFlags(filter),
+    failures: () => analytics.failures(filter),
+    failureSeries: () => analytics.failureSeries(filter, { intervalSeconds: 3600 }),
+    runCauses: () => analytics.runCauses(filter),
+  };
+}
+
+describe('run facts against recomputing from the spans', () => {
+  const { spans, truth } = generateDataset(smallDataset({ runs: 1_500, endNs: END }));
+  const projectIds = [...new Set(spans.map((s) => s.projectId))].sort();
+  const window = { fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n };
+  let dir: string;
+  let store: Store;
+  let analytics: Analytics;
+
+  const copy = (suffix: string, list: readonly SpanRecord[]): SpanRecord[] => list.map((s) => ({ ...s, projectId: s.projectId + suffix }));
+
+  async function expectParity(projectId: string, extra: Partial<AnalyticsFilter> = {}): Promise<void> {
+    const filter: AnalyticsFilter = { projectId, ...window, ...extra };
+    const facts = runLevelQueries(analytics, filter);
+    const spansOnly = runLevelQueries(analytics, { ...filter, recompute: true });
+    for (const [name, query] of Object.entries(facts)) {
+      expectSame(await query(), await spansOnly[name]!(), `${projectId} ${name}`);
+    }
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-parity-'));
+    store = await Store.open({ kind: 'embedded', dataDir: dir });
+    analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
+    await store.insertSpans(spans);
+    for (const batch of shuffleForDelivery(copy('-shuffled', spans), 11, { batchSize: [300, 2_000] })) await store.insertSpans(batch);
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the span queries’ numbers for spans in order and shuffled with late roots', async () => {
+    for (const projectId of projectIds) {
+      await expectParity(projectId);
+      await expectParity(`${projectId}-shuffled`);
+    }
+    const reliability = await analytics.reliability({ projectId: projectIds[0]!, ...window });
+    expect(reliability.observed.n, 'the dataset has completed runs to compare').toBeGreaterThan(100);
+  });
+
+  it('gives them with run filters (agent, service, run ids)', async () => {
+    const projectId = projectIds[0]!;
+    const run = truth.runs.find((r) => r.projectId === projectId && r.outcome === 'failure')!;
+    await expectParity(projectId, { agent: run.agent });
+    await expectParity(projectId, { service: run.service });
+    const someRuns = truth.runs.filter((r) => r.projectId === projectId).slice(0, 40).map((r) => r.runId);
+    await expectParity(projectId, { runIds: someRuns });
+  });
+
+  it('refinalises runs whose spans arrive after they were read', async () => {
+    const projectId = projectIds[0]!;
+    const suffix = '-halves';
+    const scrambled = shuffleForDelivery(copy(suffix, spans.filter((s) => s.projectId === projectId)), 5, { batchSize: [200, 800] });
+    const half = Math.ceil(scrambled.length / 2);
+    for (const batch of scrambled.slice(0, half)) await store.insertSpans(batch);
+    const early = await analytics.reliability({ projectId: projectId + suffix, ...window });
+    await expectParity(projectId + suffix);
+    for (const batch of scrambled.slice(half)) await store.insertSpans(batch);
+    await expectParity(projectId + suffix);
+    const late = await analytics.reliability({ projectId: projectId + suffix, ...window });
+    const whole = await analytics.reliability({ projectId, ...window });
+    expectSame(late, whole, 'late halves vs whole');
+    expect(early.observed.n, 'the first half alone tells a different story').not.toBe(late.observed.n);
+  });
+
+  it('rebuilds missing facts when the store opens again', async () => {
+    await store.client.command({ query: 'TRUNCATE TABLE run_facts' });
+    await store.client.command({ query: 'TRUNCATE TABLE run_step_facts' });
+    const empty = await analytics.compoundingCurve({ projectId: projectIds[0]!, ...window });
+    expect(empty.points).toEqual([]);
+    await store.close();
+    store = await Store.open({ kind: 'embedded', dataDir: dir });
+    analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
+    expect(await store.runFacts.reconcile(), 'nothing left stale after open').toBe(0);
+    for (const projectId of projectIds) await expectParity(projectId);
+  });
+});
