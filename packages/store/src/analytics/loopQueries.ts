@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
+import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource, type RunsSource } from './loopSql.js';
 import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
@@ -58,8 +58,8 @@ export async function queryLoopRate(
   return rows.map((r) => ({ bucketStartMs: n(r.bucket_ms), runs: n(r.runs), loopingRuns: n(r.looping) }));
 }
 
-function flagsSql(limits: AgentLimitsSource): string {
-  return `${loopChain(limits, 'waste')},
+function flagsSql(limits: AgentLimitsSource, runs: RunsSource): string {
+  return `${loopChain(limits, 'waste', runs)},
 ${RUN_WASTE_CTE}
 SELECT run_id, kinds, detections, wasted_ns, wasted_cost FROM run_waste ORDER BY run_id`;
 }
@@ -76,15 +76,21 @@ export async function queryRunLoopFlags(
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<RunLoopFlag[]> {
+  let query: string;
+  let params = { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) };
   if (await useRunFacts(client, filter, thresholds)) {
+    // the run facts say which runs loop: read only their spans, for the waste
     const looping = await queryLoopingRuns(client, filter, prices, thresholds, medians);
     if (looping.runIds.length === 0) return [];
-    return queryRunLoopFlags(client, { ...filter, runIds: looping.runIds, recompute: true }, prices, thresholds, looping.medians);
+    query = flagsSql('bound', 'facts');
+    params = { ...filterParams({ ...filter, runIds: looping.runIds }, prices), ...thresholdParams(thresholds), ...medianParams(looping.medians) };
+  } else {
+    query = flagsSql(medians === undefined ? 'inline' : 'bound', 'spans');
   }
   const result = await client.query({
-    query: flagsSql(medians === undefined ? 'inline' : 'bound'),
+    query,
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
+    query_params: params,
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ run_id: string; kinds: string[]; detections: Num; wasted_ns: Num; wasted_cost: Num }>();
@@ -120,8 +126,13 @@ export interface LoopingRuns {
   medians: AgentStepMedian[];
 }
 
-const LOOPING_SQL = `${factLoopsChain('bound')}
-SELECT count() AS runs, groupArrayIf(run_id, ${FACT_LOOPS_SQL}) AS looping FROM scoped_runs`;
+/** Looping runs per the facts, with the medians the limits used (the agents with completed runs), when no medians are bound. */
+function loopingSql(limits: AgentLimitsSource): string {
+  return `${factLoopsChain(limits)}
+SELECT count() AS runs, groupArrayIf(run_id, ${FACT_LOOPS_SQL}) AS looping,
+    arraySort(groupUniqArrayIf((service, agent, median_steps), has_median)) AS medians
+FROM scoped_runs`;
+}
 
 /**
  * From the run facts: which runs of the filter loop (with `thresholds`, which
@@ -136,15 +147,15 @@ export async function queryLoopingRuns(
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<LoopingRuns> {
-  const bound = medians ?? (await queryAgentStepMedians(client, filter, prices));
   const result = await client.query({
-    query: LOOPING_SQL,
+    query: loopingSql(medians === undefined ? 'inline' : 'bound'),
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(bound) },
+    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
-  const [row] = await result.json<{ runs: Num; looping: string[] }>();
-  return { runs: n(row?.runs), runIds: row?.looping ?? [], medians: [...bound] };
+  const [row] = await result.json<{ runs: Num; looping: string[]; medians: Array<[string, string, Num]> }>();
+  const used = medians ?? (row?.medians ?? []).map(([service, agent, m]) => ({ service, agent, medianSteps: n(m) }));
+  return { runs: n(row?.runs), runIds: row?.looping ?? [], medians: [...used] };
 }
 
 const STEPS_SQL = `${withClause(PRICED_SPANS_CTE)}

@@ -27,6 +27,7 @@
  */
 
 import { PRICED_SPANS_CTE, RUNS_CTE, withClause } from './sqlParts.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 
 /** 1 tool_args, 2 state_hash, 3 failed_validation, 4 alternation, 5 step_count. */
 export const VARIANT_OF_CODE_SQL = `['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count']`;
@@ -98,9 +99,9 @@ const RELEVANT = "step_kind IN ('tool', 'plan', 'validate')";
  * Aggregate columns of a GROUP BY run_id over a run's step spans (source rows
  * need start_time, span_id, step_kind, tool_name, step_name, tool_args_hash,
  * state_hash, output_hash, ok, and in `waste` mode duration_ns and cost; the
- * `waste` columns also need scoped_runs).
+ * `waste` columns also need scoped_runs, unless `allStepsOfEveryRun`).
  */
-export function loopArrayColumns(mode: LoopMode): string {
+export function loopArrayColumns(mode: LoopMode, allStepsOfEveryRun = false): string {
   const cols: Array<[string, string]> = [
     [START_NS, 'l_ts'],
     [SPAN_KEY, 'l_ss'],
@@ -115,17 +116,17 @@ export function loopArrayColumns(mode: LoopMode): string {
   if (mode === 'waste') cols.push(['duration_ns', 'l_ds'], ['toFloat64(cost)', 'l_cs']);
   const out = cols.map(([expr, name]) => `groupArrayIf(${expr}, ${RELEVANT}) AS ${name}`);
   if (mode === 'waste') {
-    out.push(`groupArrayIf((${START_NS}, ${SPAN_KEY}, duration_ns, toFloat64(cost)),
-            run_id IN (SELECT run_id FROM scoped_runs WHERE steps > step_limit)) AS l_all`);
+    const runaway = allStepsOfEveryRun ? '1' : 'run_id IN (SELECT run_id FROM scoped_runs WHERE steps > step_limit)';
+    out.push(`groupArrayIf((${START_NS}, ${SPAN_KEY}, duration_ns, toFloat64(cost)), ${runaway}) AS l_all`);
   }
   return out.join(',\n        ');
 }
 
 /** The loop arrays of every scoped run (needs PRICED_SPANS_CTE and scoped_runs). */
-export function loopSeqCte(mode: LoopMode, scope: RunScope): string {
+export function loopSeqCte(mode: LoopMode, scope: RunScope, allStepsOfEveryRun = false): string {
   return `loop_seq AS (
     SELECT run_id,
-        ${loopArrayColumns(mode)}
+        ${loopArrayColumns(mode, allStepsOfEveryRun)}
     FROM priced
     WHERE ${mode === 'waste' ? "step_kind NOT IN ('', 'run')" : RELEVANT}
       ${scope === 'all' ? '' : 'AND run_id IN (SELECT run_id FROM scoped_runs)'}
@@ -257,7 +258,18 @@ export const RUN_WASTE_CTE = `run_waste AS (
     WHERE notEmpty(dets)
 )`;
 
+/**
+ * Where `runs` comes from: the spans (RUNS_CTE), or the run facts, which
+ * leaves the loop arrays as the only pass over the spans: for the few runs
+ * the facts say loop, whose spans are scattered over most granules, so that
+ * each pass reads nearly the whole window. Those runs' arrays then hold every
+ * step (`l_all`), not only the runaway runs': a run within its limit is not
+ * flagged runaway either way.
+ */
+export type RunsSource = 'spans' | 'facts';
+
 /** The whole chain over all kept runs: priced spans, runs, scoped_runs, loop arrays, detections, run_loops. */
-export function loopChain(limits: AgentLimitsSource, mode: LoopMode): string {
-  return withClause(PRICED_SPANS_CTE, RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all'), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
+export function loopChain(limits: AgentLimitsSource, mode: LoopMode, runs: RunsSource = 'spans'): string {
+  const facts = runs === 'facts';
+  return withClause(PRICED_SPANS_CTE, facts ? FACT_RUNS_CTE : RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all', facts), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
 }

@@ -297,6 +297,16 @@ export const STEP_LEDGER_CTE = `step_ledger AS (
     )
 )`;
 
+/**
+ * PRICED_SPANS_CTE and RUNS_CTE materialised (computed once per query, kept
+ * in memory; needs enable_materialized_cte): for queries over a few runs'
+ * spans that several CTEs read, so the spans are scanned once, not once per
+ * reader. Never for a whole window: it would hold millions of rows.
+ */
+export const PRICED_ONCE_CTE = PRICED_SPANS_CTE.replace('priced AS (', 'priced AS MATERIALIZED (');
+export const RUNS_ONCE_CTE = RUNS_CTE.replace('\nruns AS (', '\nruns AS MATERIALIZED (');
+if (PRICED_ONCE_CTE === PRICED_SPANS_CTE || RUNS_ONCE_CTE === RUNS_CTE) throw new Error('sqlParts: the priced / runs CTEs changed shape');
+
 /** Joins CTE fragments into one WITH clause. */
 export function withClause(...ctes: string[]): string {
   return `WITH ${ctes.join(',\n')}`;

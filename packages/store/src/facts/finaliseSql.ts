@@ -1,6 +1,6 @@
 import { CAUSE_FACTS_CTE, CAUSE_GROUPS_CTE, CAUSE_WITHOUT_LOOP_SQL } from '../analytics/failureQueries.js';
 import { KIND_OF_CODE_SQL, loopFoundCte } from '../analytics/loopSql.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, withClause } from '../analytics/sqlParts.js';
+import { PRICED_ONCE_CTE, RUNS_ONCE_CTE, STEP_LEDGER_CTE, withClause } from '../analytics/sqlParts.js';
 import { selfTimeCtes } from '../analytics/tailAttributionQuery.js';
 
 /**
@@ -21,14 +21,6 @@ function usageByModelIf(cond: string, prefix = ''): string {
 
 const VERSION_SQL = 'toUInt64(toUnixTimestamp64Nano(now64(9)))';
 
-/**
- * The span queries' `priced` and `runs`, materialised: the finaliser reads
- * them from several CTEs, and a few thousand runs' spans fit in memory, so
- * the spans are scanned once per statement instead of once per reader.
- */
-const PRICED_ONCE_CTE = PRICED_SPANS_CTE.replace('priced AS (', 'priced AS MATERIALIZED (');
-const RUNS_ONCE_CTE = RUNS_CTE.replace('\nruns AS (', '\nruns AS MATERIALIZED (');
-if (PRICED_ONCE_CTE === PRICED_SPANS_CTE || RUNS_ONCE_CTE === RUNS_CTE) throw new Error('finaliseSql: the priced / runs CTEs changed shape');
 
 /** Every finalised run, for cause_facts and cause_groups (which read `scoped_runs`). */
 const ALL_RUNS_SCOPED_CTE = `scoped_runs AS MATERIALIZED (SELECT run_id FROM runs)`;
