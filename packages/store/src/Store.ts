@@ -71,7 +71,7 @@ export class Store {
   async setRetentionDays(days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1) throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
     await this.client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
-    for (const table of ['run_facts', 'run_step_facts']) {
+    for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
       await this.client.command({ query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY` });
     }
   }

@@ -2,11 +2,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { RunOutcomeValue } from '../runs/RunSummary.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
-import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource, type RunsSource } from './loopSql.js';
+import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource } from './loopSql.js';
+import { factLoopChain } from '../facts/factLoopsSql.js';
 import { LOOP_KINDS, LOOP_VARIANTS, type AgentStepMedian, type LoopDetectionRow, type LoopKind, type LoopPage, type LoopThresholds, type LoopTotals, type LoopVariant } from './loopTypes.js';
 import { filterParams } from './sqlParts.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { queryLoopingRuns } from './loopQueries.js';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
@@ -28,10 +28,10 @@ export interface LoopPageOptions {
   medians?: readonly AgentStepMedian[];
 }
 
-function pageSql(order: LoopOrder, limits: AgentLimitsSource, runs: RunsSource): string {
+function pageSql(order: LoopOrder, chain: string): string {
   // det_rows is read twice (the page, the totals); rows of runs without
   // loops (code 0) keep the run count.
-  return `${loopChain(limits, 'waste', runs)},
+  return `${chain},
 det_rows AS (
     SELECT
         run_id, agent, service, outcome, run_start, has_median, median_steps, step_limit,
@@ -113,21 +113,19 @@ export async function queryLoopPage(
   thresholds: LoopThresholds,
   opts: LoopPageOptions,
 ): Promise<LoopPage> {
-  let query = pageSql(opts.orderBy ?? 'recent', opts.medians === undefined ? 'inline' : 'bound', 'spans');
-  let params = { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(opts.medians) };
-  let runs: number | undefined;
-  if (await useRunFacts(client, filter, thresholds)) {
-    // the run facts say which runs loop: read only their spans, for the detections
-    const looping = await queryLoopingRuns(client, filter, prices, thresholds, opts.medians);
-    if (looping.runIds.length === 0) return { ...emptyPage(), runs: looping.runs };
-    query = pageSql(opts.orderBy ?? 'recent', 'bound', 'facts');
-    params = { ...filterParams({ ...filter, runIds: looping.runIds }, prices), ...thresholdParams(thresholds), ...medianParams(looping.medians) };
-    runs = looping.runs;
-  }
+  const limits: AgentLimitsSource = opts.medians === undefined ? 'inline' : 'bound';
+  const facts = await useRunFacts(client, filter, thresholds);
   const result = await client.query({
-    query,
+    query: pageSql(opts.orderBy ?? 'recent', facts ? factLoopChain(limits) : loopChain(limits, 'waste')),
     format: 'JSONEachRow',
-    query_params: { ...params, kind: opts.kind ?? '', limit: opts.limit, offset: opts.offset },
+    query_params: {
+      ...filterParams(filter, prices),
+      ...thresholdParams(thresholds),
+      ...medianParams(opts.medians),
+      kind: opts.kind ?? '',
+      limit: opts.limit,
+      offset: opts.offset,
+    },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<PageRow>();
@@ -150,8 +148,6 @@ export async function queryLoopPage(
   }
   const order = LOOP_ORDERS_TS[opts.orderBy ?? 'recent'];
   page.detections.sort(order);
-  // read from the looping runs alone, the page counts only them: the window's run count comes from the facts
-  if (runs !== undefined) page.runs = runs;
   return page;
 }
 

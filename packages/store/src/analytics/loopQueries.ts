@@ -2,7 +2,8 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource, type RunsSource } from './loopSql.js';
+import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
+import { factLoopChain } from '../facts/factLoopsSql.js';
 import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
@@ -58,8 +59,8 @@ export async function queryLoopRate(
   return rows.map((r) => ({ bucketStartMs: n(r.bucket_ms), runs: n(r.runs), loopingRuns: n(r.looping) }));
 }
 
-function flagsSql(limits: AgentLimitsSource, runs: RunsSource): string {
-  return `${loopChain(limits, 'waste', runs)},
+function flagsSql(chain: string): string {
+  return `${chain},
 ${RUN_WASTE_CTE}
 SELECT run_id, kinds, detections, wasted_ns, wasted_cost FROM run_waste ORDER BY run_id`;
 }
@@ -76,21 +77,12 @@ export async function queryRunLoopFlags(
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<RunLoopFlag[]> {
-  let query: string;
-  let params = { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) };
-  if (await useRunFacts(client, filter, thresholds)) {
-    // the run facts say which runs loop: read only their spans, for the waste
-    const looping = await queryLoopingRuns(client, filter, prices, thresholds, medians);
-    if (looping.runIds.length === 0) return [];
-    query = flagsSql('bound', 'facts');
-    params = { ...filterParams({ ...filter, runIds: looping.runIds }, prices), ...thresholdParams(thresholds), ...medianParams(looping.medians) };
-  } else {
-    query = flagsSql(medians === undefined ? 'inline' : 'bound', 'spans');
-  }
+  const limits: AgentLimitsSource = medians === undefined ? 'inline' : 'bound';
+  const facts = await useRunFacts(client, filter, thresholds);
   const result = await client.query({
-    query,
+    query: flagsSql(facts ? factLoopChain(limits) : loopChain(limits, 'waste')),
     format: 'JSONEachRow',
-    query_params: params,
+    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ run_id: string; kinds: string[]; detections: Num; wasted_ns: Num; wasted_cost: Num }>();
@@ -116,46 +108,6 @@ export async function queryAgentStepMedians(client: ClickHouseClient, filter: An
   const result = await client.query({ query: `${source}\n${MEDIANS_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<{ service: string; agent: string; median_steps: Num }>();
   return rows.map((r) => ({ service: r.service, agent: r.agent, medianSteps: n(r.median_steps) }));
-}
-
-/** The window's runs that loop, per the run facts, and how many runs the window has. */
-export interface LoopingRuns {
-  runs: number;
-  runIds: string[];
-  /** The medians the runaway limits used (bind them when querying the spans of `runIds`). */
-  medians: AgentStepMedian[];
-}
-
-/** Looping runs per the facts, with the medians the limits used (the agents with completed runs), when no medians are bound. */
-function loopingSql(limits: AgentLimitsSource): string {
-  return `${factLoopsChain(limits)}
-SELECT count() AS runs, groupArrayIf(run_id, ${FACT_LOOPS_SQL}) AS looping,
-    arraySort(groupUniqArrayIf((service, agent, median_steps), has_median)) AS medians
-FROM scoped_runs`;
-}
-
-/**
- * From the run facts: which runs of the filter loop (with `thresholds`, which
- * must be ones the facts can answer: see readsRunFacts). Span queries that
- * need each detection's evidence and waste then read only those runs' spans,
- * with the medians bound so that their runaway limits stay the window's.
- */
-export async function queryLoopingRuns(
-  client: ClickHouseClient,
-  filter: AnalyticsFilter,
-  prices: PriceTable,
-  thresholds: LoopThresholds,
-  medians?: readonly AgentStepMedian[],
-): Promise<LoopingRuns> {
-  const result = await client.query({
-    query: loopingSql(medians === undefined ? 'inline' : 'bound'),
-    format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
-    clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
-  });
-  const [row] = await result.json<{ runs: Num; looping: string[]; medians: Array<[string, string, Num]> }>();
-  const used = medians ?? (row?.medians ?? []).map(([service, agent, m]) => ({ service, agent, medianSteps: n(m) }));
-  return { runs: n(row?.runs), runIds: row?.looping ?? [], medians: [...used] };
 }
 
 const STEPS_SQL = `${withClause(PRICED_SPANS_CTE)}

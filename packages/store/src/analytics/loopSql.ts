@@ -27,16 +27,15 @@
  */
 
 import { PRICED_SPANS_CTE, RUNS_CTE, withClause } from './sqlParts.js';
-import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 
 /** 1 tool_args, 2 state_hash, 3 failed_validation, 4 alternation, 5 step_count. */
 export const VARIANT_OF_CODE_SQL = `['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count']`;
 export const KIND_OF_CODE_SQL = `['repeated_action', 'no_progress', 'no_progress', 'ping_pong', 'runaway']`;
 
 /** Span ids are 16 hex digits: as a number they order like the text. */
-const SPAN_KEY = 'reinterpretAsUInt64(reverse(unhex(span_id)))';
+export const SPAN_KEY = 'reinterpretAsUInt64(reverse(unhex(span_id)))';
 const TOOL_NAME = "if(tool_name != '', tool_name, step_name)";
-const START_NS = 'toUnixTimestamp64Nano(start_time)';
+export const START_NS = 'toUnixTimestamp64Nano(start_time)';
 
 /** Which runs a query looks at (allowlisted conditions). */
 export const RUN_SCOPES = { all: '1', failed: "outcome = 'failure'" } as const;
@@ -99,7 +98,9 @@ const RELEVANT = "step_kind IN ('tool', 'plan', 'validate')";
  * Aggregate columns of a GROUP BY run_id over a run's step spans (source rows
  * need start_time, span_id, step_kind, tool_name, step_name, tool_args_hash,
  * state_hash, output_hash, ok, and in `waste` mode duration_ns and cost; the
- * `waste` columns also need scoped_runs, unless `allStepsOfEveryRun`).
+ * `waste` columns also need scoped_runs, unless `allStepsOfEveryRun`: then
+ * `l_all` holds every run's steps, as the run-facts finaliser, which knows no
+ * limits, needs).
  */
 export function loopArrayColumns(mode: LoopMode, allStepsOfEveryRun = false): string {
   const cols: Array<[string, string]> = [
@@ -258,18 +259,7 @@ export const RUN_WASTE_CTE = `run_waste AS (
     WHERE notEmpty(dets)
 )`;
 
-/**
- * Where `runs` comes from: the spans (RUNS_CTE), or the run facts, which
- * leaves the loop arrays as the only pass over the spans: for the few runs
- * the facts say loop, whose spans are scattered over most granules, so that
- * each pass reads nearly the whole window. Those runs' arrays then hold every
- * step (`l_all`), not only the runaway runs': a run within its limit is not
- * flagged runaway either way.
- */
-export type RunsSource = 'spans' | 'facts';
-
 /** The whole chain over all kept runs: priced spans, runs, scoped_runs, loop arrays, detections, run_loops. */
-export function loopChain(limits: AgentLimitsSource, mode: LoopMode, runs: RunsSource = 'spans'): string {
-  const facts = runs === 'facts';
-  return withClause(PRICED_SPANS_CTE, facts ? FACT_RUNS_CTE : RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all', facts), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
+export function loopChain(limits: AgentLimitsSource, mode: LoopMode): string {
+  return withClause(PRICED_SPANS_CTE, RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all'), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
 }

@@ -3,7 +3,7 @@ import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../analytics/sqlParts.js';
 import { DEFAULT_LOOP_THRESHOLDS } from '../analytics/loopTypes.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
-import { FINALISE_RUN_FACTS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
+import { FINALISE_RUN_FACTS_SQL, FINALISE_RUN_STEPS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
 import { registerRunFacts } from './useRunFacts.js';
 
 /** Runs finalised per statement: a bounded `IN` set, and a few hundred ms of work. */
@@ -28,8 +28,8 @@ export interface RunFactsOptions {
  *
  * Finalising a run twice is harmless (the newer row wins), so a run is taken
  * off the pending set before its statement runs and put back if it fails.
- * Step facts are written before run facts: a run row is the commit mark that
- * `reconcile` checks.
+ * Step facts and run steps are written before run facts: a run row is the
+ * commit mark that `reconcile` checks.
  */
 export class RunFacts {
   private readonly pending = new Map<string, Set<string>>();
@@ -128,6 +128,7 @@ export class RunFacts {
       pingPongCycles: DEFAULT_LOOP_THRESHOLDS.pingPongCycles,
     };
     await this.client.command({ query: FINALISE_STEP_FACTS_SQL, query_params });
+    await this.client.command({ query: FINALISE_RUN_STEPS_SQL, query_params });
     await this.client.command({ query: FINALISE_RUN_FACTS_SQL, query_params });
   }
 }

@@ -38,7 +38,7 @@ export function tablePricedSql(models: string, uncached: string, cached: string,
 /**
  * `runs` from the run facts, with the columns of RUNS_CTE that run-level
  * queries read (so their SELECTs serve both sources), plus the facts' own:
- * groups, never_ok, loop_kinds, cause_base, self_times and the usage arrays.
+ * groups, never_ok, loop_kinds, loop_dets, cause_base, self_times and the usage arrays.
  */
 export const FACT_RUNS_CTE = `runs AS (
     SELECT
@@ -46,7 +46,7 @@ export const FACT_RUNS_CTE = `runs AS (
         explicit_cost + ${tablePricedSql('usage_models', 'usage_uncached', 'usage_cached', 'usage_output')} AS run_cost,
         input_tokens AS run_input_tokens, output_tokens AS run_output_tokens, cached_input_tokens AS run_cached_input_tokens,
         arraySum((m, n) -> if(isNaN(${priceOf('priceInput', 'm')}), n, 0), usage_models, usage_spans) AS unpriced_spans,
-        groups, never_ok, loop_kinds, cause_base, self_times,
+        groups, never_ok, loop_kinds, loop_dets, cause_base, self_times,
         usage_models, usage_uncached, usage_cached, usage_output, usage_spans
     FROM run_facts FINAL
     WHERE ${factsWhere('')}

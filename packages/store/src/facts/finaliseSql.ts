@@ -1,6 +1,6 @@
 import { CAUSE_FACTS_CTE, CAUSE_GROUPS_CTE, CAUSE_WITHOUT_LOOP_SQL } from '../analytics/failureQueries.js';
-import { KIND_OF_CODE_SQL, loopFoundCte } from '../analytics/loopSql.js';
-import { PRICED_ONCE_CTE, RUNS_ONCE_CTE, STEP_LEDGER_CTE, withClause } from '../analytics/sqlParts.js';
+import { KIND_OF_CODE_SQL, SPAN_KEY, START_NS, loopFoundCte, loopSeqCte } from '../analytics/loopSql.js';
+import { PRICED_ONCE_CTE, PRICED_SPANS_CTE, RUNS_ONCE_CTE, STEP_LEDGER_CTE, withClause } from '../analytics/sqlParts.js';
 import { selfTimeCtes } from '../analytics/tailAttributionQuery.js';
 
 /**
@@ -46,14 +46,15 @@ const RUN_USAGE_CTE = `run_usage AS (
 
 export const FINALISE_RUN_FACTS_SQL = `INSERT INTO run_facts (project_id, run_id, run_start, run_end, agent, service, outcome, duration_ns,
     root_error_type, steps, span_count, groups, never_ok, explicit_cost, usage_models, usage_uncached, usage_cached, usage_output,
-    usage_spans, input_tokens, output_tokens, cached_input_tokens, loop_kinds, cause_base, self_times, ingested_max, version)
+    usage_spans, input_tokens, output_tokens, cached_input_tokens, loop_kinds, loop_dets, cause_base, self_times, ingested_max, version)
 ${withClause(
   PRICED_ONCE_CTE,
   RUNS_ONCE_CTE,
   STEP_LEDGER_CTE,
   ALL_RUNS_SCOPED_CTE,
   CAUSE_FACTS_CTE,
-  loopFoundCte('cause_facts', 'flags'),
+  loopSeqCte('waste', 'all', true),
+  loopFoundCte('loop_seq', 'waste'),
   CAUSE_GROUPS_CTE,
   selfTimeCtes('toUInt8(1)'),
   RUN_SELF_CTE,
@@ -63,7 +64,7 @@ SELECT
     {projectId:String}, r.run_id, r.run_start, r.run_end, r.agent, r.service, r.outcome, r.run_duration_ns,
     r.root_error_type, r.steps, r.span_count, g.group_count, g.never_ok, u.explicit_cost, u.models, u.uncached, u.cached, u.output,
     u.spans, r.run_input_tokens, r.run_output_tokens, r.run_cached_input_tokens,
-    arrayDistinct(arrayMap(d -> ${KIND_OF_CODE_SQL}[d.1], l.dets)),
+    arrayDistinct(arrayMap(d -> ${KIND_OF_CODE_SQL}[d.1], l.dets)), l.dets,
     if(r.outcome = 'failure', ${CAUSE_WITHOUT_LOOP_SQL}, ''),
     s.self_times, u.ingested_max, ${VERSION_SQL}
 FROM runs AS r
@@ -89,6 +90,28 @@ FROM step_ledger AS l
 INNER JOIN runs AS r ON r.run_id = l.run_id
 GROUP BY l.run_id, l.step_name
 SETTINGS enable_materialized_cte = 1`;
+
+/**
+ * Every step span of each run, in start order (then span key, as the span
+ * queries sort them), with what its cost is made of: the explicit cost (NaN
+ * when the table prices it; 0 on aggregate spans, whose usage their
+ * children carry), the model and the token counts.
+ */
+export const FINALISE_RUN_STEPS_SQL = `INSERT INTO run_steps (project_id, run_id, run_start, start_ns, span_key, duration_ns, explicit_cost, model,
+    uncached, cached, output, version)
+${withClause(PRICED_SPANS_CTE)}
+SELECT {projectId:String}, run_id, run_start,
+    arrayMap(x -> x.1, s), arrayMap(x -> x.2, s), arrayMap(x -> x.3, s), arrayMap(x -> x.4, s), arrayMap(x -> x.5, s),
+    arrayMap(x -> x.6, s), arrayMap(x -> x.7, s), arrayMap(x -> x.8, s), ${VERSION_SQL}
+FROM (
+    SELECT run_id, min(start_time) AS run_start,
+        arraySort(groupArray((${START_NS}, ${SPAN_KEY}, duration_ns, if(usage_counted, ifNull(cost_usd, nan), 0), toString(model),
+            toUInt64(input_tokens - least(cached_input_tokens, input_tokens)), toUInt64(least(cached_input_tokens, input_tokens)),
+            toUInt64(output_tokens)))) AS s
+    FROM priced
+    WHERE step_kind NOT IN ('', 'run')
+    GROUP BY run_id
+)`;
 
 /**
  * Runs whose facts are missing or older than their spans (a span arrived

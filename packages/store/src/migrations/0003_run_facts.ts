@@ -11,6 +11,13 @@ import type { Migration } from './Migration.js';
  * depends on prices: usage is kept per model and priced at query time, so a
  * price override applies at once. `span_count` and `ingested_max` record which
  * spans the row was computed from, so a restart can tell stale rows.
+ *
+ * `loop_dets` holds the detections but runaway (default `repeat` and
+ * `pingPongCycles`), their wasted spans' cost left at 0: queries price them
+ * from `run_steps`, every step span of a run in start order with its cost
+ * inputs, which also gives the runaway evidence once a query knows the
+ * run's limit. Queries read run_steps only for the runs that loop, by key;
+ * its small index granularity keeps those reads to a few rows each.
  */
 export const m0003RunFacts: Migration = {
   version: 3,
@@ -41,6 +48,8 @@ export const m0003RunFacts: Migration = {
     output_tokens UInt64,
     cached_input_tokens UInt64,
     loop_kinds Array(LowCardinality(String)),
+    loop_dets Array(Tuple(code UInt8, key1 UInt64, key2 UInt64, count UInt32, anchor_ns Int64, anchor_key UInt64,
+                          wasted Array(Tuple(start_ns Int64, span_key UInt64, duration_ns Int64, cost Float64)))),
     cause_base LowCardinality(String),
     self_times Array(Tuple(kind UInt8, step String, self_ns Int64)),
     ingested_max DateTime64(3, 'UTC'),
@@ -75,5 +84,24 @@ TTL toDateTime(run_start) + INTERVAL 30 DAY`,
 ENGINE = ReplacingMergeTree(version)
 ORDER BY (project_id, run_id, step_name)
 TTL toDateTime(run_start) + INTERVAL 30 DAY`,
+    `CREATE TABLE IF NOT EXISTS run_steps
+(
+    project_id LowCardinality(String),
+    run_id String,
+    run_start DateTime64(9, 'UTC'),
+    start_ns Array(Int64) CODEC(Delta, ZSTD(1)),
+    span_key Array(UInt64),
+    duration_ns Array(Int64) CODEC(ZSTD(1)),
+    explicit_cost Array(Float64) CODEC(ZSTD(1)),
+    model Array(LowCardinality(String)),
+    uncached Array(UInt64) CODEC(ZSTD(1)),
+    cached Array(UInt64) CODEC(ZSTD(1)),
+    output Array(UInt64) CODEC(ZSTD(1)),
+    version UInt64
+)
+ENGINE = ReplacingMergeTree(version)
+ORDER BY (project_id, run_id)
+TTL toDateTime(run_start) + INTERVAL 30 DAY
+SETTINGS index_granularity = 32`,
   ],
 };
