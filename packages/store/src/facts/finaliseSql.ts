@@ -21,7 +21,6 @@ function usageByModelIf(cond: string, prefix = ''): string {
 
 const VERSION_SQL = 'toUInt64(toUnixTimestamp64Nano(now64(9)))';
 
-
 /** Every finalised run, for cause_facts and cause_groups (which read `scoped_runs`). */
 const ALL_RUNS_SCOPED_CTE = `scoped_runs AS MATERIALIZED (SELECT run_id FROM runs)`;
 
