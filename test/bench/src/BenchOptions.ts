@@ -17,8 +17,6 @@ export interface BenchOptions {
   /** Wait (polling) while the 1-minute load average is above this, up to `quietWaitMs`. */
   maxLoadAverage: number;
   quietWaitMs: number;
-  /** Also time the prototype fixes on scratch tables (see prototypes.ts). */
-  prototypes: boolean;
   /** Write the results into this README (between its result markers); undefined: print only. */
   readmePath: string | undefined;
 }
@@ -43,7 +41,6 @@ export function benchOptions(partial: Partial<BenchOptions> = {}): BenchOptions 
     runsPerInsert: partial.runsPerInsert ?? 500,
     maxLoadAverage: partial.maxLoadAverage ?? 1.5,
     quietWaitMs: partial.quietWaitMs ?? 10 * 60_000,
-    prototypes: partial.prototypes ?? false,
     readmePath: partial.readmePath,
   };
 }
@@ -56,7 +53,6 @@ const USAGE = `usage: node test/bench/dist/analyticsBench.js [options]
   --data-dir PATH     chDB data directory (default $TMPDIR/telltale-bench-<runs>r-s<seed>; reused once loaded)
   --fresh             load again even if the data directory holds this dataset
   --max-load X        wait while the 1-min load average exceeds X (default 1.5, up to 10 min)
-  --prototypes        also time the proposed fixes on scratch tables
   --readme PATH       write the results into PATH (full runs default to bench/README.md)
   --no-readme         print only`;
 
@@ -80,7 +76,6 @@ export function parseBenchArgs(argv: readonly string[], repoRoot: string): Bench
       case '--data-dir': partial.dataDir = argv[++i]; break;
       case '--fresh': partial.fresh = true; break;
       case '--max-load': partial.maxLoadAverage = num(i++, arg); break;
-      case '--prototypes': partial.prototypes = true; break;
       case '--readme': readme = argv[++i]; break;
       case '--no-readme': readme = null; break;
       case '--help': throw new RangeError(USAGE);

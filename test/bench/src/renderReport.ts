@@ -2,6 +2,10 @@ import type { BenchReport, CaseResult } from './runBench.js';
 
 const ms = (v: number | undefined): string => (v === undefined ? '—' : v < 10 ? v.toFixed(1) : v.toFixed(0));
 const int = (v: number): string => Math.round(v).toLocaleString('en');
+const mib = (bytes: number): string => {
+  const v = bytes / 2 ** 20;
+  return v < 10 ? v.toFixed(1) : v.toFixed(0);
+};
 
 function verdict(r: CaseResult): string {
   if (r.error !== undefined) return `❌ ${r.error}`;
@@ -36,30 +40,14 @@ export function renderTable(report: BenchReport): string {
   return lines.join('\n');
 }
 
-/** Prototype fixes: today's query against the fix, on the same data, numbers checked against today's. */
-export function renderPrototypes(report: BenchReport): string {
-  const lines = [
-    '| Prototype | before: today ms (p90) | after: prototype ms (p90) | speedup | CPU ms before / after | numbers |',
-    '| --- | ---: | ---: | ---: | ---: | --- |',
-  ];
-  for (const r of report.prototypes) {
-    if (r.error !== undefined) {
-      lines.push(`| ${r.name} | ❌ ${r.error} | | | | |`);
-      continue;
-    }
-    lines.push(
-      `| ${r.name} | ${ms(r.ours?.medianMs)} (${ms(r.ours?.p90Ms)}) | ${ms(r.plain?.medianMs)} (${ms(r.plain?.p90Ms)}) | ${r.ratio === undefined ? '—' : `${r.ratio.toFixed(1)}×`} | ${ms(r.ours?.cpuMedianMs)} / ${ms(r.plain?.cpuMedianMs)} | ${agreement(r)} |`,
-    );
-  }
-  return lines.join('\n');
-}
-
 /** The whole results section: facts, table, storage. */
 export function renderReport(report: BenchReport): string {
   const m = report.machine;
   const l = report.load;
   const s = report.storage;
   const missed = report.results.filter((r) => r.misses.length > 0);
+  const f = report.finaliser;
+  const facts = s.facts.map((t) => `${t.table} ${mib(t.bytesOnDisk)} MiB (${int(t.rows)} rows)`).join(', ');
   const topColumns = s.columns.slice(0, 8).map((c) => `${c.column} ${(c.compressedBytes / s.rows).toFixed(1)}`).join(', ');
   return [
     `Measured ${report.date} · \`${report.command}\``,
@@ -75,16 +63,16 @@ export function renderReport(report: BenchReport): string {
       ` ${int(l.rowsPerSecond)} rows/s wall (${(l.loadMs / 1000).toFixed(0)} s)` +
       (l.loadCpuMs === undefined ? '' : `, ${int(l.spans / (l.loadCpuMs / 1000))} rows per CPU-second (the process used ${(l.loadCpuMs / l.loadMs).toFixed(2)} cores)`) +
       (l.loadAverage === undefined ? '' : `; load average ${l.loadAverage[0].toFixed(1)} → ${l.loadAverage[1].toFixed(1)} while loading.`),
-    `- **On disk**: ${(s.bytesOnDisk / 2 ** 20).toFixed(0)} MiB for ${int(s.rows)} spans = **${s.bytesPerSpan.toFixed(1)} bytes/span** (system.parts); largest columns, compressed bytes/span: ${topColumns}.`,
+    `- **Run-facts finaliser** (\`store.runFacts.flush\`, timed before the queries): the project's ${int(f.runs)} newest runs (time-clustered, like the runs finalised right after their ingest) refinalised in ${(f.wallMs / 1000).toFixed(1)} s wall` +
+      ` (${ms(f.runs === 0 ? undefined : f.wallMs / f.runs)} ms per run; ${ms(f.runs === 0 ? undefined : f.cpuMs / f.runs)} CPU-ms per run), the cost paid once per run after ingest instead of per query; the rows it wrote are merged away before the queries.`,
+    `- **On disk**: ${(s.bytesOnDisk / 2 ** 20).toFixed(0)} MiB for ${int(s.rows)} spans = **${s.bytesPerSpan.toFixed(1)} bytes/span** (system.parts); largest columns, compressed bytes/span: ${topColumns}.` +
+      ` Run facts (finalised, then merged by \`OPTIMIZE … FINAL\`): ${facts} = **${s.factsBytesPerSpan.toFixed(1)} bytes/span** more.`,
     `- **RSS**: ${report.rssMiB.afterOpen.toFixed(0)} MiB after opening the store, peak ${report.rssMiB.peakDuringQueries.toFixed(0)} MiB while querying.`,
     `- **Method**: each query warmed up once, then timed ${report.iterations}× in sequence; median and p90 (nearest rank) of those, and the median CPU time of the process per call (chDB's threads included: steadier than wall time on a shared machine). "plain SQL" is a hand-written query straight on \`spans\` computing the same numbers (checked: the "numbers" column compares its rows with the store's); ours is the facade call (store query + TypeScript math).`,
     '',
     renderTable(report),
     '',
     missed.length === 0 ? 'Every query met its target.' : `Missed: ${missed.map((r) => r.name).join(', ')}.`,
-    report.prototypes.length === 0
-      ? ''
-      : `\n**Prototype fixes** (scratch schema \`bench_proto\`: the project copied in ${int(50_000)}-row blocks through the rollup's materialized view${report.prototypeCopyMs > 0 ? ` in ${(report.prototypeCopyMs / 1000).toFixed(0)} s` : ''}, then merged${report.prototypeFinalizeMs > 0 ? `; the run-facts finaliser took ${(report.prototypeFinalizeMs / 1000).toFixed(1)} s for ${int(report.project.runs)} runs` : ''}):\n\n${renderPrototypes(report)}`,
     report.uncovered.length === 0 ? '' : `\n⚠ Facade methods without a written case (timed by a generic call, no baseline): ${report.uncovered.join(', ')}.`,
   ].join('\n');
 }

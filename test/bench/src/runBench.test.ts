@@ -6,6 +6,7 @@ import { benchOptions, SMOKE_RUNS } from './BenchOptions.js';
 import { facadeMethods } from './benchCases.js';
 import { renderReport } from './renderReport.js';
 import { runBench, type BenchReport } from './runBench.js';
+import { FACTS_TABLES, FINALISER_RUNS } from './runFactsBench.js';
 
 // The smoke mode: the whole bench on 2,000 runs (≈ 200k spans), one timed
 // iteration, so the bench code keeps working. No timing assertions: CI
@@ -16,7 +17,7 @@ describe('the analytics bench (smoke mode)', () => {
   let report: BenchReport | undefined;
   const smoke = async (): Promise<BenchReport> => {
     report ??= await runBench({
-      ...benchOptions({ runs: SMOKE_RUNS, iterations: 1, dataDir, quietWaitMs: 0, prototypes: true }),
+      ...benchOptions({ runs: SMOKE_RUNS, iterations: 1, dataDir, quietWaitMs: 0 }),
       command: 'vitest smoke',
     });
     return report;
@@ -43,14 +44,13 @@ describe('the analytics bench (smoke mode)', () => {
     for (const c of withBaseline) expect(c.disagreements, c.name).toEqual([]);
   });
 
-  it('runs every prototype fix and checks it computes the same numbers as today', { timeout: 600_000 }, async () => {
+  it('times the run-facts finaliser over the newest runs of the project (all of them in smoke mode)', { timeout: 600_000 }, async () => {
     const r = await smoke();
-    expect(r.prototypes.length).toBeGreaterThanOrEqual(8);
-    for (const c of r.prototypes) {
-      expect(c.error, c.name).toBeUndefined();
-      expect(Number.isFinite(c.plain?.medianMs), c.name).toBe(true);
-      expect(c.disagreements, c.name).toEqual([]);
-    }
+    expect(r.finaliser.runs).toBe(Math.min(FINALISER_RUNS, r.project.runs));
+    expect(r.finaliser.runs).toBeGreaterThan(0);
+    expect(r.finaliser.wallMs).toBeGreaterThan(0);
+    expect(r.finaliser.cpuMs).toBeGreaterThan(0);
+    expect(renderReport(r)).toContain(`the project's ${r.finaliser.runs.toLocaleString('en')} newest runs`);
   });
 
   it('loads the smoke dataset and reports storage, memory and the markdown table', { timeout: 600_000 }, async () => {
@@ -58,6 +58,14 @@ describe('the analytics bench (smoke mode)', () => {
     expect(r.load.runs).toBe(SMOKE_RUNS);
     expect(r.storage.rows).toBe(r.load.spans);
     expect(r.storage.bytesPerSpan).toBeGreaterThan(0);
+    expect(r.storage.facts.map((t) => t.table)).toEqual([...FACTS_TABLES]);
+    for (const t of r.storage.facts) {
+      expect(t.bytesOnDisk, t.table).toBeGreaterThan(0);
+      expect(t.rows, t.table).toBeGreaterThan(0);
+    }
+    // Settled: one run_facts row per run of the dataset, the finaliser's rows merged away.
+    expect(r.storage.facts[0]?.rows).toBe(SMOKE_RUNS);
+    expect(r.storage.factsBytesPerSpan).toBeGreaterThan(0);
     expect(r.rssMiB.peakDuringQueries).toBeGreaterThan(0);
     const text = renderReport(r);
     for (const c of r.results) expect(text).toContain(`| ${c.name}`);

@@ -1,7 +1,6 @@
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES } from '@telltale/datasets';
 import type { Store } from '@telltale/store';
-import { plainParams } from './plainSqlParts.js';
 import type { BenchCase } from './BenchCase.js';
 import { benchContext, type BenchContext } from './BenchContext.js';
 import type { BenchOptions } from './BenchOptions.js';
@@ -10,7 +9,7 @@ import { compareRows } from './compareRows.js';
 import { loadBenchData, type LoadMarker } from './loadBenchData.js';
 import { loadAverage, machineFacts, waitForQuiet, type MachineFacts } from './machineFacts.js';
 import { measure, type Timing } from './measure.js';
-import { ensurePrototypeSchema, prototypeCases } from './prototypeCases.js';
+import { settleRunFacts, timeFinaliser, type FinaliserTiming } from './runFactsBench.js';
 import { storageFacts, type StorageFacts } from './storageFacts.js';
 
 export interface CaseResult {
@@ -51,13 +50,9 @@ export interface BenchReport {
   quiet: { waitedMs: number; loadAverage: number; quiet: boolean; maxLoadAverage: number };
   /** Lowest and highest 1-minute load average seen at the start of a case. */
   loadAverageDuring: [number, number];
+  /** The run-facts finaliser over the project's newest runs, timed before the queries. */
+  finaliser: FinaliserTiming;
   results: CaseResult[];
-  /** With --prototypes: today's query ("ours") against a proposed fix ("plain" holds the fix), numbers checked alike. */
-  prototypes: CaseResult[];
-  /** Wall time of copying the project into the scratch schema through the rollup's materialized view (0: reused or not run). */
-  prototypeCopyMs: number;
-  /** Wall time of the run-facts finaliser over the window (0: reused or not run). */
-  prototypeFinalizeMs: number;
   /** Facade methods without a written case (timed by a generic call). */
   uncovered: string[];
 }
@@ -126,47 +121,44 @@ async function runCase(c: BenchCase, iterations: number): Promise<CaseResult> {
 }
 
 /**
- * The whole benchmark: load (or reuse) the dataset, record storage and
- * machine facts, wait for a quiet machine, then time every case.
+ * The whole benchmark: load (or reuse) the dataset, settle the run facts,
+ * record storage and machine facts, wait for a quiet machine, time the
+ * run-facts finaliser (then settle again), then time every case.
  */
 export async function runBench(opts: BenchOptions & { command: string; log?: (line: string) => void }): Promise<BenchReport> {
   const log = opts.log ?? (() => undefined);
   const { store, marker, loadedNow } = await loadBenchData({ ...opts, log });
   try {
     const rssAfterOpen = process.memoryUsage().rss / MiB;
+    const settleStarted = performance.now();
+    await settleRunFacts(store);
+    log(`run facts finalised and merged: ${((performance.now() - settleStarted) / 1000).toFixed(1)} s`);
     const [machine, storage, project] = [await machineFacts(store), await storageFacts(store), await biggestProject(store)];
     const sample = await sampleRun(store, project.projectId);
     const filter = { projectId: project.projectId, fromUnixNano: BigInt(marker.startNs), toUnixNano: BigInt(marker.endNs) + 1n };
     const analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
     const ctx: BenchContext = benchContext(store, analytics, filter, DEFAULT_PRICES, sample);
     const { cases, uncovered } = benchCases(ctx);
-    const protos = opts.prototypes ? prototypeCases(ctx, cases) : [];
-    const { copyMs: prototypeCopyMs, finalizeMs: prototypeFinalizeMs } = opts.prototypes
-      ? await ensurePrototypeSchema(store, analytics, filter, plainParams(filter, DEFAULT_PRICES), log)
-      : { copyMs: 0, finalizeMs: 0 };
     log(`project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs; ${cases.length} cases`);
     const quiet = await waitForQuiet(opts.maxLoadAverage, opts.quietWaitMs, log);
+    const finaliser = await timeFinaliser(store, project.projectId);
+    log(`run-facts finaliser: ${finaliser.runs.toLocaleString('en')} runs in ${finaliser.wallMs.toFixed(0)} ms (${finaliser.cpuMs.toFixed(0)} CPU-ms)`);
+    await settleRunFacts(store);
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 25);
     const results: CaseResult[] = [];
-    const prototypes: CaseResult[] = [];
     try {
       for (const c of cases) {
         const r = await runCase(c, opts.iterations);
         results.push(r);
         log(`${c.name}: ${r.error ?? `${r.ours?.medianMs.toFixed(1)} ms${r.plain === undefined ? '' : ` (plain ${r.plain.medianMs.toFixed(1)} ms)`}`}`);
       }
-      for (const c of protos) {
-        const r = await runCase(c, opts.iterations);
-        prototypes.push(r);
-        log(`prototype ${c.name}: ${r.error ?? `${r.ours?.medianMs.toFixed(1)} ms → ${r.plain?.medianMs.toFixed(1)} ms`}`);
-      }
     } finally {
       clearInterval(sampler);
     }
-    const loads = [...results, ...prototypes].map((r) => r.loadAverage);
+    const loads = results.map((r) => r.loadAverage);
     return {
       date: new Date().toISOString(),
       command: opts.command,
@@ -182,10 +174,8 @@ export async function runBench(opts: BenchOptions & { command: string; log?: (li
       rssMiB: { afterOpen: rssAfterOpen, peakDuringQueries: peakRss / MiB },
       quiet: { ...quiet, maxLoadAverage: opts.maxLoadAverage },
       loadAverageDuring: [Math.min(...loads), Math.max(...loads)],
+      finaliser,
       results,
-      prototypes,
-      prototypeCopyMs,
-      prototypeFinalizeMs,
       uncovered,
     };
   } finally {

@@ -1,4 +1,5 @@
 import type { Store } from '@telltale/store';
+import { FACTS_TABLES, type FactsTable } from './runFactsBench.js';
 
 export interface ColumnSize {
   column: string;
@@ -6,7 +7,14 @@ export interface ColumnSize {
   uncompressedBytes: number;
 }
 
-/** The spans table on disk: active parts after the load (and OPTIMIZE … FINAL). */
+/** One run-facts table on disk: active parts, after the facts are settled (see settleRunFacts). */
+export interface FactsTableSize {
+  table: FactsTable;
+  rows: number;
+  bytesOnDisk: number;
+}
+
+/** The spans table on disk: active parts after the load (and OPTIMIZE … FINAL); the run-facts tables beside it. */
 export interface StorageFacts {
   rows: number;
   parts: number;
@@ -14,6 +22,21 @@ export interface StorageFacts {
   bytesPerSpan: number;
   /** Compressed data of every column (excluding indexes and marks), largest first. */
   columns: ColumnSize[];
+  /** The run-facts tables, in FACTS_TABLES order. */
+  facts: FactsTableSize[];
+  /** All run-facts tables' bytes on disk per span of `spans`: what the facts add to a span's cost. */
+  factsBytesPerSpan: number;
+}
+
+async function factsSizes(store: Store): Promise<FactsTableSize[]> {
+  const result = await store.client.query({
+    query: `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
+            WHERE database = currentDatabase() AND table IN {tables:Array(String)} AND active GROUP BY table`,
+    format: 'JSONEachRow',
+    query_params: { tables: FACTS_TABLES },
+  });
+  const byTable = new Map((await result.json<{ table: string; rows: string; bytes: string }>()).map((r) => [r.table, r]));
+  return FACTS_TABLES.map((table) => ({ table, rows: Number(byTable.get(table)?.rows ?? 0), bytesOnDisk: Number(byTable.get(table)?.bytes ?? 0) }));
 }
 
 export async function storageFacts(store: Store): Promise<StorageFacts> {
@@ -29,6 +52,8 @@ export async function storageFacts(store: Store): Promise<StorageFacts> {
   });
   const rows = Number(p?.rows ?? 0);
   const bytesOnDisk = Number(p?.bytes ?? 0);
+  const facts = await factsSizes(store);
+  const factsBytes = facts.reduce((sum, t) => sum + t.bytesOnDisk, 0);
   return {
     rows,
     parts: Number(p?.parts ?? 0),
@@ -39,5 +64,7 @@ export async function storageFacts(store: Store): Promise<StorageFacts> {
       compressedBytes: Number(c.c),
       uncompressedBytes: Number(c.u),
     })),
+    facts,
+    factsBytesPerSpan: rows === 0 ? 0 : factsBytes / rows,
   };
 }
