@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../Store.js';
+import { m0003RunFacts } from '../migrations/0003_run_facts.js';
+import { buildRun } from '../testing/runBuilder.js';
+
+const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
+
+async function factRows(store: Store, projectId: string): Promise<Array<{ run_id: string; outcome: string; steps: number }>> {
+  const result = await store.client.query({
+    query: 'SELECT run_id, outcome, steps FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id',
+    format: 'JSONEachRow',
+    query_params: { projectId },
+  });
+  return (await result.json<{ run_id: string; outcome: string; steps: number | string }>()).map((r) => ({ ...r, steps: Number(r.steps) }));
+}
+
+describe('RunFacts (the finaliser of per-run facts)', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-'));
+    store = await Store.open({ kind: 'embedded', dataDir: dir });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps stored runs pending until a flush finalises them, and finalises a run again when more spans come', async () => {
+    const spans = buildRun({ runId: 'a1', projectId: 'pa', startNs: T0, withRoot: false, steps: [{ kind: 'plan', name: 'plan' }] });
+    await store.insertSpans(spans);
+    expect(store.runFacts.pendingRuns()).toBe(1);
+    expect(await factRows(store, 'pa')).toEqual([]);
+    await store.runFacts.flush('pa');
+    expect(store.runFacts.pendingRuns()).toBe(0);
+    expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'incomplete', steps: 1 }]);
+
+    // the root arrives later with one more step: the run is finalised again, and its newer row wins
+    const more = buildRun({ runId: 'a1', projectId: 'pa', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }, { kind: 'tool', name: 'search' }] });
+    await store.insertSpans(more.filter((s) => s.stepKind === 'run' || s.stepName === 'search'));
+    await store.runFacts.flush('pa');
+    expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'success', steps: 2 }]);
+  });
+
+  it('flushes only the project asked for', async () => {
+    await store.insertSpans(buildRun({ runId: 'b1', projectId: 'pb', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.insertSpans(buildRun({ runId: 'c1', projectId: 'pc', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.runFacts.flush('pb');
+    expect(store.runFacts.pendingRuns()).toBe(1);
+    expect(await factRows(store, 'pc')).toEqual([]);
+    await store.runFacts.flush();
+    expect((await factRows(store, 'pc')).map((r) => r.run_id)).toEqual(['c1']);
+  });
+
+  it('keeps the runs pending when finalising fails, and finalises them once the storage works again', async () => {
+    await store.insertSpans(buildRun({ runId: 'd1', projectId: 'pd', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }));
+    await store.client.command({ query: 'RENAME TABLE run_facts TO run_facts_away' });
+    try {
+      await expect(store.runFacts.flush('pd')).rejects.toThrow(/run_facts/);
+      expect(store.runFacts.pendingRuns()).toBe(1);
+    } finally {
+      await store.client.command({ query: 'RENAME TABLE run_facts_away TO run_facts' });
+    }
+    await store.runFacts.flush('pd');
+    expect(store.runFacts.pendingRuns()).toBe(0);
+    expect(await factRows(store, 'pd')).toEqual([{ run_id: 'd1', outcome: 'success', steps: 1 }]);
+  });
+
+  it('finalises in the background on its timer', async () => {
+    await store.insertSpans(buildRun({ runId: 'e1', projectId: 'pe', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    store.runFacts.start(20);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (store.runFacts.pendingRuns() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // the pending set empties when a flush starts: wait for it to finish writing
+      await store.runFacts.flush();
+    } finally {
+      await store.runFacts.stop();
+    }
+    expect((await factRows(store, 'pe')).map((r) => r.run_id)).toEqual(['e1']);
+  });
+
+  it('reconciles runs whose facts are missing or saw fewer spans', async () => {
+    await store.insertSpans(buildRun({ runId: 'f1', projectId: 'pf', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.runFacts.flush();
+    // as if written by another process: facts gone for every run
+    for (const statement of ['DROP TABLE run_facts', m0003RunFacts.statements[0]!]) await store.client.command({ query: statement });
+    expect(await store.runFacts.reconcile()).toBeGreaterThanOrEqual(6);
+    expect(await store.runFacts.reconcile()).toBe(0);
+    expect((await factRows(store, 'pf')).map((r) => r.run_id)).toEqual(['f1']);
+    expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'success', steps: 2 }]);
+  });
+});
