@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type RunFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
@@ -34,6 +34,18 @@ function expectSame(got: unknown, want: unknown, path: string): void {
   }
 }
 
+/** The runs list's filter for an analytics filter (the run filters it shares). */
+function runFilter(f: AnalyticsFilter): RunFilter {
+  return {
+    projectId: f.projectId,
+    fromUnixNano: f.fromUnixNano,
+    toUnixNano: f.toUnixNano,
+    ...(f.agent === undefined ? {} : { agent: f.agent }),
+    ...(f.service === undefined ? {} : { service: f.service }),
+    ...(f.recompute === undefined ? {} : { recompute: f.recompute }),
+  };
+}
+
 /** Every facade query whose numbers the run facts can give, by name. */
 function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<string, () => Promise<unknown>> {
   return {
@@ -48,6 +60,8 @@ function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<
     failures: () => analytics.failures(filter),
     failureSeries: () => analytics.failureSeries(filter, { intervalSeconds: 3600 }),
     runCauses: () => analytics.runCauses(filter),
+    runsFirstPage: () => analytics.listRuns(runFilter(filter), { limit: 100, offset: 0 }),
+    failedRunsThirdPage: () => analytics.listRuns({ ...runFilter(filter), outcome: 'failure' }, { limit: 20, offset: 40 }),
   };
 }
 

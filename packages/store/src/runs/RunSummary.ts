@@ -43,6 +43,8 @@ export interface RunFilter {
   model?: string;
   attributes?: Readonly<Record<string, string>>;
   runId?: string;
+  /** Choose the page from the spans instead of the run facts (verification; see AnalyticsFilter#recompute). */
+  recompute?: boolean;
 }
 
 export interface Page {

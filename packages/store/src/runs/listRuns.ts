@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter, type PriceTable } from '../analytics/AnalyticsFilter.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../analytics/sqlParts.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
 import type { Page, RunFilter, RunOutcomeValue, RunSummary } from './RunSummary.js';
 
 interface RunRow {
@@ -23,18 +25,23 @@ interface RunRow {
 
 /**
  * Phase 1: which runs are on the page (newest first) and how many pass the
- * filters. Only the columns needed to filter and sort are computed, and
+ * filters: from the run facts when the filter allows (readsRunFacts), else
+ * from the spans, computing only the columns needed to filter and sort.
  * `total` is a window over the grouped runs, so there is no second pass.
  */
-const PAGE_IDS_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
+function pageIdsSql(runs: string): string {
+  return `${runs}
 SELECT run_id, count() OVER () AS total
 FROM runs
 WHERE {outcome:String} = '' OR outcome = {outcome:String}
 ORDER BY run_start DESC, run_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
+}
 
-const COUNT_SQL = `${withClause(PRICED_SPANS_CTE, RUNS_CTE)}
+function countSql(runs: string): string {
+  return `${runs}
 SELECT count() AS total FROM runs WHERE {outcome:String} = '' OR outcome = {outcome:String}`;
+}
 
 /**
  * Phase 2: the page's runs in full, from the shared run rollup (RUNS_CTE:
@@ -69,6 +76,7 @@ function toAnalyticsFilter(f: RunFilter): AnalyticsFilter {
     ...(f.model === undefined ? {} : { model: f.model }),
     ...(f.attributes === undefined ? {} : { attributes: f.attributes }),
     ...(f.runId === undefined ? {} : { runIds: [f.runId] }),
+    ...(f.recompute === undefined ? {} : { recompute: f.recompute }),
   };
 }
 
@@ -90,11 +98,14 @@ export async function listRuns(
 ): Promise<{ runs: RunSummary[]; total: number }> {
   const analyticsFilter = toAnalyticsFilter(filter);
   const params = { ...filterParams(analyticsFilter, prices), outcome: filter.outcome ?? '' };
-  const idsResult = await client.query({ query: PAGE_IDS_SQL, format: 'JSONEachRow', query_params: { ...params, limit: page.limit, offset: page.offset } });
+  // one run by id reads its spans directly (bloom filter), so it is found even before it is finalised
+  const facts = filter.runId === undefined && (await useRunFacts(client, analyticsFilter));
+  const runs = facts ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const idsResult = await client.query({ query: pageIdsSql(runs), format: 'JSONEachRow', query_params: { ...params, limit: page.limit, offset: page.offset } });
   const ids = await idsResult.json<{ run_id: string; total: string | number }>();
   if (ids.length === 0) {
     if (page.offset === 0) return { runs: [], total: 0 };
-    const countResult = await client.query({ query: COUNT_SQL, format: 'JSONEachRow', query_params: params });
+    const countResult = await client.query({ query: countSql(runs), format: 'JSONEachRow', query_params: params });
     const [count] = await countResult.json<{ total: string | number }>();
     return { runs: [], total: Number(count?.total ?? 0) };
   }
@@ -105,12 +116,12 @@ export async function listRuns(
   ]);
   const rows = new Map((await rowsResult.json<RunRow>()).map((r) => [r.run_id, r]));
   const groups = new Map((await groupsResult.json<{ run_id: string; groups: string | number }>()).map((r) => [r.run_id, Number(r.groups)]));
-  const runs: RunSummary[] = [];
+  const summaries: RunSummary[] = [];
   for (const { run_id } of ids) {
     const row = rows.get(run_id);
-    if (row !== undefined) runs.push(toRunSummary(row, groups.get(run_id) ?? 0));
+    if (row !== undefined) summaries.push(toRunSummary(row, groups.get(run_id) ?? 0));
   }
-  return { runs, total: Number(ids[0]?.total ?? 0) };
+  return { runs: summaries, total: Number(ids[0]?.total ?? 0) };
 }
 
 function toRunSummary(r: RunRow, attemptGroups: number): RunSummary {
