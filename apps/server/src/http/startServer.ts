@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Analytics } from '@telltale/analytics';
-import { createOtlpHttpHandler, SpanWriter } from '@telltale/collector';
+import { createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, SpanWriter } from '@telltale/collector';
 import { Store, type StoreConnection } from '@telltale/store';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
@@ -49,6 +49,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const writer = new SpanWriter({ insert: (spans) => store.insertSpans(spans) });
   const otlp = createOtlpHttpHandler({
     writer,
+    // a span older than the retention would only be dropped again
+    limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
   });

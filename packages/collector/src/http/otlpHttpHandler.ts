@@ -5,6 +5,7 @@ import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
 import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
 import { normaliseRequest } from '../normalise/normaliseRequest.js';
+import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpanWriter } from '../writer/SpanWriter.js';
 import { readBody } from './readBody.js';
 
@@ -12,6 +13,8 @@ export interface OtlpHttpHandlerOptions {
   writer: SpanWriter;
   /** Largest accepted body after decompression. */
   maxBodyBytes?: number;
+  /** Per-span and per-request limits (default DEFAULT_SPAN_LIMITS). */
+  limits?: SpanLimits;
   /** The caller's project, or undefined to answer 401. */
   authenticate?: (req: IncomingMessage) => string | undefined;
   /** Seconds a client should wait before retrying when storage is unavailable. */
@@ -70,13 +73,14 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
         if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
         throw err;
       }
-      const { spans, rejectedSpans, errors } = normaliseRequest(request, projectId);
+      const { spans, rejectedSpans, errors } = normaliseRequest(request, projectId, opts.limits === undefined ? {} : { limits: opts.limits });
       try {
         await opts.writer.write(spans);
       } catch (err) {
         throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: 'storage unavailable, retry later', cause: err });
       }
-      const partial = rejectedSpans > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
+      // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
+      const partial = rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
       send(res, 200, encoding, encodeExportResponse(encoding, partial));
     } catch (caught) {
       const err = toTelltaleError(caught);

@@ -3,13 +3,20 @@ import type { SpanRecord } from '@telltale/store';
 import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { readBool, readCount, readNumber, readString, toAttributeMap, type AttributeMap } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
+import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type SpanLimits } from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
 
 export interface NormaliseResult {
   spans: SpanRecord[];
   rejectedSpans: number;
-  /** The first rejection reasons, for `partial_success.error_message`. */
+  /** The first rejection reasons, then what the limits cut, for `partial_success.error_message`. */
   errors: string[];
+}
+
+export interface NormaliseOptions {
+  limits?: SpanLimits;
+  /** The clock the time-range limits are checked against (tests). */
+  nowMs?: number;
 }
 
 const ZERO_TRACE_ID = '0'.repeat(32);
@@ -88,20 +95,29 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
 
 /**
  * Turns a decoded OTLP request into canonical span records for one project.
- * Invalid spans are rejected one by one, never the whole batch.
+ * Invalid spans are rejected one by one, never the whole batch: bad ids or
+ * times, a start outside the accepted time range, spans beyond the
+ * per-request cap. Oversized attribute lists, values, events and links are
+ * cut to the limits and counted (the spans' dropped counts, and a warning).
  */
-export function normaliseRequest(request: OtlpTraceRequest, projectId: string): NormaliseResult {
+export function normaliseRequest(request: OtlpTraceRequest, projectId: string, opts: NormaliseOptions = {}): NormaliseResult {
+  const limits = opts.limits ?? DEFAULT_SPAN_LIMITS;
+  const nowMs = opts.nowMs ?? Date.now();
+  const counts = emptyLimitCounts();
   const spans: SpanRecord[] = [];
   const errors: string[] = [];
   let rejectedSpans = 0;
+  let seen = 0;
   for (const rs of request.resourceSpans) {
     const service = rs.resource.attributes.findLast((kv) => kv.key === OtelAttr.serviceName)?.value;
     const serviceName = typeof service === 'string' && service !== '' ? service : 'unknown_service';
+    const resource = limitAttributes(rs.resource.attributes, limits, counts).attributes;
     for (const ss of rs.scopeSpans) {
       for (const span of ss.spans) {
-        const reason = rejectReason(span);
+        const reason =
+          ++seen > limits.maxSpansPerRequest ? `over the limit of ${limits.maxSpansPerRequest} spans per request` : (rejectReason(span) ?? timeRangeReason(span, limits, nowMs));
         if (reason === undefined) {
-          spans.push(toRecord(span, projectId, serviceName, rs.resource.attributes, ss.scope));
+          spans.push(toRecord(limitSpan(span, limits, counts), projectId, serviceName, resource, ss.scope));
           continue;
         }
         rejectedSpans++;
@@ -109,5 +125,7 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string): 
       }
     }
   }
+  const warning = limitsWarning(counts, limits);
+  if (warning !== undefined) errors.push(warning);
   return { spans, rejectedSpans, errors };
 }

@@ -33,4 +33,6 @@ export interface SpanDetail {
   resourceAttributes: Record<string, JsonValue>;
   events: { timeUnixNano: string; name: string; attributes: Record<string, JsonValue> }[];
   links: { traceId: string; spanId: string; traceState: string; attributes: Record<string, JsonValue> }[];
+  /** What the sender's SDK or the collector's limits dropped (OTLP's dropped counts). */
+  dropped: { attributes: number; events: number; links: number };
 }

@@ -37,6 +37,9 @@ interface SpanReadRow {
   resource_attributes: Record<string, string>;
   events: [string, string, string][];
   links: [string, string, string, string][];
+  dropped_attributes_count: number | string;
+  dropped_events_count: number | string;
+  dropped_links_count: number | string;
 }
 
 /** Columns of a span read back whole; `LIMIT 1 BY` hides a re-sent span until merges collapse it. */
@@ -50,7 +53,8 @@ SELECT
     status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, cost_usd,
     scope_name, scope_version, attributes, attribute_types, resource_attributes,
     arrayMap(e -> (toString(toUnixTimestamp64Nano(e.time)), e.name, e.attributes), events) AS events,
-    arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links
+    arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links,
+    dropped_attributes_count, dropped_events_count, dropped_links_count
 FROM spans`;
 
 /** Every span of one run, in start order. */
@@ -120,5 +124,6 @@ function toSpanDetail(r: SpanReadRow): SpanDetail {
     resourceAttributes: decodeAttributes(r.resource_attributes, {}),
     events: r.events.map(([time, name, attributes]) => ({ timeUnixNano: time, name, attributes: parseJsonObject(attributes) })),
     links: r.links.map(([traceId, spanId, traceState, attributes]) => ({ traceId, spanId, traceState, attributes: parseJsonObject(attributes) })),
+    dropped: { attributes: Number(r.dropped_attributes_count), events: Number(r.dropped_events_count), links: Number(r.dropped_links_count) },
   };
 }
