@@ -1,4 +1,4 @@
-import type { AnyValue, KeyValue, OtlpEvent, OtlpLink, OtlpSpan } from '../otlp/types.js';
+import type { AnyValue, KeyValue, OtlpSpan } from '../otlp/types.js';
 
 /**
  * What one span (and one request) may carry. Hostile or runaway
@@ -114,29 +114,22 @@ function mapSame<T>(items: T[], f: (item: T) => T): T[] {
   return changed ? out : items;
 }
 
-function limitEvents(events: OtlpEvent[], limits: SpanLimits, counts: LimitCounts): OtlpEvent[] {
-  const kept = events.length > limits.maxEvents ? events.slice(0, limits.maxEvents) : events;
-  counts.droppedEvents += events.length - kept.length;
-  return mapSame(kept, (e) => {
-    const { attributes, dropped } = limitAttributes(e.attributes, limits, counts);
-    return attributes === e.attributes ? e : { ...e, attributes, droppedAttributesCount: e.droppedAttributesCount + dropped };
-  });
-}
-
-function limitLinks(links: OtlpLink[], limits: SpanLimits, counts: LimitCounts): OtlpLink[] {
-  const kept = links.length > limits.maxLinks ? links.slice(0, limits.maxLinks) : links;
-  counts.droppedLinks += links.length - kept.length;
-  return mapSame(kept, (l) => {
-    const { attributes, dropped } = limitAttributes(l.attributes, limits, counts);
-    return attributes === l.attributes ? l : { ...l, attributes, droppedAttributesCount: l.droppedAttributesCount + dropped };
+/** The first `max` items, each with its attributes limited (events and links alike); the rest are counted by the caller. */
+function limitItems<T extends { attributes: KeyValue[]; droppedAttributesCount: number }>(items: T[], max: number, limits: SpanLimits, counts: LimitCounts): T[] {
+  const kept = items.length > max ? items.slice(0, max) : items;
+  return mapSame(kept, (item) => {
+    const { attributes, dropped } = limitAttributes(item.attributes, limits, counts);
+    return attributes === item.attributes ? item : { ...item, attributes, droppedAttributesCount: item.droppedAttributesCount + dropped };
   });
 }
 
 /** The span within `limits` (the same object when nothing had to change); what was cut is counted into `counts` and into the span's own dropped counts. */
 export function limitSpan(span: OtlpSpan, limits: SpanLimits, counts: LimitCounts): OtlpSpan {
   const { attributes, dropped } = limitAttributes(span.attributes, limits, counts);
-  const events = limitEvents(span.events, limits, counts);
-  const links = limitLinks(span.links, limits, counts);
+  const events = limitItems(span.events, limits.maxEvents, limits, counts);
+  const links = limitItems(span.links, limits.maxLinks, limits, counts);
+  counts.droppedEvents += span.events.length - events.length;
+  counts.droppedLinks += span.links.length - links.length;
   if (attributes === span.attributes && events === span.events && links === span.links) return span;
   return {
     ...span,
