@@ -1,0 +1,159 @@
+import { appendFile, mkdtemp, readdir, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Spool, type SpoolBatch } from './Spool.js';
+import { SpoolFullError } from './SpoolFullError.js';
+import { segmentPath } from './segmentFiles.js';
+
+const opened: Spool[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+async function openSpool(dir: string, opts: { maxBytes?: number; segmentBytes?: number } = {}): Promise<Spool> {
+  const spool = await Spool.open({ dir, ...opts });
+  opened.push(spool);
+  return spool;
+}
+
+async function close(spool: Spool): Promise<void> {
+  opened.splice(opened.indexOf(spool), 1);
+  await spool.close();
+}
+
+const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
+
+async function drainAll(spool: Spool, limits = { maxWeight: 1_000, maxBytes: 1 << 20 }): Promise<string[]> {
+  const out: string[] = [];
+  for (let batch = await spool.nextBatch(limits); batch !== undefined; batch = await spool.nextBatch(limits)) {
+    out.push(...batch.payloads.map(text));
+    await spool.ack(batch);
+  }
+  return out;
+}
+
+describe('Spool', () => {
+  it('keeps appended records across a reopen, in order, and drains them once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => spool.append([Buffer.from(`rec-${i}`), Buffer.from('|tail')], 10)));
+    expect(spool.pendingWeight).toBe(500);
+    await close(spool);
+
+    const again = await openSpool(dir);
+    expect(again.recovery).toMatchObject({ records: 50, weight: 500, tornBytes: 0 });
+    const drained = await drainAll(again);
+    expect(drained).toEqual(Array.from({ length: 50 }, (_, i) => `rec-${i}|tail`));
+    expect(again.pendingWeight).toBe(0);
+    await close(again);
+    const third = await openSpool(dir);
+    expect(third.recovery.records).toBe(0);
+    expect(await third.nextBatch({ maxWeight: 10, maxBytes: 1 << 20 })).toBeUndefined();
+  });
+
+  it('writes concurrent appends with one fsync per group (group commit)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    await Promise.all(Array.from({ length: 200 }, (_, i) => spool.append([Buffer.from(`r${i}`)], 1)));
+    const batch = await spool.nextBatch({ maxWeight: 1_000, maxBytes: 1 << 20 });
+    expect(batch?.payloads.map(text)).toEqual(Array.from({ length: 200 }, (_, i) => `r${i}`));
+  });
+
+  it('sizes batches by weight and bytes, at least one record each', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    for (const w of [3, 3, 3, 50, 1]) await spool.append([Buffer.from(`w${w}`)], w);
+    const sizes: number[][] = [];
+    for (let b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 })) {
+      sizes.push(b.payloads.map((p) => Number(text(p).slice(1))));
+      await spool.ack(b);
+    }
+    expect(sizes).toEqual([[3, 3], [3], [50], [1]]);
+  });
+
+  it('refuses an append past the cap without writing any of it, and takes appends again once drained', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir, { maxBytes: 1_000 });
+    await spool.append([Buffer.alloc(600, 1)], 1);
+    await expect(spool.append([Buffer.alloc(600, 2)], 1)).rejects.toBeInstanceOf(SpoolFullError);
+    const files = await readdir(dir);
+    const segment = files.find((f) => f.startsWith('seg-'))!;
+    expect((await stat(join(dir, segment))).size).toBe(616);
+    // the refused record left nothing behind: one record comes back
+    await close(spool);
+    const again = await openSpool(dir, { maxBytes: 1_000, segmentBytes: 100 });
+    expect(again.recovery.records).toBe(1);
+    await drainAll(again);
+    await again.append([Buffer.alloc(600, 3)], 1); // a new segment; the drained one is deleted
+    await drainAll(again);
+    expect(again.usedBytes).toBeLessThanOrEqual(616);
+  });
+
+  it('cuts a torn tail on open and keeps every complete record before it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    for (let i = 0; i < 5; i++) await spool.append([Buffer.from(`ok-${i}`)], 1);
+    await close(spool);
+    const seg = segmentPath(dir, 1);
+    const size = (await stat(seg)).size;
+    // a crash mid-write: half a header and garbage after the last record
+    await appendFile(seg, Buffer.from([0x54, 0x54, 0x53, 0x31, 0xff, 0xff]));
+    const again = await openSpool(dir);
+    expect(again.recovery).toMatchObject({ records: 5, tornBytes: 6 });
+    expect((await stat(seg)).size).toBe(size);
+    expect(await drainAll(again)).toEqual(['ok-0', 'ok-1', 'ok-2', 'ok-3', 'ok-4']);
+  });
+
+  it('stops at a record whose checksum fails (a write that never completed)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    await spool.append([Buffer.from('first')], 1);
+    await spool.append([Buffer.from('second')], 1);
+    await close(spool);
+    const seg = segmentPath(dir, 1);
+    await truncate(seg, (await stat(seg)).size - 2); // the second record lost its last bytes
+    const again = await openSpool(dir);
+    expect(again.recovery.records).toBe(1);
+    expect(await drainAll(again)).toEqual(['first']);
+  });
+
+  it('after a crash mid-insert, hands out exactly the same range with the same token', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    for (let i = 0; i < 4; i++) await spool.append([Buffer.from(`a${i}`)], 1);
+    const first = (await spool.nextBatch({ maxWeight: 3, maxBytes: 1 << 20 }))!;
+    // the crash: more records arrive, but the batch is never acknowledged
+    await spool.append([Buffer.from('late')], 1);
+    await close(spool);
+
+    const again = await openSpool(dir);
+    const replay = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
+    expect(replay.token).toBe(first.token);
+    expect(replay.payloads.map(text)).toEqual(['a0', 'a1', 'a2']);
+    await again.ack(replay);
+    expect(await drainAll(again)).toEqual(['a3', 'late']);
+  });
+
+  it('rotates segments and deletes each once drained', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir, { segmentBytes: 64 });
+    for (let i = 0; i < 6; i++) await spool.append([Buffer.alloc(60, i)], 1);
+    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(6);
+    const seen: SpoolBatch[] = [];
+    for (let b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 })) {
+      seen.push(b);
+      await spool.ack(b);
+    }
+    expect(seen.map((b) => b.payloads[0]![0])).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(1); // the active one
+  });
+
+  it('refuses a second process-local open of a directory another live process holds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    await writeFile(join(dir, 'spool.lock'), String(process.ppid)); // a live process that is not us
+    await expect(Spool.open({ dir })).rejects.toThrow(/in use by process/);
+    await writeFile(join(dir, 'spool.lock'), '999999999'); // a dead one: taken over
+    await openSpool(dir);
+  });
+});

@@ -1,0 +1,116 @@
+import type { Spool, SpoolBatch } from './Spool.js';
+
+/** Stores one batch of spool payloads; must be idempotent for a repeated `token`. */
+export type StoreBatch = (payloads: readonly Buffer[], token: string) => Promise<void>;
+
+export interface SpoolDrainerOptions {
+  spool: Spool;
+  store: StoreBatch;
+  /** Largest batch in record weight (spans): one insert, one part (default 20,000). */
+  maxBatchWeight?: number;
+  /** Largest batch in bytes (default 64 MiB). */
+  maxBatchBytes?: number;
+  /** With less than a full batch waiting, wait this long for more before storing (default 200 ms). */
+  lingerMs?: number;
+  /** First retry delay after a failed store; doubles up to `maxRetryDelayMs` (defaults 250 ms, 5 s). */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Each failed attempt (the batch stays in the spool and is retried). */
+  onError?: (err: unknown, batch: SpoolBatch | undefined, attempt: number) => void;
+  /** Each stored batch. */
+  onStored?: (batch: SpoolBatch) => void;
+}
+
+/**
+ * Moves spooled records into storage, oldest first, in large batches, one at
+ * a time. A failed batch is retried with backoff for as long as it takes —
+ * with the same token, so a retry of an insert that did land is deduplicated.
+ * Nothing is dropped: while storage is down the spool fills, and the
+ * collector answers 503 once it is full.
+ */
+export class SpoolDrainer {
+  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored'>;
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private wakeSleep: (() => void) | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(opts: SpoolDrainerOptions) {
+    this.opts = {
+      maxBatchWeight: 20_000,
+      maxBatchBytes: 64 * 1024 ** 2,
+      lingerMs: 200,
+      retryDelayMs: 250,
+      maxRetryDelayMs: 5_000,
+      ...opts,
+    };
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.running ??= this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Resolves once everything spooled so far is stored (for tests and shutdown); rejects after `timeoutMs`. */
+  async drained(timeoutMs = 30_000): Promise<void> {
+    if (this.opts.spool.pendingWeight === 0) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`spool not drained after ${timeoutMs} ms (${this.opts.spool.pendingWeight} spans waiting)`)), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Stops after the batch in flight; what is left stays in the spool for the next start. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeSleep?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    const { spool, store, maxBatchWeight, maxBatchBytes, lingerMs } = this.opts;
+    let delay = this.opts.retryDelayMs;
+    let attempt = 0;
+    while (!this.stopping) {
+      if (spool.pendingWeight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      if (spool.pendingWeight === 0) {
+        await Promise.race([spool.waitForData(1_000), this.sleep(1_000)]);
+        continue;
+      }
+      // a small backlog waits a little for company: fewer, larger parts
+      if (spool.pendingWeight < maxBatchWeight && attempt === 0) await this.sleep(lingerMs);
+      let batch: SpoolBatch | undefined;
+      try {
+        batch = await spool.nextBatch({ maxWeight: maxBatchWeight, maxBytes: maxBatchBytes });
+        if (batch === undefined) continue;
+        await store(batch.payloads, batch.token);
+        await spool.ack(batch);
+        this.opts.onStored?.(batch);
+        delay = this.opts.retryDelayMs;
+        attempt = 0;
+      } catch (err) {
+        attempt++;
+        this.opts.onError?.(err, batch, attempt);
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.opts.maxRetryDelayMs);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.wakeSleep === done) this.wakeSleep = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeSleep = done;
+    });
+  }
+}
