@@ -163,7 +163,7 @@ export class Spool {
     try {
       header = encodeRecordHeader(parts, weight);
     } catch (err) {
-      return Promise.reject(err as Error);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     const bytes = header.length + parts.reduce((n, p) => n + p.byteLength, 0);
     if (this.usedBytes + bytes > this.maxBytes) return Promise.reject(new SpoolFullError(this.maxBytes));
