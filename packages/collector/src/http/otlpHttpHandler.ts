@@ -1,20 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
-import { decodeTraceRequestJson } from '../otlp/jsonDecoder.js';
-import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
-import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
-import { normaliseRequest } from '../normalise/normaliseRequest.js';
-import type { SpanLimits } from '../normalise/spanLimits.js';
-import type { SpanWriter } from '../writer/SpanWriter.js';
+import type { ExportJob, ProcessedExport } from '../ingest/processExport.js';
+import { ByteBudget } from './ByteBudget.js';
 import { readBody } from './readBody.js';
 
 export interface OtlpHttpHandlerOptions {
-  writer: SpanWriter;
+  /** Decodes, normalises and encodes a request (an ExportProcessor: worker threads or inline). */
+  process: (job: ExportJob) => Promise<ProcessedExport>;
+  /**
+   * Makes the accepted spans durable (the spool's fsynced append); the
+   * request is acknowledged only after it resolves. Throw a TelltaleError
+   * UNAVAILABLE/STORAGE to answer 503.
+   */
+  commit: (processed: ProcessedExport) => Promise<void>;
   /** Largest accepted body after decompression. */
   maxBodyBytes?: number;
-  /** Per-span and per-request limits (default DEFAULT_SPAN_LIMITS). */
-  limits?: SpanLimits;
+  /** Bytes of bodies held in memory at once across requests; past it, 503 (default 256 MiB). */
+  maxInFlightBytes?: number;
   /** The caller's project, or undefined to answer 401. */
   authenticate?: (req: IncomingMessage) => string | undefined;
   /** Seconds a client should wait before retrying when storage is unavailable. */
@@ -40,11 +43,13 @@ function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body:
  * OTLP/HTTP trace receiver (`POST /v1/traces`) following the OTLP spec:
  * protobuf or JSON, optionally gzip; 200 with an ExportTraceServiceResponse
  * (partial_success when spans were rejected) only after the spans are
- * stored; 400/413/415 with a google.rpc.Status; 503 + Retry-After when
- * storage cannot take the data.
+ * durable (`commit`); 400/413/415 with a google.rpc.Status; 503 +
+ * Retry-After when the data cannot be kept now (spool full, disk failing)
+ * or the bodies in memory are at their budget.
  */
 export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+  const budget = new ByteBudget(Math.max(opts.maxInFlightBytes ?? 256 * 1024 * 1024, maxBodyBytes));
   const retryAfter = String(opts.retryAfterSeconds ?? 2);
   const authenticate = opts.authenticate ?? (() => 'default');
 
@@ -65,20 +70,15 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       const projectId = authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
 
-      const body = await readBody(req, maxBodyBytes);
-      let request;
+      const body = await readBody(req, maxBodyBytes, budget);
+      let processed: ProcessedExport;
       try {
-        request = encoding === 'proto' ? decodeTraceRequestProto(body) : decodeTraceRequestJson(body);
-      } catch (err) {
-        if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
-        throw err;
+        processed = await opts.process({ body, encoding, projectId, nowMs: Date.now() });
+      } finally {
+        budget.give(body.length);
       }
-      const { spans, rejectedSpans, errors } = normaliseRequest(request, projectId, opts.limits === undefined ? {} : { limits: opts.limits });
-      try {
-        await opts.writer.write(spans);
-      } catch (err) {
-        throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: 'storage unavailable, retry later', cause: err });
-      }
+      if (processed.spanCount > 0) await opts.commit(processed);
+      const { rejectedSpans, errors } = processed;
       // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
       const partial = rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
       send(res, 200, encoding, encodeExportResponse(encoding, partial));

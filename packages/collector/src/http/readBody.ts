@@ -1,13 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { ByteBudget } from './ByteBudget.js';
 
 /**
  * Reads a request body, decompressing as it goes, and stops as soon as the
  * decompressed size passes `maxBytes`: a gzip bomb is cut off after at most
- * `maxBytes` of output, never inflated whole.
+ * `maxBytes` of output, never inflated whole. With a budget, every byte read
+ * is taken from it (the caller gives `body.length` back when done) and a
+ * request that finds it exhausted fails with UNAVAILABLE. The body is a
+ * buffer of its own memory, never a pooled slice, so it can be transferred.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBudget): Promise<Buffer> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   let inflater: Gunzip | Inflate | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') inflater = createGunzip();
@@ -28,6 +32,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     const fail = (err: Error): void => {
       if (done) return;
       done = true;
+      budget?.give(size);
       if (inflater !== undefined) {
         req.unpipe(inflater);
         inflater.destroy();
@@ -36,14 +41,18 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
       reject(err);
     };
     source.on('data', (chunk: Buffer) => {
+      if (size + chunk.length > maxBytes) return fail(tooLarge(maxBytes));
+      if (budget !== undefined && !budget.tryTake(chunk.length)) return fail(overloaded());
       size += chunk.length;
-      if (size > maxBytes) fail(tooLarge(maxBytes));
-      else chunks.push(chunk);
+      chunks.push(chunk);
     });
     source.on('end', () => {
       if (done) return;
       done = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      const body = Buffer.allocUnsafeSlow(size);
+      let at = 0;
+      for (const chunk of chunks) at += chunk.copy(body, at);
+      resolve(body);
     });
     source.on('error', (err: Error) => {
       fail(
@@ -55,6 +64,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     if (inflater !== undefined) req.on('error', fail);
     req.on('aborted', () => fail(new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'request aborted' })));
   });
+}
+
+function overloaded(): TelltaleError {
+  return new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is at its memory limit for request bodies; retry later' });
 }
 
 function tooLarge(maxBytes: number): TelltaleError {

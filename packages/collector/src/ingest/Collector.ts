@@ -1,0 +1,98 @@
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { SpanLimits } from '../normalise/spanLimits.js';
+import { Spool, type SpoolBatch, type SpoolRecovery } from '../spool/Spool.js';
+import { SpoolDrainer } from '../spool/SpoolDrainer.js';
+import { SpoolFullError } from '../spool/SpoolFullError.js';
+import { decodeExportPayload } from './exportPayload.js';
+import { ExportProcessor } from './ExportProcessor.js';
+import type { ExportJob, ProcessedExport } from './processExport.js';
+
+/** Stores Arrow record batch messages as one insert, idempotent for a repeated token, and marks the runs. */
+export type InsertSpanBatches = (messages: readonly Uint8Array[], runs: ReadonlyArray<{ projectId: string; runId: string }>, deduplicationToken: string) => Promise<void>;
+
+export interface CollectorOptions {
+  spoolDir: string;
+  /** Cap on the spool's bytes on disk; past it, exports get 503 (default 1 GiB). */
+  spoolMaxBytes?: number;
+  insert: InsertSpanBatches;
+  limits?: SpanLimits;
+  /** Decoding worker threads; 0 decodes on the event loop (default 2). */
+  workers?: number;
+  /** Spans per insert (default 20,000). */
+  maxBatchSpans?: number;
+  onInsertError?: (err: unknown, attempt: number) => void;
+}
+
+/**
+ * The write path: export requests are processed (decode, normalise, encode)
+ * on worker threads, appended to the durable spool (acknowledged once
+ * fsynced), and drained into storage in large idempotent batches.
+ */
+export class Collector {
+  readonly spool: Spool;
+  private readonly processor: ExportProcessor;
+  private readonly drainer: SpoolDrainer;
+
+  private constructor(spool: Spool, opts: CollectorOptions) {
+    this.spool = spool;
+    this.processor = new ExportProcessor({ ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.limits === undefined ? {} : { limits: opts.limits }) });
+    this.drainer = new SpoolDrainer({
+      spool,
+      store: (payloads, token) => insertPayloads(opts.insert, payloads, token),
+      ...(opts.maxBatchSpans === undefined ? {} : { maxBatchWeight: opts.maxBatchSpans }),
+      onError: (err, _batch: SpoolBatch | undefined, attempt) => opts.onInsertError?.(err, attempt),
+    });
+  }
+
+  /** Opens the spool (replaying what a previous process left in it) and starts draining. */
+  static async open(opts: CollectorOptions): Promise<Collector> {
+    const spool = await Spool.open({ dir: opts.spoolDir, ...(opts.spoolMaxBytes === undefined ? {} : { maxBytes: opts.spoolMaxBytes }) });
+    const collector = new Collector(spool, opts);
+    collector.drainer.start();
+    return collector;
+  }
+
+  get recovery(): SpoolRecovery {
+    return this.spool.recovery;
+  }
+
+  /** For the OTLP handler's `process`. */
+  readonly process = (job: ExportJob): Promise<ProcessedExport> => this.processor.process(job);
+
+  /** For the OTLP handler's `commit`: durable in the spool, or a 503-worthy error. */
+  readonly commit = async (processed: ProcessedExport): Promise<void> => {
+    try {
+      await this.spool.append(processed.parts, processed.spanCount);
+    } catch (err) {
+      if (err instanceof SpoolFullError) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: `${err.message}; retry later`, cause: err });
+      throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: `could not write the spool (${(err as Error).message}); retry later`, cause: err });
+    }
+  };
+
+  /** Resolves once every acknowledged span is in storage. */
+  drained(timeoutMs?: number): Promise<void> {
+    return this.drainer.drained(timeoutMs);
+  }
+
+  /**
+   * Stops taking work, then drains what it can within `drainTimeoutMs` (what
+   * is left stays in the spool for the next start) and closes the spool.
+   */
+  async close(drainTimeoutMs = 10_000): Promise<void> {
+    await this.processor.close();
+    await this.drainer.drained(drainTimeoutMs).catch(() => undefined);
+    await this.drainer.stop();
+    await this.spool.close();
+  }
+}
+
+async function insertPayloads(insert: InsertSpanBatches, payloads: readonly Buffer[], token: string): Promise<void> {
+  const messages: Uint8Array[] = [];
+  const runs: { projectId: string; runId: string }[] = [];
+  for (const payload of payloads) {
+    const decoded = decodeExportPayload(payload);
+    messages.push(decoded.message);
+    for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+  }
+  await insert(messages, runs, token);
+}

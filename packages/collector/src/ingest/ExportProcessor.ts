@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { SpanLimits } from '../normalise/spanLimits.js';
+import { processExport, type ExportJob, type ProcessedExport } from './processExport.js';
+import type { WorkerReply } from './workerProtocol.js';
+
+export interface ExportProcessorOptions {
+  /** Worker threads; 0 processes inline on the calling thread (default: 2). */
+  workers?: number;
+  limits?: SpanLimits;
+  /** Jobs a worker holds at once, so it never idles between messages (default 2). */
+  perWorkerInFlight?: number;
+}
+
+interface Job {
+  id: number;
+  job: ExportJob;
+  resolve: (r: ProcessedExport) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, Job>;
+}
+
+/** The compiled worker, beside this file in dist (under vitest, this file runs from src). */
+function workerUrl(): URL {
+  const beside = new URL('./ingestWorker.js', import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  return new URL('../../dist/ingest/ingestWorker.js', import.meta.url);
+}
+
+/**
+ * Runs `processExport` on a pool of worker threads, so decoding never blocks
+ * the event loop that accepts requests and writes the spool, and both cores
+ * decode. Bodies are transferred, not copied. A worker that dies is replaced
+ * and its jobs fail with a 500 (the client retries; nothing was acknowledged).
+ */
+export class ExportProcessor {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly limits: SpanLimits | undefined;
+  private readonly perWorker: number;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(opts: ExportProcessorOptions = {}) {
+    this.limits = opts.limits;
+    this.perWorker = opts.perWorkerInFlight ?? 2;
+    for (let i = 0; i < (opts.workers ?? 2); i++) this.slots.push(this.spawn());
+  }
+
+  process(job: ExportJob): Promise<ProcessedExport> {
+    if (this.closed) return Promise.reject(new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is shutting down' }));
+    if (this.slots.length === 0) {
+      try {
+        return Promise.resolve(processExport(job, this.limits));
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let best: Slot | undefined;
+      for (const s of this.slots) if (s.inFlight.size < this.perWorker && (best === undefined || s.inFlight.size < best.inFlight.size)) best = s;
+      if (best === undefined) return;
+      const job = this.queue.shift()!;
+      best.inFlight.set(job.id, job);
+      const body = job.job.body;
+      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
+      best.worker.postMessage({ id: job.id, job: job.job }, own ? [body.buffer as ArrayBuffer] : []);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(workerUrl(), { workerData: { limits: this.limits } });
+    const slot: Slot = { worker, inFlight: new Map() };
+    worker.on('message', (reply: WorkerReply) => {
+      const job = slot.inFlight.get(reply.id);
+      if (job === undefined) return;
+      slot.inFlight.delete(reply.id);
+      if (reply.ok) job.resolve(reply.result);
+      else job.reject(new TelltaleError({ code: reply.code, message: reply.message }));
+      this.dispatch();
+    });
+    worker.on('error', (err) => this.replace(slot, err));
+    worker.on('exit', (code) => {
+      if (!this.closed) this.replace(slot, new Error(`ingest worker exited with code ${code}`));
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private replace(slot: Slot, err: unknown): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    for (const job of slot.inFlight.values()) job.reject(new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'ingest worker failed', cause: err }));
+    slot.inFlight.clear();
+    void slot.worker.terminate();
+    if (this.closed) {
+      this.slots.splice(i, 1);
+      return;
+    }
+    this.slots[i] = this.spawn();
+    this.dispatch();
+  }
+}

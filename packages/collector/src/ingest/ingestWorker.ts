@@ -1,0 +1,29 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { toTelltaleError } from '@telltale/semconv';
+import type { SpanLimits } from '../normalise/spanLimits.js';
+import { processExport, type ExportJob } from './processExport.js';
+import type { WorkerReply } from './workerProtocol.js';
+
+/** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
+const limits = (workerData as { limits?: SpanLimits }).limits;
+const port = parentPort;
+if (port === null) throw new Error('ingestWorker must run in a worker thread');
+
+port.on('message', (msg: { id: number; job: ExportJob }) => {
+  let reply: WorkerReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const result = processExport(msg.job, limits);
+    reply = { id: msg.id, ok: true, result };
+    transfer = result.parts.map((p) => p.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);
+  } catch (err) {
+    const e = toTelltaleError(err);
+    reply = { id: msg.id, ok: false, code: e.code, message: e.message };
+  }
+  try {
+    port.postMessage(reply, transfer);
+  } catch {
+    // a part shares a buffer that cannot be transferred (a pooled Buffer): copy instead
+    port.postMessage(reply);
+  }
+});

@@ -1,0 +1,42 @@
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { decodeTraceRequestJson } from '../otlp/jsonDecoder.js';
+import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
+import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
+import type { OtlpEncoding } from '../otlp/responses.js';
+import { normaliseRequest } from '../normalise/normaliseRequest.js';
+import type { SpanLimits } from '../normalise/spanLimits.js';
+import { encodeExportPayload } from './exportPayload.js';
+
+export interface ExportJob {
+  body: Uint8Array;
+  encoding: OtlpEncoding;
+  /** From the caller's credentials, never from the payload. */
+  projectId: string;
+  nowMs: number;
+}
+
+/** An export request, decoded, normalised and encoded for the spool. */
+export interface ProcessedExport {
+  /** Spool payload parts; empty when no span was accepted. */
+  parts: Uint8Array[];
+  spanCount: number;
+  rejectedSpans: number;
+  errors: string[];
+}
+
+/**
+ * The CPU-heavy part of an export: decode (protobuf or JSON), normalise under
+ * the limits, encode as an Arrow record batch. Pure, so it runs the same
+ * inline or in a worker thread. A body that cannot be decoded is a 400.
+ */
+export function processExport(job: ExportJob, limits: SpanLimits | undefined): ProcessedExport {
+  let request;
+  try {
+    request = job.encoding === 'proto' ? decodeTraceRequestProto(job.body) : decodeTraceRequestJson(job.body);
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
+    throw err;
+  }
+  const { spans, rejectedSpans, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
+  return { parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans), spanCount: spans.length, rejectedSpans, errors };
+}
