@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { insertSpans } from './spans/insertSpans.js';
+import { insertSpanBatches, type ArrowInsertTransport } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import type { SpanDetail } from './spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
@@ -18,10 +19,12 @@ export class Store {
   readonly client: ClickHouseClient;
   /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
   readonly runFacts: RunFacts;
+  private readonly arrowTransport: ArrowInsertTransport;
 
-  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions) {
+  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
+    this.arrowTransport = arrowTransport;
   }
 
   /**
@@ -29,8 +32,13 @@ export class Store {
    * runs whose facts are missing or stale (a crash before finalising, spans
    * written by another process, or data from before the facts existed).
    */
-  static async open(conn: StoreConnection, opts: { retentionDays?: number; runFacts?: RunFactsOptions } = {}): Promise<Store> {
-    const store = new Store(createClickHouseClient(conn), opts.runFacts ?? {});
+  static async open(
+    conn: StoreConnection,
+    opts: { retentionDays?: number; runFacts?: RunFactsOptions; /** Where embedded inserts stage their Arrow files (default: the OS temp dir). */ arrowTempDir?: string } = {},
+  ): Promise<Store> {
+    const transport: ArrowInsertTransport =
+      conn.kind === 'remote' ? { kind: 'body' } : { kind: 'file', ...(opts.arrowTempDir === undefined ? {} : { dir: opts.arrowTempDir }) };
+    const store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
     try {
       await migrate(store.client);
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
@@ -46,6 +54,22 @@ export class Store {
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     await insertSpans(this.client, spans, opts);
     this.runFacts.markSpans(spans);
+  }
+
+  /**
+   * Stores Arrow record batch messages (encodeSpanRecordBatch) as one
+   * ArrowStream insert; the runs they hold become pending for the run facts.
+   * `runs` names the (project, run) pairs of the batches' spans — the caller
+   * knows them, the bytes are not decoded again. With a deduplication token
+   * (letters, digits and `_.:/+=-`), a repeated insert stores nothing.
+   */
+  async insertSpanBatches(
+    messages: readonly Uint8Array[],
+    runs: Iterable<{ projectId: string; runId: string }>,
+    opts?: { deduplicationToken?: string },
+  ): Promise<void> {
+    await insertSpanBatches(this.client, this.arrowTransport, messages, opts);
+    for (const r of runs) this.runFacts.mark(r.projectId, r.runId);
   }
 
   /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */

@@ -44,16 +44,31 @@ export function toJsonValue(value: AttributeValue): JsonValue {
   return out;
 }
 
+/** The text a value is stored as in an attributes map. */
+export function attributeText(value: AttributeValue): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return JSON.stringify(toJsonValue(value));
+}
+
+/** The type tag stored beside a value in `attribute_types`; undefined for strings. */
+export function attributeType(value: AttributeValue): AttributeType | undefined {
+  if (typeof value === 'string') return undefined;
+  if (value === null) return ATTRIBUTE_TYPE.empty;
+  if (typeof value === 'boolean') return ATTRIBUTE_TYPE.bool;
+  if (typeof value === 'bigint') return ATTRIBUTE_TYPE.int;
+  if (typeof value === 'number') return ATTRIBUTE_TYPE.double;
+  if (value instanceof Uint8Array) return ATTRIBUTE_TYPE.bytes;
+  return Array.isArray(value) ? ATTRIBUTE_TYPE.array : ATTRIBUTE_TYPE.kvlist;
+}
+
 /** Encodes a value for the attributes map: its text and, unless a string, its type tag. */
 export function encodeAttributeValue(value: AttributeValue): { text: string; type: AttributeType | undefined } {
-  if (typeof value === 'string') return { text: value, type: undefined };
-  if (value === null) return { text: '', type: ATTRIBUTE_TYPE.empty };
-  if (typeof value === 'boolean') return { text: value ? 'true' : 'false', type: ATTRIBUTE_TYPE.bool };
-  if (typeof value === 'bigint') return { text: value.toString(), type: ATTRIBUTE_TYPE.int };
-  if (typeof value === 'number') return { text: String(value), type: ATTRIBUTE_TYPE.double };
-  if (value instanceof Uint8Array) return { text: Buffer.from(value).toString('base64'), type: ATTRIBUTE_TYPE.bytes };
-  if (Array.isArray(value)) return { text: JSON.stringify(toJsonValue(value)), type: ATTRIBUTE_TYPE.array };
-  return { text: JSON.stringify(toJsonValue(value)), type: ATTRIBUTE_TYPE.kvlist };
+  return { text: attributeText(value), type: attributeType(value) };
 }
 
 /** Reverses {@link encodeAttributeValue} into the API's JSON form. */

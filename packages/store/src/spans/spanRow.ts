@@ -1,8 +1,6 @@
-import { encodeAttributeValue, toJsonValue, type AttributeValue, type JsonValue } from '../attributeValue.js';
 import { nanosToDateTime64 } from '../time.js';
 import type { SpanRecord } from './SpanRecord.js';
-
-type KeyValues = ReadonlyArray<{ key: string; value: AttributeValue }>;
+import { toJsonObjectText, toTextMap } from './attributeMaps.js';
 
 /** The row exactly as the `spans` table takes it in JSONEachRow. */
 export interface SpanInsertRow {
@@ -46,27 +44,6 @@ export interface SpanInsertRow {
   dropped_attributes_count: number;
   dropped_events_count: number;
   dropped_links_count: number;
-}
-
-function toTextMap(kvs: KeyValues, types?: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { key, value } of kvs) {
-    const { text, type } = encodeAttributeValue(value);
-    out[key] = text;
-    if (types !== undefined) {
-      if (type === undefined) delete types[key];
-      else types[key] = type;
-    }
-  }
-  return out;
-}
-
-/** Attributes of events and links as one JSON object (last duplicate key wins, as in maps). */
-function toJsonObjectText(kvs: KeyValues): string {
-  if (kvs.length === 0) return '{}';
-  const out: Record<string, JsonValue> = {};
-  for (const { key, value } of kvs) out[key] = toJsonValue(value);
-  return JSON.stringify(out);
 }
 
 export function toSpanInsertRow(s: SpanRecord): SpanInsertRow {

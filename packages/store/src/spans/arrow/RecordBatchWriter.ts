@@ -1,0 +1,68 @@
+import type { BatchParts } from './columns.js';
+import { fb } from './flatbuffer.js';
+import { encapsulateMessage, MESSAGE_HEADER } from './ipcMessage.js';
+
+const TWO_32 = 4294967296;
+
+function setUint64(view: DataView, at: number, v: number): void {
+  view.setUint32(at, v % TWO_32, true);
+  view.setUint32(at + 4, Math.floor(v / TWO_32), true);
+}
+
+/**
+ * Writes encapsulated RecordBatch messages for one fixed schema. The
+ * metadata flatbuffer has the same shape for every batch (the counts of
+ * field nodes and buffers are fixed by the schema), so it is built once as a
+ * template and each batch only patches its numbers in: the row count, each
+ * node's length and null count, each buffer's offset and length, and the
+ * body length. Body buffers start on 8-byte boundaries, zero-padded.
+ */
+export class RecordBatchWriter {
+  private readonly template: Uint8Array;
+  private readonly lengthAt: number;
+  private readonly nodesAt: number;
+  private readonly buffersAt: number;
+  private readonly bodyLengthAt: number;
+
+  constructor(
+    private readonly nodeCount: number,
+    private readonly bufferCount: number,
+  ) {
+    const length = fb.i64(0);
+    const nodes = fb.int64Pairs(nodeCount);
+    const buffers = fb.int64Pairs(bufferCount);
+    // RecordBatch: length, nodes, buffers (no compression, no variadic counts)
+    const { bytes, bodyLengthAt } = encapsulateMessage(MESSAGE_HEADER.recordBatch, fb.table(length, nodes, buffers), 0);
+    if (length.at === undefined || nodes.at === undefined || buffers.at === undefined) throw new Error('record batch template: positions not recorded');
+    this.template = bytes;
+    this.lengthAt = length.at;
+    this.nodesAt = nodes.at;
+    this.buffersAt = buffers.at;
+    this.bodyLengthAt = bodyLengthAt;
+  }
+
+  /** One message (metadata + body) in a fresh, exactly sized, transferable Uint8Array. */
+  write(length: number, parts: BatchParts): Uint8Array {
+    if (parts.nodes.length !== 2 * this.nodeCount || parts.buffers.length !== this.bufferCount) {
+      throw new Error(`record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${parts.buffers.length}`);
+    }
+    let body = 0;
+    for (const b of parts.buffers) body += (b.length + 7) & ~7;
+    const head = this.template.length;
+    const out = new Uint8Array(head + body);
+    out.set(this.template);
+    const view = new DataView(out.buffer);
+    setUint64(view, this.lengthAt, length);
+    setUint64(view, this.bodyLengthAt, body);
+    for (let i = 0; i < parts.nodes.length; i++) setUint64(view, this.nodesAt + 8 * i, parts.nodes[i]!);
+    let offset = 0;
+    for (let i = 0; i < parts.buffers.length; i++) {
+      const b = parts.buffers[i]!;
+      setUint64(view, this.buffersAt + 16 * i, offset);
+      setUint64(view, this.buffersAt + 16 * i + 8, b.length);
+      out.set(b, head + offset);
+      offset += (b.length + 7) & ~7;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,272 @@
+import { attributeText, attributeType } from '../../attributeValue.js';
+import { toJsonObjectText, toTextMap, type KeyValues } from '../attributeMaps.js';
+import type { SpanRecord } from '../SpanRecord.js';
+import {
+  BatchParts,
+  BoolColumn,
+  emitStruct,
+  Int64Column,
+  NullableFloat64Column,
+  OffsetsColumn,
+  Uint16Column,
+  Uint32Column,
+  Uint64Column,
+  Uint8Column,
+  Utf8Column,
+} from './columns.js';
+
+/** A Map<Utf8, Utf8> column: offsets, then the entries' keys and values. */
+class Utf8MapColumn {
+  readonly offsets = new OffsetsColumn();
+  readonly keys = new Utf8Column();
+  readonly values = new Utf8Column();
+  entries = 0;
+
+  reset(): void {
+    this.offsets.reset();
+    this.keys.reset();
+    this.values.reset();
+    this.entries = 0;
+  }
+  entry(key: string, value: string): void {
+    this.keys.push(key);
+    this.values.push(value);
+    this.entries++;
+  }
+  endRow(): void {
+    this.offsets.push(this.entries);
+  }
+  emit(parts: BatchParts): void {
+    this.offsets.emit(parts);
+    emitStruct(parts, this.entries);
+    this.keys.emit(parts);
+    this.values.emit(parts);
+  }
+  trim(maxBytes: number): void {
+    this.keys.trim(maxBytes);
+    this.values.trim(maxBytes);
+  }
+}
+
+interface Column {
+  reset(): void;
+  emit(parts: BatchParts): void;
+}
+
+/** A List<Struct<…>> column whose members the caller fills; rows end with endRow. */
+class StructListColumn {
+  private readonly offsets = new OffsetsColumn();
+  private items = 0;
+  constructor(private readonly members: readonly Column[]) {}
+
+  reset(): void {
+    this.offsets.reset();
+    for (const m of this.members) m.reset();
+    this.items = 0;
+  }
+  endRow(items: number): void {
+    this.items += items;
+    this.offsets.push(this.items);
+  }
+  emit(parts: BatchParts): void {
+    this.offsets.emit(parts);
+    emitStruct(parts, this.items);
+    for (const m of this.members) m.emit(parts);
+  }
+}
+
+/**
+ * Whether an attributes list maps to the same entries in the same order as
+ * toTextMap's JS object: no duplicate keys, no array-index keys (a JS object
+ * puts those first, in numeric order) and no `__proto__`. Otherwise the
+ * encoder goes through toTextMap itself.
+ */
+function keysInOrder(kvs: KeyValues): boolean {
+  const n = kvs.length;
+  for (let i = 0; i < n; i++) {
+    const key = kvs[i]!.key;
+    const len = key.length;
+    if (len > 0) {
+      const c = key.charCodeAt(0);
+      if (c >= 48 && c <= 57) return false;
+      if (len === 9 && key === '__proto__') return false;
+    }
+    for (let j = i + 1; j < n; j++) {
+      const other = kvs[j]!.key;
+      if (other.length === len && other === key) return false;
+    }
+  }
+  return true;
+}
+
+/** All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across batches. */
+export class SpanColumns {
+  private rows = 0;
+  private readonly projectId = new Utf8Column();
+  private readonly traceId = new Utf8Column();
+  private readonly spanId = new Utf8Column();
+  private readonly parentSpanId = new Utf8Column();
+  private readonly traceState = new Utf8Column();
+  private readonly runId = new Utf8Column();
+  private readonly isRunRoot = new BoolColumn();
+  private readonly serviceName = new Utf8Column();
+  private readonly name = new Utf8Column();
+  private readonly spanKind = new Uint8Column();
+  private readonly stepKind = new Utf8Column();
+  private readonly stepName = new Utf8Column();
+  private readonly attempt = new Uint16Column();
+  private readonly toolName = new Utf8Column();
+  private readonly toolArgsHash = new Utf8Column();
+  private readonly stateHash = new Utf8Column();
+  private readonly outputHash = new Utf8Column();
+  private readonly sideEffect = new BoolColumn();
+  private readonly model = new Utf8Column();
+  private readonly provider = new Utf8Column();
+  private readonly inputTokens = new Uint64Column();
+  private readonly outputTokens = new Uint64Column();
+  private readonly cachedInputTokens = new Uint64Column();
+  private readonly costUsd = new NullableFloat64Column();
+  private readonly startTime = new Int64Column();
+  private readonly endTime = new Int64Column();
+  private readonly statusCode = new Uint8Column();
+  private readonly statusMessage = new Utf8Column();
+  private readonly errorType = new Utf8Column();
+  private readonly runOutcome = new Utf8Column();
+  private readonly attributes = new Utf8MapColumn();
+  private readonly attributeTypes = new Utf8MapColumn();
+  private readonly resourceAttributes = new Utf8MapColumn();
+  private readonly scopeName = new Utf8Column();
+  private readonly scopeVersion = new Utf8Column();
+  private readonly eventTime = new Int64Column();
+  private readonly eventName = new Utf8Column();
+  private readonly eventAttributes = new Utf8Column();
+  private readonly events = new StructListColumn([this.eventTime, this.eventName, this.eventAttributes]);
+  private readonly linkTraceId = new Utf8Column();
+  private readonly linkSpanId = new Utf8Column();
+  private readonly linkTraceState = new Utf8Column();
+  private readonly linkAttributes = new Utf8Column();
+  private readonly links = new StructListColumn([this.linkTraceId, this.linkSpanId, this.linkTraceState, this.linkAttributes]);
+  private readonly droppedAttributesCount = new Uint32Column();
+  private readonly droppedEventsCount = new Uint32Column();
+  private readonly droppedLinksCount = new Uint32Column();
+
+  /** The top-level columns in schema order. */
+  private readonly all: readonly Column[] = [
+    this.projectId, this.traceId, this.spanId, this.parentSpanId, this.traceState, this.runId, this.isRunRoot,
+    this.serviceName, this.name, this.spanKind, this.stepKind, this.stepName, this.attempt, this.toolName,
+    this.toolArgsHash, this.stateHash, this.outputHash, this.sideEffect, this.model, this.provider,
+    this.inputTokens, this.outputTokens, this.cachedInputTokens, this.costUsd, this.startTime, this.endTime,
+    this.statusCode, this.statusMessage, this.errorType, this.runOutcome, this.attributes, this.attributeTypes,
+    this.resourceAttributes, this.scopeName, this.scopeVersion, this.events, this.links,
+    this.droppedAttributesCount, this.droppedEventsCount, this.droppedLinksCount,
+  ]; // prettier-ignore
+
+  get length(): number {
+    return this.rows;
+  }
+
+  reset(): void {
+    for (const c of this.all) c.reset();
+    this.rows = 0;
+  }
+
+  /** Lets go of buffers grown past `maxBytes` by an unusually large batch. */
+  trim(maxBytes: number): void {
+    for (const c of [...this.all, this.eventName, this.eventAttributes, this.linkTraceState, this.linkAttributes]) {
+      if (c instanceof Utf8Column || c instanceof Utf8MapColumn) c.trim(maxBytes);
+    }
+  }
+
+  add(s: SpanRecord): void {
+    this.rows++;
+    this.projectId.push(s.projectId);
+    this.traceId.push(s.traceId);
+    this.spanId.push(s.spanId);
+    this.parentSpanId.push(s.parentSpanId);
+    this.traceState.push(s.traceState);
+    this.runId.push(s.runId);
+    this.isRunRoot.push(s.isRunRoot);
+    this.serviceName.push(s.serviceName);
+    this.name.push(s.name);
+    this.spanKind.push(s.spanKind);
+    this.stepKind.push(s.stepKind);
+    this.stepName.push(s.stepName);
+    this.attempt.push(s.attempt);
+    this.toolName.push(s.toolName);
+    this.toolArgsHash.push(s.toolArgsHash);
+    this.stateHash.push(s.stateHash);
+    this.outputHash.push(s.outputHash);
+    this.sideEffect.push(s.sideEffect);
+    this.model.push(s.model);
+    this.provider.push(s.provider);
+    this.inputTokens.push(s.inputTokens);
+    this.outputTokens.push(s.outputTokens);
+    this.cachedInputTokens.push(s.cachedInputTokens);
+    this.costUsd.push(s.costUsd);
+    this.startTime.push(s.startTimeUnixNano);
+    this.endTime.push(s.endTimeUnixNano);
+    this.statusCode.push(s.statusCode);
+    this.statusMessage.push(s.statusMessage);
+    this.errorType.push(s.errorType);
+    this.runOutcome.push(s.runOutcome);
+    this.addAttributes(s.attributes);
+    this.addResourceAttributes(s.resourceAttributes);
+    this.scopeName.push(s.scopeName);
+    this.scopeVersion.push(s.scopeVersion);
+    for (const e of s.events) {
+      this.eventTime.push(e.timeUnixNano);
+      this.eventName.push(e.name);
+      this.eventAttributes.push(toJsonObjectText(e.attributes));
+    }
+    this.events.endRow(s.events.length);
+    for (const l of s.links) {
+      this.linkTraceId.push(l.traceId);
+      this.linkSpanId.push(l.spanId);
+      this.linkTraceState.push(l.traceState);
+      this.linkAttributes.push(toJsonObjectText(l.attributes));
+    }
+    this.links.endRow(s.links.length);
+    this.droppedAttributesCount.push(s.droppedAttributesCount);
+    this.droppedEventsCount.push(s.droppedEventsCount);
+    this.droppedLinksCount.push(s.droppedLinksCount);
+  }
+
+  private addAttributes(kvs: KeyValues): void {
+    const attributes = this.attributes;
+    const types = this.attributeTypes;
+    if (keysInOrder(kvs)) {
+      for (let i = 0; i < kvs.length; i++) {
+        const { key, value } = kvs[i]!;
+        attributes.entry(key, attributeText(value));
+        const type = attributeType(value);
+        if (type !== undefined) types.entry(key, type);
+      }
+    } else {
+      const typeMap: Record<string, string> = {};
+      const textMap = toTextMap(kvs, typeMap);
+      for (const key of Object.keys(textMap)) attributes.entry(key, textMap[key]!);
+      for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
+    }
+    attributes.endRow();
+    types.endRow();
+  }
+
+  private addResourceAttributes(kvs: KeyValues): void {
+    const map = this.resourceAttributes;
+    if (keysInOrder(kvs)) {
+      for (let i = 0; i < kvs.length; i++) {
+        const { key, value } = kvs[i]!;
+        map.entry(key, attributeText(value));
+      }
+    } else {
+      const textMap = toTextMap(kvs);
+      for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
+    }
+    map.endRow();
+  }
+
+  /** Field nodes and buffers in schema order. */
+  emit(parts: BatchParts): void {
+    for (const c of this.all) c.emit(parts);
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Growable Arrow column buffers, reused from batch to batch. Each column
+ * appends values straight into typed arrays and, when the batch is done,
+ * `emit`s its field node(s) and buffers in the schema's depth-first order.
+ * Assumes a little-endian host (Arrow's and every platform Node runs on).
+ */
+
+/** Field nodes and body buffers of one record batch, in schema order. */
+export class BatchParts {
+  /** Pairs of (length, null count). */
+  readonly nodes: number[] = [];
+  readonly buffers: Uint8Array[] = [];
+
+  reset(): void {
+    this.nodes.length = 0;
+    this.buffers.length = 0;
+  }
+  node(length: number, nullCount: number): void {
+    this.nodes.push(length, nullCount);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function bytesOf(a: Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array, count: number): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT);
+}
+
+function capacity(current: number, need: number): number {
+  let size = current * 2;
+  while (size < need) size *= 2;
+  return size;
+}
+
+/** Variable-length UTF-8 strings: int32 offsets and one data buffer. */
+export class Utf8Column {
+  private offsets = new Int32Array(1024);
+  private data = Buffer.allocUnsafe(1 << 16);
+  private count = 0;
+  private end = 0;
+
+  reset(): void {
+    this.count = 0;
+    this.end = 0;
+  }
+
+  push(s: string): void {
+    const n = s.length;
+    if (this.count + 2 > this.offsets.length) {
+      const next = new Int32Array(capacity(this.offsets.length, this.count + 2));
+      next.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = next;
+    }
+    let pos = this.end;
+    if (pos + 3 * n > this.data.length) {
+      const next = Buffer.allocUnsafe(capacity(this.data.length, pos + 3 * n));
+      this.data.copy(next, 0, 0, pos);
+      this.data = next;
+    }
+    const data = this.data;
+    if (n < 48) {
+      // short strings: a plain loop beats the native call; bail out on the first non-ASCII unit
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        data[pos + i] = c;
+      }
+      pos += i === n ? n : data.write(s, pos);
+    } else {
+      pos += data.write(s, pos);
+    }
+    this.end = pos;
+    this.offsets[++this.count] = pos;
+  }
+
+  emit(parts: BatchParts): void {
+    parts.node(this.count, 0);
+    parts.buffers.push(EMPTY, bytesOf(this.offsets, this.count + 1), this.data.subarray(0, this.end));
+  }
+
+  /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
+  trim(maxBytes: number): void {
+    if (this.data.length > maxBytes) this.data = Buffer.allocUnsafe(1 << 16);
+  }
+}
+
+/** The int32 offsets of a List or Map column (its child is emitted by the caller). */
+export class OffsetsColumn {
+  private offsets = new Int32Array(1024);
+  private count = 0;
+
+  reset(): void {
+    this.count = 0;
+  }
+  /** Closes the current row at `childEnd`, the child's length so far. */
+  push(childEnd: number): void {
+    if (this.count + 2 > this.offsets.length) {
+      const next = new Int32Array(capacity(this.offsets.length, this.count + 2));
+      next.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = next;
+    }
+    this.offsets[++this.count] = childEnd;
+  }
+  emit(parts: BatchParts): void {
+    parts.node(this.count, 0);
+    parts.buffers.push(EMPTY, bytesOf(this.offsets, this.count + 1));
+  }
+}
+
+/** A struct with no nulls: only its node and an empty validity buffer. */
+export function emitStruct(parts: BatchParts, length: number): void {
+  parts.node(length, 0);
+  parts.buffers.push(EMPTY);
+}
+
+abstract class FixedColumn<A extends Uint8Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array> {
+  protected values: A;
+  protected count = 0;
+  constructor(
+    private readonly make: (n: number) => A,
+    private readonly perRow: number,
+  ) {
+    this.values = make(1024 * perRow);
+  }
+  reset(): void {
+    this.count = 0;
+  }
+  protected room(): void {
+    if ((this.count + 1) * this.perRow > this.values.length) {
+      const next = this.make(capacity(this.values.length, (this.count + 1) * this.perRow));
+      (next as Uint8Array).set(this.values as Uint8Array);
+      this.values = next;
+    }
+  }
+  emit(parts: BatchParts): void {
+    parts.node(this.count, 0);
+    parts.buffers.push(EMPTY, bytesOf(this.values, this.count * this.perRow));
+  }
+}
+
+export class Uint8Column extends FixedColumn<Uint8Array> {
+  constructor() {
+    super((n) => new Uint8Array(n), 1);
+  }
+  push(v: number): void {
+    this.room();
+    this.values[this.count++] = v;
+  }
+}
+
+export class Uint16Column extends FixedColumn<Uint16Array> {
+  constructor() {
+    super((n) => new Uint16Array(n), 1);
+  }
+  push(v: number): void {
+    this.room();
+    this.values[this.count++] = v;
+  }
+}
+
+export class Uint32Column extends FixedColumn<Uint32Array> {
+  constructor() {
+    super((n) => new Uint32Array(n), 1);
+  }
+  push(v: number): void {
+    this.room();
+    this.values[this.count++] = v;
+  }
+}
+
+const TWO_32 = 4294967296;
+
+/** UInt64 from a JS number (a non-negative integer; others are truncated, negatives and NaN become 0). */
+export class Uint64Column extends FixedColumn<Uint32Array> {
+  constructor() {
+    super((n) => new Uint32Array(n), 2);
+  }
+  push(v: number): void {
+    this.room();
+    const n = v > 0 ? Math.floor(v) : 0;
+    const i = this.count++ * 2;
+    this.values[i] = n % TWO_32;
+    this.values[i + 1] = Math.floor(n / TWO_32);
+  }
+}
+
+/** Timestamps (and any int64) from a bigint, exactly. */
+export class Int64Column extends FixedColumn<BigInt64Array> {
+  constructor() {
+    super((n) => new BigInt64Array(n), 1);
+  }
+  push(v: bigint): void {
+    this.room();
+    this.values[this.count++] = v;
+  }
+}
+
+/** Bit-packed booleans. */
+export class BoolColumn {
+  private bits = new Uint8Array(1024);
+  private count = 0;
+
+  reset(): void {
+    this.bits.fill(0, 0, (this.count + 7) >> 3);
+    this.count = 0;
+  }
+  push(v: boolean): void {
+    const byte = this.count >> 3;
+    if (byte >= this.bits.length) {
+      const next = new Uint8Array(capacity(this.bits.length, byte + 1));
+      next.set(this.bits);
+      this.bits = next;
+    }
+    if (v) this.bits[byte]! |= 1 << (this.count & 7);
+    this.count++;
+  }
+  emit(parts: BatchParts): void {
+    parts.node(this.count, 0);
+    parts.buffers.push(EMPTY, this.bits.subarray(0, (this.count + 7) >> 3));
+  }
+}
+
+/** Float64 with a validity bitmap (sent only when there are nulls). */
+export class NullableFloat64Column extends FixedColumn<Float64Array> {
+  private validity = new BoolColumn();
+  private nulls = 0;
+
+  constructor() {
+    super((n) => new Float64Array(n), 1);
+  }
+  override reset(): void {
+    super.reset();
+    this.validity.reset();
+    this.nulls = 0;
+  }
+  push(v: number | null): void {
+    this.room();
+    if (v === null) {
+      this.nulls++;
+      this.values[this.count++] = 0;
+      this.validity.push(false);
+    } else {
+      this.values[this.count++] = v;
+      this.validity.push(true);
+    }
+  }
+  override emit(parts: BatchParts): void {
+    parts.node(this.count, this.nulls);
+    const validity = new BatchParts();
+    this.validity.emit(validity);
+    parts.buffers.push(this.nulls === 0 ? EMPTY : (validity.buffers[1] ?? EMPTY), bytesOf(this.values, this.count));
+  }
+}

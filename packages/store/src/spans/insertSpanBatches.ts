@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
+import { spansArrowStream } from './arrow/spansArrowStream.js';
+
+/** How an ArrowStream reaches the engine: a temp file chDB reads (embedded), or the HTTP body (remote). */
+export type ArrowInsertTransport = { kind: 'file'; dir?: string } | { kind: 'body' };
+
+/** Dedup tokens go into SQL text (INFILE takes no query parameters): only this charset, which needs no escaping. */
+const TOKEN = /^[A-Za-z0-9_.:/+=-]{1,256}$/;
+
+const INSERT = `INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')})`;
+
+/** A ClickHouse string literal. */
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Inserts record batch messages (encodeSpanRecordBatch) as ONE ArrowStream
+ * insert — one part per partition, whatever the number of messages. Columns
+ * are listed, so `ingested_at` takes its DEFAULT at insert time. With a
+ * token, a repeat of the same insert is dropped by the table's
+ * deduplication window (the token goes in the statement's SETTINGS clause:
+ * the chDB connection would turn clickhouse_settings into a session-wide SET).
+ *
+ * Embedded chDB cannot take binary bodies inline (they end at the first
+ * blank line), so the stream goes through a temp file read with FROM INFILE
+ * and removed afterwards, whether or not the insert worked.
+ */
+export async function insertSpanBatches(
+  client: ClickHouseClient,
+  transport: ArrowInsertTransport,
+  messages: readonly Uint8Array[],
+  opts: { deduplicationToken?: string } = {},
+): Promise<void> {
+  if (messages.length === 0) return;
+  const token = opts.deduplicationToken;
+  if (token !== undefined && !TOKEN.test(token)) throw new RangeError(`deduplication token must match ${TOKEN.source}`);
+  const parts = spansArrowStream(messages);
+
+  if (transport.kind === 'body') {
+    const result = await client.exec({
+      query: `${INSERT} FORMAT ArrowStream`,
+      values: Readable.from(parts, { objectMode: false }),
+      ...(token === undefined ? {} : { clickhouse_settings: { insert_deduplication_token: token } }),
+    });
+    // nothing useful comes back; free the socket
+    result.stream.destroy();
+    return;
+  }
+
+  const path = join(transport.dir ?? tmpdir(), `telltale-spans-${randomUUID()}.arrows`);
+  try {
+    await writeFile(path, parts);
+    const settings = token === undefined ? '' : ` SETTINGS insert_deduplication_token = ${quote(token)}`;
+    await client.command({ query: `${INSERT} FROM INFILE ${quote(path)}${settings} FORMAT ArrowStream` });
+  } finally {
+    await unlink(path).catch(() => undefined);
+  }
+}
