@@ -5,6 +5,8 @@ export { migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/Migration.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
+export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
+export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export type { SpanDetail } from './spans/SpanDetail.js';
 export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';
 export { encodeAttributeValue, decodeAttributeValue, decodeAttributes, toJsonValue, ATTRIBUTE_TYPE } from './attributeValue.js';

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Analytics } from '@telltale/analytics';
-import { createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, SpanWriter } from '@telltale/collector';
+import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS } from '@telltale/collector';
 import { Store, type StoreConnection } from '@telltale/store';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
@@ -11,6 +12,8 @@ import type { StartConfig } from '../config.js';
 export interface RunningServer {
   server: Server;
   store: Store;
+  /** The write path: spool, decoding workers, drainer. */
+  collector: Collector;
   /** The one analytics facade the API asks. */
   analytics: Analytics;
   url: string;
@@ -31,6 +34,9 @@ function connectionOf(config: StartConfig): StoreConnection {
   };
 }
 
+/** How long an API request waits for acknowledged spans to reach storage before it queries anyway. */
+const API_CATCH_UP_MS = 2_000;
+
 /** How often received runs are finalised into the run facts. */
 const RUN_FACTS_INTERVAL_MS = 1_000;
 
@@ -46,11 +52,22 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   });
   // finalise runs in the background, so queries rarely have to wait for it
   store.runFacts.start(RUN_FACTS_INTERVAL_MS);
-  const writer = new SpanWriter({ insert: (spans) => store.insertSpans(spans) });
-  const otlp = createOtlpHttpHandler({
-    writer,
+  const collector = await Collector.open({
+    spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
+    spoolMaxBytes: config.spoolMaxBytes,
+    workers: config.ingestWorkers,
     // a span older than the retention would only be dropped again
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+    insert: (messages, runs, deduplicationToken) => store.insertSpanBatches(messages, runs, { deduplicationToken }),
+    onInsertError: (err, attempt) => logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried'),
+  }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
+  const otlp = createOtlpHttpHandler({
+    process: collector.process,
+    commit: collector.commit,
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
   });
@@ -65,6 +82,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const server = createServer((req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path === '/v1/traces') otlp(req, res);
+    // read your writes: a query first lets acknowledged spans reach storage (bounded wait)
+    else if (path?.startsWith('/api/') === true) void collector.caughtUp(API_CATCH_UP_MS).then(() => {
+        app(req, res);
+      });
     else app(req, res);
   });
   server.requestTimeout = 30_000;
@@ -89,11 +110,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await stopped;
-      await writer.close();
+      await collector.close();
       await store.close();
       logger.info('telltale stopped');
     })();
     return closing;
   };
-  return { server, store, analytics, url, logger, close };
+  return { server, store, collector, analytics, url, logger, close };
 }

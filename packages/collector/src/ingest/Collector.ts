@@ -69,6 +69,15 @@ export class Collector {
     }
   };
 
+  /**
+   * Resolves true once every span acknowledged before the call is in
+   * storage, false after `timeoutMs`: queries call it first, so a client
+   * reads what it was told is kept.
+   */
+  caughtUp(timeoutMs: number): Promise<boolean> {
+    return this.drainer.caughtUp(timeoutMs);
+  }
+
   /** Resolves once every acknowledged span is in storage. */
   drained(timeoutMs?: number): Promise<void> {
     return this.drainer.drained(timeoutMs);

@@ -82,12 +82,13 @@ export class ExportProcessor {
       best.inFlight.set(job.id, job);
       const body = job.job.body;
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
-      best.worker.postMessage({ id: job.id, job: job.job }, own ? [body.buffer as ArrayBuffer] : []);
+      best.worker.postMessage({ id: job.id, job: job.job }, own ? [body.buffer] : []);
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerUrl(), { workerData: { limits: this.limits } });
+    // plain node flags: the worker is compiled JS, whatever conditions the host runs under (vitest resolves `source`)
+    const worker = new Worker(workerUrl(), { workerData: { limits: this.limits }, execArgv: [] });
     const slot: Slot = { worker, inFlight: new Map() };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.inFlight.get(reply.id);

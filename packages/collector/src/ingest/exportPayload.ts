@@ -1,4 +1,5 @@
-import { encodeSpanRecordBatch, type SpanRecord } from '@telltale/store';
+// the chDB-free entry: this runs in worker threads
+import { encodeSpanRecordBatch, type SpanRecord } from '@telltale/store/encode';
 
 /**
  * What one accepted export request becomes in the spool: its project and run
@@ -30,5 +31,5 @@ export function decodeExportPayload(payload: Buffer): ExportPayload {
   if (typeof meta.p !== 'string' || !Array.isArray(meta.r) || !meta.r.every((r) => typeof r === 'string')) {
     throw new Error('spool payload has malformed metadata');
   }
-  return { projectId: meta.p, runIds: meta.r as string[], message: payload.subarray(4 + metaBytes) };
+  return { projectId: meta.p, runIds: meta.r, message: payload.subarray(4 + metaBytes) };
 }

@@ -78,6 +78,7 @@ export class Spool {
   private reservedBytes = 0;
   private diskBytes: number;
   private undrainedWeight: number;
+  private acked = 0;
   private dataWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -150,6 +151,11 @@ export class Spool {
   /** The summed weight (spans) of records not yet acknowledged by the drainer. */
   get pendingWeight(): number {
     return this.undrainedWeight;
+  }
+
+  /** The weight acknowledged by the drainer since open: it only grows. */
+  get ackedWeight(): number {
+    return this.acked;
   }
 
   /**
@@ -237,6 +243,7 @@ export class Spool {
     this.drain = { seq: batch.seq, offset: batch.to };
     await writeDrainCheckpoint(this.dir, this.drain);
     this.undrainedWeight -= batch.weight;
+    this.acked += batch.weight;
     const segment = this.segments[0];
     if (segment !== undefined && segment.sealed && segment.seq === batch.seq && batch.to >= segment.size) {
       await this.dropSegment(segment);

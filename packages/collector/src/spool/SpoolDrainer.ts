@@ -34,6 +34,9 @@ export class SpoolDrainer {
   private stopping = false;
   private wakeSleep: (() => void) | undefined;
   private idleWaiters: (() => void)[] = [];
+  private progressWaiters: { target: number; done: (ok: boolean) => void }[] = [];
+  /** Someone waits for the backlog: store what there is without lingering. */
+  private hurry = false;
 
   constructor(opts: SpoolDrainerOptions) {
     this.opts = {
@@ -65,6 +68,30 @@ export class SpoolDrainer {
     });
   }
 
+  /**
+   * Resolves true once everything in the spool at the call is stored
+   * (skipping the linger), or false after `timeoutMs` (storage slow or down).
+   */
+  caughtUp(timeoutMs: number): Promise<boolean> {
+    const { spool } = this.opts;
+    const target = spool.ackedWeight + spool.pendingWeight;
+    if (spool.ackedWeight >= target) return Promise.resolve(true);
+    this.hurry = true;
+    this.wakeSleep?.();
+    return new Promise((resolve) => {
+      const waiter = {
+        target,
+        done: (ok: boolean): void => {
+          clearTimeout(timer);
+          this.progressWaiters = this.progressWaiters.filter((w) => w !== waiter);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), timeoutMs);
+      this.progressWaiters.push(waiter);
+    });
+  }
+
   /** Stops after the batch in flight; what is left stays in the spool for the next start. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -77,17 +104,24 @@ export class SpoolDrainer {
     let delay = this.opts.retryDelayMs;
     let attempt = 0;
     while (!this.stopping) {
-      if (spool.pendingWeight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      for (const w of this.progressWaiters) if (spool.ackedWeight >= w.target) w.done(true);
+      if (spool.pendingWeight === 0) {
+        this.hurry = false;
+        for (const wake of this.idleWaiters.splice(0)) wake();
+      }
       if (spool.pendingWeight === 0) {
         await Promise.race([spool.waitForData(1_000), this.sleep(1_000)]);
         continue;
       }
       // a small backlog waits a little for company: fewer, larger parts
-      if (spool.pendingWeight < maxBatchWeight && attempt === 0) await this.sleep(lingerMs);
+      if (spool.pendingWeight < maxBatchWeight && attempt === 0 && !this.hurry) await this.sleep(lingerMs);
       let batch: SpoolBatch | undefined;
       try {
         batch = await spool.nextBatch({ maxWeight: maxBatchWeight, maxBytes: maxBatchBytes });
-        if (batch === undefined) continue;
+        if (batch === undefined) {
+          await this.sleep(lingerMs);
+          continue;
+        }
         await store(batch.payloads, batch.token);
         await spool.ack(batch);
         this.opts.onStored?.(batch);

@@ -1,0 +1,52 @@
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { TelltaleError } from '@telltale/semconv';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SPAN_LIMITS } from '../normalise/spanLimits.js';
+import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
+import { decodeExportPayload } from './exportPayload.js';
+import { ExportProcessor } from './ExportProcessor.js';
+
+const NOW_MS = Date.parse('2026-11-23T12:00:00Z');
+
+function body(seed: number): Uint8Array {
+  const rng = new Rng(seed);
+  return ProtobufTraceSerializer.serializeRequest(randomSpans(rng, 20))!;
+}
+
+describe('ExportProcessor', () => {
+  // random start times span 2020–2030: let all but the wildest through
+  const limits = { ...DEFAULT_SPAN_LIMITS, maxAgeMs: 20 * 365 * 86_400_000, maxFutureMs: 20 * 365 * 86_400_000 };
+  const threaded = new ExportProcessor({ workers: 2, limits });
+  const inline = new ExportProcessor({ workers: 0, limits });
+  afterAll(async () => {
+    await threaded.close();
+    await inline.close();
+  });
+
+  it('gives the same result on worker threads as inline, for many concurrent requests', async () => {
+    const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
+    const inlineResults = await Promise.all(seeds.map((s) => inline.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })));
+    const threadedResults = await Promise.all(seeds.map((s) => threaded.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })));
+    expect(threadedResults.map((r) => r.spanCount)).toEqual(inlineResults.map((r) => r.spanCount));
+    expect(threadedResults.reduce((n, r) => n + r.spanCount, 0)).toBeGreaterThan(100);
+    for (let i = 0; i < seeds.length; i++) {
+      const a = inlineResults[i]!;
+      const b = threadedResults[i]!;
+      expect(b.rejectedSpans).toBe(a.rejectedSpans);
+      if (a.spanCount === 0) continue;
+      const pa = decodeExportPayload(Buffer.concat(a.parts));
+      const pb = decodeExportPayload(Buffer.concat(b.parts));
+      expect(pb.projectId).toBe('p');
+      expect(pb.runIds).toEqual(pa.runIds);
+      expect(Buffer.from(pb.message).equals(Buffer.from(pa.message))).toBe(true);
+    }
+  });
+
+  it('answers an undecodable body with a BAD_REQUEST error from the worker, and keeps working', async () => {
+    const bad = threaded.process({ body: new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+    await expect(bad).rejects.toBeInstanceOf(TelltaleError);
+    await expect(bad).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const ok = await threaded.process({ body: body(7), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+    expect(ok.spanCount + ok.rejectedSpans).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * The store's row encoders, without the storage engine: safe to import from
+ * worker threads (the main entry loads chDB, whose engine must live in one
+ * thread of the process only — a second load in a worker hangs its queries).
+ */
+export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
+export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
+export type { SpanRecord } from './spans/SpanRecord.js';
+export type { AttributeValue } from './attributeValue.js';
