@@ -14,25 +14,28 @@ export interface BodyLimits {
 /** The body as bytes, decompressed per `Content-Encoding`. */
 export async function readBody(req: IncomingMessage, opts: BodyLimits): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await pipeline(
-    req,
-    decoder(req, opts),
-    limiter(opts),
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        chunks.push(chunk);
-        done();
-      },
-    }),
-  );
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  await pipeline(req, decoder(req, opts), limiter(opts), sink).catch((err: unknown) => rethrow(err, opts));
   return Buffer.concat(chunks);
 }
 
 /** Streams the decompressed body into a file; resolves with its size. */
 export async function saveBody(req: IncomingMessage, path: string, opts: BodyLimits): Promise<number> {
   const limit = limiter(opts);
-  await pipeline(req, decoder(req, opts), limit, createWriteStream(path));
+  await pipeline(req, decoder(req, opts), limit, createWriteStream(path)).catch((err: unknown) => rethrow(err, opts));
   return limit.bytes;
+}
+
+/** zlib's errors become ClickHouse's CANNOT_DECOMPRESS; the rest pass through. */
+function rethrow(err: unknown, { catalog }: BodyLimits): never {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('Z_')) throw catalog.error('CANNOT_DECOMPRESS', `Cannot decompress the request body: ${(err as Error).message}`);
+  throw err;
 }
 
 function decoder(req: IncomingMessage, { catalog }: BodyLimits): Transform {
