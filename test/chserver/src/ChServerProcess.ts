@@ -101,13 +101,13 @@ export class ChServerProcess {
     const child = spawn(process.execPath, [MAIN, ...args, ...(this.opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    createInterface({ input: child.stderr! }).on('line', (line) => this.logs.push(line));
+    createInterface({ input: child.stderr }).on('line', (line) => this.logs.push(line));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`chserver did not start in time:\n${this.tail()}`));
       }, Math.max(0, deadline - Date.now()));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         this.logs.push(line);
         const ready = READY.exec(line);
         if (ready === null) return;
