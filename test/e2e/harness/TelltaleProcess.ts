@@ -18,20 +18,29 @@ export class TelltaleProcess {
 
   private constructor(
     readonly dataDir: string,
-    private readonly extraArgs: readonly string[],
+    private extraArgs: readonly string[],
     private readonly ownsDataDir: boolean,
+    private env: Readonly<Record<string, string>>,
   ) {}
 
-  static async start(opts: { dataDir?: string; args?: readonly string[] } = {}): Promise<TelltaleProcess> {
+  static async start(opts: { dataDir?: string; args?: readonly string[]; env?: Record<string, string> } = {}): Promise<TelltaleProcess> {
     const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'telltale-e2e-'));
-    const proc = new TelltaleProcess(dataDir, opts.args ?? [], opts.dataDir === undefined);
+    const proc = new TelltaleProcess(dataDir, opts.args ?? [], opts.dataDir === undefined, opts.env ?? {});
     await proc.spawn();
     return proc;
   }
 
+  /** How the last child ended (after `exited`). */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
   private spawn(): Promise<void> {
+    this.exit = undefined;
     const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', this.dataDir, '--log-level', 'info', ...this.extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...this.env },
+    });
+    child.once('exit', (code, signal) => {
+      this.exit = { code, signal };
     });
     this.child = child;
     createInterface({ input: child.stderr }).on('line', (line) => this.logs.push(line));
@@ -56,14 +65,40 @@ export class TelltaleProcess {
   /** SIGTERM and wait: the server flushes what it accepted before exiting. */
   async stop(): Promise<number | null> {
     const child = this.child;
-    if (child === undefined || child.exitCode !== null) return child?.exitCode ?? null;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     return exited;
   }
 
-  async restart(): Promise<void> {
+  /** Sends a signal (SIGKILL: no cleanup at all) and waits for the exit. */
+  async kill(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    await exited;
+  }
+
+  /** Resolves when the child exits by itself (e.g. a failpoint). */
+  async exited(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.child;
+    if (child === undefined) throw new Error('not started');
+    if (this.exit !== undefined) return this.exit;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`telltale still running after ${timeoutMs} ms`)), timeoutMs);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  /** Starts again on the same data dir, optionally with other arguments and environment. */
+  async restart(opts: { args?: readonly string[]; env?: Record<string, string> } = {}): Promise<void> {
     await this.stop();
+    if (opts.args !== undefined) this.extraArgs = opts.args;
+    if (opts.env !== undefined) this.env = opts.env;
     await this.spawn();
   }
 

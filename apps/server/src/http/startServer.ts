@@ -41,6 +41,21 @@ const API_CATCH_UP_MS = 2_000;
 const RUN_FACTS_INTERVAL_MS = 1_000;
 
 /**
+ * Fault tests only: `TELLTALE_FAILPOINT=crash-after-insert` kills the process
+ * (SIGKILL, no cleanup) right after the first spool batch is inserted and
+ * before the spool records that, the window where a retry could duplicate.
+ */
+function crashFailpoint(logger: Logger): { afterInsert?: () => void } {
+  if (process.env.TELLTALE_FAILPOINT !== 'crash-after-insert') return {};
+  return {
+    afterInsert: () => {
+      logger.warn('failpoint crash-after-insert: killing the process');
+      process.kill(process.pid, 'SIGKILL');
+    },
+  };
+}
+
+/**
  * One process: OTLP/HTTP on `/v1/traces` (plain node:http, the hot path),
  * everything else through the express API app, on one port.
  */
@@ -60,6 +75,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
     insert: (messages, runs, deduplicationToken) => store.insertSpanBatches(messages, runs, { deduplicationToken }),
     onInsertError: (err, attempt) => logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried'),
+    ...crashFailpoint(logger),
   }).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -21,6 +21,8 @@ export interface CollectorOptions {
   /** Spans per insert (default 20,000). */
   maxBatchSpans?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
+  /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
+  afterInsert?: () => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export class Collector {
       store: (payloads, token) => insertPayloads(opts.insert, payloads, token),
       ...(opts.maxBatchSpans === undefined ? {} : { maxBatchWeight: opts.maxBatchSpans }),
       onError: (err, _batch: SpoolBatch | undefined, attempt) => opts.onInsertError?.(err, attempt),
+      ...(opts.afterInsert === undefined ? {} : { beforeAck: opts.afterInsert }),
     });
   }
 

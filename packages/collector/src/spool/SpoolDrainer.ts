@@ -19,6 +19,8 @@ export interface SpoolDrainerOptions {
   onError?: (err: unknown, batch: SpoolBatch | undefined, attempt: number) => void;
   /** Each stored batch. */
   onStored?: (batch: SpoolBatch) => void;
+  /** Between a batch's insert and its ack (fault tests crash the process here). */
+  beforeAck?: (batch: SpoolBatch) => void;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface SpoolDrainerOptions {
  * collector answers 503 once it is full.
  */
 export class SpoolDrainer {
-  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored'>;
+  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck'>;
   private running: Promise<void> | undefined;
   private stopping = false;
   private wakeSleep: (() => void) | undefined;
@@ -123,6 +125,7 @@ export class SpoolDrainer {
           continue;
         }
         await store(batch.payloads, batch.token);
+        this.opts.beforeAck?.(batch);
         await spool.ack(batch);
         this.opts.onStored?.(batch);
         delay = this.opts.retryDelayMs;
