@@ -22,6 +22,7 @@ program
   .addOption(new Option('--clickhouse-password <password>').env('TELLTALE_CLICKHOUSE_PASSWORD'))
   .option('--retention-days <days>', 'drop spans older than this')
   .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression')
+  .option('--request-timeout-ms <ms>', 'a request (slow or stalled upload included) must complete within this', '30000')
   .option('--spool-dir <dir>', 'durable spool of acknowledged spans not yet in ClickHouse (default: <data-dir>/spool)')
   .option('--spool-max-bytes <bytes>', 'spool size cap; past it, exports get 503 + Retry-After', String(1024 ** 3))
   .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop)', '2')

@@ -11,6 +11,7 @@ export const StartConfigSchema = z
     clickhousePassword: z.string().optional(),
     retentionDays: z.coerce.number().int().min(1).max(3650).optional(),
     maxBodyBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+    requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),
     spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(1024 ** 3),
     ingestWorkers: z.coerce.number().int().min(0).max(64).default(2),

@@ -71,6 +71,13 @@ export class TelltaleProcess {
     return exited;
   }
 
+  /** The server's process id (for /proc readings). */
+  get pid(): number {
+    const pid = this.child?.pid;
+    if (pid === undefined) throw new Error('not started');
+    return pid;
+  }
+
   /** Sends a signal (SIGKILL: no cleanup at all) and waits for the exit. */
   async kill(signal: NodeJS.Signals): Promise<void> {
     const child = this.child;

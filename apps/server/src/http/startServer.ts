@@ -95,17 +95,17 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
   });
 
-  const server = createServer((req, res) => {
+  // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
+  const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 }, (req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path === '/v1/traces') otlp(req, res);
     // read your writes: a query first lets acknowledged spans reach storage (bounded wait)
-    else if (path?.startsWith('/api/') === true) void collector.caughtUp(API_CATCH_UP_MS).then(() => {
+    else if (path?.startsWith('/api/') === true) {
+      void collector.caughtUp(API_CATCH_UP_MS).then(() => {
         app(req, res);
       });
-    else app(req, res);
+    } else app(req, res);
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
