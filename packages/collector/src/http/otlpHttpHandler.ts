@@ -15,8 +15,17 @@ export interface OtlpHttpHandlerOptions {
   maxBodyBytes?: number;
   /** Per-span and per-request limits (default DEFAULT_SPAN_LIMITS). */
   limits?: SpanLimits;
-  /** The caller's project, or undefined to answer 401. */
-  authenticate?: (req: IncomingMessage) => string | undefined;
+  /**
+   * The caller's project, or undefined to answer 401; may throw a
+   * TelltaleError to answer with its status (e.g. FORBIDDEN 403). Runs before
+   * the body is read. Default: everything is project `default`.
+   */
+  authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  /**
+   * Admission per project after decoding (e.g. an ingest quota): undefined
+   * admits the spans; otherwise the request is answered 429 with this Retry-After.
+   */
+  admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
   /** Seconds a client should wait before retrying when storage is unavailable. */
   retryAfterSeconds?: number;
   onError?: (err: TelltaleError) => void;
@@ -40,8 +49,8 @@ function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body:
  * OTLP/HTTP trace receiver (`POST /v1/traces`) following the OTLP spec:
  * protobuf or JSON, optionally gzip; 200 with an ExportTraceServiceResponse
  * (partial_success when spans were rejected) only after the spans are
- * stored; 400/413/415 with a google.rpc.Status; 503 + Retry-After when
- * storage cannot take the data.
+ * stored; 400/401/403/413/415 with a google.rpc.Status; 429 + Retry-After
+ * over a quota; 503 + Retry-After when storage cannot take the data.
  */
 export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
@@ -50,6 +59,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
+    let rateLimitedFor: number | undefined;
     try {
       if (req.method !== 'POST') {
         req.resume();
@@ -62,7 +72,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
           message: `unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: use application/x-protobuf or application/json`,
         });
       }
-      const projectId = authenticate(req);
+      const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
 
       const body = await readBody(req, maxBodyBytes);
@@ -74,6 +84,11 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
         throw err;
       }
       const { spans, rejectedSpans, errors } = normaliseRequest(request, projectId, opts.limits === undefined ? {} : { limits: opts.limits });
+      const refused = opts.admit?.(projectId, spans.length);
+      if (refused !== undefined) {
+        rateLimitedFor = refused.retryAfterSeconds;
+        throw new TelltaleError({ code: TelltaleErrorCode.RATE_LIMITED, message: `over the project's ingest quota: retry in ${refused.retryAfterSeconds} s` });
+      }
       try {
         await opts.writer.write(spans);
       } catch (err) {
@@ -87,6 +102,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       opts.onError?.(err);
       const status = HTTP_STATUS_BY_CODE[err.code];
       const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
+      if (status === 429) headers['retry-after'] = String(rateLimitedFor ?? retryAfter);
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
     }
