@@ -6,6 +6,11 @@ import { createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, SpanWriter } from '@telltal
 import { Store, type StoreConnection } from '@telltale/store';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
+import { Authenticator } from '../auth/Authenticator.js';
+import { IngestQuota } from '../auth/IngestQuota.js';
+import { KeyCache } from '../auth/KeyCache.js';
+import { loadKeySnapshot } from '../auth/loadKeySnapshot.js';
+import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
 
 export interface RunningServer {
@@ -14,6 +19,8 @@ export interface RunningServer {
   /** The one analytics facade the API asks. */
   analytics: Analytics;
   url: string;
+  /** `keys`: API keys required; `none`: open, everything is project `default`. */
+  authMode: AuthMode;
   logger: Logger;
   /** Stops accepting, writes everything accepted, closes storage. */
   close: () => Promise<void>;
@@ -39,11 +46,27 @@ const RUN_FACTS_INTERVAL_MS = 1_000;
  * everything else through the express API app, on one port.
  */
 export async function startServer(config: StartConfig): Promise<RunningServer> {
+  // refuses a non-loopback address without keys before anything is opened
+  const authMode = resolveAuthMode(config.host, config.auth);
   const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
   const store = await Store.open(connectionOf(config), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending') },
   });
+  let keys: KeyCache | undefined;
+  if (authMode === 'keys') {
+    try {
+      keys = await KeyCache.open({
+        load: () => loadKeySnapshot(store),
+        refreshMs: config.authRefreshSeconds * 1000,
+        onError: (err) => logger.warn({ err }, 'reloading API keys failed; the keys loaded before stay in use'),
+      });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
   // finalise runs in the background, so queries rarely have to wait for it
   store.runFacts.start(RUN_FACTS_INTERVAL_MS);
   const writer = new SpanWriter({ insert: (spans) => store.insertSpans(spans) });
@@ -53,6 +76,12 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
+    ...(auth === undefined
+      ? {}
+      : {
+          authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest'),
+          admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+        }),
   });
   const analytics = new Analytics(store);
   const app = createApiApp({
@@ -60,6 +89,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     analytics,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
+    ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
   });
 
   const server = createServer((req, res) => {
@@ -81,7 +111,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir }, 'telltale listening');
+  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
+  if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -89,11 +120,12 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await stopped;
+      keys?.stop();
       await writer.close();
       await store.close();
       logger.info('telltale stopped');
     })();
     return closing;
   };
-  return { server, store, analytics, url, logger, close };
+  return { server, store, analytics, url, authMode, logger, close };
 }

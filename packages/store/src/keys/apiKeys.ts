@@ -1,11 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { API_KEY_KINDS, TelltaleError, TelltaleErrorCode, type ApiKeyKind } from '@telltale/semconv';
 import { checkProjectId, getProject } from '../projects/projects.js';
 import { msToDateTime64, nextVersionStamp } from '../versionStamp.js';
-
-/** `ingest` keys may only send OTLP; `read` keys may only call the API. */
-export const API_KEY_KINDS = ['ingest', 'read'] as const;
-export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 
 /** What may be shown about a key: never its secret, nor the secret's hash. */
 export interface ApiKeyInfo {

@@ -1,9 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { PROJECT_ID_PATTERN, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { msToDateTime64, nextVersionStamp } from '../versionStamp.js';
-
-/** A project id is a slug: lowercase letters, digits and hyphens, 1–64 characters, starting with a letter or digit. */
-export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Largest ingest quota a project may have, in spans per second. */
 export const MAX_SPANS_PER_SECOND_LIMIT = 4_000_000_000;
