@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
-const KEY_PATTERN = /^tt_(ingest|read)_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/;
+const KEY_PATTERN = /^tt_(ingest|read)_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}\n$/;
 
 /** An OTLP/JSON request with one run root span; its resource claims `claimedProject`. */
 function otlpJson(runId: string, spans: number, claimedProject?: string): string {
@@ -46,6 +46,7 @@ function otlpJson(runId: string, spans: number, claimedProject?: string): string
 async function createKey(dataDir: string, project: string, kind: 'ingest' | 'read'): Promise<string> {
   const { code, stdout, stderr } = await runCli(['keys', 'create', '--project', project, '--kind', kind, '--data-dir', dataDir]);
   expect(code, stderr).toBe(0);
+  expect(stdout).toMatch(KEY_PATTERN);
   return stdout.trim();
 }
 

@@ -12,11 +12,13 @@ export interface KeyCacheOptions {
   load: () => Promise<KeySnapshot>;
   /** Reload every this many ms, so revocations and new quotas apply within it. */
   refreshMs: number;
-  /** An unknown key id triggers a reload at most once per this many ms (random keys cannot hammer the store). */
+  /**
+   * Unknown key ids wait for a reload, and those reloads start at most once
+   * per this many ms (random keys cannot hammer the store). Default 1 s.
+   */
   missRefreshMinMs?: number;
   /** A failed reload (the previous snapshot stays in use). */
   onError?: (err: unknown) => void;
-  now?: () => number;
 }
 
 /** A verified key. */
@@ -42,23 +44,23 @@ interface CachedKey extends KeyIdentity {
 
 /**
  * The server's in-memory copy of the API keys, so that authenticating a
- * request never queries ClickHouse: reloaded every `refreshMs`, and on an
- * unknown key id (a key created a moment ago) at most once per
- * `missRefreshMinMs`, concurrent reloads shared.
+ * request never queries ClickHouse: reloaded every `refreshMs`, and when an
+ * unknown key id (say a key created a moment ago) arrives — that request
+ * waits for the reload, and such reloads start at most once per
+ * `missRefreshMinMs` however many unknown ids arrive.
  */
 export class KeyCache {
   private keys = new Map<string, CachedKey>();
   private quotas = new Map<string, number>();
   private loading: Promise<boolean> | undefined;
   private lastMissLoadAt = Number.NEGATIVE_INFINITY;
+  private missLoad: { promise: Promise<boolean>; timer: NodeJS.Timeout; cancel: () => void } | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly now: () => number;
   private readonly missRefreshMinMs: number;
   /** Loads done, for tests and logs. */
   loads = 0;
 
   private constructor(private readonly opts: KeyCacheOptions) {
-    this.now = opts.now ?? Date.now;
     this.missRefreshMinMs = opts.missRefreshMinMs ?? 1_000;
   }
 
@@ -72,8 +74,14 @@ export class KeyCache {
     return cache;
   }
 
+  /** Stops reloading; requests waiting for a reload get `unavailable`. */
   stop(): void {
     clearInterval(this.timer);
+    if (this.missLoad !== undefined) {
+      clearTimeout(this.missLoad.timer);
+      this.missLoad.cancel();
+      this.missLoad = undefined;
+    }
   }
 
   /** Reloads now (or joins the reload in flight); false when it failed. */
@@ -104,12 +112,7 @@ export class KeyCache {
     if (parsed === undefined) return { status: 'invalid' };
     let cached = this.keys.get(parsed.keyId);
     if (cached === undefined) {
-      if (this.loading === undefined) {
-        // a key created a moment ago is found by this reload; random key ids get at most one reload per interval
-        if (this.now() - this.lastMissLoadAt < this.missRefreshMinMs) return { status: 'invalid' };
-        this.lastMissLoadAt = this.now();
-      }
-      if (!(await this.refresh())) return { status: 'unavailable' };
+      if (!(await this.reloadForMiss())) return { status: 'unavailable' };
       cached = this.keys.get(parsed.keyId);
       if (cached === undefined) return { status: 'invalid' };
     }
@@ -117,6 +120,32 @@ export class KeyCache {
     if (cached.kind !== parsed.kind || !secretMatches(parsed.secret, cached.secretSha256)) return { status: 'invalid' };
     const key: KeyIdentity = { keyId: cached.keyId, projectId: cached.projectId, kind: cached.kind };
     return cached.revoked ? { status: 'revoked', key } : { status: 'ok', key };
+  }
+
+  /**
+   * A reload that starts after this call (one that began earlier may have
+   * missed the key): now, or — when one started less than
+   * `missRefreshMinMs` ago — one scheduled for then, shared by every unknown
+   * key id arriving until it starts.
+   */
+  private reloadForMiss(): Promise<boolean> {
+    if (this.missLoad !== undefined) return this.missLoad.promise;
+    const wait = this.lastMissLoadAt + this.missRefreshMinMs - Date.now();
+    if (wait <= 0) return this.startMissLoad();
+    let resolve: (loaded: Promise<boolean> | boolean) => void = () => undefined;
+    const promise = new Promise<boolean>((r) => (resolve = r));
+    const timer = setTimeout(() => {
+      this.missLoad = undefined;
+      resolve(this.startMissLoad());
+    }, wait);
+    timer.unref();
+    this.missLoad = { promise, timer, cancel: () => resolve(false) };
+    return promise;
+  }
+
+  private startMissLoad(): Promise<boolean> {
+    this.lastMissLoadAt = Date.now();
+    return (this.loading ?? Promise.resolve(true)).then(() => this.refresh());
   }
 
   private apply(snapshot: KeySnapshot): void {
