@@ -3,6 +3,9 @@ import { Command, Option } from 'commander';
 import { toTelltaleError } from '@telltale/semconv';
 import { CliError, EXIT } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
+import { keysCommand } from './cli/keysCommand.js';
+import { projectsCommand } from './cli/projectsCommand.js';
+import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
 
@@ -15,7 +18,13 @@ program
   .command('start')
   .description('run the collector, API and dashboard in one process')
   .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
-  .option('--host <host>', 'address to bind', '127.0.0.1')
+  .option('--host <host>', 'address to bind (other than loopback only with --auth keys)', '127.0.0.1')
+  .addOption(
+    new Option('--auth <mode>', 'keys: every request needs an API key (required beyond loopback); none: open, one project (default on loopback)')
+      .choices(['keys', 'none'])
+      .env('TELLTALE_AUTH'),
+  )
+  .option('--auth-refresh-seconds <s>', 'how often API keys and quotas are reloaded (revocations apply within this)', '5')
   .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
   .option('--clickhouse-url <url>', 'use a remote ClickHouse server instead of the embedded engine')
   .addOption(new Option('--clickhouse-user <user>').env('TELLTALE_CLICKHOUSE_USER'))
@@ -37,6 +46,9 @@ program
       import('./demo/runDemo.js'),
     ]);
     const config = StartConfigSchema.parse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+    if (config.demo && config.auth === 'keys') {
+      throw new CliError('--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server', 1);
+    }
     const running = await startServer(config);
     const shutdown = (signal: string): void => {
       running.logger.info({ signal }, 'shutting down: flushing accepted spans');
@@ -63,23 +75,24 @@ program
   .option('--endpoint <url>', 'the server to send to', 'http://127.0.0.1:4318')
   .option('--runs <n>', 'how many runs', '300')
   .option('--seed <n>', 'random seed (same seed, same fleet)', '42')
-  .action(async (opts: { endpoint: string; runs: string; seed: string }) => {
+  .addOption(new Option('--api-key <key>', 'an ingest key, for a server started with --auth keys').env('TELLTALE_INGEST_KEY'))
+  .action(async (opts: { endpoint: string; runs: string; seed: string; apiKey?: string }) => {
     const { runDemo } = await import('./demo/runDemo.js');
-    const result = await runDemo({ endpoint: opts.endpoint, runs: Number(opts.runs), seed: Number(opts.seed) });
+    const result = await runDemo({ endpoint: opts.endpoint, runs: Number(opts.runs), seed: Number(opts.seed), ...(opts.apiKey === undefined ? {} : { apiKey: opts.apiKey }) });
     console.log(`sent ${result.runs} runs to ${opts.endpoint}`);
   });
 
-program
-  .command('migrate')
-  .description('apply pending storage migrations and exit')
-  .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
-  .option('--clickhouse-url <url>', 'a remote ClickHouse server')
-  .action(async (opts: { dataDir: string; clickhouseUrl?: string }) => {
-    const { Store } = await import('@telltale/store');
-    const store = await Store.open(opts.clickhouseUrl === undefined ? { kind: 'embedded', dataDir: opts.dataDir } : { kind: 'remote', url: opts.clickhouseUrl });
-    await store.close();
-    console.log('migrations applied');
-  });
+addStoreOptions(program.command('migrate').description('apply pending storage migrations and exit')).action(async (opts: StoreOptions) => {
+  const { Store } = await import('@telltale/store');
+  const store = await Store.open(storeConnection(opts));
+  await store.close();
+  console.log('migrations applied');
+});
+
+const out = (text: string): void => void process.stdout.write(text);
+const err = (text: string): void => void process.stderr.write(text);
+program.addCommand(projectsCommand(out));
+program.addCommand(keysCommand(out, err));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { AUTH_MODES } from './auth/resolveAuthMode.js';
 
 /** Options of `telltale start`, validated once at the boundary. */
 export const StartConfigSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65_535).default(4318),
     host: z.string().min(1).default('127.0.0.1'),
+    /** Unset: `none` on a loopback address; any other address requires `keys`. */
+    auth: z.enum(AUTH_MODES).optional(),
+    /** How often the server reloads API keys and quotas (a revoked key stops working within this). */
+    authRefreshSeconds: z.coerce.number().min(0.1).max(3600).default(5),
     dataDir: z.string().min(1).default('./.telltale'),
     clickhouseUrl: z.url({ protocol: /^https?$/ }).optional(),
     clickhouseUser: z.string().optional(),

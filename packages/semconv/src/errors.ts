@@ -8,6 +8,12 @@ export const TelltaleErrorCode = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   NOT_FOUND: 'NOT_FOUND',
   UNAUTHORIZED: 'UNAUTHORIZED',
+  /** Authenticated, but this key may not do this (e.g. a read key sending spans). */
+  FORBIDDEN: 'FORBIDDEN',
+  /** The thing to create exists already. */
+  CONFLICT: 'CONFLICT',
+  /** Over a quota: retry later (HTTP 429 with Retry-After). */
+  RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
   STORAGE: 'STORAGE',
   INTERNAL: 'INTERNAL',
@@ -35,9 +41,12 @@ export function toTelltaleError(err: unknown): TelltaleError {
 export const HTTP_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
   STORAGE: 503,
   UNAVAILABLE: 503,
@@ -47,6 +56,9 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = 
 export const RPC_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = {
   BAD_REQUEST: 3, // INVALID_ARGUMENT
   UNAUTHORIZED: 16, // UNAUTHENTICATED
+  FORBIDDEN: 7, // PERMISSION_DENIED
+  CONFLICT: 6, // ALREADY_EXISTS
+  RATE_LIMITED: 8, // RESOURCE_EXHAUSTED
   NOT_FOUND: 5, // NOT_FOUND
   PAYLOAD_TOO_LARGE: 8, // RESOURCE_EXHAUSTED
   UNSUPPORTED_MEDIA_TYPE: 3, // INVALID_ARGUMENT

@@ -11,3 +11,5 @@ export {
 export { TelltaleError, TelltaleErrorCode, toTelltaleError, HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE } from './errors.js';
 export { FIELD_SOURCES } from './fieldSources.js';
 export type { CanonicalField } from './fieldSources.js';
+export { PROJECT_ID_PATTERN, API_KEY_KINDS } from './projects.js';
+export type { ApiKeyKind } from './projects.js';

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { insertSpans } from './spans/insertSpans.js';
@@ -10,6 +11,7 @@ import { listRuns } from './runs/listRuns.js';
 import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
 import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
+import { dataDirHolder } from './dataDirHolder.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -31,21 +33,36 @@ export class Store {
    * Opens the connection, applies pending migrations, and finalises the
    * runs whose facts are missing or stale (a crash before finalising, spans
    * written by another process, or data from before the facts existed).
+   * `reconcile: false` skips that last step (short-lived admin commands).
+   * An embedded data directory that another process holds fails with
+   * UNAVAILABLE, saying so.
    */
   static async open(
     conn: StoreConnection,
-    opts: { retentionDays?: number; runFacts?: RunFactsOptions; /** Where embedded inserts stage their Arrow files (default: the OS temp dir). */ arrowTempDir?: string } = {},
+    opts: {
+      retentionDays?: number;
+      runFacts?: RunFactsOptions;
+      /** false: skip finalising stale run facts (short CLI commands). */
+      reconcile?: boolean;
+      /** Where embedded inserts stage their Arrow files (default: the OS temp dir). */
+      arrowTempDir?: string;
+    } = {},
   ): Promise<Store> {
     const transport: ArrowInsertTransport =
       conn.kind === 'remote' ? { kind: 'body' } : { kind: 'file', ...(opts.arrowTempDir === undefined ? {} : { dir: opts.arrowTempDir }) };
-    const store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
+    let store: Store;
+    try {
+      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
+    } catch (err) {
+      throw explainOpenFailure(conn, err);
+    }
     try {
       await migrate(store.client);
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
-      await store.runFacts.reconcile();
+      if (opts.reconcile !== false) await store.runFacts.reconcile();
     } catch (err) {
-      await store.close();
-      throw err;
+      await store.close().catch(() => undefined);
+      throw explainOpenFailure(conn, err);
     }
     return store;
   }
@@ -110,4 +127,19 @@ export class Store {
     await this.runFacts.stop().catch(() => undefined);
     await this.client.close();
   }
+}
+
+/** chDB lets one process open a data directory: name the holder instead of a bare connection error. */
+function explainOpenFailure(conn: StoreConnection, err: unknown): unknown {
+  if (conn.kind !== 'embedded') return err;
+  const pid = dataDirHolder(conn.dataDir);
+  if (pid === undefined) return err;
+  return new TelltaleError({
+    code: TelltaleErrorCode.UNAVAILABLE,
+    message:
+      `the data directory ${conn.dataDir} is in use by another process (pid ${pid}), most likely a running telltale server: ` +
+      'embedded ClickHouse lets one process open it. Stop that server and retry, or run the server and this command ' +
+      'against a shared ClickHouse (--clickhouse-url)',
+    cause: err,
+  });
 }

@@ -33,3 +33,8 @@ export { queryLoopPage, LOOP_ORDERS } from './analytics/loopPageQuery.js';
 export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
 export { queryFailureCauses, queryFailureSeries, queryRunCauses, FAILURE_CAUSES, TIMEOUT_ERROR_PATTERN } from './analytics/failureQueries.js';
 export type { FailureCause, FailureBucket, RunCause } from './analytics/failureQueries.js';
+export { createProject, updateProject, listProjects, getProject, MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
+export type { Project, NewProject } from './projects/projects.js';
+export { insertApiKey, listApiKeys, revokeApiKey, listApiKeyRecords } from './keys/apiKeys.js';
+export type { ApiKeyInfo, ApiKeyRecord, NewApiKey } from './keys/apiKeys.js';
+export { dataDirHolder } from './dataDirHolder.js';

@@ -25,6 +25,12 @@ export interface ApiAppOptions {
   onInternalError: (err: unknown) => void;
   /** The project a request reads. Open mode: everything is project `default`. */
   projectOf?: (req: Request) => string;
+  /**
+   * Authenticates every `/api/v1` request before its route runs: resolves to
+   * the caller's project (which then replaces `projectOf`) or throws a
+   * TelltaleError (401, 403, 503).
+   */
+  authenticate?: (req: Request) => Promise<string>;
 }
 
 export const API_VERSION = '0.1.0';
@@ -34,8 +40,21 @@ const NoQuery = z.object({}).strict();
 export function createApiRouter(opts: ApiAppOptions): { router: Router; registry: ApiRegistry } {
   const registry = new ApiRegistry();
   const router = Router();
-  // Open mode: one local user, one project. Keys and projects arrive with auth.
-  const projectOf = opts.projectOf ?? ((): string => 'default');
+  // Open mode: one local user, one project. With keys, the project is the key's, never a parameter's.
+  let projectOf = opts.projectOf ?? ((): string => 'default');
+  const authenticate = opts.authenticate;
+  if (authenticate !== undefined) {
+    const projects = new WeakMap<Request, string>();
+    router.use(async (req, _res, next) => {
+      projects.set(req, await authenticate(req));
+      next();
+    });
+    projectOf = (req) => {
+      const project = projects.get(req);
+      if (project === undefined) throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'request was not authenticated' });
+      return project;
+    };
+  }
 
   registry.route(
     router,

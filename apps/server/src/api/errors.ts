@@ -4,6 +4,8 @@ import type { z } from 'zod';
 
 /** Every API error body: `{ error: { code, message } }`. */
 export function sendError(res: Response, err: TelltaleError): void {
+  if (err.code === TelltaleErrorCode.UNAUTHORIZED) res.setHeader('www-authenticate', 'Bearer');
+  if (err.code === TelltaleErrorCode.UNAVAILABLE) res.setHeader('retry-after', '2');
   res.status(HTTP_STATUS_BY_CODE[err.code]).json({ error: { code: err.code, message: err.message } });
 }
 

@@ -62,6 +62,8 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
       responses: {
         '200': { description: spec.response, content: { 'application/json': { schema: {} } } },
         '400': { description: 'invalid parameters', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '401': { description: 'missing, invalid or revoked API key (--auth keys)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '403': { description: 'an ingest key: the API takes a read key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };
     if (spec.body !== undefined) {
@@ -74,6 +76,11 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
     info: { ...info, description: 'The Telltale JSON API. Errors are `{ "error": { "code", "message" } }`.' },
     servers: [{ url: '/api/v1' }],
     paths,
-    components: { schemas: { Error: ERROR_SCHEMA } },
+    // a read key when the server runs with --auth keys; none in open mode
+    security: [{ readKey: [] }, {}],
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: { readKey: { type: 'http', scheme: 'bearer', description: 'A read key (tt_read_…): telltale keys create --project <id> --kind read' } },
+    },
   };
 }

@@ -7,6 +7,11 @@ import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS } from '@telltale
 import { Store, type StoreConnection } from '@telltale/store';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
+import { Authenticator } from '../auth/Authenticator.js';
+import { IngestQuota } from '../auth/IngestQuota.js';
+import { KeyCache } from '../auth/KeyCache.js';
+import { loadKeySnapshot } from '../auth/loadKeySnapshot.js';
+import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
 
 export interface RunningServer {
@@ -17,6 +22,8 @@ export interface RunningServer {
   /** The one analytics facade the API asks. */
   analytics: Analytics;
   url: string;
+  /** `keys`: API keys required; `none`: open, everything is project `default`. */
+  authMode: AuthMode;
   logger: Logger;
   /** Stops accepting, writes everything accepted, closes storage. */
   close: () => Promise<void>;
@@ -60,11 +67,27 @@ function crashFailpoint(logger: Logger): { afterInsert?: () => void } {
  * everything else through the express API app, on one port.
  */
 export async function startServer(config: StartConfig): Promise<RunningServer> {
+  // refuses a non-loopback address without keys before anything is opened
+  const authMode = resolveAuthMode(config.host, config.auth);
   const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
   const store = await Store.open(connectionOf(config), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending') },
   });
+  let keys: KeyCache | undefined;
+  if (authMode === 'keys') {
+    try {
+      keys = await KeyCache.open({
+        load: () => loadKeySnapshot(store),
+        refreshMs: config.authRefreshSeconds * 1000,
+        onError: (err) => logger.warn({ err }, 'reloading API keys failed; the keys loaded before stay in use'),
+      });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
   // finalise runs in the background, so queries rarely have to wait for it
   store.runFacts.start(RUN_FACTS_INTERVAL_MS);
   const collector = await Collector.open({
@@ -86,6 +109,12 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     commit: collector.commit,
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
+    ...(auth === undefined
+      ? {}
+      : {
+          authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest'),
+          admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+        }),
   });
   const analytics = new Analytics(store);
   const app = createApiApp({
@@ -93,6 +122,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     analytics,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
+    ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
   });
 
   // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
@@ -118,7 +148,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir }, 'telltale listening');
+  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
+  if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -126,11 +157,12 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await stopped;
+      keys?.stop();
       await collector.close();
       await store.close();
       logger.info('telltale stopped');
     })();
     return closing;
   };
-  return { server, store, collector, analytics, url, logger, close };
+  return { server, store, collector, analytics, url, authMode, logger, close };
 }

@@ -55,3 +55,29 @@ describe('runs API client', () => {
     expect(error).toMatchObject({ code: 'NETWORK', status: 0 });
   });
 });
+
+describe('read key', () => {
+  /** Records the headers of each request and answers with an empty runs page. */
+  function recordingFetch(): typeof fetch & { headers: Headers[] } {
+    const headers: Headers[] = [];
+    const impl: typeof fetch = (_input, init) => {
+      headers.push(new Headers(init?.headers));
+      return Promise.resolve(new Response(JSON.stringify({ runs: [], total: 0, limit: 50, offset: 0 }), { status: 200 }));
+    };
+    return Object.assign(impl, { headers });
+  }
+
+  it('sends a read key as Authorization: Bearer, and nothing without one', async () => {
+    const fetchDouble = recordingFetch();
+    await fetchRuns({ limit: 50, offset: 0 }, { fetch: fetchDouble, readKey: 'tt_read_abc' });
+    await fetchRuns({ limit: 50, offset: 0 }, { fetch: fetchDouble, readKey: undefined });
+    // no browser storage here: no stored key either
+    await fetchRuns({ limit: 50, offset: 0 }, { fetch: fetchDouble });
+    expect(fetchDouble.headers.map((h) => h.get('authorization'))).toEqual(['Bearer tt_read_abc', null, null]);
+  });
+
+  it('reports a 401 with its status, for the dashboard to ask for a key', async () => {
+    const error = await fetchRuns({ limit: 50, offset: 0 }, { fetch: cannedFetch(401, { error: { code: 'UNAUTHORIZED', message: 'missing API key' } }) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  });
+});

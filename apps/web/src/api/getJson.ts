@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES } from './ApiError';
+import { storedReadKey } from './readKey';
 import { apiErrorBodySchema } from './schemas';
 
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Injected in tests; the browser's `fetch` otherwise. */
   fetch?: typeof fetch | undefined;
+  /** Sent as `Authorization: Bearer`; default: the key stored in this browser, if any. */
+  readKey?: string | undefined;
 }
 
 /**
@@ -17,7 +20,10 @@ export async function getJson<S extends z.ZodType>(url: string, schema: S, optio
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let response: Response;
   try {
-    response = await doFetch(url, { headers: { accept: 'application/json' }, signal: options.signal ?? null });
+    const readKey = 'readKey' in options ? options.readKey : storedReadKey();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (readKey !== undefined) headers.authorization = `Bearer ${readKey}`;
+    response = await doFetch(url, { headers, signal: options.signal ?? null });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw new ApiError({ code: CLIENT_ERROR_CODES.NETWORK, message: `Cannot reach the Telltale server (${url})`, status: 0, cause });

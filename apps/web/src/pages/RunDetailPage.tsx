@@ -7,6 +7,7 @@ import { SpanDetailPanel } from '../components/SpanDetailPanel';
 import { StatusView } from '../components/StatusView';
 import { Waterfall } from '../components/Waterfall';
 import { WaterfallLegend } from '../components/WaterfallLegend';
+import { useSaveReadKey } from '../hooks/useReadKey';
 import { useRun } from '../hooks/useRun';
 import { prepareRunHeader } from '../prepare/prepareRunHeader';
 import { prepareSpanDetail } from '../prepare/prepareSpanDetail';
@@ -18,6 +19,7 @@ export function RunDetailPage() {
   const [search, setSearch] = useSearchParams();
   const selectedSpanId = search.get('span') ?? undefined;
   const run = useRun(runId);
+  const saveReadKey = useSaveReadKey();
   const data = run.data;
 
   const header = useMemo(() => (data ? prepareRunHeader(data.run) : undefined), [data]);
@@ -57,7 +59,7 @@ export function RunDetailPage() {
               No run with id <code>{runId}</code>. It may not have been ingested yet, or it has been deleted by retention.
             </StatusView>
           ) : (
-            <ErrorView title="Could not load the run" error={run.error} onRetry={() => void run.refetch()} />
+            <ErrorView title="Could not load the run" error={run.error} onRetry={() => void run.refetch()} onReadKey={saveReadKey} />
           )}
         </div>
       ) : (

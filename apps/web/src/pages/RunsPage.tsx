@@ -9,6 +9,7 @@ import { Pager } from '../components/Pager';
 import { RunsTable } from '../components/RunsTable';
 import { StatusView } from '../components/StatusView';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
+import { useSaveReadKey } from '../hooks/useReadKey';
 import { useRuns } from '../hooks/useRuns';
 import { OUTCOME_SWATCHES } from '../palette';
 import { prepareOutcomeChart } from '../prepare/prepareOutcomeChart';
@@ -26,6 +27,7 @@ const OUTCOME_OPTIONS: readonly OutcomeOption[] = [
 export function RunsPage() {
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
+  const saveReadKey = useSaveReadKey();
   const filters = useMemo(() => parseRunsFilters(search), [search]);
   const setFilters = (change: Partial<RunsFilters>, replace = false) => {
     setSearch(runsFiltersToSearch(updateRunsFilters(filters, change)), { replace });
@@ -81,7 +83,7 @@ export function RunsPage() {
         {runs.isPending ? (
           <StatusView kind="loading" title="Loading runs…" />
         ) : runs.isError ? (
-          <ErrorView title="Could not load runs" error={runs.error} onRetry={() => void runs.refetch()} />
+          <ErrorView title="Could not load runs" error={runs.error} onRetry={() => void runs.refetch()} onReadKey={saveReadKey} />
         ) : rows.length === 0 ? (
           <StatusView
             kind="empty"

@@ -19,7 +19,17 @@ export interface OtlpHttpHandlerOptions {
   /** Bytes of bodies held in memory at once across requests; past it, 503 (default 256 MiB). */
   maxInFlightBytes?: number;
   /** The caller's project, or undefined to answer 401. */
-  authenticate?: (req: IncomingMessage) => string | undefined;
+  /**
+   * The caller's project, or undefined to answer 401; may throw a
+   * TelltaleError to answer with its status (e.g. FORBIDDEN 403). Runs before
+   * the body is read. Default: everything is project `default`.
+   */
+  authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  /**
+   * Admission per project after decoding (e.g. an ingest quota): undefined
+   * admits the spans; otherwise the request is answered 429 with this Retry-After.
+   */
+  admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
   /** Seconds a client should wait before retrying when storage is unavailable. */
   retryAfterSeconds?: number;
   onError?: (err: TelltaleError) => void;
@@ -43,9 +53,9 @@ function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body:
  * OTLP/HTTP trace receiver (`POST /v1/traces`) following the OTLP spec:
  * protobuf or JSON, optionally gzip; 200 with an ExportTraceServiceResponse
  * (partial_success when spans were rejected) only after the spans are
- * durable (`commit`); 400/413/415 with a google.rpc.Status; 503 +
- * Retry-After when the data cannot be kept now (spool full, disk failing)
- * or the bodies in memory are at their budget.
+ * durable (`commit`); 400/401/403/413/415 with a google.rpc.Status; 429 +
+ * Retry-After over a quota; 503 + Retry-After when the data cannot be kept
+ * now (spool full, disk failing) or the bodies in memory are at their budget.
  */
 export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
@@ -55,6 +65,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
+    let rateLimitedFor: number | undefined;
     try {
       if (req.method !== 'POST') {
         req.resume();
@@ -67,7 +78,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
           message: `unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: use application/x-protobuf or application/json`,
         });
       }
-      const projectId = authenticate(req);
+      const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
 
       const body = await readBody(req, maxBodyBytes, budget);
@@ -76,6 +87,11 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
         processed = await opts.process({ body, encoding, projectId, nowMs: Date.now() });
       } finally {
         budget.give(body.length);
+      }
+      const refused = opts.admit?.(projectId, processed.spanCount);
+      if (refused !== undefined) {
+        rateLimitedFor = refused.retryAfterSeconds;
+        throw new TelltaleError({ code: TelltaleErrorCode.RATE_LIMITED, message: `over the project's ingest quota: retry in ${refused.retryAfterSeconds} s` });
       }
       if (processed.spanCount > 0) await opts.commit(processed);
       const { rejectedSpans, errors } = processed;
@@ -87,6 +103,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       opts.onError?.(err);
       const status = HTTP_STATUS_BY_CODE[err.code];
       const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
+      if (status === 429) headers['retry-after'] = String(rateLimitedFor ?? retryAfter);
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
     }

@@ -1,0 +1,44 @@
+import { Option, type Command } from 'commander';
+import type { Store, StoreConnection } from '@telltale/store';
+
+/** Where admin commands find the data: the embedded data directory, or a shared ClickHouse. */
+export interface StoreOptions {
+  dataDir: string;
+  clickhouseUrl?: string;
+  clickhouseUser?: string;
+  clickhousePassword?: string;
+}
+
+export function addStoreOptions(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
+    .option('--clickhouse-url <url>', 'a remote ClickHouse server instead of the embedded engine')
+    .addOption(new Option('--clickhouse-user <user>').env('TELLTALE_CLICKHOUSE_USER'))
+    .addOption(new Option('--clickhouse-password <password>').env('TELLTALE_CLICKHOUSE_PASSWORD'));
+}
+
+export function storeConnection(opts: StoreOptions): StoreConnection {
+  if (opts.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: opts.dataDir };
+  return {
+    kind: 'remote',
+    url: opts.clickhouseUrl,
+    ...(opts.clickhouseUser === undefined ? {} : { username: opts.clickhouseUser }),
+    ...(opts.clickhousePassword === undefined ? {} : { password: opts.clickhousePassword }),
+  };
+}
+
+/**
+ * Opens the store for one short admin command (migrations applied, no run
+ * facts work) and closes it after. An embedded data directory held by a
+ * running server fails with a message saying so.
+ */
+export async function withStore<T>(opts: StoreOptions, use: (store: Store) => Promise<T>): Promise<T> {
+  // the storage engine loads only for the commands that use it
+  const { Store } = await import('@telltale/store');
+  const store = await Store.open(storeConnection(opts), { reconcile: false });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
