@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChdbHttpServer } from './harness/ChdbHttpServer.js';
 import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
@@ -37,18 +37,18 @@ function otlpJson(runId: string): string {
  */
 describe('keys managed with the CLI while a server shares the ClickHouse', () => {
   const chDir = mkdtempSync(join(tmpdir(), 'telltale-shared-ch-'));
-  let clickhouse: ChdbHttpServer;
+  let clickhouse: ChServerProcess;
   let telltale: TelltaleProcess;
   let remote: string[];
 
   beforeAll(async () => {
-    clickhouse = await ChdbHttpServer.start(chDir);
+    clickhouse = await startChServer({ dataDir: chDir });
     remote = ['--clickhouse-url', clickhouse.url];
     telltale = await TelltaleProcess.start({ args: ['--auth', 'keys', '--auth-refresh-seconds', '1', ...remote] });
   });
   afterAll(async () => {
     await telltale?.dispose();
-    await clickhouse?.close();
+    await clickhouse?.dispose();
     rmSync(chDir, { recursive: true, force: true });
   });
 
