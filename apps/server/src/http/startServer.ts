@@ -100,6 +100,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     onInsertError: (err, attempt) => logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried'),
     ...crashFailpoint(logger),
   }).catch(async (err: unknown) => {
+    keys?.stop();
     await store.close();
     throw err;
   });
