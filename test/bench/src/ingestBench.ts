@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderIngestReport } from './renderIngestReport.js';
+import { ingestBenchOptions, runIngestBench, type IngestBenchOptions } from './runIngestBench.js';
+
+/** Markers around the generated part of bench/README.md's ingest section; the text outside them is kept. */
+export const INGEST_START = '<!-- bench:ingest:start -->';
+export const INGEST_END = '<!-- bench:ingest:end -->';
+
+const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run bench:ingest -- [options])
+  --seconds N          timed window (default 30; --smoke: 2)
+  --warmup N           warm-up seconds (default 5; --smoke: 1)
+  --concurrency N      requests in flight (default 48; --smoke: 8)
+  --templates N        distinct template requests made with the OTel SDK (default 64)
+  --ingest-workers N   the server's --ingest-workers (default: the server's default)
+  --ceiling-rows N     rows the plain-insert ceiling inserts (default 1,000,000; --smoke: 20,000)
+  --server-arg A       an extra \`telltale start\` argument (repeatable; e.g. --server-arg --max-body-bytes --server-arg 68719476736)
+  --server-node-arg A  a node flag for the server process (repeatable; e.g. --cpu-prof)
+  --smoke              a few seconds, small: checks the bench works and nothing is lost
+  --keep-data          keep the server's data directory
+  --json PATH          also write the report as JSON
+  --readme PATH        write the results into PATH (full default runs write bench/README.md)
+  --no-readme          print only`;
+
+function writeIntoReadme(path: string, section: string): void {
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+  const start = text.indexOf(INGEST_START);
+  const end = text.indexOf(INGEST_END);
+  if (start < 0 || end < start) throw new Error(`${path} lacks the ${INGEST_START} … ${INGEST_END} markers (see its "Ingest throughput" section)`);
+  writeFileSync(path, `${text.slice(0, start + INGEST_START.length)}\n${section}\n${text.slice(end)}`);
+}
+
+function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>; readme: string | null | undefined; json: string | undefined } {
+  const opts: Partial<IngestBenchOptions> & { serverNodeArgs: string[]; serverArgs: string[] } = { serverNodeArgs: [], serverArgs: [] };
+  let readme: string | null | undefined;
+  let json: string | undefined;
+  const num = (i: number, name: string): number => {
+    const v = Number(argv[i + 1]);
+    if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} needs a number ≥ 0\n${USAGE}`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    switch (arg) {
+      case '--seconds': opts.seconds = num(i++, arg); break;
+      case '--warmup': opts.warmupSeconds = num(i++, arg); break;
+      case '--concurrency': opts.concurrency = Math.max(1, num(i++, arg)); break;
+      case '--templates': opts.templates = Math.max(1, num(i++, arg)); break;
+      case '--ingest-workers': opts.ingestWorkers = num(i++, arg); break;
+      case '--ceiling-rows': opts.ceilingRows = Math.max(1, num(i++, arg)); break;
+      case '--server-node-arg': opts.serverNodeArgs.push(argv[++i] ?? ''); break;
+      case '--server-arg': opts.serverArgs.push(argv[++i] ?? ''); break;
+      case '--smoke': opts.smoke = true; break;
+      case '--keep-data': opts.keepData = true; break;
+      case '--json': json = argv[++i]; break;
+      case '--readme': readme = argv[++i]; break;
+      case '--no-readme': readme = null; break;
+      case '--help': throw new RangeError(USAGE);
+      default: throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  return { opts, readme, json };
+}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const args = process.argv.slice(2);
+try {
+  const { opts, readme, json } = parseArgs(args);
+  // where the results go does not change them: the recorded command leaves those flags out
+  const measured = args.filter((a, i) => !['--json', '--readme', '--no-readme'].includes(a) && !['--json', '--readme'].includes(args[i - 1] ?? ''));
+  const command = measured.length === 0 ? 'npm run bench:ingest' : `npm run bench:ingest -- ${measured.join(' ')}`;
+  const full = measured.length === 0;
+  const readmePath = readme === null ? undefined : (readme ?? (full ? join(repoRoot, 'bench', 'README.md') : undefined));
+  const report = await runIngestBench({
+    ...ingestBenchOptions({ ...opts, log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`) }),
+    command,
+  });
+  const section = renderIngestReport(report);
+  console.log(section);
+  if (json !== undefined) writeFileSync(json, JSON.stringify(report, null, 2));
+  if (readmePath !== undefined) {
+    writeIntoReadme(readmePath, section);
+    console.error(`[bench:ingest] results written into ${readmePath}`);
+  }
+  if (!report.correct) process.exitCode = 1;
+} catch (err) {
+  console.error(err instanceof RangeError ? err.message : err);
+  process.exitCode = 2;
+}

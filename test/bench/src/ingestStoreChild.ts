@@ -1,0 +1,139 @@
+/**
+ * The chDB side of the ingest bench, in a child process of its own (chDB
+ * binds one data directory per process, and the bench process must not load
+ * it while the server under test owns another):
+ *
+ *   node ingestStoreChild.js verify <dataDir>
+ *     counts what the server stored: count(), uniqExact(span_id, trace_id), runs
+ *   node ingestStoreChild.js ceiling <poolFile> <rows> <batchRows> <dataDir> <firstSend>
+ *     decodes and encodes `rows` spans of the pool's requests (untimed, but
+ *     the per-phase decode cost on this one thread is reported), then times
+ *     only `store.insertSpanBatches` of `batchRows`-span batches into a fresh store
+ *
+ * Prints one JSON line on stdout.
+ */
+import { decodeTraceRequestProto, normaliseRequest } from '@telltale/collector';
+import { createClickHouseClient, encodeSpanRecordBatch, Store, type SpanRecord } from '@telltale/store';
+import { PayloadPool } from './PayloadPool.js';
+
+export interface VerifyResult {
+  count: number;
+  unique: number;
+  runs: number;
+  /** The engine's version(). */
+  version: string;
+}
+
+export interface CeilingResult {
+  rows: number;
+  batches: number;
+  insertS: number;
+  rowsPerS: number;
+  /** CPU of this process (all threads, chDB's too) while inserting, seconds. */
+  insertCpuS: number;
+  /** One thread, untimed part of the ceiling: what an ingest worker does per span. */
+  decode: { spans: number; decodeS: number; normaliseS: number; encodeS: number; spansPerS: number; bytesPerSpan: number; protoBytesPerSpan: number };
+  /** The same rows as one record batch per insert instead of one per request (how much the message count costs). */
+  singleBatchRowsPerS: number;
+  storedRows: number;
+  version: string;
+}
+
+async function verify(dataDir: string): Promise<VerifyResult> {
+  const client = createClickHouseClient({ kind: 'embedded', dataDir });
+  try {
+    const result = await client.query({
+      query: 'SELECT count() AS count, uniqExact(span_id, trace_id) AS unique, uniqExact(project_id, run_id) AS runs, version() AS version FROM spans',
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ count: string; unique: string; runs: string; version: string }>();
+    return { count: Number(row?.count), unique: Number(row?.unique), runs: Number(row?.runs), version: row?.version ?? 'unknown' };
+  } finally {
+    await client.close();
+  }
+}
+
+async function timeInserts(store: Store, batches: Uint8Array[][]): Promise<{ s: number; cpuS: number }> {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  for (const messages of batches) await store.insertSpanBatches(messages, []);
+  const s = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { s, cpuS: (used.user + used.system) / 1e6 };
+}
+
+async function ceiling(poolFile: string, rows: number, batchRows: number, dataDir: string, firstSend: number): Promise<CeilingResult> {
+  const pool = PayloadPool.load(poolFile, firstSend);
+  const nowMs = Date.now();
+  const spansPerRequest = pool.templates[0]?.spans ?? 1;
+  // as the drainer does: one insert of ~batchRows spans, made of the requests' record batches
+  const perBatch = Math.max(1, Math.round(batchRows / spansPerRequest));
+  const batches: Uint8Array[][] = [];
+  // the same spans, one record batch per insert
+  const single: Uint8Array[][] = [];
+  let group: SpanRecord[] = [];
+  const decode = { spans: 0, decodeS: 0, normaliseS: 0, encodeS: 0, spansPerS: 0, bytesPerSpan: 0, protoBytesPerSpan: 0 };
+  let arrowBytes = 0;
+  let protoBytes = 0;
+  // whole batches: at least `rows` spans, in full inserts of perBatch requests
+  for (let i = 0; decode.spans < rows || i % perBatch !== 0; i++) {
+    const { body } = pool.next();
+    let t = performance.now();
+    const request = decodeTraceRequestProto(body);
+    decode.decodeS += (performance.now() - t) / 1000;
+    t = performance.now();
+    const { spans } = normaliseRequest(request, 'bench', { nowMs });
+    decode.normaliseS += (performance.now() - t) / 1000;
+    t = performance.now();
+    const message = encodeSpanRecordBatch(spans);
+    decode.encodeS += (performance.now() - t) / 1000;
+    decode.spans += spans.length;
+    arrowBytes += message.length;
+    protoBytes += body.length;
+    if (i % perBatch === 0) batches.push([]);
+    batches[batches.length - 1]!.push(message);
+    group.push(...spans);
+    if (i % perBatch === perBatch - 1) {
+      single.push([encodeSpanRecordBatch(group)]);
+      group = [];
+    }
+  }
+  decode.spansPerS = decode.spans / (decode.decodeS + decode.normaliseS + decode.encodeS);
+  decode.bytesPerSpan = arrowBytes / decode.spans;
+  decode.protoBytesPerSpan = protoBytes / decode.spans;
+
+  const store = await Store.open({ kind: 'embedded', dataDir });
+  try {
+    const timed = await timeInserts(store, batches);
+    await store.client.command({ query: 'TRUNCATE TABLE spans' });
+    const singleTimed = await timeInserts(store, single);
+    const result = await store.client.query({ query: 'SELECT count() AS n, version() AS version FROM spans', format: 'JSONEachRow' });
+    const [row] = await result.json<{ n: string; version: string }>();
+    return {
+      rows: decode.spans,
+      batches: batches.length,
+      insertS: timed.s,
+      rowsPerS: decode.spans / timed.s,
+      insertCpuS: timed.cpuS,
+      decode,
+      singleBatchRowsPerS: decode.spans / singleTimed.s,
+      storedRows: Number(row?.n),
+      version: row?.version ?? 'unknown',
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+const [command, ...args] = process.argv.slice(2);
+try {
+  let out: unknown;
+  if (command === 'verify') out = await verify(args[0]!);
+  else if (command === 'ceiling') out = await ceiling(args[0]!, Number(args[1]), Number(args[2]), args[3]!, Number(args[4]));
+  else throw new Error(`unknown command ${command}`);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+} catch (err) {
+  console.error(err);
+  process.exit(1);
+}

@@ -1,0 +1,33 @@
+import type { IngestReport } from './runIngestBench.js';
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** The generated part of bench/README.md's "Ingest throughput (issue 4)" section. */
+export function renderIngestReport(r: IngestReport): string {
+  const o = r.options;
+  const lines = [
+    `Measured ${r.measuredAt} · \`${r.command}\``,
+    '',
+    `- **Machine**: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB.toFixed(0)} GiB; Node ${r.machine.node}; ClickHouse ${r.machine.clickhouse} (chDB, embedded). Server, load client and ceiling share these ${r.machine.nproc} cores.`,
+    `- **Load conditions**: the machine is shared. 1-minute load average ${r.loadAverage.before.toFixed(2)} before, ${r.loadAverage.after.toFixed(2)} after (the bench's own load included). One run: figures are from this run, not medians of several.`,
+    `- **Payload**: OTLP/proto export requests of ${r.payload.spansPerRequest} spans (the BatchSpanProcessor's default maxExportBatchSize), ${r.payload.runsPerRequest.toFixed(1)} whole agent runs of 50–100 spans each, ${(r.payload.bodyBytes / 1024).toFixed(0)} KiB (${(r.payload.bodyBytes / r.payload.spansPerRequest).toFixed(0)} bytes/span); made with the OpenTelemetry JS SDK and serialised by \`ProtobufTraceSerializer.serializeRequest\` (the bytes \`@opentelemetry/exporter-trace-otlp-proto\` sends). ${r.payload.templates} templates, every send with fresh trace, span and run ids.`,
+    `- **Load**: ${o.concurrency} requests in flight over keep-alive loopback connections from the bench process (${r.clientCores.toFixed(2)} cores of client CPU during the window); ${o.warmupSeconds} s warm-up, then ${o.seconds} s timed. Server: \`telltale start --log-level warn${o.ingestWorkers === undefined ? '' : ` --ingest-workers ${o.ingestWorkers}`}${o.serverArgs.length > 0 ? ` ${o.serverArgs.join(' ')}` : ''}\`${o.serverNodeArgs.length > 0 ? ` under \`node ${o.serverNodeArgs.join(' ')}\`` : ''}, spool fsync on (always).`,
+    `- **Acknowledged**: ${int(r.load.windowAckedSpans)} spans in ${o.seconds} s (${int(r.load.windowAckedRequests)} requests) = **${int(r.ackedSpansPerS)} spans/s**; latency per request p50 **${r.latencyMs.p50.toFixed(0)} ms**, p99 **${r.latencyMs.p99.toFixed(0)} ms** (max ${r.latencyMs.max.toFixed(0)} ms); 503s (retried after 50 ms): ${int(r.load.windowRetries503)} in the window, ${int(r.load.retries503)} in all${r.load.abandoned503 > 0 ? `, ${int(r.load.abandoned503)} requests still refused 20 s after the window (given up)` : ''}; other failures: ${r.load.otherFailures.length === 0 ? 'none' : r.load.otherFailures.map((f) => `${f.count}× ${f.status}`).join(', ')}.`,
+    `- **Server process**: peak RSS **${r.server.peakRssMiB.toFixed(0)} MiB** (VmHWM); CPU ${r.server.cpuCores.toFixed(2)} cores during the window (${r.server.threadCores
+      .slice(0, 8)
+      .map((t) => `${t.thread} ${t.cores.toFixed(2)}`)
+      .join(', ')}).`,
+    `- **Drain**: spool backlog (acknowledged, not yet in ClickHouse) ${mib(r.server.backlogBytes.start)} at the window's start, peak ${mib(r.server.backlogBytes.peak)}, ${mib(r.server.backlogBytes.end)} at its end; everything acknowledged was in ClickHouse **${(r.catchUpMs / 1000).toFixed(1)} s** after the last acknowledgement (${int(r.catchUpSpansPerS)} spans/s while catching up). Graceful shutdown then took ${(r.server.shutdownMs / 1000).toFixed(1)} s (exit code ${r.server.exitCode}).`,
+    `- **Stored**: after the server exited, \`SELECT count(), uniqExact(span_id, trace_id) FROM spans\` on its data directory: ${int(r.stored.count)} spans, ${int(r.stored.unique)} distinct, ${int(r.stored.runs)} runs; acknowledged ${int(r.load.ackedSpans)} spans (warm-up, window and the in-flight tail), ${int(r.load.ackedRuns)} runs: ${r.correct ? '**no loss, no duplicates**' : '**MISMATCH**'}.`,
+    `- **Ceiling** (same run, a child process, a fresh embedded store): the same kind of requests decoded, normalised and encoded beforehand (one Arrow record batch per request, untimed), then only \`store.insertSpanBatches\` timed, ${int(r.ceiling.rows)} rows in ${r.ceiling.batches} inserts of ≈ ${int(r.ceiling.rows / r.ceiling.batches)} rows (as the drainer batches): **${int(r.ceiling.rowsPerS)} rows/s** (${r.ceiling.insertS.toFixed(1)} s, ${(r.ceiling.insertCpuS / r.ceiling.insertS).toFixed(2)} cores). The same rows as one record batch per insert: ${int(r.ceiling.singleBatchRowsPerS)} rows/s. Ingest reached **${(r.ratio * 100).toFixed(0)}%** of the ceiling.`,
+    `- **Decode cost** (one thread, in the ceiling process, what an ingest worker does per request): ${int(r.ceiling.decode.spansPerS)} spans/s — protobuf decode ${((r.ceiling.decode.decodeS / r.ceiling.decode.spans) * 1e6).toFixed(2)} µs/span, normalise ${((r.ceiling.decode.normaliseS / r.ceiling.decode.spans) * 1e6).toFixed(2)} µs/span, Arrow encode ${((r.ceiling.decode.encodeS / r.ceiling.decode.spans) * 1e6).toFixed(2)} µs/span; ${r.ceiling.decode.bytesPerSpan.toFixed(0)} Arrow bytes/span in the spool.`,
+    '',
+    '| Target | measured | target | verdict |',
+    '| --- | ---: | --- | --- |',
+    ...r.targets.map((t) => `| ${t.name} | ${t.value} | ${t.target} | ${t.met ? '✅' : '❌'} |`),
+    '',
+    r.targets.every((t) => t.met) ? 'Every target met.' : `Missed: ${r.targets.filter((t) => !t.met).map((t) => t.name).join('; ')}.`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,237 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { agentPayloads, SPANS_PER_REQUEST } from './agentPayloads.js';
+import type { CeilingResult, VerifyResult } from './ingestStoreChild.js';
+import { median, nearestRank } from './measure.js';
+import { PayloadPool } from './PayloadPool.js';
+import { ProcessSampler, spoolBacklogBytes, threadCpu } from './ProcessSampler.js';
+import { runLoad, type LoadResult } from './runLoad.js';
+import { ServerProcess } from './ServerProcess.js';
+
+const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+export const SERVER_CLI = join(REPO_ROOT, 'apps/server/dist/cli.js');
+/** The compiled child (vitest runs this file from src, the child always runs from dist: build first). */
+export const STORE_CHILD = join(REPO_ROOT, 'test/bench/dist/ingestStoreChild.js');
+
+export interface IngestBenchOptions {
+  warmupSeconds: number;
+  seconds: number;
+  /** Requests in flight. */
+  concurrency: number;
+  /** Distinct template requests generated with the OTel SDK (each send rewrites its ids). */
+  templates: number;
+  seed: number;
+  /** The server's --ingest-workers; undefined: its default. */
+  ingestWorkers: number | undefined;
+  /** Extra `telltale start` arguments. */
+  serverArgs: string[];
+  /** Extra node flags for the server process (e.g. --cpu-prof). */
+  serverNodeArgs: string[];
+  /** Rows the ceiling inserts, in batches of `batchRows` (the drainer's default batch: 20k spans). */
+  ceilingRows: number;
+  batchRows: number;
+  smoke: boolean;
+  /** Keep the server's data directory (and print where it is). */
+  keepData: boolean;
+  log: (line: string) => void;
+}
+
+export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): IngestBenchOptions {
+  const smoke = partial.smoke ?? false;
+  return {
+    warmupSeconds: smoke ? 1 : 5,
+    seconds: smoke ? 2 : 30,
+    concurrency: smoke ? 8 : 48,
+    templates: smoke ? 8 : 64,
+    seed: 4,
+    ingestWorkers: undefined,
+    serverNodeArgs: [],
+    serverArgs: [],
+    ceilingRows: smoke ? 20_000 : 1_000_000,
+    batchRows: 20_000,
+    keepData: false,
+    log: () => undefined,
+    ...partial,
+    smoke,
+  };
+}
+
+export interface Target {
+  name: string;
+  value: string;
+  target: string;
+  met: boolean;
+}
+
+export interface IngestReport {
+  measuredAt: string;
+  command: string;
+  options: Omit<IngestBenchOptions, 'log'>;
+  machine: { nproc: number; cpuModel: string; memoryGiB: number; node: string; clickhouse: string };
+  loadAverage: { before: number; after: number };
+  payload: { spansPerRequest: number; runsPerRequest: number; bodyBytes: number; templates: number; generateS: number };
+  load: Omit<LoadResult, 'windowLatenciesMs'>;
+  ackedSpansPerS: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  server: {
+    peakRssMiB: number;
+    /** Cores used during the window (CPU seconds / window seconds), and per thread group. */
+    cpuCores: number;
+    threadCores: { thread: string; cores: number }[];
+    /** Spool backlog (bytes not yet in the store) at the window's start, peak during it, and at its end. */
+    backlogBytes: { start: number; peak: number; end: number };
+    exitCode: number | null;
+    shutdownMs: number;
+  };
+  /** From the last acknowledgement until the spool was drained (everything acknowledged in the store). */
+  catchUpMs: number;
+  /** Spans/s the drainer stored while catching up (backlog at the last ack / catch-up time). */
+  catchUpSpansPerS: number;
+  clientCores: number;
+  stored: VerifyResult;
+  correct: boolean;
+  ceiling: CeilingResult;
+  ratio: number;
+  targets: Target[];
+}
+
+function runChild<T>(args: string[]): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, [STORE_CHILD, ...args], { maxBuffer: 16 * 1024 ** 2 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${STORE_CHILD} ${args[0]} failed: ${err.message}\n${stderr}`));
+      else resolvePromise(JSON.parse(stdout.trim().split('\n').pop() ?? '') as T);
+    });
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The ingest benchmark of issue 4 (see bench/README.md, "Ingest throughput"). */
+export async function runIngestBench(opts: IngestBenchOptions & { command: string }): Promise<IngestReport> {
+  const { log } = opts;
+  const work = mkdtempSync(join(tmpdir(), 'telltale-ingest-bench-'));
+  const dataDir = join(work, 'server');
+  const loadBefore = loadavg()[0] ?? 0;
+  let stopServer = (): Promise<unknown> => Promise.resolve();
+  try {
+    let t = performance.now();
+    const templates = agentPayloads({ templates: opts.templates, seed: opts.seed });
+    const generateS = (performance.now() - t) / 1000;
+    const pool = new PayloadPool(templates);
+    const poolFile = join(work, 'pool.json');
+    pool.save(poolFile);
+    const bodyBytes = median(templates.map((x) => x.body.length).sort((a, b) => a - b));
+    const runsPerRequest = templates.reduce((n, x) => n + x.runs, 0) / templates.length;
+    log(`${templates.length} template requests of ${SPANS_PER_REQUEST} spans (${(bodyBytes / 1024).toFixed(0)} KiB, ${runsPerRequest.toFixed(1)} runs each) in ${generateS.toFixed(1)} s`);
+
+    const serverArgs = ['--data-dir', dataDir, '--log-level', 'warn', ...(opts.ingestWorkers === undefined ? [] : ['--ingest-workers', String(opts.ingestWorkers)]), ...opts.serverArgs];
+    const server = await ServerProcess.start(SERVER_CLI, serverArgs, opts.serverNodeArgs);
+    stopServer = () => server.stop();
+    log(`server pid ${server.pid} at ${server.url} (${serverArgs.join(' ')})`);
+    const spoolDir = join(dataDir, 'spool');
+    const sampler = new ProcessSampler(server.pid, spoolDir, 100);
+    let cpuStart = 0;
+    let cpuEnd = 0;
+    let threadsStart = new Map<string, number>();
+    let threadsEnd = new Map<string, number>();
+    let windowStartAt = 0;
+    let windowEndAt = 0;
+    const load = await runLoad({
+      url: server.url,
+      pool,
+      concurrency: opts.concurrency,
+      warmupMs: opts.warmupSeconds * 1000,
+      windowMs: opts.seconds * 1000,
+      log,
+      onWindow: (edge, at) => {
+        if (edge === 'start') {
+          windowStartAt = at;
+          cpuStart = sampler.cpuNow();
+          threadsStart = threadCpu(server.pid);
+          log(`warm-up done; timing ${opts.seconds} s`);
+        } else {
+          windowEndAt = at;
+          cpuEnd = sampler.cpuNow();
+          threadsEnd = threadCpu(server.pid);
+        }
+      },
+    });
+    const windowS = (windowEndAt - windowStartAt) / 1000;
+    log(`acknowledged ${load.ackedSpans.toLocaleString('en-US')} spans (${load.windowAckedSpans.toLocaleString('en-US')} in the window); 503s ${load.retries503}; failures ${JSON.stringify(load.otherFailures)}`);
+
+    // catch-up: until the spool holds nothing undrained
+    const backlogAtLastAck = spoolBacklogBytes(spoolDir);
+    const catchUpDeadline = performance.now() + 10 * 60_000;
+    while (spoolBacklogBytes(spoolDir) > 0 && performance.now() < catchUpDeadline) await sleep(20);
+    const drainedAt = performance.now();
+    const catchUpMs = drainedAt - load.lastAckMs;
+    log(`drained ${(backlogAtLastAck / 2 ** 20).toFixed(1)} MiB of backlog ${catchUpMs.toFixed(0)} ms after the last ack`);
+
+    t = performance.now();
+    const exitCode = await server.stop();
+    const shutdownMs = performance.now() - t;
+    sampler.stop();
+    const warnings = server.logs.filter((l) => l.includes('"level":40') || l.includes('"level":50'));
+    if (warnings.length > 0) log(`server warnings/errors (${warnings.length}):\n${warnings.slice(0, 5).join('\n')}`);
+    if (exitCode !== 0) log(`server exited with ${exitCode}:\n${server.logs.slice(-20).join('\n')}`);
+
+    const windowSamples = sampler.samples.filter((s) => s.atMs >= windowStartAt && s.atMs <= windowEndAt);
+    const backlog = {
+      start: windowSamples[0]?.spoolBacklogBytes ?? 0,
+      peak: Math.max(0, ...windowSamples.map((s) => s.spoolBacklogBytes)),
+      end: windowSamples.at(-1)?.spoolBacklogBytes ?? 0,
+    };
+
+    log('counting what the server stored');
+    const stored = await runChild<VerifyResult>(['verify', dataDir]);
+    log(`stored ${stored.count.toLocaleString('en-US')} spans (${stored.unique.toLocaleString('en-US')} distinct), ${stored.runs.toLocaleString('en-US')} runs`);
+
+    log(`ceiling: ${opts.ceilingRows.toLocaleString('en-US')} rows in ${opts.batchRows.toLocaleString('en-US')}-row inserts into a fresh store`);
+    const ceiling = await runChild<CeilingResult>(['ceiling', poolFile, String(opts.ceilingRows), String(opts.batchRows), join(work, 'ceiling'), String(1_000_000_000)]);
+    log(`ceiling ${Math.round(ceiling.rowsPerS).toLocaleString('en-US')} rows/s`);
+
+    const ackedSpansPerS = load.windowAckedSpans / windowS;
+    const lat = load.windowLatenciesMs;
+    const threadCores = [...threadsEnd]
+      .map(([thread, s]) => ({ thread, cores: (s - (threadsStart.get(thread) ?? 0)) / windowS }))
+      .filter((x) => x.cores >= 0.005)
+      .sort((a, b) => b.cores - a.cores);
+    const correct = stored.count === load.ackedSpans && stored.unique === stored.count && load.otherFailures.length === 0;
+    const ratio = ackedSpansPerS / ceiling.rowsPerS;
+    const backlogSpans = backlogAtLastAck / ceiling.decode.bytesPerSpan;
+    const { windowLatenciesMs: _lat, ...loadFacts } = load;
+    const report: IngestReport = {
+      measuredAt: new Date().toISOString(),
+      command: opts.command,
+      options: { ...opts, log: undefined } as unknown as Omit<IngestBenchOptions, 'log'>,
+      machine: { nproc: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: totalmem() / 2 ** 30, node: process.version, clickhouse: ceiling.version },
+      loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
+      payload: { spansPerRequest: SPANS_PER_REQUEST, runsPerRequest, bodyBytes, templates: templates.length, generateS },
+      load: loadFacts,
+      ackedSpansPerS,
+      latencyMs: { p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), max: lat.at(-1) ?? Number.NaN },
+      server: { peakRssMiB: sampler.peakRssMiB, cpuCores: (cpuEnd - cpuStart) / windowS, threadCores, backlogBytes: backlog, exitCode, shutdownMs },
+      catchUpMs,
+      catchUpSpansPerS: catchUpMs > 0 ? backlogSpans / (catchUpMs / 1000) : Number.NaN,
+      clientCores: load.clientCpuS / windowS,
+      stored,
+      correct,
+      ceiling,
+      ratio,
+      targets: [
+        { name: 'acknowledged spans/s (sustained)', value: Math.round(ackedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: ackedSpansPerS >= 100_000 },
+        { name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 },
+        { name: 'server peak RSS', value: `${sampler.peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: sampler.peakRssMiB < 1024 },
+        { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },
+      ],
+    };
+    if (opts.keepData) log(`data kept in ${work}`);
+    return report;
+  } finally {
+    await stopServer();
+    if (!opts.keepData) rmSync(work, { recursive: true, force: true });
+  }
+}

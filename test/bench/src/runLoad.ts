@@ -1,0 +1,178 @@
+import { Agent, request } from 'node:http';
+import type { PayloadPool } from './PayloadPool.js';
+
+export interface LoadOptions {
+  /** Base URL of the server; requests go to `${url}/v1/traces`. */
+  url: string;
+  pool: PayloadPool;
+  concurrency: number;
+  warmupMs: number;
+  windowMs: number;
+  /** Wait before retrying a 503 (the server's Retry-After is seconds; a short wait keeps the pressure on). */
+  retryWaitMs?: number;
+  /** A request without an answer after this long is abandoned (socket destroyed) and counted as a failure (default 60 s). */
+  requestTimeoutMs?: number;
+  /** After the window, a request still answered 503 this long is given up (counted in `abandoned503`; default 20 s). */
+  giveUp503AfterWindowMs?: number;
+  /** Progress lines (every 5 s). */
+  log?: (line: string) => void;
+  /** Called when the timed window starts and ends (performance.now()). */
+  onWindow?: (edge: 'start' | 'end', atMs: number) => void;
+}
+
+export interface LoadResult {
+  /** Every 200 (warm-up, window and the in-flight tail after it): what the store must hold. */
+  ackedRequests: number;
+  ackedSpans: number;
+  ackedRuns: number;
+  /** 200s that arrived inside the timed window. */
+  windowAckedSpans: number;
+  windowAckedRequests: number;
+  windowMs: number;
+  /** Latency of each request acknowledged in the window (send to 200, of the attempt that got it), ms, sorted. */
+  windowLatenciesMs: number[];
+  /** 503 answers (each retried after a short wait), during the whole run and inside the window. */
+  retries503: number;
+  windowRetries503: number;
+  /** Requests still refused with 503 well after the window: given up, never acknowledged. */
+  abandoned503: number;
+  /** Other statuses and transport errors: possible loss or duplicates, so the bench fails on any. */
+  otherFailures: { status: number | string; count: number }[];
+  /** performance.now() when the window ended and when the last in-flight request came back. */
+  windowEndMs: number;
+  lastAckMs: number;
+  /** CPU of this (client) process during the window, seconds. */
+  clientCpuS: number;
+}
+
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+}
+
+function post(agent: Agent, url: URL, body: Buffer, timeoutMs: number): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        timeout: timeoutMs,
+        headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length },
+      },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(Object.assign(new Error('no answer in time'), { code: 'TIMEOUT' })));
+    req.end(body);
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The load: `concurrency` loops, each POSTing distinct export requests back
+ * to back over keep-alive connections. A warm-up, then the timed window;
+ * after it no new request starts and the in-flight ones are awaited (their
+ * 200s count as acknowledged, not inside the window).
+ */
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
+  const url = new URL('/v1/traces', opts.url);
+  const retryWaitMs = opts.retryWaitMs ?? 50;
+  const start = performance.now();
+  const windowStart = start + opts.warmupMs;
+  const windowEnd = windowStart + opts.windowMs;
+  const r: LoadResult = {
+    ackedRequests: 0,
+    ackedSpans: 0,
+    ackedRuns: 0,
+    windowAckedSpans: 0,
+    windowAckedRequests: 0,
+    windowMs: opts.windowMs,
+    windowLatenciesMs: [],
+    retries503: 0,
+    windowRetries503: 0,
+    abandoned503: 0,
+    otherFailures: [],
+    windowEndMs: windowEnd,
+    lastAckMs: windowEnd,
+    clientCpuS: 0,
+  };
+  const failures = new Map<number | string, number>();
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  const giveUpMs = opts.giveUp503AfterWindowMs ?? 20_000;
+  let inFlight = 0;
+  const progress = setInterval(() => {
+    opts.log?.(`load: ${r.ackedSpans.toLocaleString('en-US')} spans acknowledged, ${r.retries503} 503s, ${inFlight} in flight, failures ${JSON.stringify([...failures])}`);
+  }, 5_000);
+  let cpuAtStart: NodeJS.CpuUsage | undefined;
+  const windowTimers = [
+    setTimeout(() => {
+      cpuAtStart = process.cpuUsage();
+      opts.onWindow?.('start', performance.now());
+    }, opts.warmupMs),
+    setTimeout(() => {
+      const used = process.cpuUsage(cpuAtStart);
+      r.clientCpuS = (used.user + used.system) / 1e6;
+      opts.onWindow?.('end', performance.now());
+    }, opts.warmupMs + opts.windowMs),
+  ];
+
+  const loop = async (): Promise<void> => {
+    while (performance.now() < windowEnd) {
+      const { body, spans, runs } = opts.pool.next();
+      for (;;) {
+        const sent = performance.now();
+        let answer: Answer;
+        try {
+          inFlight++;
+          answer = await post(agent, url, body, requestTimeoutMs).finally(() => inFlight--);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code ?? 'error';
+          failures.set(code, (failures.get(code) ?? 0) + 1);
+          break;
+        }
+        const now = performance.now();
+        if (answer.status === 200) {
+          r.ackedRequests++;
+          r.ackedSpans += spans;
+          r.ackedRuns += runs;
+          r.lastAckMs = Math.max(r.lastAckMs, now);
+          if (now >= windowStart && now < windowEnd) {
+            r.windowAckedRequests++;
+            r.windowAckedSpans += spans;
+            r.windowLatenciesMs.push(now - sent);
+          }
+          break;
+        }
+        if (answer.status === 503) {
+          r.retries503++;
+          if (now > windowEnd + giveUpMs) {
+            r.abandoned503++;
+            break; // never acknowledged: not a loss, but the server stopped taking data
+          }
+          if (now >= windowStart && now < windowEnd) r.windowRetries503++;
+          await sleep(retryWaitMs);
+          continue;
+        }
+        failures.set(answer.status, (failures.get(answer.status) ?? 0) + 1);
+        break;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: opts.concurrency }, loop));
+  } finally {
+    for (const t of windowTimers) clearTimeout(t);
+    clearInterval(progress);
+    agent.destroy();
+  }
+  r.windowLatenciesMs.sort((a, b) => a - b);
+  r.otherFailures = [...failures].map(([status, count]) => ({ status, count }));
+  return r;
+}
