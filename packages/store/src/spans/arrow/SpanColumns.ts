@@ -1,8 +1,9 @@
 import { attributeText, attributeType } from '../../attributeValue.js';
 import { toJsonObjectText, toTextMap, type KeyValues } from '../attributeMaps.js';
 import type { SpanRecord } from '../SpanRecord.js';
+import type {
+  BatchParts} from './columns.js';
 import {
-  BatchParts,
   BoolColumn,
   emitStruct,
   Int64Column,
