@@ -1,9 +1,8 @@
 import { attributeText, attributeType } from '../../attributeValue.js';
 import { toJsonObjectText, toTextMap, type KeyValues } from '../attributeMaps.js';
 import type { SpanRecord } from '../SpanRecord.js';
-import type {
-  BatchParts} from './columns.js';
 import {
+  type BatchParts,
   BoolColumn,
   emitStruct,
   Int64Column,
