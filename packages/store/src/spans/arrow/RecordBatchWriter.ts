@@ -49,7 +49,8 @@ export class RecordBatchWriter {
     let body = 0;
     for (const b of parts.buffers) body += (b.length + 7) & ~7;
     const head = this.template.length;
-    const out = new Uint8Array(head + body);
+    // not zero-filled (every byte is written below); not pooled, so its ArrayBuffer is its own and transferable
+    const out: Uint8Array = Buffer.allocUnsafeSlow(head + body);
     out.set(this.template);
     const view = new DataView(out.buffer);
     setUint64(view, this.lengthAt, length);
@@ -61,7 +62,9 @@ export class RecordBatchWriter {
       setUint64(view, this.buffersAt + 16 * i, offset);
       setUint64(view, this.buffersAt + 16 * i + 8, b.length);
       out.set(b, head + offset);
-      offset += (b.length + 7) & ~7;
+      const padded = (b.length + 7) & ~7;
+      if (padded !== b.length) out.fill(0, head + offset + b.length, head + padded + offset);
+      offset += padded;
     }
     return out;
   }

@@ -75,14 +75,27 @@ class StructListColumn {
   }
 }
 
+const SLOTS = 256;
+const slotOf = new Int32Array(SLOTS);
+const slotStamp = new Int32Array(SLOTS);
+let stamp = 0;
+
 /**
  * Whether an attributes list maps to the same entries in the same order as
  * toTextMap's JS object: no duplicate keys, no array-index keys (a JS object
  * puts those first, in numeric order) and no `__proto__`. Otherwise the
- * encoder goes through toTextMap itself.
+ * encoder goes through toTextMap itself. Duplicates are found with a small
+ * open-addressing table hashed on a key's length and three of its characters,
+ * comparing whole keys only on a collision.
  */
 function keysInOrder(kvs: KeyValues): boolean {
   const n = kvs.length;
+  if (n > SLOTS / 2) return keysInOrderSlow(kvs);
+  stamp = (stamp + 1) | 0;
+  if (stamp === 0) {
+    slotStamp.fill(0);
+    stamp = 1;
+  }
   for (let i = 0; i < n; i++) {
     const key = kvs[i]!.key;
     const len = key.length;
@@ -91,10 +104,24 @@ function keysInOrder(kvs: KeyValues): boolean {
       if (c >= 48 && c <= 57) return false;
       if (len === 9 && key === '__proto__') return false;
     }
-    for (let j = i + 1; j < n; j++) {
-      const other = kvs[j]!.key;
+    let h = len === 0 ? 0 : (Math.imul(len, 31) + Math.imul(key.charCodeAt(len - 1), 17) + Math.imul(key.charCodeAt(len >> 1), 7) + key.charCodeAt(len - 2 > 0 ? len - 2 : 0)) & (SLOTS - 1);
+    while (slotStamp[h] === stamp) {
+      const other = kvs[slotOf[h]!]!.key;
       if (other.length === len && other === key) return false;
+      h = (h + 1) & (SLOTS - 1);
     }
+    slotStamp[h] = stamp;
+    slotOf[h] = i;
+  }
+  return true;
+}
+
+function keysInOrderSlow(kvs: KeyValues): boolean {
+  const seen = new Set<string>();
+  for (const { key } of kvs) {
+    const c = key.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || key === '__proto__' || seen.has(key)) return false;
+    seen.add(key);
   }
   return true;
 }
