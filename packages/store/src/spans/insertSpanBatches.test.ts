@@ -7,6 +7,7 @@ import { edgeCaseSpans } from '../testing/edgeCaseSpans.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import { buildRun } from '../testing/runBuilder.js';
 import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
+import { insertSpansJson } from './insertSpansJson.js';
 import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
 import type { SpanRecord } from './SpanRecord.js';
 
@@ -75,7 +76,7 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   it('stores exactly what the JSONEachRow path stores, edge cases included, from many messages in one insert', async () => {
     const viaJson = edgeCaseSpans('rt-json', T0);
     const viaArrow = edgeCaseSpans('rt-arrow', T0);
-    await store.insertSpans(viaJson);
+    await insertSpansJson(store.client, viaJson);
     // uneven batches, an empty one among them: each message encoded separately, inserted once
     const messages = encodeInBatches(viaArrow, [1, 0, 3, 7, 2]);
     expect(messages.length).toBeGreaterThan(8);
@@ -123,6 +124,16 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     const others = spans.map((s) => ({ ...s, spanId: `e${s.spanId}` }));
     await store.insertSpanBatches([encodeSpanRecordBatch(others)], runsOf(others));
     expect(await count(store, 'dedup')).toBe(300);
+  });
+
+  it('Store.insertSpans goes the same way: a token dedups its own insert and sticks to no later one', async () => {
+    const batch = (prefix: string): SpanRecord[] => Array.from({ length: 5 }, (_, i) => makeSpan({ projectId: 'rows', startTimeUnixNano: T0, spanId: `${prefix}${i}` }));
+    const first = batch('a');
+    await store.insertSpans(first, { deduplicationToken: 'rows-1' });
+    await store.insertSpans(first, { deduplicationToken: 'rows-1' });
+    await store.insertSpans(batch('b'));
+    await store.insertSpans(batch('c'));
+    expect(await count(store, 'rows')).toBe(15);
   });
 
   it('rejects a token it would have to escape, before touching the storage', async () => {

@@ -85,8 +85,8 @@ let stamp = 0;
  * toTextMap's JS object: no duplicate keys, no array-index keys (a JS object
  * puts those first, in numeric order) and no `__proto__`. Otherwise the
  * encoder goes through toTextMap itself. Duplicates are found with a small
- * open-addressing table hashed on a key's length and three of its characters,
- * comparing whole keys only on a collision.
+ * open-addressing table on the keys' lengths, comparing keys (a native
+ * memcmp) only when lengths collide.
  */
 function keysInOrder(kvs: KeyValues): boolean {
   const n = kvs.length;
@@ -104,7 +104,7 @@ function keysInOrder(kvs: KeyValues): boolean {
       if (c >= 48 && c <= 57) return false;
       if (len === 9 && key === '__proto__') return false;
     }
-    let h = len === 0 ? 0 : (Math.imul(len, 31) + Math.imul(key.charCodeAt(len - 1), 17) + Math.imul(key.charCodeAt(len >> 1), 7) + key.charCodeAt(len - 2 > 0 ? len - 2 : 0)) & (SLOTS - 1);
+    let h = len & (SLOTS - 1);
     while (slotStamp[h] === stamp) {
       const other = kvs[slotOf[h]!]!.key;
       if (other.length === len && other === key) return false;

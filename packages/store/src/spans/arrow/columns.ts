@@ -22,6 +22,18 @@ export class BatchParts {
 
 const EMPTY = new Uint8Array(0);
 
+interface NodeBuffer extends Buffer {
+  /** Node's native UTF-8 writer behind Buffer#write, without its argument juggling. */
+  utf8Write(s: string, offset: number): number;
+}
+
+function allocData(size: number): NodeBuffer {
+  return Buffer.allocUnsafe(size) as NodeBuffer;
+}
+
+/** Strings shorter than this are copied by a JS loop while ASCII; a native call costs more than it saves. */
+const NATIVE_FROM = 32;
+
 function bytesOf(a: Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array, count: number): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT);
 }
@@ -35,7 +47,7 @@ function capacity(current: number, need: number): number {
 /** Variable-length UTF-8 strings: int32 offsets and one data buffer. */
 export class Utf8Column {
   private offsets = new Int32Array(1024);
-  private data = Buffer.allocUnsafe(1 << 16);
+  private data = allocData(1 << 16);
   private count = 0;
   private end = 0;
 
@@ -53,22 +65,22 @@ export class Utf8Column {
     }
     let pos = this.end;
     if (pos + 3 * n > this.data.length) {
-      const next = Buffer.allocUnsafe(capacity(this.data.length, pos + 3 * n));
+      const next = allocData(capacity(this.data.length, pos + 3 * n));
       this.data.copy(next, 0, 0, pos);
       this.data = next;
     }
     const data = this.data;
-    if (n < 48) {
-      // short strings: a plain loop beats the native call; bail out on the first non-ASCII unit
+    if (n < NATIVE_FROM) {
+      // bail out to the native writer on the first non-ASCII unit
       let i = 0;
       for (; i < n; i++) {
         const c = s.charCodeAt(i);
         if (c >= 0x80) break;
         data[pos + i] = c;
       }
-      pos += i === n ? n : data.write(s, pos);
+      pos += i === n ? n : data.utf8Write(s, pos);
     } else {
-      pos += data.write(s, pos);
+      pos += data.utf8Write(s, pos);
     }
     this.end = pos;
     this.offsets[++this.count] = pos;
@@ -81,7 +93,7 @@ export class Utf8Column {
 
   /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
   trim(maxBytes: number): void {
-    if (this.data.length > maxBytes) this.data = Buffer.allocUnsafe(1 << 16);
+    if (this.data.length > maxBytes) this.data = allocData(1 << 16);
   }
 }
 
