@@ -7,6 +7,7 @@ export type { Migration } from './migrations/Migration.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
 export type { SpanDetail } from './spans/SpanDetail.js';
 export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
+export { insertSpansJson } from './spans/insertSpansJson.js';
 export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export { SPANS_ARROW_SCHEMA_MESSAGE, SPANS_ARROW_SCHEMA_VERSION, SPANS_ARROW_SCHEMA_FINGERPRINT, SPANS_ARROW_COLUMNS } from './spans/arrow/spansArrowSchema.js';
 export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';

@@ -1,14 +1,15 @@
 /**
  * Micro-bench of the Arrow span insert path (not a test):
  *   1. encodeSpanRecordBatch on one core, realistic agent spans, by request size;
- *   2. chDB inserts of 20k-row batches: Store.insertSpans (JSONEachRow) against
- *      Store.insertSpanBatches (one ArrowStream insert) on the same rows.
+ *   2. chDB inserts of 20k-row batches: insertSpansJson (JSONEachRow, the old
+ *      Store.insertSpans) against Store.insertSpanBatches (one ArrowStream
+ *      insert) on the same rows.
  * Run: `npm run bench:arrow --prefix test/bench [-- spans]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeSpanRecordBatch, Store, type SpanRecord } from '@telltale/store';
+import { encodeSpanRecordBatch, insertSpansJson, Store, type SpanRecord } from '@telltale/store';
 import { agentSpans } from './agentSpans.js';
 
 const BATCH = 20_000;
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     for (const [i, batch] of batches.entries()) {
       const json = withProject(batch, `json-${i}`);
       let s = performance.now();
-      await store.insertSpans(json);
+      await insertSpansJson(store.client, json);
       t.json += performance.now() - s;
 
       const arrow = withProject(batch, `arrow-${i}`);
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     }
     const rows = batches.length * BATCH;
     console.log(`\nchDB inserts, ${batches.length} × ${BATCH.toLocaleString('en-US')}-row batches, same rows on each path:`);
-    console.log(`  insertSpans (JSONEachRow, row objects included):   ${rate(rows, t.json)} rows`);
+    console.log(`  insertSpansJson (JSONEachRow, row objects incl.):  ${rate(rows, t.json)} rows`);
     console.log(`  insertSpanBatches, 1 message of 20k:               ${rate(rows, t.arrowInsert)} rows (insert only); ${rate(rows, t.arrowInsert + t.arrowEncode)} with encoding`);
     console.log(`  insertSpanBatches, 2,000 messages of 10 in one:    ${rate(rows, t.smallInsert)} rows (insert only); ${rate(rows, t.smallInsert + t.smallEncode)} with encoding`);
     const count = await store.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
