@@ -32,19 +32,37 @@ class Random {
   }
 }
 
+/** Spans per simulated OTLP request (one resource, one scope). */
+const SPANS_PER_REQUEST = 50;
+
 const STEP_KINDS = ['plan', 'act', 'tool', 'llm', 'validate', 'retrieve'] as const;
 const MODELS = ['gpt-4o-mini', 'claude-3-5-sonnet', 'llama-3.1-70b'] as const;
 
 /**
  * Realistic agent spans: 10–20 attributes (GenAI semantic conventions and
  * Telltale's own, strings mostly, some ints, doubles and bools), 6 resource
- * attributes, a quarter of the spans with 1–3 events of a few attributes,
- * one in twenty with a link. Every string is a fresh heap string.
+ * attributes shared by the 50 spans of a request (as normaliseRequest shares
+ * them), a quarter of the spans with 1–3 events of a few attributes, one in
+ * twenty with a link. Every other string is a fresh heap string.
  */
 export function agentSpans(count: number, seed = 1, startNs = BigInt(Date.now() - 3_600_000) * 1_000_000n): SpanRecord[] {
   const r = new Random(seed || 1);
   const spans: SpanRecord[] = [];
+  let resource: KeyValue[] = [];
+  let request = { projectId: '', serviceName: '', scopeName: '', scopeVersion: '' };
   for (let i = 0; i < count; i++) {
+    if (i % SPANS_PER_REQUEST === 0) {
+      // what normaliseRequest shares among the spans of one request's resource and scope
+      resource = [
+        { key: fresh('service.name'), value: fresh('support-agent') },
+        { key: fresh('service.version'), value: fresh('1.4.2') },
+        { key: fresh('deployment.environment'), value: fresh('production') },
+        { key: fresh('telemetry.sdk.name'), value: fresh('opentelemetry') },
+        { key: fresh('telemetry.sdk.language'), value: fresh('nodejs') },
+        { key: fresh('host.name'), value: fresh(`worker-${r.int(8)}`) },
+      ];
+      request = { projectId: fresh('proj-bench'), serviceName: fresh('support-agent'), scopeName: fresh('@telltale/sdk'), scopeVersion: fresh('0.1.0') };
+    }
     const stepKind = STEP_KINDS[r.int(STEP_KINDS.length)]!;
     const model = stepKind === 'llm' ? MODELS[r.int(MODELS.length)]! : '';
     const traceId = r.hex(32);
@@ -90,14 +108,14 @@ export function agentSpans(count: number, seed = 1, startNs = BigInt(Date.now() 
           }))
         : [];
     spans.push({
-      projectId: fresh('proj-bench'),
+      projectId: request.projectId,
       traceId,
       spanId: r.hex(16),
       parentSpanId: i % 20 === 0 ? '' : r.hex(16),
       traceState: '',
       runId: fresh(runId),
       isRunRoot: i % 20 === 0,
-      serviceName: fresh('support-agent'),
+      serviceName: request.serviceName,
       name: fresh(`${stepKind} ${r.int(12)}`),
       spanKind: stepKind === 'llm' ? 3 : 1,
       stepKind: fresh(stepKind),
@@ -121,16 +139,9 @@ export function agentSpans(count: number, seed = 1, startNs = BigInt(Date.now() 
       errorType: '',
       runOutcome: i % 20 === 0 ? fresh('success') : '',
       attributes,
-      resourceAttributes: [
-        { key: fresh('service.name'), value: fresh('support-agent') },
-        { key: fresh('service.version'), value: fresh('1.4.2') },
-        { key: fresh('deployment.environment'), value: fresh('production') },
-        { key: fresh('telemetry.sdk.name'), value: fresh('opentelemetry') },
-        { key: fresh('telemetry.sdk.language'), value: fresh('nodejs') },
-        { key: fresh('host.name'), value: fresh(`worker-${r.int(8)}`) },
-      ],
-      scopeName: fresh('@telltale/sdk'),
-      scopeVersion: fresh('0.1.0'),
+      resourceAttributes: resource,
+      scopeName: request.scopeName,
+      scopeVersion: request.scopeVersion,
       events,
       links: r.int(20) === 0 ? [{ traceId: r.hex(32), spanId: r.hex(16), traceState: '', attributes: [] }] : [],
       droppedAttributesCount: 0,

@@ -118,10 +118,22 @@ export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] 
       links: [{ traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), traceState: '', attributes: [{ key: 'x', value: null }] }],
     }),
   ];
+  // spans of one OTLP resource share its attributes list (as normaliseRequest hands them over)
+  const sharedResource: KeyValue[] = [
+    { key: 'service.name', value: 'shared' },
+    { key: 'host.arch', value: 'amd64' },
+    { key: 'pid', value: 4242n },
+  ];
+  const sharedOddResource: KeyValue[] = [
+    { key: 'r', value: 'one' },
+    { key: '5', value: true },
+    { key: 'r', value: 'two' },
+  ];
   for (let kind = 0; kind <= 5; kind++) {
     for (let status = 0; status <= 2; status++) {
       spans.push(
         at(startNs + BigInt(kind * 3 + status), 13 + kind * 3 + status, {
+          resourceAttributes: kind < 3 ? sharedResource : kind < 5 ? sharedOddResource : [],
           spanKind: kind,
           statusCode: status,
           isRunRoot: status === 1,

@@ -36,6 +36,15 @@ class Utf8MapColumn {
   endRow(): void {
     this.offsets.push(this.entries);
   }
+  /** Ends the row with a copy of the previous row's entries, which started at entry `from`; returns where the copy starts. */
+  repeatRow(from: number): number {
+    const to = this.entries;
+    this.keys.repeat(from, to);
+    this.values.repeat(from, to);
+    this.entries += to - from;
+    this.endRow();
+    return to;
+  }
   emit(parts: BatchParts): void {
     this.offsets.emit(parts);
     emitStruct(parts, this.entries);
@@ -129,6 +138,9 @@ function keysInOrderSlow(kvs: KeyValues): boolean {
 /** All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across batches. */
 export class SpanColumns {
   private rows = 0;
+  /** The previous row's resource attributes list, and where its entries start. */
+  private lastResource: KeyValues | undefined;
+  private lastResourceFrom = 0;
   private readonly projectId = new Utf8Column();
   private readonly traceId = new Utf8Column();
   private readonly spanId = new Utf8Column();
@@ -195,10 +207,12 @@ export class SpanColumns {
   reset(): void {
     for (const c of this.all) c.reset();
     this.rows = 0;
+    this.lastResource = undefined;
   }
 
   /** Lets go of buffers grown past `maxBytes` by an unusually large batch. */
   trim(maxBytes: number): void {
+    this.lastResource = undefined;
     for (const c of [...this.all, this.eventName, this.eventAttributes, this.linkTraceState, this.linkAttributes]) {
       if (c instanceof Utf8Column || c instanceof Utf8MapColumn) c.trim(maxBytes);
     }
@@ -280,6 +294,13 @@ export class SpanColumns {
 
   private addResourceAttributes(kvs: KeyValues): void {
     const map = this.resourceAttributes;
+    // the spans of one OTLP resource share its attributes list: copy the previous row's bytes
+    if (kvs === this.lastResource && this.rows > 1) {
+      this.lastResourceFrom = map.repeatRow(this.lastResourceFrom);
+      return;
+    }
+    this.lastResource = kvs;
+    this.lastResourceFrom = map.entries;
     if (keysInOrder(kvs)) {
       for (let i = 0; i < kvs.length; i++) {
         const { key, value } = kvs[i]!;

@@ -86,6 +86,35 @@ export class Utf8Column {
     this.offsets[++this.count] = pos;
   }
 
+  /** How many values the column holds. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends copies of values [from, to) already in the column: one native copy of their bytes. */
+  repeat(from: number, to: number): void {
+    const n = to - from;
+    if (this.count + n + 1 > this.offsets.length) {
+      const next = new Int32Array(capacity(this.offsets.length, this.count + n + 1));
+      next.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = next;
+    }
+    const offsets = this.offsets;
+    const start = offsets[from]!;
+    const bytes = offsets[to]! - start;
+    const end = this.end;
+    if (end + bytes > this.data.length) {
+      const next = allocData(capacity(this.data.length, end + bytes));
+      this.data.copy(next, 0, 0, end);
+      this.data = next;
+    }
+    this.data.copyWithin(end, start, start + bytes);
+    const shift = end - start;
+    for (let i = 1; i <= n; i++) offsets[this.count + i] = offsets[from + i]! + shift;
+    this.count += n;
+    this.end = end + bytes;
+  }
+
   emit(parts: BatchParts): void {
     parts.node(this.count, 0);
     parts.buffers.push(EMPTY, bytesOf(this.offsets, this.count + 1), this.data.subarray(0, this.end));
