@@ -210,12 +210,16 @@ export class SpanColumns {
     this.lastResource = undefined;
   }
 
-  /** Lets go of buffers grown past `maxBytes` by an unusually large batch. */
+  /** The string columns, top-level and nested: what trim walks over. */
+  private readonly strings: ReadonlyArray<Utf8Column | Utf8MapColumn> = [
+    ...this.all.filter((c): c is Utf8Column | Utf8MapColumn => c instanceof Utf8Column || c instanceof Utf8MapColumn),
+    this.eventName, this.eventAttributes, this.linkTraceId, this.linkSpanId, this.linkTraceState, this.linkAttributes,
+  ]; // prettier-ignore
+
+  /** Lets go of buffers grown past `maxBytes` by an unusually large batch, and of the last span's lists. */
   trim(maxBytes: number): void {
     this.lastResource = undefined;
-    for (const c of [...this.all, this.eventName, this.eventAttributes, this.linkTraceState, this.linkAttributes]) {
-      if (c instanceof Utf8Column || c instanceof Utf8MapColumn) c.trim(maxBytes);
-    }
+    for (const c of this.strings) c.trim(maxBytes);
   }
 
   add(s: SpanRecord): void {
