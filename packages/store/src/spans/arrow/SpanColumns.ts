@@ -36,6 +36,12 @@ class Utf8MapColumn {
   endRow(): void {
     this.offsets.push(this.entries);
   }
+  /** Drops the entries from `entries` on (a row being written). */
+  truncate(entries: number): void {
+    this.keys.truncate(entries);
+    this.values.truncate(entries);
+    this.entries = entries;
+  }
   /** Ends the row with a copy of the previous row's entries, which started at entry `from`; returns where the copy starts. */
   repeatRow(from: number): number {
     const to = this.entries;
@@ -84,29 +90,33 @@ class StructListColumn {
   }
 }
 
+/** Lists longer than this go through toTextMap itself. */
+const MAX_CHECKED = 128;
 const SLOTS = 256;
-const slotOf = new Int32Array(SLOTS);
-const slotStamp = new Int32Array(SLOTS);
-let stamp = 0;
 
 /**
- * Whether an attributes list maps to the same entries in the same order as
- * toTextMap's JS object: no duplicate keys, no array-index keys (a JS object
- * puts those first, in numeric order) and no `__proto__`. Otherwise the
- * encoder goes through toTextMap itself. Duplicates are found with a small
- * open-addressing table on the keys' lengths, comparing keys (a native
- * memcmp) only when lengths collide.
+ * Tells, key by key, whether an attributes list maps to the same entries in
+ * the same order as toTextMap's JS object: no duplicate keys, no array-index
+ * keys (a JS object puts those first, in numeric order) and no `__proto__`.
+ * Duplicates are found with a small open-addressing table on the keys'
+ * lengths, comparing keys (a native memcmp) only when lengths collide.
  */
-function keysInOrder(kvs: KeyValues): boolean {
-  const n = kvs.length;
-  if (n > SLOTS / 2) return keysInOrderSlow(kvs);
-  stamp = (stamp + 1) | 0;
-  if (stamp === 0) {
-    slotStamp.fill(0);
-    stamp = 1;
+class KeyOrderCheck {
+  private readonly slotOf = new Int32Array(SLOTS);
+  private readonly slotStamp = new Int32Array(SLOTS);
+  private stamp = 0;
+
+  /** Starts a list (of at most MAX_CHECKED keys). */
+  begin(): void {
+    this.stamp = (this.stamp + 1) | 0;
+    if (this.stamp === 0) {
+      this.slotStamp.fill(0);
+      this.stamp = 1;
+    }
   }
-  for (let i = 0; i < n; i++) {
-    const key = kvs[i]!.key;
+
+  /** Whether kvs[i] (with `key`) keeps the order: false sends the list to toTextMap. */
+  accept(kvs: KeyValues, i: number, key: string): boolean {
     const len = key.length;
     if (len > 0) {
       const c = key.charCodeAt(0);
@@ -114,30 +124,21 @@ function keysInOrder(kvs: KeyValues): boolean {
       if (len === 9 && key === '__proto__') return false;
     }
     let h = len & (SLOTS - 1);
-    while (slotStamp[h] === stamp) {
-      const other = kvs[slotOf[h]!]!.key;
+    while (this.slotStamp[h] === this.stamp) {
+      const other = kvs[this.slotOf[h]!]!.key;
       if (other.length === len && other === key) return false;
       h = (h + 1) & (SLOTS - 1);
     }
-    slotStamp[h] = stamp;
-    slotOf[h] = i;
+    this.slotStamp[h] = this.stamp;
+    this.slotOf[h] = i;
+    return true;
   }
-  return true;
-}
-
-function keysInOrderSlow(kvs: KeyValues): boolean {
-  const seen = new Set<string>();
-  for (const { key } of kvs) {
-    const c = key.charCodeAt(0);
-    if ((c >= 48 && c <= 57) || key === '__proto__' || seen.has(key)) return false;
-    seen.add(key);
-  }
-  return true;
 }
 
 /** All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across batches. */
 export class SpanColumns {
   private rows = 0;
+  private readonly keyCheck = new KeyOrderCheck();
   /** The previous row's resource attributes list, and where its entries start. */
   private lastResource: KeyValues | undefined;
   private lastResourceFrom = 0;
@@ -276,22 +277,38 @@ export class SpanColumns {
     this.droppedLinksCount.push(s.droppedLinksCount);
   }
 
+  /** Writes the entries straight away while the keys keep their order, else (rolled back) through toTextMap. */
   private addAttributes(kvs: KeyValues): void {
     const attributes = this.attributes;
     const types = this.attributeTypes;
-    if (keysInOrder(kvs)) {
-      for (let i = 0; i < kvs.length; i++) {
-        const { key, value } = kvs[i]!;
+    const n = kvs.length;
+    if (n <= MAX_CHECKED) {
+      const check = this.keyCheck;
+      check.begin();
+      const from = attributes.entries;
+      const typesFrom = types.entries;
+      let i = 0;
+      for (; i < n; i++) {
+        const kv = kvs[i]!;
+        const key = kv.key;
+        if (!check.accept(kvs, i, key)) break;
+        const value = kv.value;
         attributes.entry(key, attributeText(value));
         const type = attributeType(value);
         if (type !== undefined) types.entry(key, type);
       }
-    } else {
-      const typeMap: Record<string, string> = {};
-      const textMap = toTextMap(kvs, typeMap);
-      for (const key of Object.keys(textMap)) attributes.entry(key, textMap[key]!);
-      for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
+      if (i === n) {
+        attributes.endRow();
+        types.endRow();
+        return;
+      }
+      attributes.truncate(from);
+      types.truncate(typesFrom);
     }
+    const typeMap: Record<string, string> = {};
+    const textMap = toTextMap(kvs, typeMap);
+    for (const key of Object.keys(textMap)) attributes.entry(key, textMap[key]!);
+    for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
     attributes.endRow();
     types.endRow();
   }
@@ -304,16 +321,26 @@ export class SpanColumns {
       return;
     }
     this.lastResource = kvs;
-    this.lastResourceFrom = map.entries;
-    if (keysInOrder(kvs)) {
-      for (let i = 0; i < kvs.length; i++) {
-        const { key, value } = kvs[i]!;
-        map.entry(key, attributeText(value));
+    const from = map.entries;
+    this.lastResourceFrom = from;
+    const n = kvs.length;
+    if (n <= MAX_CHECKED) {
+      const check = this.keyCheck;
+      check.begin();
+      let i = 0;
+      for (; i < n; i++) {
+        const kv = kvs[i]!;
+        if (!check.accept(kvs, i, kv.key)) break;
+        map.entry(kv.key, attributeText(kv.value));
       }
-    } else {
-      const textMap = toTextMap(kvs);
-      for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
+      if (i === n) {
+        map.endRow();
+        return;
+      }
+      map.truncate(from);
     }
+    const textMap = toTextMap(kvs);
+    for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
     map.endRow();
   }
 

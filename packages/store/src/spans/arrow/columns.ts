@@ -86,6 +86,12 @@ export class Utf8Column {
     this.offsets[++this.count] = pos;
   }
 
+  /** Drops the values from index `count` on. */
+  truncate(count: number): void {
+    this.count = count;
+    this.end = this.offsets[count]!;
+  }
+
   /** How many values the column holds. */
   get length(): number {
     return this.count;
