@@ -175,8 +175,12 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     ]);
   });
 
-  it('does nothing for no messages', async () => {
+  it('does nothing for no messages, and stores nothing for empty ones', async () => {
     await store.insertSpanBatches([], []);
+    const before = await count(store, 'staging');
+    await store.insertSpanBatches([encodeSpanRecordBatch([]), encodeSpanRecordBatch([])], []);
+    await store.insertSpans([]);
+    expect(await count(store, 'staging')).toBe(before);
     expect(readdirSync(stagingDir)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
 import { spansArrowStream } from './arrow/spansArrowStream.js';
@@ -49,8 +50,9 @@ export async function insertSpanBatches(
       values: Readable.from(parts, { objectMode: false }),
       ...(token === undefined ? {} : { clickhouse_settings: { insert_deduplication_token: token } }),
     });
-    // nothing useful comes back; free the socket
-    result.stream.destroy();
+    // nothing useful comes back: drain it, so the keep-alive socket is released rather than closed
+    result.stream.resume();
+    await finished(result.stream);
     return;
   }
 
