@@ -277,40 +277,8 @@ export class SpanColumns {
     this.droppedLinksCount.push(s.droppedLinksCount);
   }
 
-  /** Writes the entries straight away while the keys keep their order, else (rolled back) through toTextMap. */
   private addAttributes(kvs: KeyValues): void {
-    const attributes = this.attributes;
-    const types = this.attributeTypes;
-    const n = kvs.length;
-    if (n <= MAX_CHECKED) {
-      const check = this.keyCheck;
-      check.begin();
-      const from = attributes.entries;
-      const typesFrom = types.entries;
-      let i = 0;
-      for (; i < n; i++) {
-        const kv = kvs[i]!;
-        const key = kv.key;
-        if (!check.accept(kvs, i, key)) break;
-        const value = kv.value;
-        attributes.entry(key, attributeText(value));
-        const type = attributeType(value);
-        if (type !== undefined) types.entry(key, type);
-      }
-      if (i === n) {
-        attributes.endRow();
-        types.endRow();
-        return;
-      }
-      attributes.truncate(from);
-      types.truncate(typesFrom);
-    }
-    const typeMap: Record<string, string> = {};
-    const textMap = toTextMap(kvs, typeMap);
-    for (const key of Object.keys(textMap)) attributes.entry(key, textMap[key]!);
-    for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
-    attributes.endRow();
-    types.endRow();
+    this.addMap(kvs, this.attributes, this.attributeTypes);
   }
 
   private addResourceAttributes(kvs: KeyValues): void {
@@ -321,27 +289,50 @@ export class SpanColumns {
       return;
     }
     this.lastResource = kvs;
-    const from = map.entries;
-    this.lastResourceFrom = from;
+    this.lastResourceFrom = map.entries;
+    this.addMap(kvs, map, undefined);
+  }
+
+  /**
+   * Writes a list's texts (and, given `types`, the type tags of its
+   * non-string values) straight away while its keys keep toTextMap's order;
+   * otherwise rolls the row back and writes what toTextMap itself gives.
+   */
+  private addMap(kvs: KeyValues, map: Utf8MapColumn, types: Utf8MapColumn | undefined): void {
     const n = kvs.length;
     if (n <= MAX_CHECKED) {
       const check = this.keyCheck;
       check.begin();
+      const from = map.entries;
+      const typesFrom = types === undefined ? 0 : types.entries;
       let i = 0;
       for (; i < n; i++) {
         const kv = kvs[i]!;
-        if (!check.accept(kvs, i, kv.key)) break;
-        map.entry(kv.key, attributeText(kv.value));
+        const key = kv.key;
+        if (!check.accept(kvs, i, key)) break;
+        const value = kv.value;
+        map.entry(key, attributeText(value));
+        if (types !== undefined) {
+          const type = attributeType(value);
+          if (type !== undefined) types.entry(key, type);
+        }
       }
       if (i === n) {
         map.endRow();
+        types?.endRow();
         return;
       }
       map.truncate(from);
+      types?.truncate(typesFrom);
     }
-    const textMap = toTextMap(kvs);
+    const typeMap: Record<string, string> | undefined = types === undefined ? undefined : {};
+    const textMap = toTextMap(kvs, typeMap);
     for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
     map.endRow();
+    if (types !== undefined && typeMap !== undefined) {
+      for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
+      types.endRow();
+    }
   }
 
   /** Field nodes and buffers in schema order. */
