@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
-import { insertSpans } from './spans/insertSpans.js';
+import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import { insertSpanBatches, type ArrowInsertTransport } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import type { SpanDetail } from './spans/SpanDetail.js';
@@ -67,9 +67,14 @@ export class Store {
     return store;
   }
 
-  /** Stores one batch; its runs become pending for the run facts. */
+  /**
+   * Stores one batch as one insert (encoded as one Arrow record batch, see
+   * insertSpanBatches); its runs become pending for the run facts. Callers
+   * batch: every insert makes a part, and chDB has no async-insert buffer.
+   */
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
-    await insertSpans(this.client, spans, opts);
+    if (spans.length === 0) return;
+    await insertSpanBatches(this.client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
     this.runFacts.markSpans(spans);
   }
 

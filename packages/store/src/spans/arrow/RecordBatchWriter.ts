@@ -3,6 +3,8 @@ import { fb } from './flatbuffer.js';
 import { encapsulateMessage, MESSAGE_HEADER } from './ipcMessage.js';
 
 const TWO_32 = 4294967296;
+/** Buffers up to this many bytes are copied by a loop: cheaper than a view and a native copy. */
+const SMALL_COPY = 64;
 
 function setUint64(view: DataView, at: number, v: number): void {
   view.setUint32(at, v % TWO_32, true);
@@ -43,25 +45,35 @@ export class RecordBatchWriter {
 
   /** One message (metadata + body) in a fresh, exactly sized, transferable Uint8Array. */
   write(length: number, parts: BatchParts): Uint8Array {
-    if (parts.nodes.length !== 2 * this.nodeCount || parts.buffers.length !== this.bufferCount) {
-      throw new Error(`record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${parts.buffers.length}`);
+    const { sources, lengths } = parts;
+    if (parts.nodes.length !== 2 * this.nodeCount || lengths.length !== this.bufferCount) {
+      throw new Error(`record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${lengths.length}`);
     }
     let body = 0;
-    for (const b of parts.buffers) body += (b.length + 7) & ~7;
+    for (let i = 0; i < lengths.length; i++) body += (lengths[i]! + 7) & ~7;
     const head = this.template.length;
-    const out = new Uint8Array(head + body);
+    const size = head + body;
+    // small: zeroed is as cheap; large: not zero-filled (every byte is written below); never pooled, so the ArrayBuffer is its own
+    const out: Uint8Array = size < 1 << 16 ? new Uint8Array(size) : Buffer.allocUnsafeSlow(size);
     out.set(this.template);
     const view = new DataView(out.buffer);
     setUint64(view, this.lengthAt, length);
     setUint64(view, this.bodyLengthAt, body);
     for (let i = 0; i < parts.nodes.length; i++) setUint64(view, this.nodesAt + 8 * i, parts.nodes[i]!);
-    let offset = 0;
-    for (let i = 0; i < parts.buffers.length; i++) {
-      const b = parts.buffers[i]!;
-      setUint64(view, this.buffersAt + 16 * i, offset);
-      setUint64(view, this.buffersAt + 16 * i + 8, b.length);
-      out.set(b, head + offset);
-      offset += (b.length + 7) & ~7;
+    let at = head;
+    for (let i = 0; i < lengths.length; i++) {
+      const n = lengths[i]!;
+      setUint64(view, this.buffersAt + 16 * i, at - head);
+      setUint64(view, this.buffersAt + 16 * i + 8, n);
+      const source = sources[i]!;
+      if (n <= SMALL_COPY) {
+        for (let k = 0; k < n; k++) out[at + k] = source[k]!;
+      } else {
+        out.set(n === source.length ? source : source.subarray(0, n), at);
+      }
+      const padded = (n + 7) & ~7;
+      for (let k = n; k < padded; k++) out[at + k] = 0;
+      at += padded;
     }
     return out;
   }

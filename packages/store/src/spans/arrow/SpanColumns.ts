@@ -2,7 +2,7 @@ import { attributeText, attributeType } from '../../attributeValue.js';
 import { toJsonObjectText, toTextMap, type KeyValues } from '../attributeMaps.js';
 import type { SpanRecord } from '../SpanRecord.js';
 import {
-  BatchParts,
+  type BatchParts,
   BoolColumn,
   emitStruct,
   Int64Column,
@@ -35,6 +35,21 @@ class Utf8MapColumn {
   }
   endRow(): void {
     this.offsets.push(this.entries);
+  }
+  /** Drops the entries from `entries` on (a row being written). */
+  truncate(entries: number): void {
+    this.keys.truncate(entries);
+    this.values.truncate(entries);
+    this.entries = entries;
+  }
+  /** Ends the row with a copy of the previous row's entries, which started at entry `from`; returns where the copy starts. */
+  repeatRow(from: number): number {
+    const to = this.entries;
+    this.keys.repeat(from, to);
+    this.values.repeat(from, to);
+    this.entries += to - from;
+    this.endRow();
+    return to;
   }
   emit(parts: BatchParts): void {
     this.offsets.emit(parts);
@@ -75,33 +90,58 @@ class StructListColumn {
   }
 }
 
+/** Lists longer than this go through toTextMap itself. */
+const MAX_CHECKED = 128;
+const SLOTS = 256;
+
 /**
- * Whether an attributes list maps to the same entries in the same order as
- * toTextMap's JS object: no duplicate keys, no array-index keys (a JS object
- * puts those first, in numeric order) and no `__proto__`. Otherwise the
- * encoder goes through toTextMap itself.
+ * Tells, key by key, whether an attributes list maps to the same entries in
+ * the same order as toTextMap's JS object: no duplicate keys, no array-index
+ * keys (a JS object puts those first, in numeric order) and no `__proto__`.
+ * Duplicates are found with a small open-addressing table on the keys'
+ * lengths, comparing keys (a native memcmp) only when lengths collide.
  */
-function keysInOrder(kvs: KeyValues): boolean {
-  const n = kvs.length;
-  for (let i = 0; i < n; i++) {
-    const key = kvs[i]!.key;
+class KeyOrderCheck {
+  private readonly slotOf = new Int32Array(SLOTS);
+  private readonly slotStamp = new Int32Array(SLOTS);
+  private stamp = 0;
+
+  /** Starts a list (of at most MAX_CHECKED keys). */
+  begin(): void {
+    this.stamp = (this.stamp + 1) | 0;
+    if (this.stamp === 0) {
+      this.slotStamp.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** Whether kvs[i] (with `key`) keeps the order: false sends the list to toTextMap. */
+  accept(kvs: KeyValues, i: number, key: string): boolean {
     const len = key.length;
     if (len > 0) {
       const c = key.charCodeAt(0);
       if (c >= 48 && c <= 57) return false;
       if (len === 9 && key === '__proto__') return false;
     }
-    for (let j = i + 1; j < n; j++) {
-      const other = kvs[j]!.key;
+    let h = len & (SLOTS - 1);
+    while (this.slotStamp[h] === this.stamp) {
+      const other = kvs[this.slotOf[h]!]!.key;
       if (other.length === len && other === key) return false;
+      h = (h + 1) & (SLOTS - 1);
     }
+    this.slotStamp[h] = this.stamp;
+    this.slotOf[h] = i;
+    return true;
   }
-  return true;
 }
 
 /** All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across batches. */
 export class SpanColumns {
   private rows = 0;
+  private readonly keyCheck = new KeyOrderCheck();
+  /** The previous row's resource attributes list, and where its entries start. */
+  private lastResource: KeyValues | undefined;
+  private lastResourceFrom = 0;
   private readonly projectId = new Utf8Column();
   private readonly traceId = new Utf8Column();
   private readonly spanId = new Utf8Column();
@@ -168,13 +208,19 @@ export class SpanColumns {
   reset(): void {
     for (const c of this.all) c.reset();
     this.rows = 0;
+    this.lastResource = undefined;
   }
 
-  /** Lets go of buffers grown past `maxBytes` by an unusually large batch. */
+  /** The string columns, top-level and nested: what trim walks over. */
+  private readonly strings: ReadonlyArray<Utf8Column | Utf8MapColumn> = [
+    ...this.all.filter((c): c is Utf8Column | Utf8MapColumn => c instanceof Utf8Column || c instanceof Utf8MapColumn),
+    this.eventName, this.eventAttributes, this.linkTraceId, this.linkSpanId, this.linkTraceState, this.linkAttributes,
+  ]; // prettier-ignore
+
+  /** Lets go of buffers grown past `maxBytes` by an unusually large batch, and of the last span's lists. */
   trim(maxBytes: number): void {
-    for (const c of [...this.all, this.eventName, this.eventAttributes, this.linkTraceState, this.linkAttributes]) {
-      if (c instanceof Utf8Column || c instanceof Utf8MapColumn) c.trim(maxBytes);
-    }
+    this.lastResource = undefined;
+    for (const c of this.strings) c.trim(maxBytes);
   }
 
   add(s: SpanRecord): void {
@@ -232,37 +278,61 @@ export class SpanColumns {
   }
 
   private addAttributes(kvs: KeyValues): void {
-    const attributes = this.attributes;
-    const types = this.attributeTypes;
-    if (keysInOrder(kvs)) {
-      for (let i = 0; i < kvs.length; i++) {
-        const { key, value } = kvs[i]!;
-        attributes.entry(key, attributeText(value));
-        const type = attributeType(value);
-        if (type !== undefined) types.entry(key, type);
-      }
-    } else {
-      const typeMap: Record<string, string> = {};
-      const textMap = toTextMap(kvs, typeMap);
-      for (const key of Object.keys(textMap)) attributes.entry(key, textMap[key]!);
-      for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
-    }
-    attributes.endRow();
-    types.endRow();
+    this.addMap(kvs, this.attributes, this.attributeTypes);
   }
 
   private addResourceAttributes(kvs: KeyValues): void {
     const map = this.resourceAttributes;
-    if (keysInOrder(kvs)) {
-      for (let i = 0; i < kvs.length; i++) {
-        const { key, value } = kvs[i]!;
-        map.entry(key, attributeText(value));
-      }
-    } else {
-      const textMap = toTextMap(kvs);
-      for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
+    // the spans of one OTLP resource share its attributes list: copy the previous row's bytes
+    if (kvs === this.lastResource && this.rows > 1) {
+      this.lastResourceFrom = map.repeatRow(this.lastResourceFrom);
+      return;
     }
+    this.lastResource = kvs;
+    this.lastResourceFrom = map.entries;
+    this.addMap(kvs, map, undefined);
+  }
+
+  /**
+   * Writes a list's texts (and, given `types`, the type tags of its
+   * non-string values) straight away while its keys keep toTextMap's order;
+   * otherwise rolls the row back and writes what toTextMap itself gives.
+   */
+  private addMap(kvs: KeyValues, map: Utf8MapColumn, types: Utf8MapColumn | undefined): void {
+    const n = kvs.length;
+    if (n <= MAX_CHECKED) {
+      const check = this.keyCheck;
+      check.begin();
+      const from = map.entries;
+      const typesFrom = types === undefined ? 0 : types.entries;
+      let i = 0;
+      for (; i < n; i++) {
+        const kv = kvs[i]!;
+        const key = kv.key;
+        if (!check.accept(kvs, i, key)) break;
+        const value = kv.value;
+        map.entry(key, attributeText(value));
+        if (types !== undefined) {
+          const type = attributeType(value);
+          if (type !== undefined) types.entry(key, type);
+        }
+      }
+      if (i === n) {
+        map.endRow();
+        types?.endRow();
+        return;
+      }
+      map.truncate(from);
+      types?.truncate(typesFrom);
+    }
+    const typeMap: Record<string, string> | undefined = types === undefined ? undefined : {};
+    const textMap = toTextMap(kvs, typeMap);
+    for (const key of Object.keys(textMap)) map.entry(key, textMap[key]!);
     map.endRow();
+    if (types !== undefined && typeMap !== undefined) {
+      for (const key of Object.keys(typeMap)) types.entry(key, typeMap[key]!);
+      types.endRow();
+    }
   }
 
   /** Field nodes and buffers in schema order. */

@@ -5,26 +5,52 @@
  * Assumes a little-endian host (Arrow's and every platform Node runs on).
  */
 
-/** Field nodes and body buffers of one record batch, in schema order. */
+/**
+ * Field nodes and body buffers of one record batch, in schema order. A buffer
+ * is the first `length` bytes of a column's storage (its bytes seen as a
+ * Uint8Array, kept by the column): no view is made per batch.
+ */
 export class BatchParts {
   /** Pairs of (length, null count). */
   readonly nodes: number[] = [];
-  readonly buffers: Uint8Array[] = [];
+  readonly sources: Uint8Array[] = [];
+  readonly lengths: number[] = [];
 
   reset(): void {
     this.nodes.length = 0;
-    this.buffers.length = 0;
+    this.sources.length = 0;
+    this.lengths.length = 0;
   }
   node(length: number, nullCount: number): void {
     this.nodes.push(length, nullCount);
+  }
+  buffer(source: Uint8Array, length: number): void {
+    this.sources.push(source);
+    this.lengths.push(length);
+  }
+  /** A validity buffer left out: no nulls. */
+  noValidity(): void {
+    this.buffer(EMPTY, 0);
   }
 }
 
 const EMPTY = new Uint8Array(0);
 
-function bytesOf(a: Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array, count: number): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT);
+function bytesOf(a: Int32Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
+
+interface NodeBuffer extends Buffer {
+  /** Node's native UTF-8 writer behind Buffer#write, without its argument juggling. */
+  utf8Write(s: string, offset: number): number;
+}
+
+function allocData(size: number): NodeBuffer {
+  return Buffer.allocUnsafe(size) as NodeBuffer;
+}
+
+/** Strings shorter than this are copied by a JS loop while ASCII; a native call costs more than it saves. */
+const NATIVE_FROM = 32;
 
 function capacity(current: number, need: number): number {
   let size = current * 2;
@@ -35,7 +61,8 @@ function capacity(current: number, need: number): number {
 /** Variable-length UTF-8 strings: int32 offsets and one data buffer. */
 export class Utf8Column {
   private offsets = new Int32Array(1024);
-  private data = Buffer.allocUnsafe(1 << 16);
+  private offsetBytes = bytesOf(this.offsets);
+  private data = allocData(1 << 16);
   private count = 0;
   private end = 0;
 
@@ -44,50 +71,87 @@ export class Utf8Column {
     this.end = 0;
   }
 
+  private growOffsets(need: number): void {
+    const next = new Int32Array(capacity(this.offsets.length, need));
+    next.set(this.offsets.subarray(0, this.count + 1));
+    this.offsets = next;
+    this.offsetBytes = bytesOf(next);
+  }
+
   push(s: string): void {
     const n = s.length;
-    if (this.count + 2 > this.offsets.length) {
-      const next = new Int32Array(capacity(this.offsets.length, this.count + 2));
-      next.set(this.offsets.subarray(0, this.count + 1));
-      this.offsets = next;
-    }
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     let pos = this.end;
     if (pos + 3 * n > this.data.length) {
-      const next = Buffer.allocUnsafe(capacity(this.data.length, pos + 3 * n));
+      const next = allocData(capacity(this.data.length, pos + 3 * n));
       this.data.copy(next, 0, 0, pos);
       this.data = next;
     }
     const data = this.data;
-    if (n < 48) {
-      // short strings: a plain loop beats the native call; bail out on the first non-ASCII unit
+    if (n < NATIVE_FROM) {
+      // bail out to the native writer on the first non-ASCII unit
       let i = 0;
       for (; i < n; i++) {
         const c = s.charCodeAt(i);
         if (c >= 0x80) break;
         data[pos + i] = c;
       }
-      pos += i === n ? n : data.write(s, pos);
+      pos += i === n ? n : data.utf8Write(s, pos);
     } else {
-      pos += data.write(s, pos);
+      pos += data.utf8Write(s, pos);
     }
     this.end = pos;
     this.offsets[++this.count] = pos;
   }
 
+  /** Drops the values from index `count` on. */
+  truncate(count: number): void {
+    this.count = count;
+    this.end = this.offsets[count]!;
+  }
+
+  /** How many values the column holds. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends copies of values [from, to) already in the column: one native copy of their bytes. */
+  repeat(from: number, to: number): void {
+    const n = to - from;
+    if (this.count + n + 1 > this.offsets.length) this.growOffsets(this.count + n + 1);
+    const offsets = this.offsets;
+    const start = offsets[from]!;
+    const bytes = offsets[to]! - start;
+    const end = this.end;
+    if (end + bytes > this.data.length) {
+      const next = allocData(capacity(this.data.length, end + bytes));
+      this.data.copy(next, 0, 0, end);
+      this.data = next;
+    }
+    this.data.copyWithin(end, start, start + bytes);
+    const shift = end - start;
+    for (let i = 1; i <= n; i++) offsets[this.count + i] = offsets[from + i]! + shift;
+    this.count += n;
+    this.end = end + bytes;
+  }
+
   emit(parts: BatchParts): void {
     parts.node(this.count, 0);
-    parts.buffers.push(EMPTY, bytesOf(this.offsets, this.count + 1), this.data.subarray(0, this.end));
+    parts.noValidity();
+    parts.buffer(this.offsetBytes, 4 * (this.count + 1));
+    parts.buffer(this.data, this.end);
   }
 
   /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
   trim(maxBytes: number): void {
-    if (this.data.length > maxBytes) this.data = Buffer.allocUnsafe(1 << 16);
+    if (this.data.length > maxBytes) this.data = allocData(1 << 16);
   }
 }
 
 /** The int32 offsets of a List or Map column (its child is emitted by the caller). */
 export class OffsetsColumn {
   private offsets = new Int32Array(1024);
+  private offsetBytes = bytesOf(this.offsets);
   private count = 0;
 
   reset(): void {
@@ -99,29 +163,33 @@ export class OffsetsColumn {
       const next = new Int32Array(capacity(this.offsets.length, this.count + 2));
       next.set(this.offsets.subarray(0, this.count + 1));
       this.offsets = next;
+      this.offsetBytes = bytesOf(next);
     }
     this.offsets[++this.count] = childEnd;
   }
   emit(parts: BatchParts): void {
     parts.node(this.count, 0);
-    parts.buffers.push(EMPTY, bytesOf(this.offsets, this.count + 1));
+    parts.noValidity();
+    parts.buffer(this.offsetBytes, 4 * (this.count + 1));
   }
 }
 
 /** A struct with no nulls: only its node and an empty validity buffer. */
 export function emitStruct(parts: BatchParts, length: number): void {
   parts.node(length, 0);
-  parts.buffers.push(EMPTY);
+  parts.noValidity();
 }
 
 abstract class FixedColumn<A extends Uint8Array | Uint16Array | Uint32Array | Float64Array | BigInt64Array> {
   protected values: A;
+  private valueBytes: Uint8Array;
   protected count = 0;
   constructor(
     private readonly make: (n: number) => A,
     private readonly perRow: number,
   ) {
     this.values = make(1024 * perRow);
+    this.valueBytes = new Uint8Array(this.values.buffer);
   }
   reset(): void {
     this.count = 0;
@@ -131,11 +199,16 @@ abstract class FixedColumn<A extends Uint8Array | Uint16Array | Uint32Array | Fl
       const next = this.make(capacity(this.values.length, (this.count + 1) * this.perRow));
       (next as Uint8Array).set(this.values as Uint8Array);
       this.values = next;
+      this.valueBytes = new Uint8Array(next.buffer);
     }
+  }
+  protected emitValues(parts: BatchParts): void {
+    parts.buffer(this.valueBytes, this.count * this.perRow * this.values.BYTES_PER_ELEMENT);
   }
   emit(parts: BatchParts): void {
     parts.node(this.count, 0);
-    parts.buffers.push(EMPTY, bytesOf(this.values, this.count * this.perRow));
+    parts.noValidity();
+    this.emitValues(parts);
   }
 }
 
@@ -215,9 +288,14 @@ export class BoolColumn {
     if (v) this.bits[byte]! |= 1 << (this.count & 7);
     this.count++;
   }
+  /** The bitmap as a buffer (data of a Bool column, or a validity bitmap). */
+  emitBits(parts: BatchParts): void {
+    parts.buffer(this.bits, (this.count + 7) >> 3);
+  }
   emit(parts: BatchParts): void {
     parts.node(this.count, 0);
-    parts.buffers.push(EMPTY, this.bits.subarray(0, (this.count + 7) >> 3));
+    parts.noValidity();
+    this.emitBits(parts);
   }
 }
 
@@ -247,8 +325,8 @@ export class NullableFloat64Column extends FixedColumn<Float64Array> {
   }
   override emit(parts: BatchParts): void {
     parts.node(this.count, this.nulls);
-    const validity = new BatchParts();
-    this.validity.emit(validity);
-    parts.buffers.push(this.nulls === 0 ? EMPTY : (validity.buffers[1] ?? EMPTY), bytesOf(this.values, this.count));
+    if (this.nulls === 0) parts.noValidity();
+    else this.validity.emitBits(parts);
+    this.emitValues(parts);
   }
 }

@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tableFromIPC } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouseClient } from '../client.js';
+import { makeSpan } from '../testing/makeSpan.js';
+import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
+import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
+import { spansArrowStream } from './arrow/spansArrowStream.js';
+import { insertSpanBatches } from './insertSpanBatches.js';
+
+/** What a ClickHouse HTTP endpoint was sent. */
+interface Received {
+  params: URLSearchParams;
+  body: Buffer;
+}
+
+/**
+ * A stand-in for a ClickHouse server's HTTP interface that records each
+ * request and answers like ClickHouse does (200 and a summary header, or 500
+ * with the exception text). It checks how the client sends the stream; what a
+ * real server makes of it is tested against chDB, which reads the same bytes.
+ */
+class RecordingClickHouseEndpoint {
+  readonly received: Received[] = [];
+  failWith: string | undefined;
+  private readonly server: Server = createServer((req, res) => {
+    void this.read(req).then((body) => {
+      this.received.push({ params: new URL(req.url ?? '/', 'http://x').searchParams, body });
+      if (this.failWith !== undefined) {
+        res.writeHead(500, { 'X-ClickHouse-Exception-Code': '60' }).end(this.failWith);
+        return;
+      }
+      res.writeHead(200, { 'X-ClickHouse-Summary': '{"written_rows":"0"}' }).end();
+    });
+  });
+
+  private async read(req: IncomingMessage): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
+  const endpoint = new RecordingClickHouseEndpoint();
+  let client: ReturnType<typeof createClickHouseClient>;
+
+  beforeAll(async () => {
+    client = createClickHouseClient({ kind: 'remote', url: await endpoint.start() });
+  });
+  afterAll(async () => {
+    await client.close();
+    await endpoint.stop();
+  });
+
+  it('sends the ArrowStream as the request body, the statement and the token as URL parameters', async () => {
+    const T0 = 1_700_000_000_123_456_789n;
+    const messages = [
+      encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: T0, spanId: 'a', name: 'a\n\nb' })]),
+      encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: T0, spanId: 'b' }), makeSpan({ startTimeUnixNano: T0, spanId: 'c' })]),
+    ];
+    await insertSpanBatches(client, { kind: 'body' }, messages, { deduplicationToken: 'spool-3:1-2' });
+    const [request] = endpoint.received.splice(0);
+    expect(request!.params.get('query')).toBe(`INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')}) FORMAT ArrowStream`);
+    expect(request!.params.get('insert_deduplication_token')).toBe('spool-3:1-2');
+    expect(request!.body.equals(Buffer.concat(spansArrowStream(messages)))).toBe(true);
+    expect(tableFromIPC(request!.body).getChild('span_id')!.toArray()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('rejects with the server error, and can insert again afterwards', async () => {
+    const messages = [encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: 1n })])];
+    endpoint.failWith = 'Code: 60. DB::Exception: Unknown table expression identifier spans. (UNKNOWN_TABLE)';
+    try {
+      await expect(insertSpanBatches(client, { kind: 'body' }, messages)).rejects.toThrow(/Unknown table expression identifier spans/);
+    } finally {
+      endpoint.failWith = undefined;
+    }
+    await insertSpanBatches(client, { kind: 'body' }, messages);
+    expect(endpoint.received.splice(0).map((r) => r.params.has('insert_deduplication_token'))).toEqual([false, false]);
+  });
+});
