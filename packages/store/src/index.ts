@@ -5,8 +5,6 @@ export { migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/Migration.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
-export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
-export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export type { SpanDetail } from './spans/SpanDetail.js';
 export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 export { insertSpansJson } from './spans/insertSpansJson.js';
