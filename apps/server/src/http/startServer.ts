@@ -44,6 +44,9 @@ function connectionOf(config: StartConfig): StoreConnection {
 /** How long an API request waits for acknowledged spans to reach storage before it queries anyway. */
 const API_CATCH_UP_MS = 2_000;
 
+/** A spool backlog past one drain batch means ingest needs the CPU more than the run-facts finaliser. */
+const BUSY_BACKLOG_SPANS = 20_000;
+
 /** How often received runs are finalised into the run facts. */
 const RUN_FACTS_INTERVAL_MS = 1_000;
 
@@ -88,8 +91,6 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
-  // finalise runs in the background, so queries rarely have to wait for it
-  store.runFacts.start(RUN_FACTS_INTERVAL_MS);
   const collector = await Collector.open({
     spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
     spoolMaxBytes: config.spoolMaxBytes,
@@ -104,10 +105,13 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     await store.close();
     throw err;
   });
+  // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
+  store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
   if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
   const otlp = createOtlpHttpHandler({
     process: collector.process,
     commit: collector.commit,
+    overloaded: collector.overloaded,
     maxBodyBytes: config.maxBodyBytes,
     onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
     ...(auth === undefined

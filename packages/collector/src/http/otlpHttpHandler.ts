@@ -14,6 +14,8 @@ export interface OtlpHttpHandlerOptions {
    * UNAVAILABLE/STORAGE to answer 503.
    */
   commit: (processed: ProcessedExport) => Promise<void>;
+  /** True when `commit` would refuse for lack of room: answer 503 without reading or decoding the body. */
+  overloaded?: () => boolean;
   /** Largest accepted body after decompression. */
   maxBodyBytes?: number;
   /** Bytes of bodies held in memory at once across requests; past it, 503 (default 256 MiB). */
@@ -81,12 +83,16 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
 
+      // a spool that cannot take more is said before the body is read and decoded
+      if (opts.overloaded?.() === true) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'spool is full: storage is behind or unreachable; retry later' });
       const body = await readBody(req, maxBodyBytes, budget);
+      // the body may be transferred to a worker (detached, length 0): remember what it took
+      const taken = body.length;
       let processed: ProcessedExport;
       try {
         processed = await opts.process({ body, encoding, projectId, nowMs: Date.now() });
       } finally {
-        budget.give(body.length);
+        budget.give(taken);
       }
       const refused = opts.admit?.(projectId, processed.spanCount);
       if (refused !== undefined) {

@@ -7,6 +7,9 @@ import { decodeExportPayload } from './exportPayload.js';
 import { ExportProcessor } from './ExportProcessor.js';
 import type { ExportJob, ProcessedExport } from './processExport.js';
 
+/** Room a request may need in the spool (a 16 MiB body encodes to about that much Arrow). */
+const OVERLOAD_HEADROOM_BYTES = 16 * 1024 * 1024;
+
 /** Stores Arrow record batch messages as one insert, idempotent for a repeated token, and marks the runs. */
 export type InsertSpanBatches = (messages: readonly Uint8Array[], runs: ReadonlyArray<{ projectId: string; runId: string }>, deduplicationToken: string) => Promise<void>;
 
@@ -61,6 +64,14 @@ export class Collector {
 
   /** For the OTLP handler's `process`. */
   readonly process = (job: ExportJob): Promise<ProcessedExport> => this.processor.process(job);
+
+  /** For the OTLP handler's `overloaded`: the spool has less room left than one more large request. */
+  readonly overloaded = (): boolean => this.spool.freeBytes < Math.min(OVERLOAD_HEADROOM_BYTES, this.spool.capacityBytes / 16);
+
+  /** Spans acknowledged but not yet in storage. */
+  get backlogSpans(): number {
+    return this.spool.pendingWeight;
+  }
 
   /** For the OTLP handler's `commit`: durable in the spool, or a 503-worthy error. */
   readonly commit = async (processed: ProcessedExport): Promise<void> => {

@@ -148,6 +148,16 @@ export class Spool {
     return this.diskBytes + this.reservedBytes;
   }
 
+  /** The size cap. */
+  get capacityBytes(): number {
+    return this.maxBytes;
+  }
+
+  /** Bytes an append may still take before the cap. */
+  get freeBytes(): number {
+    return Math.max(0, this.maxBytes - this.usedBytes);
+  }
+
   /** The summed weight (spans) of records not yet acknowledged by the drainer. */
   get pendingWeight(): number {
     return this.undrainedWeight;

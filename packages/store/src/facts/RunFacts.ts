@@ -85,11 +85,21 @@ export class RunFacts {
     return rows.length;
   }
 
-  /** Flushes every `intervalMs` in the background until `stop`. */
-  start(intervalMs: number): void {
+  /**
+   * Flushes every `intervalMs` in the background until `stop`. While `busy()`
+   * says ingest needs the CPU, ticks are skipped, for at most `maxDeferMs`
+   * (default 30 s) in a row: finalising is work that waits, and queries
+   * still finalise their project's pending runs before they read.
+   */
+  start(intervalMs: number, opts: { busy?: () => boolean; maxDeferMs?: number } = {}): void {
     if (this.timer !== undefined) return;
+    const maxDeferMs = opts.maxDeferMs ?? 30_000;
+    let lastFlush = Date.now();
     this.timer = setInterval(() => {
-      if (this.pending.size > 0) this.flush().catch(this.onError);
+      if (this.pending.size === 0) return;
+      if (opts.busy?.() === true && Date.now() - lastFlush < maxDeferMs) return;
+      lastFlush = Date.now();
+      this.flush().catch(this.onError);
     }, intervalMs);
     this.timer.unref();
   }
