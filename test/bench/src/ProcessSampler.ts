@@ -15,7 +15,11 @@ function statusKiB(status: string, key: string): number {
   return m === null ? 0 : Number(m[1]);
 }
 
-/** CPU seconds per thread name (comm) of a process; the main thread is reported as `main`. */
+/**
+ * CPU seconds per thread of a process, keyed by thread name (comm); the main
+ * thread is `main`; unnamed threads (`node`: worker threads, the libuv pool
+ * where chDB queries run, V8's platform threads) are keyed `node#<tid>`.
+ */
 export function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[];
@@ -27,7 +31,8 @@ export function threadCpu(pid: number): Map<string, number> {
   for (const tid of tids) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const comm = Number(tid) === pid ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const comm = Number(tid) === pid ? 'main' : name === 'node' ? `node#${tid}` : name;
       out.set(comm, (out.get(comm) ?? 0) + statCpuSeconds(stat));
     } catch {
       // the thread ended between readdir and read

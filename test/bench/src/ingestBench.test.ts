@@ -45,7 +45,7 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.stored.runs).toBe(report.load.ackedRuns);
     expect(report.correct).toBe(true);
     expect(report.server.exitCode).toBe(0);
-    expect(report.ceiling.storedRows).toBe(report.ceiling.rows);
+    expect(report.ceiling?.storedRows).toBe(report.ceiling?.rows);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
   });
 });

@@ -14,7 +14,7 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --concurrency N      requests in flight (default 48; --smoke: 8)
   --templates N        distinct template requests made with the OTel SDK (default 64)
   --ingest-workers N   the server's --ingest-workers (default: the server's default)
-  --ceiling-rows N     rows the plain-insert ceiling inserts (default 1,000,000; --smoke: 20,000)
+  --ceiling-rows N     rows the plain-insert ceiling inserts (default 1,000,000; --smoke: 20,000; 0: skip it)
   --server-arg A       an extra \`telltale start\` argument (repeatable; e.g. --server-arg --max-body-bytes --server-arg 68719476736)
   --server-node-arg A  a node flag for the server process (repeatable; e.g. --cpu-prof)
   --smoke              a few seconds, small: checks the bench works and nothing is lost
@@ -48,7 +48,7 @@ function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>
       case '--concurrency': opts.concurrency = Math.max(1, num(i++, arg)); break;
       case '--templates': opts.templates = Math.max(1, num(i++, arg)); break;
       case '--ingest-workers': opts.ingestWorkers = num(i++, arg); break;
-      case '--ceiling-rows': opts.ceilingRows = Math.max(1, num(i++, arg)); break;
+      case '--ceiling-rows': opts.ceilingRows = num(i++, arg); break;
       case '--server-node-arg': opts.serverNodeArgs.push(argv[++i] ?? ''); break;
       case '--server-arg': opts.serverArgs.push(argv[++i] ?? ''); break;
       case '--smoke': opts.smoke = true; break;

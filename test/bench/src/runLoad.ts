@@ -43,6 +43,10 @@ export interface LoadResult {
   lastAckMs: number;
   /** CPU of this (client) process during the window, seconds. */
   clientCpuS: number;
+  /** Spans acknowledged in each second since the load began (warm-up included). */
+  ackTimeline: number[];
+  /** performance.now() of the first 503, if any. */
+  first503Ms: number | undefined;
 }
 
 interface Answer {
@@ -100,8 +104,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     abandoned503: 0,
     otherFailures: [],
     windowEndMs: windowEnd,
-    lastAckMs: windowEnd,
+    lastAckMs: start,
     clientCpuS: 0,
+    ackTimeline: [],
+    first503Ms: undefined,
   };
   const failures = new Map<number | string, number>();
   const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
@@ -143,6 +149,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
           r.ackedSpans += spans;
           r.ackedRuns += runs;
           r.lastAckMs = Math.max(r.lastAckMs, now);
+          const second = Math.floor((now - start) / 1000);
+          while (r.ackTimeline.length <= second) r.ackTimeline.push(0);
+          r.ackTimeline[second]! += spans;
           if (now >= windowStart && now < windowEnd) {
             r.windowAckedRequests++;
             r.windowAckedSpans += spans;
@@ -152,6 +161,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         }
         if (answer.status === 503) {
           r.retries503++;
+          r.first503Ms ??= now;
           if (now > windowEnd + giveUpMs) {
             r.abandoned503++;
             break; // never acknowledged: not a loss, but the server stopped taking data
