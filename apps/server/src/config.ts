@@ -19,7 +19,7 @@ export const StartConfigSchema = z
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),
     spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(1024 ** 3),
-    ingestWorkers: z.coerce.number().int().min(0).max(64).default(2),
+    ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

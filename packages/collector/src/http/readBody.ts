@@ -41,6 +41,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBu
       reject(err);
     };
     source.on('data', (chunk: Buffer) => {
+      if (done) return; // a refused body is drained (req.resume()), not kept or counted
       if (size + chunk.length > maxBytes) return fail(tooLarge(maxBytes));
       if (budget !== undefined && !budget.tryTake(chunk.length)) return fail(overloaded());
       size += chunk.length;

@@ -19,7 +19,7 @@ export interface CollectorOptions {
   spoolMaxBytes?: number;
   insert: InsertSpanBatches;
   limits?: SpanLimits;
-  /** Decoding worker threads; 0 decodes on the event loop (default 2). */
+  /** Decoding worker threads; 0 decodes on the event loop (default: cores − 1, 1 to 4). */
   workers?: number;
   /** Spans per insert (default 20,000). */
   maxBatchSpans?: number;

@@ -11,7 +11,7 @@ export interface SpoolOptions {
   dir: string;
   /** Cap on the bytes of all segment files; an append past it fails with SpoolFullError (default 1 GiB). */
   maxBytes?: number;
-  /** A segment is sealed and a new one started once it reaches this size (default 64 MiB). */
+  /** A segment is sealed and a new one started once it reaches this size (default 16 MiB: space is freed a segment at a time). */
   segmentBytes?: number;
 }
 
@@ -94,7 +94,7 @@ export class Spool {
     this.id = init.id;
     this.dir = init.dir;
     this.maxBytes = init.opts.maxBytes ?? 1024 ** 3;
-    this.segmentBytes = init.opts.segmentBytes ?? 64 * 1024 ** 2;
+    this.segmentBytes = init.opts.segmentBytes ?? 16 * 1024 ** 2;
     this.unlock = init.unlock;
     this.segments = init.segments;
     this.drain = init.drain;
