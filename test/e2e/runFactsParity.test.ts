@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
-import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { Store, type AnalyticsFilter, type RunFilter, type SpanRecord } from '@telltale/store';
+import { DEFAULT_PRICES, firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
+import { Store, runFilterOf, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Both values agree (numbers to a relative 1e-9); the failure names the first difference. */
+const expectNoDifference = (got: unknown, want: unknown, path: string): void => expect(firstDifference(got, want, path)).toBeUndefined();
 
 /*
  * The run facts (finalised once per run) against recomputing from the spans:
@@ -14,37 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * a restart that finds the facts missing.
  */
 const END = 1_900_000_000_000_000_000n;
-
-/**
- * Float sums depend on the order rows are added in (the facts add per-model
- * token sums, the spans per span): numbers agree within 1e-9 relative; every
- * other value, and the shape, exactly.
- */
-function expectSame(got: unknown, want: unknown, path: string): void {
-  if (typeof want === 'number' && typeof got === 'number') {
-    expect(Math.abs(got - want), `${path}: ${got} vs ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
-  } else if (Array.isArray(want)) {
-    expect(Array.isArray(got) && got.length, `${path}: length`).toBe(want.length);
-    want.forEach((w, i) => expectSame((got as unknown[])[i], w, `${path}[${i}]`));
-  } else if (want !== null && typeof want === 'object') {
-    expect(Object.keys(got as object).sort(), `${path}: keys`).toEqual(Object.keys(want).sort());
-    for (const [k, w] of Object.entries(want)) expectSame((got as Record<string, unknown>)[k], w, `${path}.${k}`);
-  } else {
-    expect(got, path).toEqual(want);
-  }
-}
-
-/** The runs list's filter for an analytics filter (the run filters it shares). */
-function runFilter(f: AnalyticsFilter): RunFilter {
-  return {
-    projectId: f.projectId,
-    fromUnixNano: f.fromUnixNano,
-    toUnixNano: f.toUnixNano,
-    ...(f.agent === undefined ? {} : { agent: f.agent }),
-    ...(f.service === undefined ? {} : { service: f.service }),
-    ...(f.recompute === undefined ? {} : { recompute: f.recompute }),
-  };
-}
 
 /** Every facade query whose numbers the run facts can give, by name. */
 function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<string, () => Promise<unknown>> {
@@ -60,8 +32,8 @@ function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<
     failures: () => analytics.failures(filter),
     failureSeries: () => analytics.failureSeries(filter, { intervalSeconds: 3600 }),
     runCauses: () => analytics.runCauses(filter),
-    runsFirstPage: () => analytics.listRuns(runFilter(filter), { limit: 100, offset: 0 }),
-    failedRunsThirdPage: () => analytics.listRuns({ ...runFilter(filter), outcome: 'failure' }, { limit: 20, offset: 40 }),
+    runsFirstPage: () => analytics.listRuns(runFilterOf(filter), { limit: 100, offset: 0 }),
+    failedRunsThirdPage: () => analytics.listRuns({ ...runFilterOf(filter), outcome: 'failure' }, { limit: 20, offset: 40 }),
   };
 }
 
@@ -80,7 +52,7 @@ describe('run facts against recomputing from the spans', () => {
     const facts = runLevelQueries(analytics, filter);
     const spansOnly = runLevelQueries(analytics, { ...filter, recompute: true });
     for (const [name, query] of Object.entries(facts)) {
-      expectSame(await query(), await spansOnly[name]!(), `${projectId} ${name}`);
+      expectNoDifference(await query(), await spansOnly[name]!(), `${projectId} ${name}`);
     }
   }
 
@@ -126,7 +98,7 @@ describe('run facts against recomputing from the spans', () => {
     await expectParity(projectId + suffix);
     const late = await analytics.reliability({ projectId: projectId + suffix, ...window });
     const whole = await analytics.reliability({ projectId, ...window });
-    expectSame(late, whole, 'late halves vs whole');
+    expectNoDifference(late, whole, 'late halves vs whole');
     expect(early.observed.n, 'the first half alone tells a different story').not.toBe(late.observed.n);
   });
 

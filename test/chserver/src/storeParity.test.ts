@@ -3,10 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
-import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { LATENCY_GROUP_BYS, Store, type AnalyticsFilter, type RunFilter } from '@telltale/store';
+import { DEFAULT_PRICES, firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
+import { LATENCY_GROUP_BYS, Store, runFilterOf, type AnalyticsFilter } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChServer, type ChServerProcess } from './index.js';
+
+/** Both values agree (numbers to a relative 1e-9); the failure names the first difference. */
+const expectNoDifference = (got: unknown, want: unknown, path: string): void => expect(firstDifference(got, want, path)).toBeUndefined();
 
 /*
  * Remote mode for real: the store opened with `{ kind: 'remote', url }`
@@ -15,26 +18,6 @@ import { startChServer, type ChServerProcess } from './index.js';
  * the same spans in an embedded store. Every answer must be the same.
  */
 const END = 1_900_000_000_000_000_000n;
-
-/** Numbers within 1e-9 relative (float sums depend on the order rows are added in); everything else exactly. */
-function expectSame(got: unknown, want: unknown, path: string): void {
-  if (typeof want === 'number' && typeof got === 'number') {
-    if (Number.isNaN(want)) expect(got, path).toBeNaN();
-    else expect(Math.abs(got - want), `${path}: ${got} vs ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
-  } else if (Array.isArray(want)) {
-    expect(Array.isArray(got) && got.length, `${path}: length`).toBe(want.length);
-    want.forEach((w, i) => expectSame((got as unknown[])[i], w, `${path}[${i}]`));
-  } else if (want !== null && typeof want === 'object') {
-    expect(Object.keys(got as object).sort(), `${path}: keys`).toEqual(Object.keys(want).sort());
-    for (const [k, w] of Object.entries(want)) expectSame((got as Record<string, unknown>)[k], w, `${path}.${k}`);
-  } else {
-    expect(got, path).toEqual(want);
-  }
-}
-
-function runFilter(f: AnalyticsFilter): RunFilter {
-  return { projectId: f.projectId, fromUnixNano: f.fromUnixNano, toUnixNano: f.toUnixNano, ...(f.agent === undefined ? {} : { agent: f.agent }) };
-}
 
 /** The queries compared under the narrower filters (the full set runs per project). */
 const FILTERED = ['reliability', 'cost', 'latency by step', 'loops', 'failures', 'runsFirstPage'];
@@ -58,8 +41,8 @@ function queries(a: Analytics, f: AnalyticsFilter): Record<string, () => Promise
     failures: () => a.failures(f),
     failureSeries: () => a.failureSeries(f, { intervalSeconds: 3600 }),
     runCauses: () => a.runCauses(f),
-    runsFirstPage: () => a.listRuns(runFilter(f), { limit: 100, offset: 0 }),
-    failedRunsSecondPage: () => a.listRuns({ ...runFilter(f), outcome: 'failure' }, { limit: 20, offset: 20 }),
+    runsFirstPage: () => a.listRuns(runFilterOf(f), { limit: 100, offset: 0 }),
+    failedRunsSecondPage: () => a.listRuns({ ...runFilterOf(f), outcome: 'failure' }, { limit: 20, offset: 20 }),
   };
   for (const groupBy of LATENCY_GROUP_BYS) q[`latency by ${groupBy}`] = () => a.latencyPercentiles(f, { groupBy });
   return q;
@@ -80,7 +63,7 @@ describe('the store in remote mode against chserver, next to an embedded store',
     const want = queries(local, filter);
     const got = queries(viaHttp, filter);
     for (const [name, query] of Object.entries(want)) {
-      if (only === undefined || only.includes(name)) expectSame(await got[name]!(), await query(), `${label} ${name}`);
+      if (only === undefined || only.includes(name)) expectNoDifference(await got[name]!(), await query(), `${label} ${name}`);
     }
   }
 
@@ -143,8 +126,8 @@ describe('the store in remote mode against chserver, next to an embedded store',
 
   it('reads a run and a trace the same', async () => {
     for (const r of truth.runs.filter((x) => x.projectId === projectIds[1]).slice(0, 5)) {
-      expectSame(await remote.getRun(r.projectId, r.runId, DEFAULT_PRICES), await embedded.getRun(r.projectId, r.runId, DEFAULT_PRICES), `run ${r.runId}`);
-      expectSame(await remote.getTraceSpans(r.projectId, r.traceId), await embedded.getTraceSpans(r.projectId, r.traceId), `trace ${r.traceId}`);
+      expectNoDifference(await remote.getRun(r.projectId, r.runId, DEFAULT_PRICES), await embedded.getRun(r.projectId, r.runId, DEFAULT_PRICES), `run ${r.runId}`);
+      expectNoDifference(await remote.getTraceSpans(r.projectId, r.traceId), await embedded.getTraceSpans(r.projectId, r.traceId), `trace ${r.traceId}`);
     }
   });
 
@@ -154,8 +137,8 @@ describe('the store in remote mode against chserver, next to an embedded store',
     const withStoredPrices = [new Analytics(embedded), new Analytics(remote)] as const;
     await withStoredPrices[0].setPrice(projectId, price);
     await withStoredPrices[1].setPrice(projectId, price);
-    expectSame(await withStoredPrices[1].prices(projectId), await withStoredPrices[0].prices(projectId), 'prices');
-    expectSame(await withStoredPrices[1].cost({ projectId, ...window }), await withStoredPrices[0].cost({ projectId, ...window }), 'cost with an override');
+    expectNoDifference(await withStoredPrices[1].prices(projectId), await withStoredPrices[0].prices(projectId), 'prices');
+    expectNoDifference(await withStoredPrices[1].cost({ projectId, ...window }), await withStoredPrices[0].cost({ projectId, ...window }), 'cost with an override');
 
     const again = shuffleForDelivery(spans, 7, { batchSize: [500, 3_000] })[0]!;
     await remote.insertSpans(again, { deduplicationToken: 'batch-0' });

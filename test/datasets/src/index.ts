@@ -64,3 +64,4 @@ export { analyzeRuns } from './analyzeRuns.js';
 export type { RunFacts } from './analyzeRuns.js';
 export { shuffleForDelivery } from './shuffleForDelivery.js';
 export type { DeliveryOptions } from './shuffleForDelivery.js';
+export { firstDifference } from './firstDifference.js';
