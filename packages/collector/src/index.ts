@@ -11,7 +11,7 @@ export { decodeExportPayload, encodeExportPayload } from './ingest/exportPayload
 export type { ExportPayload } from './ingest/exportPayload.js';
 export { Spool } from './spool/Spool.js';
 export type { SpoolOptions, SpoolBatch, SpoolRecovery } from './spool/Spool.js';
-export { SpoolDrainer } from './spool/SpoolDrainer.js';
+export { SpoolDrainer, DEFAULT_DRAIN_BATCH_SPANS } from './spool/SpoolDrainer.js';
 export type { SpoolDrainerOptions, StoreBatch } from './spool/SpoolDrainer.js';
 export { SpoolFullError } from './spool/SpoolFullError.js';
 export { normaliseRequest } from './normalise/normaliseRequest.js';

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_DRAIN_BATCH_SPANS } from '@telltale/collector';
 import { agentPayloads, SPANS_PER_REQUEST } from './agentPayloads.js';
 import type { CeilingResult, VerifyResult } from './ingestStoreChild.js';
 import { median, nearestRank } from './measure.js';
@@ -30,7 +31,7 @@ export interface IngestBenchOptions {
   serverArgs: string[];
   /** Extra node flags for the server process (e.g. --cpu-prof). */
   serverNodeArgs: string[];
-  /** Rows the ceiling inserts, in batches of `batchRows` (the drainer's default batch: 20k spans). */
+  /** Rows the ceiling inserts, in batches of `batchRows` (the drainer's default batch). */
   ceilingRows: number;
   batchRows: number;
   smoke: boolean;
@@ -51,7 +52,7 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
     serverNodeArgs: [],
     serverArgs: [],
     ceilingRows: smoke ? 20_000 : 1_000_000,
-    batchRows: 20_000,
+    batchRows: smoke ? 20_000 : DEFAULT_DRAIN_BATCH_SPANS,
     keepData: false,
     log: () => undefined,
     ...partial,

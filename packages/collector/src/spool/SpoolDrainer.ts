@@ -3,12 +3,19 @@ import type { Spool, SpoolBatch } from './Spool.js';
 /** Stores one batch of spool payloads; must be idempotent for a repeated `token`. */
 export type StoreBatch = (payloads: readonly Buffer[], token: string) => Promise<void>;
 
+/**
+ * Spans per insert while there is a backlog. Larger inserts cost less per
+ * span, merges included: measured on chDB, 20k-span inserts cost 16 CPU-µs
+ * per span once their merges were done, 60k-span inserts 8.
+ */
+export const DEFAULT_DRAIN_BATCH_SPANS = 64_000;
+
 export interface SpoolDrainerOptions {
   spool: Spool;
   store: StoreBatch;
-  /** Largest batch in record weight (spans): one insert, one part (default 20,000). */
+  /** Largest batch in record weight (spans): one insert, one part (default DEFAULT_DRAIN_BATCH_SPANS). */
   maxBatchWeight?: number;
-  /** Largest batch in bytes (default 64 MiB). */
+  /** Largest batch in bytes (default 128 MiB). */
   maxBatchBytes?: number;
   /** With less than a full batch waiting, wait this long for more before storing (default 200 ms). */
   lingerMs?: number;
@@ -42,8 +49,8 @@ export class SpoolDrainer {
 
   constructor(opts: SpoolDrainerOptions) {
     this.opts = {
-      maxBatchWeight: 20_000,
-      maxBatchBytes: 64 * 1024 ** 2,
+      maxBatchWeight: DEFAULT_DRAIN_BATCH_SPANS,
+      maxBatchBytes: 128 * 1024 ** 2,
       lingerMs: 200,
       retryDelayMs: 250,
       maxRetryDelayMs: 5_000,
