@@ -1,5 +1,7 @@
+import { OTLPTraceExporter as OtlpGrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as OtlpHttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,8 +86,10 @@ function expectSpansMatch(exported: readonly ReadableSpan[], stored: readonly Ap
 }
 
 describe.each([
-  ['OTLP/HTTP protobuf', (url: string): SpanExporter => new OtlpProtoExporter({ url: `${url}/v1/traces` })],
-  ['OTLP/HTTP JSON', (url: string): SpanExporter => new OtlpHttpJsonExporter({ url: `${url}/v1/traces` })],
+  ['OTLP/HTTP protobuf', (t: TelltaleProcess): SpanExporter => new OtlpProtoExporter({ url: `${t.url}/v1/traces` })],
+  ['OTLP/HTTP JSON', (t: TelltaleProcess): SpanExporter => new OtlpHttpJsonExporter({ url: `${t.url}/v1/traces` })],
+  ['OTLP/gRPC', (t: TelltaleProcess): SpanExporter => new OtlpGrpcExporter({ url: `http://${t.grpcAddress}` })],
+  ['OTLP/gRPC with gzip', (t: TelltaleProcess): SpanExporter => new OtlpGrpcExporter({ url: `http://${t.grpcAddress}`, compression: CompressionAlgorithm.GZIP })],
 ])('SDK → official %s exporter → collector → ClickHouse → API', (_label, makeExporter) => {
   let telltale: TelltaleProcess;
   beforeAll(async () => {
@@ -99,7 +103,7 @@ describe.each([
     const memory = new InMemorySpanExporter();
     const provider = createTracerProvider({
       service: 'e2e-agent',
-      exporter: makeExporter(telltale.url),
+      exporter: makeExporter(telltale),
       spanProcessors: [new SimpleSpanProcessor(memory)],
     });
     const runId = await sampleAgent(createTelltale({ tracerProvider: provider }));

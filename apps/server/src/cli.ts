@@ -18,6 +18,7 @@ program
   .command('start')
   .description('run the collector, API and dashboard in one process')
   .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
+  .option('--grpc-port <port>', "port for OTLP/gRPC (0: any free port; 'off': no gRPC receiver)", '4317')
   .option('--host <host>', 'address to bind (other than loopback only with --auth keys)', '127.0.0.1')
   .addOption(
     new Option('--auth <mode>', 'keys: every request needs an API key (required beyond loopback); none: open, one project (default on loopback)')

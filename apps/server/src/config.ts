@@ -5,6 +5,8 @@ import { AUTH_MODES } from './auth/resolveAuthMode.js';
 export const StartConfigSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65_535).default(4318),
+    /** OTLP/gRPC port; `off` runs no gRPC receiver. */
+    grpcPort: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(4317),
     host: z.string().min(1).default('127.0.0.1'),
     /** Unset: `none` on a loopback address; any other address requires `keys`. */
     auth: z.enum(AUTH_MODES).optional(),

@@ -31,7 +31,7 @@ export class ServerProcess {
    */
   static async start(cli: string, args: readonly string[], nodeArgs: readonly string[] = []): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [...nodeArgs, cli, 'start', '--port', String(port), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, cli, 'start', '--port', String(port), '--grpc-port', 'off', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const proc = new ServerProcess(child);
     createInterface({ input: child.stderr }).on('line', (line) => proc.keep(line));
     createInterface({ input: child.stdout }).on('line', (line) => proc.keep(line));

@@ -15,6 +15,8 @@ export class TelltaleProcess {
   readonly logs: string[] = [];
   private child: ChildProcess | undefined;
   url = '';
+  /** The OTLP/gRPC receiver's `host:port` (any free port unless the args say otherwise). */
+  grpcAddress = '';
 
   private constructor(
     readonly dataDir: string,
@@ -35,7 +37,7 @@ export class TelltaleProcess {
 
   private spawn(): Promise<void> {
     this.exit = undefined;
-    const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', this.dataDir, '--log-level', 'info', ...this.extraArgs], {
+    const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--grpc-port', '0', '--data-dir', this.dataDir, '--log-level', 'info', ...this.extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...this.env },
     });
@@ -51,6 +53,7 @@ export class TelltaleProcess {
         const entry = parseJson(line);
         if (typeof entry?.url === 'string' && entry.msg === 'telltale listening') {
           this.url = entry.url;
+          this.grpcAddress = typeof entry.grpc === 'string' ? entry.grpc : '';
           clearTimeout(timer);
           resolve();
         }

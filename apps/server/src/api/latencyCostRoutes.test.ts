@@ -47,7 +47,7 @@ const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, dataDir, logLevel: 'silent' }));
+  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
 });

@@ -38,7 +38,7 @@ const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, dataDir, logLevel: 'silent' }));
+  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'looper', runs: Array.from({ length: 10 }, (_, i) => looperRun(i)) });
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'plain', runs: Array.from({ length: 5 }, (_, i) => plainRun(i)) });
 });

@@ -36,7 +36,7 @@ async function get<T = ReliabilitySummary>(path: string): Promise<{ status: numb
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, dataDir, logLevel: 'silent' }));
+  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   // alpha: 20 runs, search fails in runs 0, 5, 10, 15 → 16 of 20 succeed; beta: 10 of 10.
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });

@@ -48,7 +48,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
   };
 
   beforeAll(async () => {
-    running = await startServer(StartConfigSchema.parse({ port: 0, dataDir, auth: 'keys', authRefreshSeconds: REFRESH_S, logLevel: 'silent', webDir: dataDir }));
+    running = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, auth: 'keys', authRefreshSeconds: REFRESH_S, logLevel: 'silent', webDir: dataDir }));
     await createProject(running.store.client, { id: 'live' });
   });
   afterAll(async () => {

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Analytics } from '@telltale/analytics';
-import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS } from '@telltale/collector';
+import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type StoreConnection } from '@telltale/store';
+import type { TelltaleError } from '@telltale/semconv';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
 import { Authenticator } from '../auth/Authenticator.js';
@@ -22,6 +23,8 @@ export interface RunningServer {
   /** The one analytics facade the API asks. */
   analytics: Analytics;
   url: string;
+  /** The OTLP/gRPC receiver's `host:port`, unless started with `grpcPort: 'off'`. */
+  grpcAddress: string | undefined;
   /** `keys`: API keys required; `none`: open, everything is project `default`. */
   authMode: AuthMode;
   logger: Logger;
@@ -108,18 +111,17 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
   store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
   if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
-  const otlp = createOtlpHttpHandler({
+  const intake = {
     process: collector.process,
     commit: collector.commit,
     overloaded: collector.overloaded,
+    onError: (err: TelltaleError) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
+    ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
+  };
+  const otlp = createOtlpHttpHandler({
+    ...intake,
     maxBodyBytes: config.maxBodyBytes,
-    onError: (err) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
-    ...(auth === undefined
-      ? {}
-      : {
-          authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest'),
-          admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
-        }),
+    ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
   });
   const analytics = new Analytics(store);
   const app = createApiApp({
@@ -153,7 +155,24 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  logger.info({ url, storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
+  let grpc: OtlpGrpcServer | undefined;
+  if (config.grpcPort !== 'off') {
+    try {
+      grpc = await startOtlpGrpcServer(config.host, config.grpcPort, {
+        ...intake,
+        maxMessageBytes: config.maxBodyBytes,
+        ...(auth === undefined ? {} : { authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest') }),
+      });
+    } catch (err) {
+      server.close();
+      keys?.stop();
+      await collector.close();
+      await store.close();
+      throw new Error(`cannot listen for OTLP/gRPC on ${host}:${config.grpcPort} (${(err as Error).message}); choose another --grpc-port, or 'off'`, { cause: err });
+    }
+  }
+  const grpcAddress = grpc === undefined ? undefined : `${host}:${grpc.port}`;
+  logger.info({ url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
   if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
   let closing: Promise<void> | undefined;
@@ -161,7 +180,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await stopped;
+      await Promise.all([stopped, grpc?.close()]);
       keys?.stop();
       await collector.close();
       await store.close();
@@ -169,5 +188,5 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { server, store, collector, analytics, url, authMode, logger, close };
+  return { server, store, collector, analytics, url, grpcAddress, authMode, logger, close };
 }

@@ -1,37 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
-import type { ExportJob, ProcessedExport } from '../ingest/processExport.js';
+import { ingestExport, RateLimitedError, refuseWhenOverloaded, type ExportIntake } from '../ingest/ingestExport.js';
 import { ByteBudget } from './ByteBudget.js';
 import { readBody } from './readBody.js';
 
-export interface OtlpHttpHandlerOptions {
-  /** Decodes, normalises and encodes a request (an ExportProcessor: worker threads or inline). */
-  process: (job: ExportJob) => Promise<ProcessedExport>;
-  /**
-   * Makes the accepted spans durable (the spool's fsynced append); the
-   * request is acknowledged only after it resolves. Throw a TelltaleError
-   * UNAVAILABLE/STORAGE to answer 503.
-   */
-  commit: (processed: ProcessedExport) => Promise<void>;
-  /** True when `commit` would refuse for lack of room: answer 503 without reading or decoding the body. */
-  overloaded?: () => boolean;
+export interface OtlpHttpHandlerOptions extends ExportIntake {
   /** Largest accepted body after decompression. */
   maxBodyBytes?: number;
   /** Bytes of bodies held in memory at once across requests; past it, 503 (default 256 MiB). */
   maxInFlightBytes?: number;
-  /** The caller's project, or undefined to answer 401. */
   /**
    * The caller's project, or undefined to answer 401; may throw a
    * TelltaleError to answer with its status (e.g. FORBIDDEN 403). Runs before
    * the body is read. Default: everything is project `default`.
    */
   authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
-  /**
-   * Admission per project after decoding (e.g. an ingest quota): undefined
-   * admits the spans; otherwise the request is answered 429 with this Retry-After.
-   */
-  admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
   /** Seconds a client should wait before retrying when storage is unavailable. */
   retryAfterSeconds?: number;
   onError?: (err: TelltaleError) => void;
@@ -67,7 +51,6 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
-    let rateLimitedFor: number | undefined;
     try {
       if (req.method !== 'POST') {
         req.resume();
@@ -83,33 +66,23 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
 
-      // a spool that cannot take more is said before the body is read and decoded
-      if (opts.overloaded?.() === true) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'spool is full: storage is behind or unreachable; retry later' });
+      refuseWhenOverloaded(opts);
       const body = await readBody(req, maxBodyBytes, budget);
       // the body may be transferred to a worker (detached, length 0): remember what it took
       const taken = body.length;
-      let processed: ProcessedExport;
+      let partial;
       try {
-        processed = await opts.process({ body, encoding, projectId, nowMs: Date.now() });
+        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() });
       } finally {
         budget.give(taken);
       }
-      const refused = opts.admit?.(projectId, processed.spanCount);
-      if (refused !== undefined) {
-        rateLimitedFor = refused.retryAfterSeconds;
-        throw new TelltaleError({ code: TelltaleErrorCode.RATE_LIMITED, message: `over the project's ingest quota: retry in ${refused.retryAfterSeconds} s` });
-      }
-      if (processed.spanCount > 0) await opts.commit(processed);
-      const { rejectedSpans, errors } = processed;
-      // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
-      const partial = rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
       send(res, 200, encoding, encodeExportResponse(encoding, partial));
     } catch (caught) {
       const err = toTelltaleError(caught);
       opts.onError?.(err);
       const status = HTTP_STATUS_BY_CODE[err.code];
       const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
-      if (status === 429) headers['retry-after'] = String(rateLimitedFor ?? retryAfter);
+      if (status === 429) headers['retry-after'] = err instanceof RateLimitedError ? String(err.retryAfterSeconds) : retryAfter;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
     }

@@ -71,6 +71,33 @@ describe('encodeRpcStatus', () => {
     expect(JSON.parse(encodeRpcStatus('json', { code: 8, message: 'too big' }))).toEqual({ code: 8, message: 'too big' });
   });
 
+  it('adds a google.rpc.RetryInfo detail for a retry delay', () => {
+    const bytes = encodeRpcStatus('proto', { code: 14, message: 'spool is full', retryDelaySeconds: 2 });
+    const r = new ProtoReader(bytes);
+    const fields: Record<number, Uint8Array | number> = {};
+    while (r.pos < r.limit) {
+      const tag = r.readTag();
+      fields[tag >>> 3] = (tag & 7) === 0 ? r.readUint32() : r.readBytes();
+    }
+    expect(fields[1]).toBe(14);
+    // details[0]: Any { type_url = 1, value = 2 } → RetryInfo { retry_delay = 1 } → Duration { seconds = 1 }
+    const any = new ProtoReader(fields[3] as Uint8Array);
+    expect(any.readTag()).toBe(0x0a);
+    expect(any.readString()).toBe('type.googleapis.com/google.rpc.RetryInfo');
+    expect(any.readTag()).toBe(0x12);
+    const retryInfo = new ProtoReader(any.readBytes());
+    expect(retryInfo.readTag()).toBe(0x0a);
+    const duration = new ProtoReader(retryInfo.readBytes());
+    expect(duration.readTag()).toBe(0x08);
+    expect(duration.readUint32()).toBe(2);
+    expect(JSON.parse(encodeRpcStatus('json', { code: 14, message: 'x', retryDelaySeconds: 3 }))).toEqual({
+      code: 14,
+      message: 'x',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3s' }],
+    });
+    expect(() => encodeRpcStatus('proto', { code: 14, message: '', retryDelaySeconds: 1.5 })).toThrow(/non-negative integer/);
+  });
+
   it('refuses a code that is not an int32', () => {
     expect(() => encodeRpcStatus('proto', { code: 2 ** 31, message: '' })).toThrow(/int32/);
   });

@@ -5,7 +5,10 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
  *  - ExportTraceServiceResponse { ExportTracePartialSuccess partial_success = 1; }
  *    ExportTracePartialSuccess { int64 rejected_spans = 1; string error_message = 2; }
  *  - google.rpc.Status { int32 code = 1; string message = 2; repeated Any details = 3; }
- *    (the body of every OTLP/HTTP 4xx/5xx response; details are never sent).
+ *    (the body of every OTLP/HTTP 4xx/5xx response, and the gRPC
+ *    `grpc-status-details-bin` trailer); its only detail ever sent is a
+ *    google.rpc.RetryInfo { Duration retry_delay = 1; } when a retry delay
+ *    is given (OTLP/gRPC's way to say when to retry; OTLP/HTTP uses Retry-After).
  * Protobuf bodies are Uint8Array, JSON bodies are strings.
  */
 
@@ -22,7 +25,11 @@ export interface RpcStatus {
   /** A google.rpc.Code value (int32), e.g. 3 INVALID_ARGUMENT, 8 RESOURCE_EXHAUSTED. */
   code: number;
   message: string;
+  /** Whole seconds; adds a google.rpc.RetryInfo detail. */
+  retryDelaySeconds?: number;
 }
+
+const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 
 /**
  * Encodes an ExportTraceServiceResponse. With nothing rejected and no message
@@ -57,10 +64,22 @@ export function encodeRpcStatus(format: OtlpEncoding, status: RpcStatus): Uint8A
   if (!Number.isInteger(status.code) || status.code < -0x80000000 || status.code > 0x7fffffff) {
     throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: `rpc status code must be an int32, got ${status.code}` });
   }
-  if (format === 'json') return JSON.stringify({ code: status.code, message: status.message });
+  const delay = status.retryDelaySeconds;
+  if (delay !== undefined && (!Number.isSafeInteger(delay) || delay < 0)) {
+    throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: `retryDelaySeconds must be a non-negative integer, got ${delay}` });
+  }
+  if (format === 'json') {
+    const details = delay === undefined ? {} : { details: [{ '@type': RETRY_INFO_TYPE, retryDelay: `${delay}s` }] };
+    return JSON.stringify({ code: status.code, message: status.message, ...details });
+  }
   const w = new ProtoWriter();
   if (status.code !== 0) w.varintField(1, status.code);
   if (status.message !== '') w.bytesField(2, utf8.encode(status.message));
+  if (delay !== undefined) {
+    const duration = new ProtoWriter().varintField(1, delay).finish();
+    const retryInfo = new ProtoWriter().bytesField(1, duration).finish();
+    w.bytesField(3, new ProtoWriter().bytesField(1, utf8.encode(RETRY_INFO_TYPE)).bytesField(2, retryInfo).finish());
+  }
   return w.finish();
 }
 
