@@ -21,3 +21,5 @@ export { DESTINATION_FORMATS, formatPayload, StandardPayloadSchema, summarise } 
 export type { DestinationFormat, AlertNotice, StandardPayload } from './delivery/payloads.js';
 export { AlertService, destinationView } from './AlertService.js';
 export type { DestinationView, DestinationInput, NotificationView } from './AlertService.js';
+export { WebhookReceiver } from './testing/WebhookReceiver.js';
+export type { ReceivedWebhook } from './testing/WebhookReceiver.js';
