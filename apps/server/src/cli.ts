@@ -37,6 +37,13 @@ program
   .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
   .option('--web-dir <dir>', 'built dashboard to serve')
   .option('--demo', 'also run the simulated agent fleet against this server', false)
+  .option('--public-url <url>', 'base URL of the dashboard for links in alert notifications (default: the listening URL)')
+  .addOption(
+    new Option('--alerts-allow-private <cidrs>', 'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)').env(
+      'TELLTALE_ALERTS_ALLOW_PRIVATE',
+    ),
+  )
+  .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
   .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
   .action(async (raw: Record<string, unknown>) => {
     // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.

@@ -26,7 +26,7 @@ import { formatPayload, summarise, type DestinationFormat } from './delivery/pay
 import type { AttemptOutcome } from './delivery/retryPolicy.js';
 import { generateSecret, isSecret } from './delivery/signWebhook.js';
 import { checkUrl, SsrfError, type Resolver, type SsrfPolicy } from './delivery/ssrfGuard.js';
-import { isFormat } from './evaluation/outbox.js';
+import { isFormat, resolveUrl } from './evaluation/outbox.js';
 import type { AlertRule, AlertRuleSpec } from './rules/AlertRule.js';
 import { fromStoredRule, newId, toStoredRule } from './rules/ruleRecords.js';
 
@@ -95,7 +95,7 @@ function notificationView(n: StoredNotification): NotificationView {
  */
 export class AlertService {
   constructor(
-    private readonly opts: { store: Store; dispatcher: AlertDispatcher; policy: SsrfPolicy; resolve?: Resolver; clock?: () => number; dashboardUrl: string },
+    private readonly opts: { store: Store; dispatcher: AlertDispatcher; policy: SsrfPolicy; resolve?: Resolver; clock?: () => number; dashboardUrl: string | (() => string) },
   ) {}
 
   private get client(): Store['client'] {
@@ -254,7 +254,7 @@ export class AlertService {
       startsAtMs: now,
       endsAtMs: undefined,
       evaluatedAtMs: now,
-      dashboardUrl: `${this.opts.dashboardUrl.replace(/\/+$/, '')}/alerts?project=${encodeURIComponent(projectId)}`,
+      dashboardUrl: `${resolveUrl(this.opts.dashboardUrl).replace(/\/+$/, '')}/alerts?project=${encodeURIComponent(projectId)}`,
       summary: `test: ${summarise({ rule, value: 0.9, sampleSize: 100, status: 'firing' })}`,
     };
     const n: StoredNotification = {

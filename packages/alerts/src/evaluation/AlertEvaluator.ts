@@ -5,14 +5,14 @@ import type { Observation } from '../rules/measureRule.js';
 import { fromStoredRule, newId } from '../rules/ruleRecords.js';
 import { advance, initialState, type AlertStateName, type NotifyKind, type SeriesState, type Timing, type Verdict } from './advance.js';
 import type { AlertEventSink, LiveAlertEvent } from './LiveAlertEvent.js';
-import { enqueueNotifications } from './outbox.js';
+import { enqueueNotifications, resolveUrl } from './outbox.js';
 
 export interface AlertEvaluatorOptions {
   store: Store;
   /** Measures a rule's metric over its window ending at `nowMs` (the server passes measureRule over its Analytics). */
   measure: (rule: AlertRule, nowMs: number) => Promise<Observation>;
-  /** The dashboard's base URL, for links in notifications. */
-  dashboardUrl: string;
+  /** The dashboard's base URL, for links in notifications (a function: known once the server listens). */
+  dashboardUrl: string | (() => string);
   /** Epoch ms (tests inject a clock). */
   clock?: () => number;
   /** How often due rules are looked for (default 1 s). */
@@ -154,7 +154,7 @@ export class AlertEvaluator implements AlertEventSink {
   }
 
   private async enqueue(rule: AlertRule, state: StoredAlertState): Promise<void> {
-    const written = await enqueueNotifications(this.opts.store, rule, state, this.opts.dashboardUrl, this.clock());
+    const written = await enqueueNotifications(this.opts.store, rule, state, resolveUrl(this.opts.dashboardUrl), this.clock());
     if (written > 0) this.opts.onEnqueued?.();
   }
 

@@ -13,6 +13,10 @@ export function notificationId(parts: { projectId: string; ruleId: string; group
   return `msg_${h.digest('base64url').slice(0, 27)}`;
 }
 
+export function resolveUrl(url: string | (() => string)): string {
+  return typeof url === 'string' ? url : url();
+}
+
 export function isFormat(format: string): format is DestinationFormat {
   return (DESTINATION_FORMATS as readonly string[]).includes(format);
 }
