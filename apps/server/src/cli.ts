@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { toTelltaleError } from '@telltale/semconv';
 import { CliError, EXIT } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
+import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
 import { projectsCommand } from './cli/projectsCommand.js';
 import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
@@ -100,6 +101,7 @@ const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
 program.addCommand(projectsCommand(out));
 program.addCommand(keysCommand(out, err));
+program.addCommand(alertsCommand(out, err));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {
