@@ -56,7 +56,7 @@ function postOnce(url: URL, addresses: Parameters<typeof pinnedLookup>[0], body:
       url,
       {
         method: 'POST',
-        lookup: pinnedLookup(addresses) as never,
+        lookup: pinnedLookup(addresses),
         headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'telltale-webhooks/1', ...opts.headers },
       },
       (res) => {

@@ -29,10 +29,10 @@ const FORBIDDEN = [
   ['2002:a00:1::', '6to4'],
 ] as const;
 
-const fakeDns = (table: Record<string, string[]>): Resolver => async (host) => {
+const fakeDns = (table: Record<string, string[]>): Resolver => (host) => {
   const found = table[host];
-  if (found === undefined) throw new Error('ENOTFOUND');
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  if (found === undefined) return Promise.reject(new Error('ENOTFOUND'));
+  return Promise.resolve(found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 };
 
 describe('SSRF guard: address classification', () => {
@@ -117,7 +117,7 @@ describe('SSRF guard: sending', () => {
   it('connects to the checked address, not to what a later lookup says', async () => {
     // the resolver answers once with the allowed loopback; http.request is never given the name to resolve again
     let lookups = 0;
-    const resolve: Resolver = async () => (++lookups === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.9.9.9', family: 4 }]);
+    const resolve: Resolver = () => Promise.resolve(++lookups === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.9.9.9', family: 4 }]);
     const r = await postWebhook(`http://receiver.test:${port}/ok`, '{}', opts(['127.0.0.0/8'], resolve));
     expect(r).toMatchObject({ kind: 'response', status: 204 });
     expect(lookups).toBe(1);

@@ -34,7 +34,7 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
 
   const parts = () => {
     const dispatcher = new AlertDispatcher({ store, policy: POLICY, clock, retry: { baseDelayMs: 1000, maxAttempts: 5 } });
-    const evaluator = new AlertEvaluator({ store, measure: async () => observation, dashboardUrl: 'http://dash.example', clock });
+    const evaluator = new AlertEvaluator({ store, measure: () => Promise.resolve(observation), dashboardUrl: 'http://dash.example', clock });
     const service = new AlertService({ store, dispatcher, policy: POLICY, clock, dashboardUrl: 'http://dash.example' });
     return { dispatcher, evaluator, service };
   };

@@ -186,17 +186,7 @@ function matchesLabels(rule: AlertRule, labels: Readonly<Record<string, string>>
   return (f.agent === undefined || labels.agent === undefined || labels.agent === f.agent) && (f.tool === undefined || labels.tool === undefined || labels.tool === f.tool);
 }
 
-function toSeries(s: StoredAlertState): SeriesState {
-  return {
-    state: s.state as AlertStateName,
-    episode: s.episode,
-    sinceMs: s.sinceMs,
-    firedAtMs: s.firedAtMs,
-    lastEvalAtMs: s.lastEvalAtMs,
-    lastValue: s.lastValue,
-    lastSample: s.lastSample,
-    notifySeq: s.notifySeq,
-    notifyKind: s.notifyKind as NotifyKind | '',
-    lastNotifiedAtMs: s.lastNotifiedAtMs,
-  };
+/** The stored state as the state machine sees it (states and kinds are only ever written by it). */
+function toSeries({ projectId: _p, ruleId: _r, groupKey: _g, labels: _l, ...s }: StoredAlertState): SeriesState {
+  return { ...s, state: s.state as AlertStateName, notifyKind: s.notifyKind as NotifyKind | '' };
 }

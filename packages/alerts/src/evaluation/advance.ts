@@ -1,3 +1,5 @@
+import type { StoredAlertState } from '@telltale/store';
+
 /**
  * The per-(rule, group) state machine, pure (time comes in as `nowMs`):
  *
@@ -15,20 +17,12 @@ export type AlertStateName = (typeof ALERT_STATES)[number];
 
 export type NotifyKind = 'firing' | 'resolved';
 
-export interface SeriesState {
+/** What the state machine keeps per (rule, group): the stored state without its identity and labels. */
+export type SeriesState = Omit<StoredAlertState, 'projectId' | 'ruleId' | 'groupKey' | 'labels' | 'state' | 'notifyKind'> & {
   state: AlertStateName;
-  /** Changes when an episode starts (ok/resolved → pending or firing). */
-  episode: string;
-  sinceMs: number;
-  firedAtMs: number | undefined;
-  lastEvalAtMs: number;
-  lastValue: number | undefined;
-  lastSample: number;
-  /** Notifications decided in this episode; the last one's kind. */
-  notifySeq: number;
+  /** The last decided notification's kind (its sequence is `notifySeq`, counted per episode). */
   notifyKind: NotifyKind | '';
-  lastNotifiedAtMs: number | undefined;
-}
+};
 
 /** One evaluation's verdict: breaching, not, or unknown (too few samples). */
 export interface Verdict {

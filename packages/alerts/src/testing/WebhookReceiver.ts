@@ -20,8 +20,9 @@ export class WebhookReceiver {
   ) {}
 
   static async start(path = '/hook'): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
+    const holder: { receiver?: WebhookReceiver } = {};
     const server = createServer((req, res) => {
+      const receiver = holder.receiver;
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -31,8 +32,8 @@ export class WebhookReceiver {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
-    return receiver;
+    holder.receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+    return holder.receiver;
   }
 
   /** The next requests get these statuses, in order. */
