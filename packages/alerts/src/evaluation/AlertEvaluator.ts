@@ -54,9 +54,12 @@ export class AlertEvaluator implements AlertEventSink {
     const tickMs = this.opts.tickMs ?? 1000;
     const loop = (): void => {
       this.timer = setTimeout(() => {
-        void this.tick().finally(() => {
-          if (this.started) loop();
-        });
+        // a failed tick (storage unreachable) was reported to onError; the next one tries again
+        void this.tick()
+          .catch(() => undefined)
+          .finally(() => {
+            if (this.started) loop();
+          });
       }, tickMs);
     };
     loop();
@@ -104,9 +107,9 @@ export class AlertEvaluator implements AlertEventSink {
     });
   }
 
-  /** A live event (see LiveAlertEvent) for every enabled `any_loop` rule of its project. */
+  /** A live event (see LiveAlertEvent) for every enabled `any_loop` rule of its project; never rejects (failures go to onError). */
   raise(event: LiveAlertEvent): Promise<void> {
-    return this.serial(async () => {
+    return this.serialReported(async () => {
       for (const rule of (await this.rules()).values()) {
         if (!rule.enabled || rule.projectId !== event.projectId || rule.metric !== 'any_loop') continue;
         if (!matchesLabels(rule, event.labels)) continue;
@@ -166,6 +169,11 @@ export class AlertEvaluator implements AlertEventSink {
       else rules.set(key(rule.projectId, rule.id), rule);
     }
     return rules;
+  }
+
+  /** Like serial, but a failure is only reported to onError. */
+  private serialReported(fn: () => Promise<void>): Promise<void> {
+    return this.serial(fn).catch(() => undefined);
   }
 
   /** Evaluation, live events and loading never interleave (one writer per state). */
