@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { toTelltaleError } from '@telltale/semconv';
 import { CliError, EXIT } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
+import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
 import { projectsCommand } from './cli/projectsCommand.js';
 import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
@@ -38,6 +39,13 @@ program
   .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
   .option('--web-dir <dir>', 'built dashboard to serve')
   .option('--demo', 'also run the simulated agent fleet against this server', false)
+  .option('--public-url <url>', 'base URL of the dashboard for links in alert notifications (default: the listening URL)')
+  .addOption(
+    new Option('--alerts-allow-private <cidrs>', 'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)').env(
+      'TELLTALE_ALERTS_ALLOW_PRIVATE',
+    ),
+  )
+  .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
   .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
   .action(async (raw: Record<string, unknown>) => {
     // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.
@@ -94,6 +102,7 @@ const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
 program.addCommand(projectsCommand(out));
 program.addCommand(keysCommand(out, err));
+program.addCommand(alertsCommand(out, err));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {

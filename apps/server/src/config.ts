@@ -24,6 +24,15 @@ export const StartConfigSchema = z
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),
+    /** Base URL of the dashboard as receivers should open it (links in notifications); default: the listening URL. */
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** CIDR ranges webhook destinations may reach although they are not public (comma-separated), e.g. 127.0.0.0/8,10.0.0.0/8. */
+    alertsAllowPrivate: z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+    /** First retry delay of a failed webhook (doubles per attempt, with jitter). */
+    alertsRetryBaseMs: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();

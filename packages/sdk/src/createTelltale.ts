@@ -97,7 +97,7 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
         [TelltaleAttr.stepName]: name,
         [OtelAttr.genAiAgentName]: name,
       };
-      return runInSpan(env, { name, attempt: 1, attributes, newRunId: runId }, (recorder) =>
+      return runInSpan(env, { name, attempt: 1, attributes, newRunId: runId, guard: opts?.guard }, (recorder) =>
         fn(recorder as RunHandle),
       );
     },

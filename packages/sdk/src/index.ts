@@ -9,6 +9,7 @@ export type { SpanExporter, SpanProcessor, ReadableSpan } from '@opentelemetry/s
 export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 export { stableHash } from './stableHash.js';
 export { setErrorHandler } from './errorHandler.js';
+export { RunGuardError } from './RunGuardError.js';
 export type { TelltaleErrorHandler } from './errorHandler.js';
 export type {
   StepHandle,
@@ -18,6 +19,7 @@ export type {
   LlmModel,
   StepOptions,
   RunOptions,
+  RunGuard,
   RetryOptions,
   RetryPolicy,
   Backoff,

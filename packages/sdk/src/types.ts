@@ -85,10 +85,27 @@ export interface StepOptions {
   retry?: RetryPolicy;
 }
 
+/**
+ * Limits that stop a run in-process with a RunGuardError (checked before each
+ * step starts; the step crossing a limit is recorded as failed, not run).
+ */
+export interface RunGuard {
+  /** Stop at the Nth call of the same tool with the same arguments (a repeated action); ≥ 2. */
+  maxRepeats?: number;
+  /** Stop at the step after this many steps. */
+  maxSteps?: number;
+  /** Stop at the next step once the cost recorded with `recordUsage({ costUsd })` exceeds this. */
+  maxCostUsd?: number;
+  /** Stop at the next step once the run has taken longer than this. */
+  maxDurationMs?: number;
+}
+
 export interface RunOptions {
   /** Use this run id instead of a fresh UUID (e.g. to resume a run). */
   runId?: string;
   attributes?: Attributes;
+  /** Stop the run when it loops, runs away or exceeds its budget (see RunGuard). */
+  guard?: RunGuard;
 }
 
 export interface LlmModel {

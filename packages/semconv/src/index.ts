@@ -1,6 +1,6 @@
 export { TelltaleAttr, OtelAttr, OpenInferenceAttr, VercelAiAttr } from './attributes.js';
 export type { TelltaleAttrName } from './attributes.js';
-export { StepKind, STEP_KINDS, isStepKind, RunOutcome } from './stepKinds.js';
+export { StepKind, STEP_KINDS, isStepKind, RunOutcome, RunStopReason } from './stepKinds.js';
 export {
   GEN_AI_OPERATION_STEP_KIND,
   OPENINFERENCE_STEP_KIND,

@@ -26,3 +26,16 @@ export const RunOutcome = {
   incomplete: 'incomplete',
 } as const;
 export type RunOutcome = (typeof RunOutcome)[keyof typeof RunOutcome];
+
+/** Values of `telltale.run.stop_reason`: why an SDK guard stopped a run. */
+export const RunStopReason = {
+  /** The same tool with the same arguments `maxRepeats` times (a repeated action). */
+  loop: 'loop',
+  /** More than `maxSteps` steps (a runaway). */
+  maxSteps: 'max_steps',
+  /** Recorded cost above `maxCostUsd`. */
+  budget: 'budget',
+  /** Longer than `maxDurationMs`. */
+  timeout: 'timeout',
+} as const;
+export type RunStopReason = (typeof RunStopReason)[keyof typeof RunStopReason];

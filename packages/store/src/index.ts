@@ -41,3 +41,19 @@ export type { Project, NewProject } from './projects/projects.js';
 export { insertApiKey, listApiKeys, revokeApiKey, listApiKeyRecords } from './keys/apiKeys.js';
 export type { ApiKeyInfo, ApiKeyRecord, NewApiKey } from './keys/apiKeys.js';
 export { dataDirHolder } from './dataDirHolder.js';
+export { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule } from './alerts/alertRules.js';
+export type { StoredAlertRule } from './alerts/alertRules.js';
+export { putAlertDestination, deleteAlertDestination, listAlertDestinations, getAlertDestination } from './alerts/alertDestinations.js';
+export type { StoredAlertDestination } from './alerts/alertDestinations.js';
+export { putAlertStates, listAlertStates, appendAlertHistory, listAlertHistory } from './alerts/alertState.js';
+export type { StoredAlertState, AlertHistoryEvent } from './alerts/alertState.js';
+export {
+  putNotifications,
+  existingNotificationIds,
+  listDueNotifications,
+  listNotifications,
+  getNotification,
+  appendDeliveryAttempts,
+  listDeliveryAttempts,
+} from './alerts/alertNotifications.js';
+export type { StoredNotification, DeliveryAttempt } from './alerts/alertNotifications.js';

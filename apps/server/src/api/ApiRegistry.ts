@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseQuery } from './analyticsParams.js';
 import { parseOrThrow } from './errors.js';
 
-export type HttpMethod = 'get' | 'put' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
 const NoParams = z.object({}).strict();
 

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router, type Express, type Request } from 'express';
+import type { AlertService } from '@telltale/alerts';
 import type { Analytics } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
 import { z } from 'zod';
+import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
@@ -20,6 +22,8 @@ export interface ApiAppOptions {
   store: Store;
   /** Created once per process; every analytics route asks it. */
   analytics: Analytics;
+  /** Alert rules, destinations and the delivery log (absent: no `/alerts` routes). */
+  alerts?: AlertService;
   /** Built dashboard to serve at `/`, if present. */
   webDir?: string;
   onInternalError: (err: unknown) => void;
@@ -77,6 +81,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   router.use(failuresRouter(registry, opts.analytics, projectOf));
   router.use(costRouter(registry, opts.analytics, projectOf));
   router.use(pricesRouter(registry, opts.analytics, projectOf));
+  if (opts.alerts !== undefined) router.use(alertsRouter(registry, opts.alerts, projectOf));
   router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
   return { router, registry };
 }

@@ -2,7 +2,7 @@ import { CliError } from './CliError.js';
 
 export type QueryValues = Record<string, string | number | undefined>;
 
-/** GETs against a Telltale server's `/api/v1`; every failure is a CliError (exit 2) saying what went wrong. */
+/** Requests to a Telltale server's `/api/v1`; every failure is a CliError (exit 2) saying what went wrong. */
 export class ApiClient {
   readonly base: string;
 
@@ -39,12 +39,25 @@ export class ApiClient {
     return this.request<T>(path, query);
   }
 
-  private async request<T>(path: string, query: QueryValues): Promise<T | undefined> {
+  /** POST / PUT / DELETE with an optional JSON body. */
+  async send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const found = await this.request<T>(path, {}, method, body);
+    if (found === undefined) throw new CliError(`${this.base} has no ${method} ${path} route: is it a Telltale server of this version?`);
+    return found;
+  }
+
+  private async request<T>(path: string, query: QueryValues, method = 'GET', payload?: unknown): Promise<T | undefined> {
     const url = this.urlOf(path, query);
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { accept: 'application/json', ...(this.apiKey === undefined || this.apiKey === '' ? {} : { authorization: `Bearer ${this.apiKey}` }) },
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.apiKey === undefined || this.apiKey === '' ? {} : { authorization: `Bearer ${this.apiKey}` }),
+        },
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
@@ -63,6 +76,6 @@ export class ApiClient {
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
     if (res.status === 404 && error?.message?.startsWith('no API route') === true) return undefined;
     if (res.status === 401 || res.status === 403) throw new CliError(`${this.base} refused the request (${res.status}): pass --api-key or set TELLTALE_API_KEY`);
-    throw new CliError(`GET ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`);
+    throw new CliError(`${method} ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`);
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
 import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type StoreConnection } from '@telltale/store';
@@ -124,9 +125,28 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
   });
   const analytics = new Analytics(store);
+  const policy = { allowPrivate: config.alertsAllowPrivate };
+  checkPolicy(policy);
+  let listeningUrl = '';
+  const dashboardUrl = (): string => config.publicUrl ?? listeningUrl;
+  const dispatcher = new AlertDispatcher({
+    store,
+    policy,
+    retry: { baseDelayMs: config.alertsRetryBaseMs },
+    onError: (err) => logger.warn({ err }, 'delivering alert notifications failed; they stay pending'),
+  });
+  const evaluator = new AlertEvaluator({
+    store,
+    measure: (rule, nowMs) => measureRule(analytics, rule.projectId, rule, nowMs),
+    dashboardUrl,
+    onEnqueued: () => dispatcher.wake(),
+    onError: (err, ruleId) => logger.warn({ err, ruleId }, 'evaluating an alert rule failed'),
+  });
+  const alerts = new AlertService({ store, dispatcher, policy, dashboardUrl });
   const app = createApiApp({
     store,
     analytics,
+    alerts,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
@@ -172,6 +192,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   const grpcAddress = grpc === undefined ? undefined : `${host}:${grpc.port}`;
+  listeningUrl = url;
+  // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
+  await evaluator.start();
+  dispatcher.start();
   logger.info({ url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
   if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
@@ -181,6 +205,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.all([stopped, grpc?.close()]);
+      await evaluator.stop();
+      await dispatcher.stop();
       keys?.stop();
       await collector.close();
       await store.close();

@@ -4,6 +4,7 @@ import { OtelAttr, RunOutcome, TelltaleAttr } from '@telltale/semconv';
 import { stableHash } from '../stableHash.js';
 import type { DeclaredRunOutcome, LlmUsage, StepHandle } from '../types.js';
 import { guard } from './reportFault.js';
+import type { RunGuardState } from './RunGuardState.js';
 
 /**
  * The handle a step function receives (the run handle too: `setOutcome` is
@@ -20,6 +21,7 @@ export class StepRecorder implements StepHandle {
     span: Span | undefined,
     readonly runId: string | undefined,
     readonly attempt: number,
+    private readonly runGuard?: RunGuardState,
   ) {
     this.span = span ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   }
@@ -57,6 +59,7 @@ export class StepRecorder implements StepHandle {
       if (usage.costUsd !== undefined) {
         u.cost += finite(usage.costUsd);
         u.hasCost = true;
+        this.runGuard?.addCost(finite(usage.costUsd));
       }
       if (u.hasCost) attributes[TelltaleAttr.costUsd] = u.cost;
       this.span.setAttributes(attributes);

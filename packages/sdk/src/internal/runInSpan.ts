@@ -4,7 +4,9 @@ import { OtelAttr, RunOutcome, TelltaleAttr } from '@telltale/semconv';
 import { ensureContextManager } from './ensureContextManager.js';
 import { errorMessageOf, errorTypeOf } from './errorType.js';
 import { guard, reportFault } from './reportFault.js';
+import type { RunGuard } from '../types.js';
 import { getRunId, withRunId } from './runContext.js';
+import { getRunGuard, RunGuardState, withRunGuard } from './RunGuardState.js';
 import { StepRecorder } from './StepRecorder.js';
 
 export interface SpanEnv {
@@ -20,6 +22,8 @@ export interface SpanSpec {
   attempt: number;
   /** Set for run roots: the new run id, put in context for every span inside. */
   newRunId?: string;
+  /** Run roots: the guard limits of the run. */
+  guard?: RunGuard | undefined;
 }
 
 /**
@@ -34,8 +38,15 @@ export async function runInSpan<T>(
   fn: (recorder: StepRecorder) => T | PromiseLike<T>,
 ): Promise<T> {
   const { clock } = env;
-  const started = guard('span.start', () => startSpan(env.getTracer(), spec, clock?.()));
-  const recorder = new StepRecorder(started?.span, started?.runId ?? spec.newRunId, spec.attempt);
+  // a guarded run's steps are checked before they start; the stopped step is recorded as failed, not run
+  const runGuard = spec.newRunId === undefined ? getRunGuard(context.active()) : undefined;
+  const stop = runGuard?.check(spec.name, spec.attributes);
+  const started = guard('span.start', () => startSpan(env.getTracer(), spec, clock?.(), clock));
+  if (stop !== undefined) {
+    if (started) guard('span.end', () => endWithError(started.span, stop, spec, clock?.()));
+    throw stop;
+  }
+  const recorder = new StepRecorder(started?.span, started?.runId ?? spec.newRunId, spec.attempt, runGuard);
   let result: T;
   try {
     result = await callInContext(started?.ctx, () => fn(recorder));
@@ -51,6 +62,7 @@ function startSpan(
   tracer: Tracer,
   spec: SpanSpec,
   startTime: number | undefined,
+  clock?: () => number,
 ): { span: Span; ctx: Context; runId: string | undefined } {
   ensureContextManager();
   const parent = context.active();
@@ -60,6 +72,7 @@ function startSpan(
   const span = tracer.startSpan(spec.name, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
   let ctx = trace.setSpan(parent, span);
   if (spec.newRunId !== undefined) ctx = withRunId(ctx, spec.newRunId);
+  if (spec.newRunId !== undefined && spec.guard !== undefined) ctx = withRunGuard(ctx, new RunGuardState(spec.guard, span, spec.newRunId, clock ?? Date.now));
   return { span, ctx, runId };
 }
 
