@@ -8,9 +8,13 @@ import type { Migration } from './Migration.js';
  * rows as a compact part (measured: 17–19 against 8–10 CPU-µs per span, the
  * largest single cost of ingest). Merges turn parts past the threshold into
  * wide parts, which is what the analytics queries read from in the long run.
+ *
+ * `merge_selector_base = 10` (default 5): merges take more parts at once, so
+ * a span is rewritten fewer times on its way to a large part (measured: 9.6
+ * against 7.9 CPU-µs per span for 64k-span inserts, their merges included).
  */
 export const m0005SpansCompactParts: Migration = {
   version: 5,
   name: 'spans_compact_parts',
-  statements: [`ALTER TABLE spans MODIFY SETTING min_bytes_for_wide_part = 134217728`],
+  statements: [`ALTER TABLE spans MODIFY SETTING min_bytes_for_wide_part = 134217728, merge_selector_base = 10`],
 };
