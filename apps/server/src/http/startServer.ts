@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
-import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
-import { Store, type StoreConnection } from '@telltale/store';
+import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
+import { DEFAULT_LOOP_THRESHOLDS, Store, type StoreConnection } from '@telltale/store';
 import type { TelltaleError } from '@telltale/semconv';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
@@ -95,6 +95,32 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
+  const analytics = new Analytics(store);
+  const policy = { allowPrivate: config.alertsAllowPrivate };
+  checkPolicy(policy);
+  let listeningUrl = '';
+  const dashboardUrl = (): string => config.publicUrl ?? listeningUrl;
+  const dispatcher = new AlertDispatcher({
+    store,
+    policy,
+    retry: { baseDelayMs: config.alertsRetryBaseMs },
+    onError: (err) => logger.warn({ err }, 'delivering alert notifications failed; they stay pending'),
+  });
+  const evaluator = new AlertEvaluator({
+    store,
+    measure: (rule, nowMs) => measureRule(analytics, rule.projectId, rule, nowMs),
+    dashboardUrl,
+    onEnqueued: () => dispatcher.wake(),
+    onError: (err, ruleId) => logger.warn({ err, ruleId }, 'evaluating an alert rule failed'),
+  });
+  // loops are reported while the run is still going: every any_loop rule of the project gets them
+  const liveLoops = new LiveLoopDetector({
+    ...DEFAULT_LOOP_THRESHOLDS,
+    onEvent: (e) => {
+      void evaluator.raise({ projectId: e.projectId, kind: 'loop', groupKey: `run:${e.runId}`, status: e.status, value: e.count, atMs: e.atMs, labels: e.labels });
+    },
+  });
+  liveLoops.start();
   const collector = await Collector.open({
     spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
     spoolMaxBytes: config.spoolMaxBytes,
@@ -103,8 +129,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
     insert: (messages, runs, deduplicationToken) => store.insertSpanBatches(messages, runs, { deduplicationToken }),
     onInsertError: (err, attempt) => logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried'),
+    onAccepted: (loops) => liveLoops.observe(loops),
     ...crashFailpoint(logger),
   }).catch(async (err: unknown) => {
+    liveLoops.stop();
     keys?.stop();
     await store.close();
     throw err;
@@ -123,24 +151,6 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     ...intake,
     maxBodyBytes: config.maxBodyBytes,
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
-  });
-  const analytics = new Analytics(store);
-  const policy = { allowPrivate: config.alertsAllowPrivate };
-  checkPolicy(policy);
-  let listeningUrl = '';
-  const dashboardUrl = (): string => config.publicUrl ?? listeningUrl;
-  const dispatcher = new AlertDispatcher({
-    store,
-    policy,
-    retry: { baseDelayMs: config.alertsRetryBaseMs },
-    onError: (err) => logger.warn({ err }, 'delivering alert notifications failed; they stay pending'),
-  });
-  const evaluator = new AlertEvaluator({
-    store,
-    measure: (rule, nowMs) => measureRule(analytics, rule.projectId, rule, nowMs),
-    dashboardUrl,
-    onEnqueued: () => dispatcher.wake(),
-    onError: (err, ruleId) => logger.warn({ err, ruleId }, 'evaluating an alert rule failed'),
   });
   const alerts = new AlertService({ store, dispatcher, policy, dashboardUrl });
   const app = createApiApp({
@@ -205,6 +215,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.all([stopped, grpc?.close()]);
+      liveLoops.stop();
       await evaluator.stop();
       await dispatcher.stop();
       keys?.stop();

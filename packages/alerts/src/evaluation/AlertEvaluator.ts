@@ -35,6 +35,9 @@ const RECONCILE_WINDOW_MS = 24 * 3_600_000;
  * but the outbox lacks (a crash in between) are written with the same ids.
  * One evaluator per ClickHouse: a second would evaluate rules twice.
  */
+/** How stale the rules live events are matched against may be (the periodic evaluation re-reads them as often). */
+const LIVE_RULES_TTL_MS = 1_000;
+
 export class AlertEvaluator implements AlertEventSink {
   private readonly states = new Map<string, StoredAlertState>();
   private readonly nextEvalAt = new Map<string, number>();
@@ -42,6 +45,8 @@ export class AlertEvaluator implements AlertEventSink {
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private started = false;
+  /** The rules live events were last matched against: loops can be many per second, rules change rarely. */
+  private liveRules: { atMs: number; rules: Map<string, AlertRule> } | undefined;
 
   constructor(private readonly opts: AlertEvaluatorOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -110,7 +115,9 @@ export class AlertEvaluator implements AlertEventSink {
   /** A live event (see LiveAlertEvent) for every enabled `any_loop` rule of its project; never rejects (failures go to onError). */
   raise(event: LiveAlertEvent): Promise<void> {
     return this.serialReported(async () => {
-      for (const rule of (await this.rules()).values()) {
+      const now = this.clock();
+      if (this.liveRules === undefined || now - this.liveRules.atMs >= LIVE_RULES_TTL_MS) this.liveRules = { atMs: now, rules: await this.rules() };
+      for (const rule of this.liveRules.rules.values()) {
         if (!rule.enabled || rule.projectId !== event.projectId || rule.metric !== 'any_loop') continue;
         if (!matchesLabels(rule, event.labels)) continue;
         try {

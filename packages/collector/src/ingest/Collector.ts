@@ -1,4 +1,5 @@
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { Spool, type SpoolBatch, type SpoolRecovery } from '../spool/Spool.js';
 import { SpoolDrainer } from '../spool/SpoolDrainer.js';
@@ -21,11 +22,13 @@ export interface CollectorOptions {
   limits?: SpanLimits;
   /** Decoding worker threads; 0 decodes on the event loop (default: cores − 1, 1 to 4). */
   workers?: number;
-  /** Spans per insert (default 20,000). */
+  /** Spans per insert (default DEFAULT_DRAIN_BATCH_SPANS). */
   maxBatchSpans?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
   /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
   afterInsert?: () => void;
+  /** Given the loop signals of every acknowledged request (live loop detection). */
+  onAccepted?: (loops: LoopSignals) => void;
 }
 
 /**
@@ -37,9 +40,11 @@ export class Collector {
   readonly spool: Spool;
   private readonly processor: ExportProcessor;
   private readonly drainer: SpoolDrainer;
+  private readonly onAccepted: ((loops: LoopSignals) => void) | undefined;
 
   private constructor(spool: Spool, opts: CollectorOptions) {
     this.spool = spool;
+    this.onAccepted = opts.onAccepted;
     this.processor = new ExportProcessor({ ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.limits === undefined ? {} : { limits: opts.limits }) });
     this.drainer = new SpoolDrainer({
       spool,
@@ -80,6 +85,11 @@ export class Collector {
     } catch (err) {
       if (err instanceof SpoolFullError) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: `${err.message}; retry later`, cause: err });
       throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: `could not write the spool (${(err as Error).message}); retry later`, cause: err });
+    }
+    try {
+      this.onAccepted?.(processed.loops);
+    } catch {
+      // live detection is best effort: it never fails a request whose spans are kept
     }
   };
 

@@ -5,6 +5,7 @@ import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
 import type { OtlpEncoding } from '../otlp/responses.js';
 import { normaliseRequest } from '../normalise/normaliseRequest.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
+import { loopSignalsOf, type LoopSignals } from '../loops/loopSignals.js';
 import { encodeExportPayload } from './exportPayload.js';
 
 export interface ExportJob {
@@ -22,6 +23,8 @@ export interface ProcessedExport {
   spanCount: number;
   rejectedSpans: number;
   errors: string[];
+  /** What live loop detection needs of the accepted spans. */
+  loops: LoopSignals;
 }
 
 /**
@@ -38,5 +41,11 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
     throw err;
   }
   const { spans, rejectedSpans, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
-  return { parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans), spanCount: spans.length, rejectedSpans, errors };
+  return {
+    parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans),
+    spanCount: spans.length,
+    rejectedSpans,
+    errors,
+    loops: loopSignalsOf(job.projectId, spans),
+  };
 }
