@@ -16,14 +16,34 @@ export interface RequestOptions {
  * non-2xx (with the server's `{ error: { code, message } }` body), a body that
  * breaks the contract — becomes an `ApiError`.
  */
-export async function getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+export function getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+  return requestJson('GET', url, undefined, schema, options);
+}
+
+export type WriteMethod = 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * POST/PUT/DELETE `body` (sent as JSON when given) and parse the answer with
+ * `schema`; failures become `ApiError`s exactly as with `getJson` (a 400's
+ * message names the offending field).
+ */
+export function sendJson<S extends z.ZodType>(method: WriteMethod, url: string, body: unknown, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+  return requestJson(method, url, body, schema, options);
+}
+
+async function requestJson<S extends z.ZodType>(method: 'GET' | WriteMethod, url: string, requestBody: unknown, schema: S, options: RequestOptions): Promise<z.output<S>> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let response: Response;
   try {
     const readKey = 'readKey' in options ? options.readKey : storedReadKey();
     const headers: Record<string, string> = { accept: 'application/json' };
     if (readKey !== undefined) headers.authorization = `Bearer ${readKey}`;
-    response = await doFetch(url, { headers, signal: options.signal ?? null });
+    const init: RequestInit = { method, headers, signal: options.signal ?? null };
+    if (requestBody !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(requestBody);
+    }
+    response = await doFetch(url, init);
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw new ApiError({ code: CLIENT_ERROR_CODES.NETWORK, message: `Cannot reach the Telltale server (${url})`, status: 0, cause });
