@@ -3,6 +3,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { AppLayout } from './components/AppLayout';
+import { AlertRulePage } from './pages/alerts/AlertRulePage';
+import { AlertsPage } from './pages/alerts/AlertsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
@@ -16,6 +18,7 @@ export function createRouter() {
         { index: true, element: <Navigate to="/runs" replace /> },
         { path: 'runs', element: <RunsPage /> },
         { path: 'runs/:runId', element: <RunDetailPage /> },
+        { path: 'alerts', children: [{ index: true, element: <AlertsPage /> }, { path: 'rules/:ruleId', element: <AlertRulePage /> }] },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -13,6 +13,9 @@ export function AppLayout() {
           <NavLink to="/runs" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')}>
             Runs
           </NavLink>
+          <NavLink to="/alerts" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-alerts">
+            Alerts
+          </NavLink>
         </nav>
       </header>
       <main className="page">
