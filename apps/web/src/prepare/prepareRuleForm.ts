@@ -113,7 +113,10 @@ export function isFailureCause(value: string): value is FailureCause {
   return (FAILURE_CAUSES as readonly string[]).includes(value);
 }
 
-/** `name=value` lines → labels; names are checked by the schema. */
+// The server's label-name rule; checked here so the message names the label (zod's record-key error does not).
+const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** `name=value` lines → labels. */
 function parseLabels(text: string): { labels: Record<string, string> } | { error: string } {
   const labels: Record<string, string> = {};
   for (const raw of text.split('\n')) {
@@ -122,6 +125,7 @@ function parseLabels(text: string): { labels: Record<string, string> } | { error
     const eq = line.indexOf('=');
     if (eq <= 0) return { error: `"${line}" is not name=value` };
     const name = line.slice(0, eq).trim();
+    if (!LABEL_NAME.test(name)) return { error: `label name "${name}": letters, digits and _, not starting with a digit (Prometheus style)` };
     if (name in labels) return { error: `label ${name} appears twice` };
     labels[name] = line.slice(eq + 1).trim();
   }
