@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleJson } from '../testing/alertsFixtures';
 import { alertsUrls, createAlertRule, deleteAlertRule, fetchAlertRules, fetchAlertStates } from './alertsApi';
 import { ApiError } from './ApiError';
+import type { AlertRuleSpec } from './alertsSchemas';
 
 interface Recorded {
   url: string;
@@ -26,7 +27,7 @@ function cannedFetch(status: number, body: unknown): typeof fetch & { requests: 
   return Object.assign(impl, { requests });
 }
 
-const SPEC = {
+const SPEC: AlertRuleSpec = {
   name: 'x',
   description: '',
   enabled: true,
@@ -41,7 +42,7 @@ const SPEC = {
   filters: {},
   labels: {},
   destinationIds: [],
-} as const;
+};
 
 describe('alerts API client', () => {
   it('builds URLs, leaving out empty filters', () => {
