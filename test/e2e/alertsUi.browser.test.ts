@@ -135,7 +135,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     const [test] = await receiver.waitFor(1, 10_000);
     const payload = new Webhook(secret).verify(test!.body, test!.headers as Record<string, string>) as { type: string; status: string };
     expect(payload).toMatchObject({ type: 'alert.test', status: 'firing' });
-    const webhookId = test!.headers['webhook-id'];
+    const webhookId = String(test!.headers['webhook-id']);
 
     await page.click('[data-testid="alerts-tab-deliveries"]');
     const row = await page.waitForSelector(`[data-testid="notification-row"][data-notification-id="${webhookId}"]`);
