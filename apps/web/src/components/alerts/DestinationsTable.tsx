@@ -37,19 +37,21 @@ export function DestinationsTable({ rows, busyId, actions }: { rows: readonly De
                   {row.disabledReason && <span className="muted small alert-subline">{row.disabledReason}</span>}
                 </td>
                 <td className="mono small">{row.secretsLabel}</td>
-                <td className="alert-actions">
-                  <button type="button" className="button" disabled={busy} onClick={() => actions.onTest(row.id)} data-testid="destination-test">
-                    Send test
-                  </button>
-                  <button type="button" className="button" disabled={busy} onClick={() => actions.onRotate(row.id)} data-testid="destination-rotate">
-                    Rotate secret
-                  </button>
-                  <button type="button" className="button" disabled={busy} onClick={() => actions.onToggle(row.id, !row.enabled)} data-testid="destination-toggle">
-                    {row.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  <button type="button" className="button button-quiet" disabled={busy} onClick={() => actions.onDelete(row.id)} data-testid="destination-delete">
-                    Delete
-                  </button>
+                <td>
+                  <div className="alert-actions">
+                    <button type="button" className="button" disabled={busy} onClick={() => actions.onTest(row.id)} data-testid="destination-test">
+                      Send test
+                    </button>
+                    <button type="button" className="button" disabled={busy} onClick={() => actions.onRotate(row.id)} data-testid="destination-rotate">
+                      Rotate secret
+                    </button>
+                    <button type="button" className="button" disabled={busy} onClick={() => actions.onToggle(row.id, !row.enabled)} data-testid="destination-toggle">
+                      {row.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <button type="button" className="button button-quiet" disabled={busy} onClick={() => actions.onDelete(row.id)} data-testid="destination-delete">
+                      Delete
+                    </button>
+                  </div>
                 </td>
               </tr>
             );
