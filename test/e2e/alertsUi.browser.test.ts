@@ -33,6 +33,10 @@ interface Rule {
   labels: Record<string, string>;
   destinationIds: string[];
 }
+/** The parts of the rule body's JSON schema the form's choices must match. */
+interface RuleBodySchema {
+  properties: Record<'metric' | 'comparison' | 'cause' | 'percentile', { enum: string[] }>;
+}
 interface State {
   groupKey: string;
   state: string;
@@ -181,6 +185,17 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     await page.waitForSelector('text=No alert rules yet');
     await page.click('[data-testid="new-rule"]');
     await page.waitForSelector(`[data-testid="rule-field-destination"][data-destination-id="${doomed.body.destination.id}"]`);
+
+    // The form offers exactly the choices the server's rule schema (its OpenAPI document) accepts.
+    const doc = await api<{ paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: RuleBodySchema } } } } }> }>(telltale, 'GET', '/openapi.json');
+    const accepted = doc.body.paths['/alerts/rules']!.post!.requestBody.content['application/json'].schema.properties;
+    const options = (select: string) => page.$$eval(`[data-testid="${select}"] option`, (els) => els.map((el) => (el as HTMLOptionElement).value).filter((v) => v !== ''));
+    expect(await options('rule-field-metric')).toEqual(accepted.metric.enum);
+    expect(await options('rule-field-comparison')).toEqual(accepted.comparison.enum);
+    await page.selectOption('[data-testid="rule-field-metric"]', 'failure_cause_share');
+    expect(await options('rule-field-cause')).toEqual(accepted.cause.enum);
+    await page.selectOption('[data-testid="rule-field-metric"]', 'run_latency');
+    expect(await options('rule-field-percentile')).toEqual(accepted.percentile.enum);
 
     await page.fill('[data-testid="rule-field-threshold"]', 'eighty');
     await page.fill('[data-testid="rule-field-window"]', '5s');
