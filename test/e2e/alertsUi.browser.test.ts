@@ -145,7 +145,10 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     const row = await page.waitForSelector(`[data-testid="notification-row"][data-notification-id="${webhookId}"]`);
     expect(await row.getAttribute('data-kind')).toBe('test');
     expect(await row.getAttribute('data-state')).toBe('delivered');
-    await row.$eval('[data-testid="notification-toggle"]', (el) => (el as HTMLButtonElement).click());
+    await page.selectOption('[data-testid="deliveries-filter-state"]', 'failed');
+    await page.waitForSelector('text=No failed notifications');
+    await page.selectOption('[data-testid="deliveries-filter-state"]', '');
+    await page.click(`[data-testid="notification-row"][data-notification-id="${webhookId}"] [data-testid="notification-toggle"]`);
     await page.waitForSelector('[data-testid="attempt-row"][data-outcome="delivered"]');
     expect(await page.textContent('[data-testid="attempts-table"]')).toContain('HTTP 200');
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-delivery-log.png'), fullPage: true });
@@ -296,6 +299,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     expect(await listRow.getAttribute('data-state')).toBe('firing');
     expect(await listRow.$eval('[data-testid="alert-rule-value"]', (el) => el.textContent)).toBe('40% (n = 10)');
     await page.click('[data-testid="alerts-tab-history"]');
+    await page.selectOption('[data-testid="history-filter-rule"]', ruleId);
     await page.waitForSelector(`[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-history.png'), fullPage: true });
   });

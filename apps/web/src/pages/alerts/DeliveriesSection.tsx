@@ -11,14 +11,17 @@ import { prepareAttemptRows, prepareNotificationRows } from '../../prepare/prepa
 import { prepareOffsetPage } from '../../prepare/prepareAlertHistory';
 
 const PAGE_SIZE = 25;
+const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+type DeliveryStateFilter = (typeof DELIVERY_STATES)[number];
 
 /** The delivery log: notifications newest first, each with its attempts and a redeliver action. */
 export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
   const saveReadKey = useSaveReadKey();
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<string | undefined>();
+  const [state, setState] = useState<DeliveryStateFilter | undefined>();
   const offset = (page - 1) * PAGE_SIZE;
-  const notifications = useAlertNotifications({ ruleId, limit: PAGE_SIZE + 1, offset });
+  const notifications = useAlertNotifications({ ruleId, state, limit: PAGE_SIZE + 1, offset });
   const rules = useAlertRules();
   const destinations = useAlertDestinations();
   const list = notifications.data?.notifications;
@@ -31,14 +34,32 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
           <h2 className="card-title">Delivery log</h2>
           <p className="muted small">Every notification with every HTTP attempt; redelivery sends the same webhook-id and body again.</p>
         </div>
+        <label className="field">
+          <span className="field-label">Delivery</span>
+          <select
+            data-testid="deliveries-filter-state"
+            value={state ?? ''}
+            onChange={(e) => {
+              setState(DELIVERY_STATES.find((s) => s === e.target.value));
+              setPage(1);
+            }}
+          >
+            <option value="">Any</option>
+            {DELIVERY_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {notifications.isPending ? (
         <StatusView kind="loading" title="Loading the delivery log…" />
       ) : notifications.isError ? (
         <ErrorView title="Could not load the delivery log" error={notifications.error} onRetry={() => void notifications.refetch()} onReadKey={saveReadKey} />
       ) : rows.length === 0 ? (
-        <StatusView kind="empty" title={page > 1 ? 'No older notifications' : 'No notifications yet'}>
-          {page === 1 && 'Firing and resolved alerts, and test notifications, show up here.'}
+        <StatusView kind="empty" title={page > 1 ? 'No older notifications' : state ? `No ${state} notifications` : 'No notifications yet'}>
+          {page === 1 && !state && 'Firing and resolved alerts, and test notifications, show up here.'}
         </StatusView>
       ) : (
         <DeliveryLogTable

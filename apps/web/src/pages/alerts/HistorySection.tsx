@@ -13,9 +13,10 @@ export const HISTORY_PAGE_SIZE = 25;
 export function HistorySection({ ruleId }: { ruleId?: string }) {
   const saveReadKey = useSaveReadKey();
   const [page, setPage] = useState(1);
+  const [chosenRule, setChosenRule] = useState('');
   const offset = (page - 1) * HISTORY_PAGE_SIZE;
   // One row more than shown tells whether there is an older page.
-  const history = useAlertHistory({ ruleId, limit: HISTORY_PAGE_SIZE + 1, offset });
+  const history = useAlertHistory({ ruleId: ruleId ?? (chosenRule || undefined), limit: HISTORY_PAGE_SIZE + 1, offset });
   const rules = useAlertRules();
   const events = history.data?.events;
   const rows = useMemo(() => prepareHistoryRows((events ?? []).slice(0, HISTORY_PAGE_SIZE), rules.data ?? []), [events, rules.data]);
@@ -27,6 +28,26 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
           <h2 className="card-title">History</h2>
           <p className="muted small">Every state change (ok → pending → firing → resolved), newest first.</p>
         </div>
+        {ruleId === undefined && (rules.data?.length ?? 0) > 0 && (
+          <label className="field">
+            <span className="field-label">Rule</span>
+            <select
+              data-testid="history-filter-rule"
+              value={chosenRule}
+              onChange={(e) => {
+                setChosenRule(e.target.value);
+                setPage(1);
+              }}
+            >
+              <option value="">All rules</option>
+              {rules.data?.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
       {history.isPending ? (
         <StatusView kind="loading" title="Loading history…" />
