@@ -13,5 +13,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['./test/e2e/harness/globalSetup.ts'],
+    // eventsource-parser (under the Vercel AI SDK) also publishes a `source`
+    // condition, pointing at its TypeScript: Node cannot load that, vite can.
+    server: { deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] } },
   },
 });
