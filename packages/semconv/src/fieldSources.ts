@@ -18,12 +18,18 @@ import { OpenInferenceAttr, OtelAttr, TelltaleAttr, TraceloopAttr, VercelAiAttr 
  *   tokens (then all of it counts as input: a lower bound on the cost);
  * - `costPromptUsd` / `costCompletionUsd`: summed when no total cost is given;
  * - `entityName`: the step name, and the tool name of tool steps, of
- *   OpenLLMetry's decorated spans.
+ *   OpenLLMetry's decorated spans;
+ * - `genAiRequestModel`, `genAiAgentName`: the step name of GenAI spans,
+ *   `{operation} {model or agent}` as the spec names them, but built from
+ *   the attributes (the span name's digits would be stripped: `gpt-{n}o`).
  */
 export const FIELD_SOURCES = {
   runId: [TelltaleAttr.runId],
   stepKindOwn: [TelltaleAttr.stepKind],
   genAiOperation: [OtelAttr.genAiOperationName],
+  /** With the operation, the step name of GenAI spans: `chat gpt-4o` (the request model), `invoke_agent planner`. */
+  genAiRequestModel: [OtelAttr.genAiRequestModel],
+  genAiAgentName: [OtelAttr.genAiAgentName],
   openInferenceKind: [OpenInferenceAttr.spanKind],
   traceloopKind: [TraceloopAttr.spanKind],
   stepName: [TelltaleAttr.stepName],

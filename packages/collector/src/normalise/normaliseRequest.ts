@@ -54,6 +54,18 @@ function costOf(fields: SpanFields): number | null {
   return prompt === null && completion === null ? null : (prompt ?? 0) + (completion ?? 0);
 }
 
+/**
+ * `{operation} {subject}` for a GenAI span, as the spec names its spans:
+ * the agent for agent operations, else the requested model; '' without an
+ * operation or subject.
+ */
+function genAiStepName(fields: SpanFields): string {
+  const operation = fields.string(Field.genAiOperation);
+  if (operation === '') return '';
+  const subject = fields.string(Field.genAiAgentName) || fields.string(Field.genAiRequestModel);
+  return subject === '' ? '' : `${operation} ${subject}`;
+}
+
 /** One reader for every span of every request (normalising is synchronous and one per thread). */
 const fields = new SpanFields();
 
@@ -65,7 +77,7 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
   // tool steps without a tool-name attribute: OpenLLMetry names them in traceloop.entity.name, OpenInference in the span name
   const toolName = fields.string(Field.toolName) || (isTool ? fields.string(Field.entityName) || span.name : '');
   const stepName =
-    stepKind === '' ? '' : fields.string(Field.stepName) || (isTool ? toolName : '') || fields.string(Field.entityName) || stableSpanName(span.name);
+    stepKind === '' ? '' : fields.string(Field.stepName) || (isTool ? toolName : '') || fields.string(Field.entityName) || genAiStepName(fields) || stableSpanName(span.name);
   let inputTokens = fields.count(Field.inputTokens);
   const outputTokens = fields.count(Field.outputTokens);
   if (inputTokens === 0 && outputTokens === 0) inputTokens = fields.count(Field.totalTokens);
