@@ -30,7 +30,8 @@ class RecordingExporter implements SpanExporter {
  * A third-party library's tracing set up the way its users do it: an OTel
  * SDK 2.x tracer provider with the official OTLP/HTTP protobuf exporter
  * pointed at Telltale's `/v1/traces`, the async-hooks context manager, and
- * a copy of every exported batch for the fixture set.
+ * a copy of every exported batch for the fixture set (`exporter` replaces
+ * the OTLP/HTTP one, e.g. with the gRPC exporter).
  *
  * `simple` exports each span as it ends — children before their parents, in
  * separate requests (the late-parent case); otherwise spans are batched.
@@ -40,8 +41,8 @@ export class InteropTracing {
   private readonly recorder: RecordingExporter;
   private readonly contextManager = new AsyncLocalStorageContextManager();
 
-  constructor(endpoint: string, serviceName: string, opts: { simple?: boolean; headers?: Record<string, string> } = {}) {
-    this.recorder = new RecordingExporter(new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: opts.headers ?? {} }));
+  constructor(endpoint: string, serviceName: string, opts: { simple?: boolean; headers?: Record<string, string>; exporter?: SpanExporter } = {}) {
+    this.recorder = new RecordingExporter(opts.exporter ?? new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: opts.headers ?? {} }));
     const processor = opts.simple === true ? new SimpleSpanProcessor(this.recorder) : new BatchSpanProcessor(this.recorder, { scheduledDelayMillis: 50 });
     this.provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': serviceName }), spanProcessors: [processor] });
     context.setGlobalContextManager(this.contextManager.enable());
