@@ -25,15 +25,15 @@ export class FakeOpenAiServer {
   ) {}
 
   static async start(model: string, script: readonly ScriptedCompletion[]): Promise<FakeOpenAiServer> {
-    let self: FakeOpenAiServer | undefined;
+    const holder: { self?: FakeOpenAiServer } = {};
     const server = createServer((req, res) => {
-      if (self === undefined) return void res.writeHead(503).end();
-      self.handle(req, res);
+      if (holder.self === undefined) return void res.writeHead(503).end();
+      holder.self.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    self = new FakeOpenAiServer(server, `http://127.0.0.1:${port}/v1`, script, model);
-    return self;
+    holder.self = new FakeOpenAiServer(server, `http://127.0.0.1:${port}/v1`, script, model);
+    return holder.self;
   }
 
   /** Completions answered so far. */
