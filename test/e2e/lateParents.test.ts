@@ -126,4 +126,24 @@ describe('orphans and late parents land in the right run', () => {
     expect(await run(telltale, traceA)).toBeUndefined();
     expect(await run(telltale, traceB)).toBeUndefined();
   });
+
+  it("another library's spans without telltale.run.id join the run their trace's tagged spans named", async () => {
+    // e.g. the AI SDK traced by a provider without RunIdSpanProcessor, inside an SDK run
+    const runId = `agent-${hex(4)}`;
+    const trace = hex(16);
+    const [rootId, llmStepId, outerId] = [hex(8), hex(8), hex(8)];
+    await send(telltale, [span(trace, 'support-agent', { spanId: rootId, at: 0, attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'run')] })]);
+    // a later request: the untagged ai.generateText and its doGenerate child, under an SDK step of the same request
+    await send(telltale, [
+      span(trace, 'ai.generateText.doGenerate', {
+        parent: outerId,
+        at: 2,
+        attributes: [str('ai.model.id', 'gpt-4o'), int(OtelAttr.genAiInputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.04)],
+      }),
+      span(trace, 'ai.generateText', { spanId: outerId, parent: llmStepId, at: 1 }),
+      span(trace, 'draft', { spanId: llmStepId, parent: rootId, at: 1, attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'act')] }),
+    ]);
+    expect(await run(telltale, runId)).toMatchObject({ name: 'support-agent', outcome: 'success', steps: 2, spans: 4, inputTokens: 10, costUsd: 0.04 });
+    expect(await run(telltale, trace)).toBeUndefined();
+  });
 });

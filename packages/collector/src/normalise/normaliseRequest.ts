@@ -6,6 +6,7 @@ import { Field, SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
 import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type SpanLimits } from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
+import { TraceRuns } from './traceRuns.js';
 
 export interface NormaliseResult {
   spans: SpanRecord[];
@@ -16,6 +17,8 @@ export interface NormaliseResult {
 
 export interface NormaliseOptions {
   limits?: SpanLimits;
+  /** Where untagged spans find their trace's run (default: one index per thread). */
+  traceRuns?: TraceRuns;
   /** The clock the time-range limits are checked against (tests). */
   nowMs?: number;
 }
@@ -65,6 +68,9 @@ function genAiStepName(fields: SpanFields): string {
   const subject = fields.string(Field.genAiAgentName) || fields.string(Field.genAiRequestModel);
   return subject === '' ? '' : `${operation} ${subject}`;
 }
+
+/** This thread's index of runs by trace (see TraceRuns). */
+const threadTraceRuns = new TraceRuns();
 
 /** One reader for every span of every request (normalising is synchronous and one per thread). */
 const fields = new SpanFields();
@@ -126,6 +132,9 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
 
 /**
  * Turns a decoded OTLP request into canonical span records for one project.
+ * A span's run is its `telltale.run.id`, else the run other spans of its
+ * trace named (TraceRuns), else its trace id — never a lookup of its parent
+ * in storage, so a parent that arrives later, or never, changes nothing.
  * Invalid spans are rejected one by one, never the whole batch: bad ids or
  * times, a start outside the accepted time range, spans beyond the
  * per-request cap. Oversized attribute lists, values, events and links are
@@ -156,6 +165,7 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
       }
     }
   }
+  (opts.traceRuns ?? threadTraceRuns).assign(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
   return { spans, rejectedSpans, errors };
