@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { OpenInferenceAttr, OtelAttr, TelltaleAttr } from '@telltale/semconv';
+import { OpenInferenceAttr, OtelAttr, TelltaleAttr, VercelAiAttr } from '@telltale/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRuns, runSpans, type ApiRun } from './harness/interopApi.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
@@ -138,7 +138,7 @@ describe('orphans and late parents land in the right run', () => {
       span(trace, 'ai.generateText.doGenerate', {
         parent: outerId,
         at: 2,
-        attributes: [str('ai.model.id', 'gpt-4o'), int(OtelAttr.genAiInputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.04)],
+        attributes: [str(VercelAiAttr.modelId, 'gpt-4o'), int(OtelAttr.genAiInputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.04)],
       }),
       span(trace, 'ai.generateText', { spanId: outerId, parent: llmStepId, at: 1 }),
       span(trace, 'draft', { spanId: llmStepId, parent: rootId, at: 1, attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'act')] }),
