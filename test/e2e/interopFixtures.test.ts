@@ -65,9 +65,12 @@ function byRun(spans: readonly SpanRecord[]): Array<{ rows: string[]; counted: {
 }
 
 describe('recorded interop payloads through the normaliser', () => {
-  it('Vercel AI SDK 6: doGenerate llm steps, ai.toolCall tools, the outer ai.generateText (totals) as a non-step root', () => {
+  it('Vercel AI SDK 6: doGenerate / doStream llm steps, ai.toolCall tools, the outer ai.generateText / ai.streamText (totals) as non-step roots', () => {
     const runs = byRun(load('vercel-ai'));
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(3);
+    const streamed = runs.pop()!;
+    expect(streamed.rows).toEqual(['- "" root mock-provider:mock-weather-model 100/30/20', 'llm "ai.streamText.doStream" mock-provider:mock-weather-model 100/30/20']);
+    expect(streamed.counted).toEqual({ input: 100, output: 30, cached: 20 });
     for (const run of runs) {
       expect(run.rows).toEqual([
         '- "" root mock-provider:mock-weather-model 200/60/40',
