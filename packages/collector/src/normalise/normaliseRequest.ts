@@ -6,6 +6,7 @@ import { Field, SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
 import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type SpanLimits } from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
+import { NestedUsage } from './nestedUsage.js';
 import { TraceRuns } from './traceRuns.js';
 
 export interface NormaliseResult {
@@ -19,6 +20,8 @@ export interface NormaliseOptions {
   limits?: SpanLimits;
   /** Where untagged spans find their trace's run (default: one index per thread). */
   traceRuns?: TraceRuns;
+  /** Which spans have usage-bearing children (default: one index per thread). */
+  nestedUsage?: NestedUsage;
   /** The clock the time-range limits are checked against (tests). */
   nowMs?: number;
 }
@@ -71,6 +74,8 @@ function genAiStepName(fields: SpanFields): string {
 
 /** This thread's index of runs by trace (see TraceRuns). */
 const threadTraceRuns = new TraceRuns();
+/** This thread's parents of usage-bearing spans (see NestedUsage). */
+const threadNestedUsage = new NestedUsage();
 
 /** One reader for every span of every request (normalising is synchronous and one per thread). */
 const fields = new SpanFields();
@@ -166,6 +171,7 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
     }
   }
   (opts.traceRuns ?? threadTraceRuns).assign(projectId, spans);
+  (opts.nestedUsage ?? threadNestedUsage).apply(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
   return { spans, rejectedSpans, errors };
