@@ -125,10 +125,10 @@ describe('OTel GenAI semantic conventions by hand on the OTel JS SDK → officia
         'tool:book_flight',
       ].sort(),
     );
-    const llm = spans.filter((s) => s.stepKind === 'llm').map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens]);
+    const llm = spans.filter((s) => s.stepKind === 'llm').map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens, s.reasoningTokens]);
     expect(llm.sort()).toEqual([
-      [BIG, 'openai', 500, 50, 200],
-      [SMALL, 'openai', 300, 40, 0], // deprecated gen_ai.system and prompt/completion tokens
+      [BIG, 'openai', 500, 50, 200, 12],
+      [SMALL, 'openai', 300, 40, 0, 0], // deprecated gen_ai.system and prompt/completion tokens
     ]);
     const booking = spans.filter((s) => s.toolName === 'book_flight');
     expect(booking.map((s) => s.status.code).sort()).toEqual(['error', 'unset']);

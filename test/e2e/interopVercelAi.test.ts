@@ -102,9 +102,9 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
       // as a multiset: the tool call starts in the millisecond its doGenerate ended, so the two may list in either order
       expect(stepsOf(spans).sort()).toEqual(['llm:ai.generateText.doGenerate', 'llm:ai.generateText.doGenerate', 'tool:getWeather']);
       const llm = spans.filter((s) => s.stepKind === 'llm');
-      expect(llm.map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens])).toEqual([
-        [MODEL, 'mock-provider', 100, 30, 20],
-        [MODEL, 'mock-provider', 100, 30, 20],
+      expect(llm.map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens, s.reasoningTokens, s.sessionId])).toEqual([
+        [MODEL, 'mock-provider', 100, 30, 20, 10, 'chat-42'],
+        [MODEL, 'mock-provider', 100, 30, 20, 10, 'chat-42'],
       ]);
     }
   });

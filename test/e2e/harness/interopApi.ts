@@ -32,7 +32,9 @@ export interface ApiSpan {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  reasoningTokens: number;
   costUsd: number | null;
+  sessionId: string;
   status: { code: string };
 }
 
