@@ -49,9 +49,20 @@ describe('usage of nested llm spans counts once, on the innermost', () => {
     expect(usage(new NestedUsage(), [span('1', '', 'run'), span('2', '1', 'llm', { input: 100, output: 10, cost: 0.5 }), span('3', '2', 'llm', { input: 100, output: 10 })])).toEqual([
       '1:0/0',
       '2:0/0',
-      '3:100/10',
+      '3:100/10 $0.5', // the outer's explicit cost, kept on the inner span
     ]);
     expect(usage(new NestedUsage(), [span('3', '2', 'llm', { input: 100, output: 10 }), span('2', '1', 'llm', { input: 100, output: 10 })])).toEqual(['3:100/10', '2:0/0']);
+  });
+
+  it("moves the outer span's explicit cost to an inner span that has only tokens (same request)", () => {
+    expect(usage(new NestedUsage(), [span('3', '2', 'llm', { input: 100, output: 10 }), span('2', '1', 'llm', { input: 100, output: 10, cost: 0.25 })])).toEqual([
+      '3:100/10 $0.25',
+      '2:0/0',
+    ]);
+    expect(usage(new NestedUsage(), [span('3', '2', 'llm', { input: 100, output: 10, cost: 0.1 }), span('2', '1', 'llm', { input: 100, output: 10, cost: 0.25 })])).toEqual([
+      '3:100/10 $0.1',
+      '2:0/0',
+    ]);
   });
 
   it('the child in an earlier request (children end first)', () => {
