@@ -13,5 +13,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['./test/e2e/harness/globalSetup.ts'],
+    // eventsource-parser (under the Vercel AI SDK) also publishes a `source`
+    // export condition, pointing at its TypeScript, which our `source`
+    // condition selects: Node cannot load that, vite can. So vite transforms
+    // it, and the packages that import it (ai, @ai-sdk/*), instead of Node.
+    server: { deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] } },
   },
 });

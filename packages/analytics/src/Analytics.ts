@@ -9,6 +9,8 @@ import {
   type Page,
   type PriceTable,
   type RunFilter,
+  type SessionFilter,
+  type SessionSummary,
   type RunSummary,
   type SpanDetail,
   type Store,
@@ -102,6 +104,11 @@ export class Analytics {
   /** The runs list with costs priced by the project's table (use instead of Store#listRuns). */
   listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
     return this.costs.listRuns(filter, page);
+  }
+
+  /** Runs grouped by session / conversation id, costs priced by the project's table. */
+  listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
+    return this.costs.listSessions(filter, page);
   }
 
   getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {

@@ -49,10 +49,15 @@ export const OtelAttr = {
   genAiInputTokens: 'gen_ai.usage.input_tokens',
   genAiOutputTokens: 'gen_ai.usage.output_tokens',
   genAiCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  genAiCacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  genAiReasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
+  /** Not in the spec, but sent by OpenLLMetry and others next to input/output tokens. */
+  genAiTotalTokens: 'gen_ai.usage.total_tokens',
   /** Deprecated predecessors of input/output tokens. */
   genAiPromptTokens: 'gen_ai.usage.prompt_tokens',
   genAiCompletionTokens: 'gen_ai.usage.completion_tokens',
   genAiToolName: 'gen_ai.tool.name',
+  genAiToolCallArguments: 'gen_ai.tool.call.arguments',
   genAiAgentName: 'gen_ai.agent.name',
   genAiConversationId: 'gen_ai.conversation.id',
 } as const;
@@ -62,11 +67,19 @@ export const OpenInferenceAttr = {
   spanKind: 'openinference.span.kind',
   modelName: 'llm.model_name',
   provider: 'llm.provider',
+  /** The model's vendor family (`openai`, `anthropic`…); llm.provider names the hosting provider. */
+  system: 'llm.system',
   promptTokens: 'llm.token_count.prompt',
   completionTokens: 'llm.token_count.completion',
+  totalTokens: 'llm.token_count.total',
   cacheReadTokens: 'llm.token_count.prompt_details.cache_read',
+  reasoningTokens: 'llm.token_count.completion_details.reasoning',
   costTotal: 'llm.cost.total',
+  costPrompt: 'llm.cost.prompt',
+  costCompletion: 'llm.cost.completion',
   toolName: 'tool.name',
+  /** The span's input; on TOOL spans, the tool's arguments. */
+  inputValue: 'input.value',
   sessionId: 'session.id',
 } as const;
 
@@ -76,8 +89,34 @@ export const VercelAiAttr = {
   modelId: 'ai.model.id',
   modelProvider: 'ai.model.provider',
   toolCallName: 'ai.toolCall.name',
+  toolCallArgs: 'ai.toolCall.args',
+  functionId: 'ai.telemetry.functionId',
+  /** `experimental_telemetry.metadata.sessionId`, the usual place for a session id in AI SDK apps. */
+  metadataSessionId: 'ai.telemetry.metadata.sessionId',
   promptTokens: 'ai.usage.promptTokens',
   completionTokens: 'ai.usage.completionTokens',
   inputTokens: 'ai.usage.inputTokens',
   outputTokens: 'ai.usage.outputTokens',
+  totalTokens: 'ai.usage.totalTokens',
+  cachedInputTokens: 'ai.usage.cachedInputTokens',
+  cacheReadTokens: 'ai.usage.inputTokenDetails.cacheReadTokens',
+  reasoningTokens: 'ai.usage.reasoningTokens',
+  outputReasoningTokens: 'ai.usage.outputTokenDetails.reasoningTokens',
+} as const;
+
+/** OpenLLMetry / Traceloop attribute names (`@traceloop/ai-semantic-conventions`). */
+export const TraceloopAttr = {
+  /** `workflow` | `task` | `agent` | `tool` | `session`, set by the Traceloop SDK's decorators. */
+  spanKind: 'traceloop.span.kind',
+  entityName: 'traceloop.entity.name',
+  entityPath: 'traceloop.entity.path',
+  /** JSON of the decorated function's arguments. */
+  entityInput: 'traceloop.entity.input',
+  workflowName: 'traceloop.workflow.name',
+  /** Association properties are `traceloop.association.properties.<key>`; this is the session key. */
+  sessionId: 'traceloop.association.properties.session_id',
+  /** Older OpenLLMetry instrumentations: only the total, next to the deprecated prompt/completion names. */
+  totalTokens: 'llm.usage.total_tokens',
+  cacheReadInputTokens: 'gen_ai.usage.cache_read_input_tokens',
+  reasoningTokens: 'gen_ai.usage.reasoning_tokens',
 } as const;

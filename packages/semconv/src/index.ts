@@ -1,15 +1,16 @@
-export { TelltaleAttr, OtelAttr, OpenInferenceAttr, VercelAiAttr } from './attributes.js';
+export { TelltaleAttr, OtelAttr, OpenInferenceAttr, VercelAiAttr, TraceloopAttr } from './attributes.js';
 export type { TelltaleAttrName } from './attributes.js';
 export { StepKind, STEP_KINDS, isStepKind, RunOutcome, RunStopReason } from './stepKinds.js';
 export {
   GEN_AI_OPERATION_STEP_KIND,
   OPENINFERENCE_STEP_KIND,
-  AGENT_OPERATIONS,
   VERCEL_AI_SPAN_STEP_KIND,
   VERCEL_AI_SPAN_SUFFIX_STEP_KIND,
+  TRACELOOP_STEP_KIND,
 } from './mappings.js';
+export type { KindRule } from './mappings.js';
 export { TelltaleError, TelltaleErrorCode, toTelltaleError, HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE } from './errors.js';
-export { FIELD_SOURCES } from './fieldSources.js';
+export { FIELD_SOURCES, SESSION_ID_SOURCES, REASONING_TOKEN_SOURCES } from './fieldSources.js';
 export type { CanonicalField } from './fieldSources.js';
 export { PROJECT_ID_PATTERN, API_KEY_KINDS } from './projects.js';
 export type { ApiKeyKind } from './projects.js';

@@ -8,6 +8,8 @@ import type { SpanRecord } from './spans/SpanRecord.js';
 import type { SpanDetail } from './spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
 import { listRuns } from './runs/listRuns.js';
+import { listSessions } from './runs/listSessions.js';
+import type { SessionFilter, SessionSummary } from './runs/SessionSummary.js';
 import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
 import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
@@ -100,6 +102,11 @@ export class Store {
   }
 
   /** A run's summary and spans, or undefined when the project has no such run. */
+  /** Sessions / conversations (runs grouped by session id), most recently active first. */
+  listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
+    return listSessions(this.client, filter, page, prices);
+  }
+
   async getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
     const [{ runs }, spans] = await Promise.all([
       listRuns(this.client, { projectId, runId }, { limit: 1, offset: 0 }, prices),

@@ -11,6 +11,7 @@ export { insertSpansJson } from './spans/insertSpansJson.js';
 export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export { SPANS_ARROW_SCHEMA_MESSAGE, SPANS_ARROW_SCHEMA_VERSION, SPANS_ARROW_SCHEMA_FINGERPRINT, SPANS_ARROW_COLUMNS } from './spans/arrow/spansArrowSchema.js';
 export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';
+export type { SessionSummary, SessionFilter } from './runs/SessionSummary.js';
 export { runFilterOf } from './runs/runFilterOf.js';
 export { encodeAttributeValue, decodeAttributeValue, decodeAttributes, toJsonValue, ATTRIBUTE_TYPE } from './attributeValue.js';
 export type { AttributeValue, AttributeType, JsonValue } from './attributeValue.js';

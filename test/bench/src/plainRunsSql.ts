@@ -28,3 +28,20 @@ FROM (
     GROUP BY run_id
 ) AS p
 LEFT JOIN groups AS g ON g.run_id = p.run_id`;
+
+/**
+ * The sessions list: runs grouped by the session id of their earliest span
+ * that names one (migration 0007), most recently active first, with run
+ * count, cost and input tokens per session, and how many sessions there are.
+ */
+export const PLAIN_SESSIONS = `SELECT session_id, count() AS runs, sum(cost) AS cost, sum(in_tok) AS in_tok, count() OVER () AS total
+FROM (
+    SELECT run_id, min(start_time) AS run_start, argMinIf(session_id, start_time, session_id != '') AS session_id,
+        sum(if(isNaN(${RAW_COST} AS raw), 0, raw)) AS cost, sumIf(input_tokens, ${USAGE_COUNTED}) AS in_tok
+    FROM spans WHERE ${SCOPE}
+    GROUP BY run_id
+)
+WHERE session_id != ''
+GROUP BY session_id
+ORDER BY max(run_start) DESC, session_id
+LIMIT {limit:UInt32}`;

@@ -1,11 +1,11 @@
 import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import type { LooseRow } from './compareRows.js';
-import { PLAIN_RUN_PAGE_IDS, PLAIN_RUN_PAGE_ROWS } from './plainRunsSql.js';
+import { PLAIN_RUN_PAGE_IDS, PLAIN_RUN_PAGE_ROWS, PLAIN_SESSIONS } from './plainRunsSql.js';
 
 export const PAGE_SIZE = 50;
 
-/** The runs list (first page, newest first), one run by id, one trace by id. */
+/** The runs list (first page, newest first), the sessions list, one run by id, one trace by id. */
 export function runCases(ctx: BenchContext): BenchCase[] {
   const { store, analytics, filter, sample, sql } = ctx;
   const runFilter = { projectId: filter.projectId, fromUnixNano: filter.fromUnixNano, toUnixNano: filter.toUnixNano };
@@ -34,6 +34,26 @@ export function runCases(ctx: BenchContext): BenchCase[] {
               run_id: r.runId, rank, total, duration_ns: r.durationNs, steps: r.steps, spans: r.spans, cost: r.costUsd,
               in_tok: r.inputTokens, unpriced: r.unpricedSpans, attempt_groups: r.attemptGroups,
             })),
+          },
+        };
+      },
+    },
+    {
+      // sessions group runs by the session id of migration 0007 (the bench dataset names none: this times reading and grouping the window's runs)
+      name: `listSessions (first ${PAGE_SIZE})`,
+      method: 'Analytics#listSessions',
+      kind: 'overview',
+      targetMs: 500,
+      maxRatio: undefined,
+      ours: () => analytics.listSessions(runFilter, { limit: PAGE_SIZE, offset: 0 }),
+      plain: async () => ({ sessions: await sql(PLAIN_SESSIONS, { limit: PAGE_SIZE }) }),
+      reference: async () => {
+        const { sessions, total } = await analytics.listSessions(runFilter, { limit: PAGE_SIZE, offset: 0 });
+        return {
+          sessions: {
+            keys: ['session_id'],
+            values: ['runs', 'cost', 'in_tok', 'total'],
+            rows: sessions.map((x) => ({ session_id: x.sessionId, runs: x.runs, cost: x.costUsd, in_tok: x.inputTokens, total })),
           },
         };
       },

@@ -86,6 +86,7 @@ const SERVED_BY: Record<string, string> = {
   deletePrice: 'delete /prices/{model}',
   listRuns: 'get /runs',
   getRun: 'get /runs/{runId}',
+  listSessions: 'get /sessions',
 };
 
 describe('the Analytics facade', () => {

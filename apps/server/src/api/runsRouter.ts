@@ -12,6 +12,18 @@ const ListRunsQuery = z
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
     outcome: z.enum(['success', 'failure', 'incomplete']).optional(),
     service: z.string().min(1).max(512).optional(),
+    /** Runs of one session / conversation (gen_ai.conversation.id, session.id…). */
+    session: z.string().min(1).max(512).optional(),
+    from: TimeParam.optional(),
+    to: TimeParam.optional(),
+  })
+  .strict();
+
+const ListSessionsQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(50),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    service: z.string().min(1).max(512).optional(),
     from: TimeParam.optional(),
     to: TimeParam.optional(),
   })
@@ -27,7 +39,14 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
 
   registry.route(
     router,
-    { method: 'get', path: '/runs', tag: 'runs', summary: 'Runs, newest first', query: ListRunsQuery, response: '{ runs, total, limit, offset }: outcome, duration, steps, cost per run' },
+    {
+      method: 'get',
+      path: '/runs',
+      tag: 'runs',
+      summary: 'Runs, newest first',
+      query: ListRunsQuery,
+      response: '{ runs, total, limit, offset }: outcome, duration, steps, cost and session id per run',
+    },
     async ({ query: q, req }) => {
       const { runs, total } = await analytics.listRuns(
         {
@@ -36,10 +55,35 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
           ...(q.to === undefined ? {} : { toUnixNano: q.to }),
           ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
           ...(q.service === undefined ? {} : { service: q.service }),
+          ...(q.session === undefined ? {} : { session: q.session }),
         },
         { limit: q.limit, offset: q.offset },
       );
       return { runs, total, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  registry.route(
+    router,
+    {
+      method: 'get',
+      path: '/sessions',
+      tag: 'runs',
+      summary: 'Sessions / conversations: runs grouped by session id, most recently active first',
+      query: ListSessionsQuery,
+      response: '{ sessions, total, limit, offset }: runs per outcome, first start, last end, cost, tokens, services and agents per session',
+    },
+    async ({ query: q, req }) => {
+      const { sessions, total } = await analytics.listSessions(
+        {
+          projectId: projectOf(req),
+          ...(q.from === undefined ? {} : { fromUnixNano: q.from }),
+          ...(q.to === undefined ? {} : { toUnixNano: q.to }),
+          ...(q.service === undefined ? {} : { service: q.service }),
+        },
+        { limit: q.limit, offset: q.offset },
+      );
+      return { sessions, total, limit: q.limit, offset: q.offset };
     },
   );
 

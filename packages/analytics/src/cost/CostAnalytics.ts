@@ -12,6 +12,8 @@ import {
   type Page,
   type PriceTable,
   type RunFilter,
+  type SessionFilter,
+  type SessionSummary,
   type RunSummary,
   type SpanDetail,
   type Store,
@@ -94,6 +96,11 @@ export class CostAnalytics {
   /** The runs list, costs priced with the project's table. */
   async listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
     return this.store.listRuns(filter, page, await this.pricesFor(filter.projectId));
+  }
+
+  /** Sessions / conversations, costs priced with the project's table. */
+  async listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
+    return this.store.listSessions(filter, page, await this.pricesFor(filter.projectId));
   }
 
   async getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {

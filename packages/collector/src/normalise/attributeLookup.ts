@@ -1,45 +1,93 @@
 import { FIELD_SOURCES, type CanonicalField } from '@telltale/semconv';
 import type { AnyValue, KeyValue } from '../otlp/types.js';
 
-/** Last-wins view of a span's attributes, as OTLP maps are meant to be read. */
-export type AttributeMap = ReadonlyMap<string, AnyValue>;
+const FIELDS = Object.keys(FIELD_SOURCES) as CanonicalField[];
+const NO_RANK = 0x7fff_ffff;
+const RANK_BITS = 8;
+const RANK_MASK = (1 << RANK_BITS) - 1;
 
-export function toAttributeMap(kvs: readonly KeyValue[]): AttributeMap {
-  const map = new Map<string, AnyValue>();
-  for (const kv of kvs) map.set(kv.key, kv.value);
+/** Each canonical field's slot in a {@link SpanFields}. */
+export const Field = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Readonly<Record<CanonicalField, number>>;
+
+/**
+ * FIELD_SOURCES compiled once: attribute name → the (field slot, precedence
+ * rank) pairs it feeds, packed as `slot << 8 | rank`. A name that feeds no
+ * field is absent, so a span's other attributes cost one Map miss each.
+ */
+const SOURCES: ReadonlyMap<string, readonly number[]> = (() => {
+  const map = new Map<string, number[]>();
+  FIELDS.forEach((field, slot) => {
+    FIELD_SOURCES[field].forEach((name: string, rank: number) => {
+      if (rank > RANK_MASK) throw new Error(`FIELD_SOURCES.${field}: more than ${RANK_MASK + 1} sources`);
+      const codes = map.get(name) ?? [];
+      codes.push((slot << RANK_BITS) | rank);
+      map.set(name, codes);
+    });
+  });
   return map;
+})();
+
+function toNumber(value: AnyValue | undefined): number {
+  return typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
 }
 
-function firstPresent(attrs: AttributeMap, field: CanonicalField): AnyValue | undefined {
-  for (const key of FIELD_SOURCES[field]) {
-    const value = attrs.get(key);
-    if (value !== undefined && value !== null && value !== '') return value;
+/**
+ * The canonical fields of one span, read from its attributes in one pass:
+ * for each field, the value of its highest-precedence source that is
+ * present (not null or empty); of a name repeated in the list, the last
+ * (OTLP maps are last-wins). One instance is reused span after span — no
+ * per-span Map or object — so `read` resets it.
+ */
+export class SpanFields {
+  private readonly values: (AnyValue | undefined)[] = new Array<AnyValue | undefined>(FIELDS.length).fill(undefined);
+  private readonly ranks = new Int32Array(FIELDS.length).fill(NO_RANK);
+
+  read(attributes: readonly KeyValue[]): this {
+    this.values.fill(undefined);
+    this.ranks.fill(NO_RANK);
+    for (let i = 0; i < attributes.length; i++) {
+      const kv = attributes[i]!;
+      const codes = SOURCES.get(kv.key);
+      if (codes === undefined) continue;
+      const value = kv.value;
+      if (value === null || value === '') continue;
+      for (let c = 0; c < codes.length; c++) {
+        const slot = codes[c]! >>> RANK_BITS;
+        const rank = codes[c]! & RANK_MASK;
+        if (rank <= this.ranks[slot]!) {
+          this.ranks[slot] = rank;
+          this.values[slot] = value;
+        }
+      }
+    }
+    return this;
   }
-  return undefined;
-}
 
-export function readString(attrs: AttributeMap, field: CanonicalField): string {
-  const value = firstPresent(attrs, field);
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
+  value(slot: number): AnyValue | undefined {
+    return this.values[slot];
+  }
 
-/** A non-negative count; strings holding integers are accepted (some SDKs send them). */
-export function readCount(attrs: AttributeMap, field: CanonicalField): number {
-  const value = firstPresent(attrs, field);
-  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) && n >= 0 ? Math.trunc(n) : 0;
-}
+  string(slot: number): string {
+    const value = this.values[slot];
+    if (value === undefined) return '';
+    if (typeof value === 'string') return value;
+    if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return '';
+  }
 
-export function readNumber(attrs: AttributeMap, field: CanonicalField): number | null {
-  const value = firstPresent(attrs, field);
-  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
+  /** A non-negative count; strings holding integers are accepted (some SDKs send them). */
+  count(slot: number): number {
+    const n = toNumber(this.values[slot]);
+    return Number.isFinite(n) && n >= 0 ? Math.trunc(n) : 0;
+  }
 
-export function readBool(attrs: AttributeMap, field: CanonicalField): boolean {
-  const value = firstPresent(attrs, field);
-  return value === true || value === 'true';
+  number(slot: number): number | null {
+    const n = toNumber(this.values[slot]);
+    return Number.isFinite(n) ? n : null;
+  }
+
+  bool(slot: number): boolean {
+    const value = this.values[slot];
+    return value === true || value === 'true';
+  }
 }

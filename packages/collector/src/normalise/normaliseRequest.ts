@@ -1,10 +1,13 @@
 import { OtelAttr, StepKind } from '@telltale/semconv';
 import type { SpanRecord } from '@telltale/store';
 import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
-import { readBool, readCount, readNumber, readString, toAttributeMap, type AttributeMap } from './attributeLookup.js';
+import { argsHash } from './argsHash.js';
+import { Field, SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
 import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type SpanLimits } from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
+import { NestedUsage } from './nestedUsage.js';
+import { TraceRuns } from './traceRuns.js';
 
 export interface NormaliseResult {
   spans: SpanRecord[];
@@ -15,6 +18,10 @@ export interface NormaliseResult {
 
 export interface NormaliseOptions {
   limits?: SpanLimits;
+  /** Where untagged spans find their trace's run (default: one index per thread). */
+  traceRuns?: TraceRuns;
+  /** Which spans have usage-bearing children (default: one index per thread). */
+  nestedUsage?: NestedUsage;
   /** The clock the time-range limits are checked against (tests). */
   nowMs?: number;
 }
@@ -33,8 +40,8 @@ function rejectReason(span: OtlpSpan): string | undefined {
 }
 
 /** The `error.type` of a failed span, falling back to its recorded exception. */
-function errorTypeOf(span: OtlpSpan, attrs: AttributeMap): string {
-  const declared = readString(attrs, 'errorType');
+function errorTypeOf(span: OtlpSpan, fields: SpanFields): string {
+  const declared = fields.string(Field.errorType);
   if (declared !== '' || span.status.code !== 2) return declared;
   for (const event of span.events) {
     if (event.name !== 'exception') continue;
@@ -44,43 +51,78 @@ function errorTypeOf(span: OtlpSpan, attrs: AttributeMap): string {
   return '';
 }
 
+/** An explicit cost: the total, else the sum of the prompt and completion parts that are given. */
+function costOf(fields: SpanFields): number | null {
+  const total = fields.number(Field.costUsd);
+  if (total !== null) return total;
+  const prompt = fields.number(Field.costPromptUsd);
+  const completion = fields.number(Field.costCompletionUsd);
+  return prompt === null && completion === null ? null : (prompt ?? 0) + (completion ?? 0);
+}
+
+/**
+ * `{operation} {subject}` for a GenAI span, as the spec names its spans:
+ * the agent for agent operations, else the requested model; '' without an
+ * operation or subject.
+ */
+function genAiStepName(fields: SpanFields): string {
+  const operation = fields.string(Field.genAiOperation);
+  if (operation === '') return '';
+  const subject = fields.string(Field.genAiAgentName) || fields.string(Field.genAiRequestModel);
+  return subject === '' ? '' : `${operation} ${subject}`;
+}
+
+/** This thread's index of runs by trace (see TraceRuns). */
+const threadTraceRuns = new TraceRuns();
+/** This thread's parents of usage-bearing spans (see NestedUsage). */
+const threadNestedUsage = new NestedUsage();
+
+/** One reader for every span of every request (normalising is synchronous and one per thread). */
+const fields = new SpanFields();
+
 function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resource: SpanRecord['resourceAttributes'], scope: { name: string; version: string }): SpanRecord {
-  const attrs = toAttributeMap(span.attributes);
+  fields.read(span.attributes);
   const parentSpanId = span.parentSpanId === ZERO_SPAN_ID ? '' : span.parentSpanId;
-  const stepKind = resolveStepKind(attrs, span.name, parentSpanId === '');
-  const toolName = readString(attrs, 'toolName');
-  const stepName = stepKind === '' ? '' : readString(attrs, 'stepName') || (stepKind === StepKind.tool ? toolName : '') || stableSpanName(span.name);
+  const stepKind = resolveStepKind(fields, span.name, parentSpanId === '');
+  const isTool = stepKind === StepKind.tool;
+  // tool steps without a tool-name attribute: OpenLLMetry names them in traceloop.entity.name, OpenInference in the span name
+  const toolName = fields.string(Field.toolName) || (isTool ? fields.string(Field.entityName) || span.name : '');
+  const stepName =
+    stepKind === '' ? '' : fields.string(Field.stepName) || (isTool ? toolName : '') || fields.string(Field.entityName) || genAiStepName(fields) || stableSpanName(span.name);
+  let inputTokens = fields.count(Field.inputTokens);
+  const outputTokens = fields.count(Field.outputTokens);
+  if (inputTokens === 0 && outputTokens === 0) inputTokens = fields.count(Field.totalTokens);
   return {
     projectId,
     traceId: span.traceId,
     spanId: span.spanId,
     parentSpanId,
     traceState: span.traceState,
-    runId: readString(attrs, 'runId') || span.traceId,
+    runId: fields.string(Field.runId) || span.traceId,
     isRunRoot: stepKind === StepKind.run || parentSpanId === '',
     serviceName,
     name: span.name,
     spanKind: span.kind,
     stepKind,
     stepName,
-    attempt: Math.min(readCount(attrs, 'attempt'), 65_535),
+    attempt: Math.min(fields.count(Field.attempt), 65_535),
     toolName,
-    toolArgsHash: readString(attrs, 'toolArgsHash'),
-    stateHash: readString(attrs, 'stateHash'),
-    outputHash: readString(attrs, 'outputHash'),
-    sideEffect: readBool(attrs, 'sideEffect'),
-    model: readString(attrs, 'model'),
-    provider: readString(attrs, 'provider'),
-    inputTokens: readCount(attrs, 'inputTokens'),
-    outputTokens: readCount(attrs, 'outputTokens'),
-    cachedInputTokens: readCount(attrs, 'cachedInputTokens'),
-    costUsd: readNumber(attrs, 'costUsd'),
+    toolArgsHash: fields.string(Field.toolArgsHash) || (isTool ? argsHash(fields.value(Field.toolArgs)) : ''),
+    stateHash: fields.string(Field.stateHash),
+    outputHash: fields.string(Field.outputHash),
+    sideEffect: fields.bool(Field.sideEffect),
+    model: fields.string(Field.model),
+    provider: fields.string(Field.provider),
+    inputTokens,
+    outputTokens,
+    cachedInputTokens: fields.count(Field.cachedInputTokens),
+    costUsd: costOf(fields),
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
     statusCode: span.status.code === 1 || span.status.code === 2 ? span.status.code : 0,
     statusMessage: span.status.message,
-    errorType: errorTypeOf(span, attrs),
-    runOutcome: readString(attrs, 'runOutcome'),
+    errorType: errorTypeOf(span, fields),
+    runOutcome: fields.string(Field.runOutcome),
     attributes: span.attributes,
     resourceAttributes: resource,
     scopeName: scope.name,
@@ -95,6 +137,9 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
 
 /**
  * Turns a decoded OTLP request into canonical span records for one project.
+ * A span's run is its `telltale.run.id`, else the run other spans of its
+ * trace named (TraceRuns), else its trace id — never a lookup of its parent
+ * in storage, so a parent that arrives later, or never, changes nothing.
  * Invalid spans are rejected one by one, never the whole batch: bad ids or
  * times, a start outside the accepted time range, spans beyond the
  * per-request cap. Oversized attribute lists, values, events and links are
@@ -125,6 +170,8 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
       }
     }
   }
+  (opts.traceRuns ?? threadTraceRuns).assign(projectId, spans);
+  (opts.nestedUsage ?? threadNestedUsage).apply(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
   return { spans, rejectedSpans, errors };

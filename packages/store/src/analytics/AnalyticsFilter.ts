@@ -13,6 +13,12 @@ export interface AnalyticsFilter {
   service?: string;
   /** The run root's name (within its service). */
   agent?: string;
+  /**
+   * Runs of one session / conversation (the run's `session_id`, migration
+   * 0007). Honoured by the run-level CTEs (RUNS_CTE, FACT_RUNS_CTE): the runs
+   * list and sessions; the analytics routes do not take it.
+   */
+  session?: string;
   stepName?: string;
   tool?: string;
   model?: string;

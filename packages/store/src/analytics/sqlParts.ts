@@ -19,6 +19,7 @@ export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParam
     to: nanosToDateTime64(f.toUnixNano),
     service: f.service ?? '',
     agent: f.agent ?? '',
+    session: f.session ?? '',
     stepName: f.stepName ?? '',
     tool: f.tool ?? '',
     model: f.model ?? '',
@@ -65,7 +66,7 @@ export const PRICED_SPANS_CTE = `priced AS (
     SELECT
         run_id, trace_id, span_id, parent_span_id, name, service_name, is_run_root, step_kind, step_name, attempt,
         tool_name, tool_args_hash, state_hash, output_hash, side_effect, model, status_code, error_type, run_outcome,
-        start_time, end_time, duration_ns, input_tokens, output_tokens, cached_input_tokens, cost_usd, ingested_at,
+        start_time, end_time, duration_ns, input_tokens, output_tokens, cached_input_tokens, cost_usd, ingested_at, session_id,
         status_code != 2 AS ok,
         multiIf(step_kind = 'run', 2, is_run_root, 1, 0) AS root_rank,
         (root_rank, -toUnixTimestamp64Nano(start_time)) AS root_key,
@@ -132,7 +133,8 @@ run_totals AS (
         countIf(span_match) AS matching_spans,
         argMin(trace_id, start_time) AS first_trace_id,
         argMin(name, start_time) AS first_name,
-        argMinIf(error_type, start_time, error_type != '') AS first_error_type
+        argMinIf(error_type, start_time, error_type != '') AS first_error_type,
+        argMinIf(session_id, start_time, session_id != '') AS session_id
     FROM priced
     GROUP BY run_id
 ),
@@ -160,11 +162,13 @@ runs AS (
         if(best_rank > 0, rr.root_trace_id, t.first_trace_id) AS trace_id,
         if(best_rank > 0, rr.root_name, t.first_name) AS display_name,
         if(root_error_type != '', root_error_type, t.first_error_type) AS display_error_type,
-        t.matching_spans AS matching_spans
+        t.matching_spans AS matching_spans,
+        t.session_id AS session_id
     FROM run_totals AS t
     LEFT JOIN run_roots AS rr ON rr.run_id = t.run_id
     WHERE ({service:String} = '' OR service = {service:String})
       AND ({agent:String} = '' OR agent = {agent:String})
+      AND ({session:String} = '' OR session_id = {session:String})
       AND matching_spans > 0
     SETTINGS join_use_nulls = 1
 )`;

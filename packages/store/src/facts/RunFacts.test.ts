@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../Store.js';
 import { m0003RunFacts } from '../migrations/0003_run_facts.js';
+import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
@@ -88,7 +89,8 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
     await store.insertSpans(buildRun({ runId: 'f1', projectId: 'pf', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
     await store.runFacts.flush();
     // as if written by another process: facts gone for every run
-    for (const statement of ['DROP TABLE run_facts', m0003RunFacts.statements[0]!]) await store.client.command({ query: statement });
+    const runFactsDdl = [m0003RunFacts.statements[0]!, ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts'))];
+    for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
     expect(await store.runFacts.reconcile()).toBeGreaterThanOrEqual(6);
     expect(await store.runFacts.reconcile()).toBe(0);
     expect((await factRows(store, 'pf')).map((r) => r.run_id)).toEqual(['f1']);

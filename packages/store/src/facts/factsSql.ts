@@ -47,9 +47,10 @@ export const FACT_RUNS_CTE = `runs AS (
         input_tokens AS run_input_tokens, output_tokens AS run_output_tokens, cached_input_tokens AS run_cached_input_tokens,
         arraySum((m, n) -> if(isNaN(${priceOf('priceInput', 'm')}), n, 0), usage_models, usage_spans) AS unpriced_spans,
         groups, never_ok, loop_kinds, loop_dets, cause_base, self_times,
-        usage_models, usage_uncached, usage_cached, usage_output, usage_spans
+        usage_models, usage_uncached, usage_cached, usage_output, usage_spans, session_id
     FROM run_facts FINAL
     WHERE ${factsWhere('')}
+      AND ({session:String} = '' OR session_id = {session:String})
 )`;
 
 /** Completed runs' step facts of the window, one current row per (run, step name). */

@@ -45,7 +45,7 @@ const RUN_USAGE_CTE = `run_usage AS (
 
 export const FINALISE_RUN_FACTS_SQL = `INSERT INTO run_facts (project_id, run_id, run_start, run_end, agent, service, outcome, duration_ns,
     root_error_type, steps, span_count, groups, never_ok, explicit_cost, usage_models, usage_uncached, usage_cached, usage_output,
-    usage_spans, input_tokens, output_tokens, cached_input_tokens, loop_kinds, loop_dets, cause_base, self_times, ingested_max, version)
+    usage_spans, input_tokens, output_tokens, cached_input_tokens, loop_kinds, loop_dets, cause_base, self_times, ingested_max, session_id, version)
 ${withClause(
   PRICED_ONCE_CTE,
   RUNS_ONCE_CTE,
@@ -65,7 +65,7 @@ SELECT
     u.spans, r.run_input_tokens, r.run_output_tokens, r.run_cached_input_tokens,
     arrayDistinct(arrayMap(d -> ${KIND_OF_CODE_SQL}[d.1], l.dets)), l.dets,
     if(r.outcome = 'failure', ${CAUSE_WITHOUT_LOOP_SQL}, ''),
-    s.self_times, u.ingested_max, ${VERSION_SQL}
+    s.self_times, u.ingested_max, r.session_id, ${VERSION_SQL}
 FROM runs AS r
 LEFT JOIN cause_facts AS f ON f.run_id = r.run_id
 LEFT JOIN loop_found AS l ON l.run_id = r.run_id

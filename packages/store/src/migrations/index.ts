@@ -5,6 +5,7 @@ import { m0003RunFacts } from './0003_run_facts.js';
 import { m0004ProjectsKeys } from './0004_projects_keys.js';
 import { m0005SpansCompactParts } from './0005_spans_compact_parts.js';
 import { m0006Alerts } from './0006_alerts.js';
+import { m0007Sessions } from './0007_sessions.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [m0001Spans, m0002ModelPrices, m0003RunFacts, m0004ProjectsKeys, m0005SpansCompactParts, m0006Alerts];
+export const MIGRATIONS: readonly Migration[] = [m0001Spans, m0002ModelPrices, m0003RunFacts, m0004ProjectsKeys, m0005SpansCompactParts, m0006Alerts, m0007Sessions];

@@ -25,6 +25,8 @@ export interface RunSummary {
   /** Spans with usage that no price covers (their cost counts as 0). */
   unpricedSpans: number;
   errorType: string;
+  /** The session / conversation the run belongs to ('' for none): its earliest span's `gen_ai.conversation.id`, `session.id`… (migration 0007). */
+  sessionId: string;
 }
 
 export interface RunFilter {
@@ -37,6 +39,8 @@ export interface RunFilter {
   service?: string;
   /** The run root's name. */
   agent?: string;
+  /** Runs of this session / conversation. */
+  session?: string;
   /** Runs containing a span with this step name / tool / model / these attributes. */
   stepName?: string;
   tool?: string;

@@ -21,6 +21,7 @@ interface RunRow {
   cached_input_tokens: string | number;
   unpriced_spans: string | number;
   error_type: string;
+  session_id: string;
 }
 
 /**
@@ -55,7 +56,7 @@ SELECT
     toString(run_duration_ns) AS duration_ns,
     steps, span_count AS spans, run_cost AS cost_usd,
     run_input_tokens AS input_tokens, run_output_tokens AS output_tokens, run_cached_input_tokens AS cached_input_tokens,
-    unpriced_spans, display_error_type AS error_type
+    unpriced_spans, display_error_type AS error_type, session_id
 FROM runs`;
 
 /** Attempt groups per run of the page (the ledger's group starts; RELIABILITY-MATH "Attempt"). */
@@ -71,6 +72,7 @@ function toAnalyticsFilter(f: RunFilter): AnalyticsFilter {
     toUnixNano: f.toUnixNano ?? MAX_TIME_NS,
     ...(f.service === undefined ? {} : { service: f.service }),
     ...(f.agent === undefined ? {} : { agent: f.agent }),
+    ...(f.session === undefined ? {} : { session: f.session }),
     ...(f.stepName === undefined ? {} : { stepName: f.stepName }),
     ...(f.tool === undefined ? {} : { tool: f.tool }),
     ...(f.model === undefined ? {} : { model: f.model }),
@@ -142,5 +144,6 @@ function toRunSummary(r: RunRow, attemptGroups: number): RunSummary {
     cachedInputTokens: Number(r.cached_input_tokens),
     unpricedSpans: Number(r.unpriced_spans),
     errorType: r.error_type,
+    sessionId: r.session_id,
   };
 }

@@ -27,7 +27,11 @@ export interface SpanDetail {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  /** Of the output tokens, those spent reasoning (migration 0007; already counted in outputTokens). */
+  reasoningTokens: number;
   costUsd: number | null;
+  /** The session / conversation id the span names ('' for none; migration 0007). */
+  sessionId: string;
   scope: { name: string; version: string };
   attributes: Record<string, JsonValue>;
   resourceAttributes: Record<string, JsonValue>;

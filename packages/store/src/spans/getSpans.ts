@@ -29,7 +29,9 @@ interface SpanReadRow {
   input_tokens: string | number;
   output_tokens: string | number;
   cached_input_tokens: string | number;
+  reasoning_tokens: string | number;
   cost_usd: number | null;
+  session_id: string;
   scope_name: string;
   scope_version: string;
   attributes: Record<string, string>;
@@ -50,7 +52,7 @@ SELECT
     toString(toUnixTimestamp64Nano(start_time)) AS start_ns,
     toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
     toString(duration_ns) AS duration_ns,
-    status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, cost_usd,
+    status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, session_id,
     scope_name, scope_version, attributes, attribute_types, resource_attributes,
     arrayMap(e -> (toString(toUnixTimestamp64Nano(e.time)), e.name, e.attributes), events) AS events,
     arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links,
@@ -118,7 +120,9 @@ function toSpanDetail(r: SpanReadRow): SpanDetail {
     inputTokens: Number(r.input_tokens),
     outputTokens: Number(r.output_tokens),
     cachedInputTokens: Number(r.cached_input_tokens),
+    reasoningTokens: Number(r.reasoning_tokens),
     costUsd,
+    sessionId: r.session_id,
     scope: { name: r.scope_name, version: r.scope_version },
     attributes: decodeAttributes(r.attributes, r.attribute_types),
     resourceAttributes: decodeAttributes(r.resource_attributes, {}),
