@@ -1,9 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppLayout } from './components/AppLayout';
+import { CostPage } from './pages/CostPage';
+import { LatencyPage } from './pages/LatencyPage';
+import { LoopsPage } from './pages/LoopsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { OverviewPage } from './pages/OverviewPage';
+import { ReliabilityPage } from './pages/ReliabilityPage';
 import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
 
@@ -13,7 +18,11 @@ export function createRouter() {
       path: '/',
       element: <AppLayout />,
       children: [
-        { index: true, element: <Navigate to="/runs" replace /> },
+        { index: true, element: <OverviewPage /> },
+        { path: 'reliability', element: <ReliabilityPage /> },
+        { path: 'latency', element: <LatencyPage /> },
+        { path: 'loops', element: <LoopsPage /> },
+        { path: 'cost', element: <CostPage /> },
         { path: 'runs', element: <RunsPage /> },
         { path: 'runs/:runId', element: <RunDetailPage /> },
         { path: '*', element: <NotFoundPage /> },
