@@ -56,8 +56,9 @@ export class Analytics {
     this.priceResolver = new PriceResolver((projectId) => listModelPrices(store.client, projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
     const fixed = opts.pricesFor;
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
-    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
+    const loops = this.loopAnalytics;
+    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver, async (filter) => (await loops.runLoopFlags(filter)).map((f) => f.runId));
   }
 
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {
@@ -73,9 +74,12 @@ export class Analytics {
     return compoundingCurve(await queryCompoundingCurve(this.store.client, filter, await this.pricesFor(filter.projectId)));
   }
 
-  /** Run cost distribution, cost per successful run, wasted cost, unpriced usage. */
-  cost(filter: AnalyticsFilter): Promise<CostSummary> {
-    return this.costs.cost(filter);
+  /**
+   * Run cost distribution, cost per successful run, wasted cost (failed and looping runs), unpriced usage.
+   * `looping: false` skips the loop detection behind the looping runs' cost (it is null then).
+   */
+  cost(filter: AnalyticsFilter, opts: { looping?: boolean } = {}): Promise<CostSummary> {
+    return this.costs.cost(filter, opts);
   }
 
   costBreakdown(filter: AnalyticsFilter, opts: { groupBy: CostGroupBy }): Promise<CostBreakdown> {

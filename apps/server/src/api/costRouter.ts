@@ -22,7 +22,7 @@ export function costRouter(registry: ApiRegistry, analytics: Analytics, projectO
       tag: 'cost',
       summary: 'Cost per run (mean, p50, p95, p99, max), per successful run, per success, wasted on failed and looping runs, unpriced usage',
       query: SummaryQuery,
-      response: 'CostSummary (USD)',
+      response: 'CostSummary (USD): runs, totalUsd, perRun, perSuccessfulRunUsd, perSuccessUsd, wasted { failedRunsUsd, loopingRunsUsd, totalUsd, share }, looping { runs, costUsd, failedRuns, failedUsd }, tokens, unpriced',
     },
     ({ query, req }) => analytics.cost(toAnalyticsFilter(query, projectOf(req))),
   );

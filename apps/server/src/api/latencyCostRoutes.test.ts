@@ -35,6 +35,16 @@ function betaRun(i: number): ScriptedRun {
   return { startMs: base + 600_000 + i * 1000, steps: [{ kind: 'llm', name: 'answer', ms: 50 + i, model: 'house-model', usage: { inputTokens: 1_000_000, outputTokens: 0 } }] };
 }
 
+// gamma: 4 runs that each think once at $0.50; runs 0 and 1 then call `lookup` with the same arguments three
+// times (a repeated-action loop) and run 1 fails at `gamma-fetch` (so its primary cause is the loop).
+function gammaRun(i: number): ScriptedRun {
+  const lookup = { kind: 'tool' as const, name: 'lookup', ms: 5 };
+  const steps: ScriptedRun['steps'][number][] = [{ kind: 'llm', name: 'think', ms: 20, model: 'm-gamma', usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 } }];
+  steps.push(...(i < 2 ? [lookup, lookup, lookup] : [lookup]));
+  if (i === 1) steps.push({ kind: 'tool', name: 'gamma-fetch', ms: 5, fails: true });
+  return { startMs: base + 1_200_000 + i * 1000, steps };
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}/api/v1${path}`, {
     method,
@@ -50,6 +60,7 @@ beforeAll(async () => {
   server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
+  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'gamma', runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)) });
 });
 
 afterAll(async () => {
@@ -103,6 +114,25 @@ describe('/cost and /prices', () => {
     const series = await get<CostSeries>(`/cost/series?${window}&interval=3600`);
     expect(series.body.intervalSeconds).toBe(3600);
     expect(series.body).toEqual(roundTrip(await server.analytics.costSeries(filter, { intervalSeconds: 3600 })));
+  });
+
+  it('summary: what looping runs cost, split by whether they failed, and the waste counting each run once', async () => {
+    const { status, body } = await get<CostSummary>(`/cost/summary?${window}&agent=gamma`);
+    expect(status).toBe(200);
+    expect(body.totalUsd).toBeCloseTo(2, 9);
+    expect(body.looping?.runs).toBe(1);
+    expect(body.looping?.failedRuns).toBe(1);
+    expect(body.looping?.costUsd).toBeCloseTo(0.5, 9);
+    expect(body.looping?.failedUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.failedRunsUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.loopingRunsUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.totalUsd).toBeCloseTo(1, 9);
+    expect(body.wasted.share).toBeCloseTo(0.5, 9);
+    expect(body).toEqual(roundTrip(await server.analytics.cost({ ...filter, agent: 'gamma' })));
+    // no loops: zero, not unknown
+    const alpha = await get<CostSummary>(`/cost/summary?${window}&agent=alpha`);
+    expect(alpha.body.looping).toEqual({ runs: 0, costUsd: 0, failedRuns: 0, failedUsd: 0 });
+    expect(alpha.body.wasted.loopingRunsUsd).toBe(0);
   });
 
   it('a price override set through the API prices spans, and deleting it unprices them again', async () => {
