@@ -31,6 +31,8 @@ interface Loops {
 interface Cost {
   totalUsd: number;
   perRun: { p50Usd: number; p99Usd: number };
+  wasted: { totalUsd: number };
+  looping: { runs: number; costUsd: number; failedRuns: number; failedUsd: number };
 }
 
 const DEMO_RUNS = 300;
@@ -106,9 +108,14 @@ describe('dashboard pages show the API numbers', () => {
     expect(loops.overall.runsFlagged).toBeGreaterThan(0);
     expect(await value('kpi-loop-rate')).toBe(loops.overall.runsFlagged / loops.runs);
     expect(await value('kpi-loop-wasted-time')).toBe(loops.overall.wastedNs);
-    expect(await value('kpi-loop-wasted-usd')).toBeGreaterThanOrEqual(loops.overall.wastedCostUsd);
+    expect(await value('kpi-loop-wasted-usd')).toBe(loops.overall.wastedCostUsd);
 
     const cost = await api<Cost>('cost/summary');
+    // the demo's looping runs spend money on their model calls even where the repeats themselves are free tool calls
+    expect(cost.looping.costUsd + cost.looping.failedUsd).toBeGreaterThan(0);
+    expect(await value('kpi-looping-usd')).toBe(cost.looping.costUsd + cost.looping.failedUsd);
+    expect(await page.getAttribute('[data-testid="loop-cost"]', 'data-costs-money')).toBe('true');
+    expect(await value('kpi-loop-failures')).toBe((await api<{ causes: { cause: string; runs: number }[] }>('failures')).causes.find((c) => c.cause === 'loop')?.runs);
     expect(await value('kpi-cost-p50')).toBe(cost.perRun.p50Usd);
     expect(await value('kpi-cost-p99')).toBe(cost.perRun.p99Usd);
 
@@ -188,6 +195,8 @@ describe('dashboard pages show the API numbers', () => {
     expect(await value('kpi-cost-total')).toBe(cost.totalUsd);
     expect(await value('kpi-cost-p50')).toBe(cost.perRun.p50Usd);
     expect(await value('kpi-cost-p99')).toBe(cost.perRun.p99Usd);
+    expect(await value('kpi-cost-wasted')).toBe(cost.wasted.totalUsd);
+    expect(await value('kpi-cost-looping')).toBe(cost.looping.costUsd + cost.looping.failedUsd);
     const byModel = await api<{ rows: { key: string; costUsd: number }[] }>('cost/breakdown', { groupBy: 'model' });
     const rows = await page.$$eval('[data-testid="cost-model-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))]));
     expect(rows).toEqual(byModel.rows.map((r) => [r.key, r.costUsd]));

@@ -149,6 +149,12 @@ export const costSummarySchema = z.object({
   perSuccessfulRunUsd: money.nullable(),
   perSuccessUsd: money.nullable(),
   wasted: z.object({ failedRunsUsd: money, loopingRunsUsd: money.nullable(), totalUsd: money, share: rate }),
+  /** Every run with a loop detection, by outcome; null (or absent from older servers) when not computed. */
+  looping: z
+    .object({ runs: count, costUsd: money, failedRuns: count, failedUsd: money })
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
   unpriced: z.object({ spans: count }),
 });
 export type CostSummary = z.infer<typeof costSummarySchema>;

@@ -66,11 +66,14 @@ export function CostPage() {
               <Kpi label="Per success" display={formatUsd(s.perSuccessUsd)} value={s.perSuccessUsd} testId="kpi-cost-per-success">
                 total ÷ successful runs
               </Kpi>
-              <Kpi label="Wasted on failed runs" display={formatUsd(s.wasted.failedRunsUsd)} value={s.wasted.failedRunsUsd} testId="kpi-cost-failed" tone={s.wasted.failedRunsUsd > 0 ? 'bad' : 'neutral'}>
-                {formatPercent(s.wasted.share)} of spend wasted
+              <Kpi label="Wasted" display={formatUsd(s.wasted.totalUsd)} value={s.wasted.totalUsd} testId="kpi-cost-wasted" tone={s.wasted.totalUsd > 0 ? 'bad' : 'neutral'}>
+                {formatPercent(s.wasted.share)} of spend: failed runs {formatUsd(s.wasted.failedRunsUsd)}
+                {s.wasted.loopingRunsUsd !== null ? ` + looping runs that did not fail ${formatUsd(s.wasted.loopingRunsUsd)}` : ''}
               </Kpi>
-              {s.wasted.loopingRunsUsd !== null && (
-                <Kpi label="Looping runs that did not fail" display={formatUsd(s.wasted.loopingRunsUsd)} value={s.wasted.loopingRunsUsd} testId="kpi-cost-looping" />
+              {s.looping !== null && (
+                <Kpi label="Looping runs" display={formatUsd(usd(s.looping.costUsd + s.looping.failedUsd))} value={s.looping.costUsd + s.looping.failedUsd} testId="kpi-cost-looping" tone={s.looping.costUsd + s.looping.failedUsd > 0 ? 'bad' : 'neutral'}>
+                  {formatCount(s.looping.runs + s.looping.failedRuns)} runs; {formatUsd(s.looping.costUsd)} of them did not fail
+                </Kpi>
               )}
               {loops.data && (
                 <Kpi label="Wasted in loop repeats" display={formatUsd(loops.data.overall.wastedCostUsd)} value={loops.data.overall.wastedCostUsd} testId="kpi-loop-wasted-usd" />

@@ -89,16 +89,19 @@ export function OverviewPage() {
           {() =>
             loopCost && (
               <div className="hero" data-testid="loop-cost" data-costs-money={String(loopCost.costsMoney)}>
-                <p className="hero-eyebrow">{loopCost.loopingRuns === 0 ? 'Loops' : loopCost.costsMoney ? 'Yes —' : 'Not in money, but in time —'}</p>
+                <p className="hero-eyebrow">{loopCost.eyebrow}</p>
                 <p className={loopCost.costsMoney ? 'hero-title tone-bad' : 'hero-title'} data-testid="loop-cost-headline">
                   {loopCost.headline}
                 </p>
                 <p className="hero-sentence">{loopCost.detail}</p>
                 <div className="hero-stats">
-                  <Kpi label="Wasted in repeats" display={formatUsd(loopCost.repeatUsd)} value={loopCost.repeatUsd} testId="kpi-loop-wasted-usd" tone={loopCost.costsMoney ? 'bad' : 'neutral'} />
-                  <Kpi label="Time in repeats" display={formatDuration(loopCost.repeatNs)} value={loopCost.repeatNs} testId="kpi-loop-wasted-time" />
+                  {loopCost.loopingRunsUsd !== null && (
+                    <Kpi label="Cost of looping runs" display={formatUsd(loopCost.loopingRunsUsd)} value={loopCost.loopingRunsUsd} testId="kpi-looping-usd" tone={loopCost.costsMoney ? 'bad' : 'neutral'} />
+                  )}
                   <Kpi label="Loop rate" display={formatPercent(loopCost.loopRate)} value={loopCost.loopRate} testId="kpi-loop-rate" />
-                  <Kpi label="Spent on failed runs" display={formatUsd(loopCost.failedRunsUsd)} value={loopCost.failedRunsUsd} testId="kpi-failed-usd" />
+                  <Kpi label="Failed in a loop" display={formatCount(loopCost.loopFailures)} value={loopCost.loopFailures} testId="kpi-loop-failures" />
+                  <Kpi label="Time in repeats" display={formatDuration(loopCost.repeatNs)} value={loopCost.repeatNs} testId="kpi-loop-wasted-time" />
+                  <Kpi label="Cost of repeats" display={formatUsd(loopCost.repeatUsd)} value={loopCost.repeatUsd} testId="kpi-loop-wasted-usd" />
                 </div>
               </div>
             )

@@ -41,22 +41,26 @@ describe('prepareLoopKinds', () => {
 });
 
 describe('prepareLoopCost', () => {
-  it('says loops cost money when the repeats did, with rate, time and loop failures', () => {
-    const view = prepareLoopCost(loopsReport([]), costSummary(), failures(5));
-    expect(view).toMatchObject({ loopingRuns: 3, runs: 60, loopFailures: 5, costsMoney: true, headline: 'Loops wasted $0.12' });
+  it('says what looping runs cost and their share of spend, with rate, loop failures and the repeats', () => {
+    const cost = costSummary({ looping: { runs: 1, costUsd: 1.25, failedRuns: 5, failedUsd: 2 } });
+    const view = prepareLoopCost(loopsReport([]), cost, failures(5));
+    expect(view).toMatchObject({ loopingRuns: 3, runs: 60, loopFailures: 5, costsMoney: true, eyebrow: 'Yes, loops cost money', headline: 'Looping runs cost $3.25 (26% of spend)' });
+    expect(view.loopingRunsUsd).toBeCloseTo(3.25, 12);
+    expect(view.spendShare).toBeCloseTo(0.26, 12);
     expect(view.loopRate).toBeCloseTo(0.05, 12);
-    expect(view.detail).toBe('3 of 60 runs looped (5%) · 9 s of repeated steps · 5 runs failed in a loop');
+    expect(view.detail).toBe('3 of 60 runs looped (5%) · 5 failed in the loop ($2.00) · the repeats alone took 9 s and $0.12');
   });
 
-  it('adds what looping runs that did not fail cost, when the API reports it', () => {
-    const view = prepareLoopCost(loopsReport([]), costSummary({ loopingRunsUsd: 1.5 }), failures(0));
-    expect(view.repeatUsd).toBeCloseTo(1.62, 12);
-    expect(view.detail).not.toContain('failed in a loop');
+  it('falls back to the repeats when the server does not report looping runs', () => {
+    const view = prepareLoopCost(loopsReport([]), costSummary(), failures(0));
+    expect(view).toMatchObject({ loopingRunsUsd: null, spendShare: null, costsMoney: true, headline: 'Loop repeats cost $0.12' });
+    expect(view.detail).not.toContain('failed in the loop');
   });
 
-  it('says so when loops waste time but no money, or when there are none', () => {
+  it('says so when loops cost time but no money, or when there are none', () => {
     const free = loopsReport([], { runsFlagged: 2, detections: 2, wastedNs: 4_000_000_000, wastedCostUsd: 0 });
-    expect(prepareLoopCost(free, costSummary(), failures(0))).toMatchObject({ costsMoney: false, headline: 'Loops wasted 4 s but $0' });
+    const zero = costSummary({ looping: { runs: 2, costUsd: 0, failedRuns: 0, failedUsd: 0 } });
+    expect(prepareLoopCost(free, zero, failures(0))).toMatchObject({ costsMoney: false, eyebrow: 'Not in money, but in time', headline: 'Loops cost 4 s, but no money' });
     const none = loopsReport([], { runsFlagged: 0, detections: 0, wastedNs: 0, wastedCostUsd: 0 });
     expect(prepareLoopCost(none, costSummary(), failures(0))).toMatchObject({ costsMoney: false, headline: 'No loops in this window', detail: '0 of 60 runs looped (0%)' });
   });

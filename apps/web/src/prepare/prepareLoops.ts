@@ -93,45 +93,59 @@ export interface LoopCostView {
   loopingRuns: number;
   runs: number;
   loopRate: Fraction;
+  /** What every looping run cost, failed or not (null: the server does not say). */
+  loopingRunsUsd: Usd | null;
+  /** Of the total spend (null when unknown or nothing was spent). */
+  spendShare: Fraction | null;
   /** Time and money spent on the repeats themselves (after the first). */
   repeatNs: Nanoseconds;
   repeatUsd: Usd;
-  /** Runs that failed because of a loop (primary cause `loop`). */
+  /** Runs that failed in a loop (primary cause `loop`), and what they cost when known. */
   loopFailures: number;
-  /** Cost of all failed runs, and of looping runs that did not fail (null: the API does not say). */
-  failedRunsUsd: Usd;
-  loopingRunsUsd: Usd | null;
+  loopFailuresUsd: Usd | null;
   /** Does looping cost money here? */
   costsMoney: boolean;
+  eyebrow: string;
   headline: string;
   detail: string;
 }
 
-/** Whether loops cost money, in one headline: rate, repeats' cost and time, failures they caused. */
+/**
+ * Whether loops cost money, in one headline: what the looping runs cost (and
+ * their share of spend), the loop rate, the runs that failed in a loop, and
+ * what the repeats alone took.
+ */
 export function prepareLoopCost(loops: LoopsReport, cost: CostSummary, failures: FailureBreakdown): LoopCostView {
   const loopFailures = failures.causes.find((c) => c.cause === 'loop')?.runs ?? 0;
   const loopRate = fraction(loops.runs > 0 ? loops.overall.runsFlagged / loops.runs : 0);
-  const repeatUsd = usd(loops.overall.wastedCostUsd + (cost.wasted.loopingRunsUsd ?? 0));
-  const costsMoney = repeatUsd > 0;
-  const headline =
-    loops.overall.runsFlagged === 0
-      ? 'No loops in this window'
+  const looping = cost.looping;
+  const loopingRunsUsd = looping === null ? null : usd(looping.costUsd + looping.failedUsd);
+  const spendShare = loopingRunsUsd === null || !(cost.totalUsd > 0) ? null : fraction(loopingRunsUsd / cost.totalUsd);
+  const repeatUsd = usd(loops.overall.wastedCostUsd);
+  const costsMoney = (loopingRunsUsd ?? 0) > 0 || repeatUsd > 0;
+  const none = loops.overall.runsFlagged === 0;
+  const headline = none
+    ? 'No loops in this window'
+    : loopingRunsUsd !== null && loopingRunsUsd > 0
+      ? `Looping runs cost ${formatUsd(loopingRunsUsd)}${spendShare === null ? '' : ` (${formatPercent(spendShare)} of spend)`}`
       : costsMoney
-        ? `Loops wasted ${formatUsd(repeatUsd)}`
-        : `Loops wasted ${formatDuration(loops.overall.wastedNs)} but $0`;
+        ? `Loop repeats cost ${formatUsd(repeatUsd)}`
+        : `Loops cost ${formatDuration(loops.overall.wastedNs)}, but no money`;
   const parts = [`${formatCount(loops.overall.runsFlagged)} of ${formatCount(loops.runs)} runs looped (${formatPercent(loopRate)})`];
-  if (loops.overall.runsFlagged > 0) parts.push(`${formatDuration(loops.overall.wastedNs)} of repeated steps`);
-  if (loopFailures > 0) parts.push(`${formatCount(loopFailures)} runs failed in a loop`);
+  if (loopFailures > 0) parts.push(`${formatCount(loopFailures)} failed in the loop${looping === null ? '' : ` (${formatUsd(looping.failedUsd)})`}`);
+  if (!none) parts.push(`the repeats alone took ${formatDuration(loops.overall.wastedNs)} and ${formatUsd(repeatUsd)}`);
   return {
     loopingRuns: loops.overall.runsFlagged,
     runs: loops.runs,
     loopRate,
+    loopingRunsUsd,
+    spendShare,
     repeatNs: nanoseconds(loops.overall.wastedNs),
     repeatUsd,
     loopFailures,
-    failedRunsUsd: cost.wasted.failedRunsUsd,
-    loopingRunsUsd: cost.wasted.loopingRunsUsd,
+    loopFailuresUsd: looping === null ? null : looping.failedUsd,
     costsMoney,
+    eyebrow: none ? 'Loops' : costsMoney ? 'Yes, loops cost money' : 'Not in money, but in time',
     headline,
     detail: parts.join(' · '),
   };

@@ -73,7 +73,9 @@ export function loopsReport(detections: Record<string, unknown>[], overall = tot
   });
 }
 
-export function costSummary(extra: { failedRunsUsd?: number; loopingRunsUsd?: number | null; completed?: number } = {}): CostSummary {
+export function costSummary(
+  extra: { failedRunsUsd?: number; loopingRunsUsd?: number | null; completed?: number; looping?: { runs: number; costUsd: number; failedRuns: number; failedUsd: number } | null } = {},
+): CostSummary {
   const completed = extra.completed ?? 100;
   return costSummarySchema.parse({
     runs: { total: completed, success: Math.round(completed * 0.8), failure: completed - Math.round(completed * 0.8), incomplete: 0, completed },
@@ -82,6 +84,7 @@ export function costSummary(extra: { failedRunsUsd?: number; loopingRunsUsd?: nu
     perSuccessfulRunUsd: 0.11,
     perSuccessUsd: 0.156,
     wasted: { failedRunsUsd: extra.failedRunsUsd ?? 3.5, loopingRunsUsd: extra.loopingRunsUsd === undefined ? null : extra.loopingRunsUsd, totalUsd: 3.5, share: 0.28 },
+    looping: extra.looping ?? null,
     unpriced: { spans: 0 },
   });
 }
