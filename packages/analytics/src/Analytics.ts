@@ -21,7 +21,8 @@ import { PriceResolver, type EffectivePrice } from './cost/PriceResolver.js';
 import { compoundingCurve, type CompoundingCurve } from './reliability/compoundingCurve.js';
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { queryLatencyPercentiles, queryLatencySeries, queryTailAttribution, type LatencyGroupBy } from '@telltale/store';
+import { queryLatencyPercentiles, queryLatencySeries, queryRunHistogram, queryTailAttribution, type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
+import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
 import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type LatencyIntervalSeconds, type LatencySeries } from './latency/latencySeries.js';
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
@@ -133,6 +134,16 @@ export class Analytics {
       ...(opts.topN === undefined ? {} : { topN: opts.topN }),
     });
     return latencySeries(rows, opts.groupBy, intervalSeconds);
+  }
+
+  /** Completed runs by duration or cost in `buckets` equal-width bins (default 30) from the smallest to the largest value. */
+  async runHistogram(filter: AnalyticsFilter, opts: { metric: RunHistogramMetric; buckets?: number }): Promise<RunHistogram> {
+    const buckets = opts.buckets ?? 30;
+    if (!Number.isInteger(buckets) || buckets < 1 || buckets > 1000) {
+      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `buckets must be a whole number in [1, 1000], got ${buckets}` });
+    }
+    const rows = await queryRunHistogram(this.store.client, filter, await this.pricesFor(filter.projectId), { metric: opts.metric, buckets });
+    return runHistogram(opts.metric, rows);
   }
 
   /** Which step's share of run time grows from the median runs to the p99 tail. */

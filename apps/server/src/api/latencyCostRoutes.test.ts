@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, TailAttribution } from '@telltale/analytics';
+import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, RunHistogram, TailAttribution } from '@telltale/analytics';
 import type { AnalyticsFilter } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema } from '../config.js';
@@ -94,6 +94,19 @@ describe('/latency', () => {
     expect(auto.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'run' })));
   });
 
+  it('run-duration histogram: the failed runs in the first bin, the successful ones in the last', async () => {
+    const { status, body } = await get<RunHistogram>(`/latency/histogram?${window}&agent=alpha&buckets=3`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ metric: 'duration', unit: 'ns', runs: 20 });
+    expect(body.buckets.map((b) => b.runs)).toEqual([4, 0, 16]);
+    expect(body.buckets[0]!.from).toBe(body.min);
+    expect(body.buckets[2]!.to).toBe(body.max);
+    expect(body.min).toBeGreaterThanOrEqual(110 * MS);
+    expect(body.max).toBeGreaterThanOrEqual(410 * MS);
+    expect(body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'alpha' }, { metric: 'duration', buckets: 3 })));
+    expect((await get<RunHistogram>(`/latency/histogram?${window}`)).body.buckets).toHaveLength(30);
+  });
+
   it('tail attribution matches the facade', async () => {
     const { status, body } = await get<TailAttribution>(`/latency/tail?${window}&agent=alpha`);
     expect(status).toBe(200);
@@ -135,6 +148,20 @@ describe('/cost and /prices', () => {
     expect(alpha.body.wasted.loopingRunsUsd).toBe(0);
   });
 
+  it('run-cost histogram: $0 failed runs apart from $0.01 successes; one bin when every run costs the same', async () => {
+    const alpha = await get<RunHistogram>(`/cost/histogram?${window}&agent=alpha&buckets=2`);
+    expect(alpha.status).toBe(200);
+    expect(alpha.body).toMatchObject({ metric: 'cost', unit: 'usd', runs: 20, min: 0 });
+    expect(alpha.body.max).toBeCloseTo(0.01, 12);
+    expect(alpha.body.buckets.map((b) => b.runs)).toEqual([4, 16]);
+    const gamma = await get<RunHistogram>(`/cost/histogram?${window}&agent=gamma`);
+    expect(gamma.body.buckets).toHaveLength(1);
+    expect(gamma.body.buckets[0]!.runs).toBe(4);
+    expect(gamma.body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'gamma' }, { metric: 'cost', buckets: 30 })));
+    const none = await get<RunHistogram>(`/cost/histogram?${window}&agent=nobody`);
+    expect(none.body).toMatchObject({ runs: 0, buckets: [] });
+  });
+
   it('a price override set through the API prices spans, and deleting it unprices them again', async () => {
     const before = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);
     expect(before.body.totalUsd).toBe(0);
@@ -170,6 +197,8 @@ describe('query validation', () => {
     ['/latency/tail?groupBy=step', /unknown query parameter groupBy/],
     ['/cost/breakdown?groupBy=agent', /groupBy is one of step, tool, model/],
     ['/cost/series?interval=0', /interval/],
+    ['/cost/histogram?buckets=0', /buckets/],
+    ['/latency/histogram?buckets=201', /buckets/],
     ['/cost/summary?attr.k%3D=v', /attr\.k=/],
     [`/cost/summary?from=${to}&to=${to}`, /from: must be before to/],
   ])('%s → 400', async (path, message) => {
