@@ -30,7 +30,7 @@ interface Loops {
 }
 interface Cost {
   totalUsd: number;
-  perRun: { p50Usd: number; p99Usd: number };
+  perRun: { p50Usd: number; p95Usd: number; p99Usd: number };
   wasted: { totalUsd: number };
   looping: { runs: number; costUsd: number; failedRuns: number; failedUsd: number };
 }
@@ -155,6 +155,11 @@ describe('dashboard pages show the API numbers', () => {
     );
     for (const level of ['p50', 'p95', 'p99'] as const) expect(marks[level], level).toBe(runs.groups[0]!.percentilesNs[level]! / 1e6);
 
+    const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('latency/histogram', { buckets: '40' });
+    expect(histogram.runs).toBe(DEMO_RUNS);
+    const bars = await page.$$eval('[data-testid="run-duration-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
+
     const steps = await api<{ groups: { key: string; percentilesNs: { p99: number } }[] }>('latency/percentiles', { groupBy: 'step' });
     const rows = await page.$$eval('[data-testid="latency-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
     expect(new Map(rows)).toEqual(new Map(steps.groups.map((g) => [g.key, g.percentilesNs.p99])));
@@ -197,6 +202,15 @@ describe('dashboard pages show the API numbers', () => {
     expect(await value('kpi-cost-p99')).toBe(cost.perRun.p99Usd);
     expect(await value('kpi-cost-wasted')).toBe(cost.wasted.totalUsd);
     expect(await value('kpi-cost-looping')).toBe(cost.looping.costUsd + cost.looping.failedUsd);
+    const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('cost/histogram', { buckets: '40' });
+    const bars = await page.$$eval('[data-testid="cost-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
+    const marks = await page.$$eval('[data-testid="cost-histogram-mark"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    expect(marks).toEqual([
+      ['p50', cost.perRun.p50Usd],
+      ['p95', cost.perRun.p95Usd],
+      ['p99', cost.perRun.p99Usd],
+    ]);
     const byModel = await api<{ rows: { key: string; costUsd: number }[] }>('cost/breakdown', { groupBy: 'model' });
     const rows = await page.$$eval('[data-testid="cost-model-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))]));
     expect(rows).toEqual(byModel.rows.map((r) => [r.key, r.costUsd]));

@@ -14,6 +14,7 @@ import {
   loopsReportSchema,
   reliabilitySummarySchema,
   runCausesSchema,
+  runHistogramSchema,
   runLoopFlagsSchema,
   tailAttributionSchema,
 } from './analyticsSchemas';
@@ -36,6 +37,8 @@ export const ANALYTICS_ROUTES = {
   latencyPercentiles: { path: 'latency/percentiles', schema: latencyPercentilesSchema },
   latencySeries: { path: 'latency/series', schema: latencySeriesSchema },
   latencyTail: { path: 'latency/tail', schema: tailAttributionSchema },
+  latencyHistogram: { path: 'latency/histogram', schema: runHistogramSchema },
+  costHistogram: { path: 'cost/histogram', schema: runHistogramSchema },
   loops: { path: 'loops', schema: loopsReportSchema },
   loopRate: { path: 'loops/rate', schema: loopRateSchema },
   loopRuns: { path: 'loops/runs', schema: runLoopFlagsSchema },

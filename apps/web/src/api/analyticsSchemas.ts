@@ -189,3 +189,13 @@ export type FailureBreakdown = z.infer<typeof failureBreakdownSchema>;
 
 export const runCausesSchema = z.object({ runs: z.array(z.object({ runId: z.string(), cause: failureCauseSchema })) });
 export type RunCauses = z.infer<typeof runCausesSchema>;
+
+/** Completed runs by duration (ns) or cost (USD) in equal-width buckets; values stay in the metric's unit. */
+export const runHistogramSchema = z.object({
+  metric: z.enum(['duration', 'cost']),
+  runs: count,
+  min: z.number(),
+  max: z.number(),
+  buckets: z.array(z.object({ from: z.number(), to: z.number(), runs: count })),
+});
+export type RunHistogram = z.infer<typeof runHistogramSchema>;

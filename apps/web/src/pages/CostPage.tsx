@@ -2,12 +2,13 @@ import { useMemo } from 'react';
 import { BarList } from '../components/BarList';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { Kpi } from '../components/Kpi';
-import { PercentileBars } from '../components/PercentileBars';
+import { HistogramChart } from '../components/HistogramChart';
 import { Tile } from '../components/Tile';
 import { TimeLineChart } from '../components/TimeLineChart';
 import { formatCount, formatPercent, formatUsd } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
+import { prepareHistogram } from '../prepare/prepareHistogram';
 import { prepareCostBars, prepareCostDistribution, prepareCostSeries, trimEmptyEnds } from '../prepare/prepareCost';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
@@ -39,8 +40,21 @@ export function CostPage() {
   const summary = useAnalytics('costSummary', params);
   const series = useAnalytics('costSeries', params);
   const loops = useAnalytics('loops', { ...params, limit: 1 });
+  const histogram = useAnalytics('costHistogram', { ...params, buckets: 40 });
 
   const distribution = useMemo(() => (summary.data ? prepareCostDistribution(summary.data) : []), [summary.data]);
+  const histogramView = useMemo(
+    () =>
+      histogram.data
+        ? prepareHistogram(
+            histogram.data,
+            distribution.filter((d) => d.key === 'p50' || d.key === 'p95' || d.key === 'p99').map((d) => ({ key: d.key, label: d.label, value: d.usd })),
+            (v) => v,
+            money,
+          )
+        : null,
+    [histogram.data, distribution],
+  );
   const points = useMemo(() => (series.data ? trimEmptyEnds(prepareCostSeries(series.data, label)) : []), [series.data, window]);
   const s = summary.data;
 
@@ -85,8 +99,26 @@ export function CostPage() {
       </Tile>
 
       <div className="grid-2">
-        <Tile title="Cost per run distribution" subtitle="Completed runs." testId="tile-cost-distribution" status={tileStatus([summary], () => (distribution.length === 0 ? 'No completed runs in this window' : false))}>
-          {() => <PercentileBars testId="cost-distribution" format={money} bars={distribution.map((d) => ({ key: d.key, label: d.label, value: d.usd, valueLabel: d.valueLabel, marked: d.key !== 'mean' }))} />}
+        <Tile
+          title="Cost per run distribution"
+          subtitle="Completed runs by cost; P50, P95 and P99 marked."
+          testId="tile-cost-distribution"
+          status={tileStatus([summary, histogram], () => (distribution.length === 0 || histogramView === null || histogramView.bars.length === 0 ? 'No completed runs in this window' : false))}
+        >
+          {() =>
+            histogramView && (
+              <>
+                <HistogramChart view={histogramView} format={money} testId="cost-histogram" />
+                <ul className="mark-list small muted" data-testid="cost-distribution">
+                  {distribution.map((d) => (
+                    <li key={d.key} data-testid="cost-distribution-value" data-key={d.key} data-value={d.usd}>
+                      {d.label} <strong>{d.valueLabel}</strong>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )
+          }
         </Tile>
         <Tile title="Cost over time" testId="tile-cost-series" status={tileStatus([series], () => (points.length === 0 ? 'No runs in this window' : false))}>
           {() => (

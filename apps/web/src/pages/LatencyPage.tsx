@@ -2,13 +2,14 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { LATENCY_LEVELS, type LatencyLevel } from '../api/analyticsSchemas';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
-import { PercentileBars } from '../components/PercentileBars';
+import { HistogramChart } from '../components/HistogramChart';
 import { Tile } from '../components/Tile';
 import { TimeLineChart } from '../components/TimeLineChart';
 import { formatCount, formatDuration } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
 import { LEVEL_LABELS, prepareLatencyLines, preparePercentileTable, prepareRunDurationMarks, prepareTail } from '../prepare/prepareLatency';
+import { prepareHistogram } from '../prepare/prepareHistogram';
 import { prepareLatencyOptions } from '../prepare/prepareLatencyOptions';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
@@ -34,11 +35,24 @@ export function LatencyPage() {
   const groups = useAnalytics('latencyPercentiles', { ...params, groupBy });
   const runs = useAnalytics('latencyPercentiles', { ...params, groupBy: 'run' });
   const tail = useAnalytics('latencyTail', params);
+  const histogram = useAnalytics('latencyHistogram', { ...params, buckets: 40 });
 
   const lines = useMemo(() => (series.data ? prepareLatencyLines(series.data, level, label) : null), [series.data, level, window]);
   const table = useMemo(() => (groups.data ? preparePercentileTable(groups.data).slice(0, 50) : []), [groups.data]);
   const marks = useMemo(() => (runs.data ? prepareRunDurationMarks(runs.data) : []), [runs.data]);
   const tailView = useMemo(() => (tail.data ? prepareTail(tail.data) : null), [tail.data]);
+  const histogramView = useMemo(
+    () =>
+      histogram.data
+        ? prepareHistogram(
+            histogram.data,
+            marks.filter((m) => m.level === 'p50' || m.level === 'p95' || m.level === 'p99').map((m) => ({ key: m.level, label: m.label, value: m.ns })),
+            (ns) => ns / 1e6,
+            (ns) => formatDuration(nanoseconds(ns)),
+          )
+        : null,
+    [histogram.data, marks],
+  );
 
   return (
     <div className="dash-page" data-testid="page-latency">
@@ -76,14 +90,26 @@ export function LatencyPage() {
       </Tile>
 
       <div className="grid-2">
-        <Tile title="Run duration distribution" subtitle="Percentiles of whole-run duration; P50, P95 and P99 marked." testId="tile-run-duration" status={tileStatus([runs], () => (marks.length === 0 ? 'No completed runs in this window' : false))}>
-          {() => (
-            <PercentileBars
-              testId="run-duration"
-              format={ms}
-              bars={marks.map((m) => ({ key: m.level, label: m.label, value: m.ms, valueLabel: m.valueLabel, marked: m.level === 'p50' || m.level === 'p95' || m.level === 'p99' }))}
-            />
-          )}
+        <Tile
+          title="Run duration distribution"
+          subtitle="Completed runs by duration; P50, P95 and P99 marked."
+          testId="tile-run-duration"
+          status={tileStatus([runs, histogram], () => (marks.length === 0 || histogramView === null || histogramView.bars.length === 0 ? 'No completed runs in this window' : false))}
+        >
+          {() =>
+            histogramView && (
+              <>
+                <HistogramChart view={histogramView} format={ms} testId="run-duration-histogram" />
+                <ul className="mark-list small muted" data-testid="run-duration">
+                  {marks.map((m) => (
+                    <li key={m.level} data-testid="run-duration-value" data-key={m.level} data-value={m.ms}>
+                      {m.label} <strong>{m.valueLabel}</strong>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )
+          }
         </Tile>
         <Tile title="What drives the tail" testId="tile-tail" status={tileStatus([tail], () => (tail.data?.tailRuns === 0 ? 'Not enough completed runs for a tail' : false))}>
           {() =>
