@@ -22,6 +22,7 @@ export function TimeLineChart({
   domain,
   reference,
   testId,
+  numericX = false,
 }: {
   rows: readonly object[];
   lines: readonly LineSpec[];
@@ -32,13 +33,15 @@ export function TimeLineChart({
   domain?: [number | 'auto', number | 'auto'];
   reference?: { y: number; label: string };
   testId: string;
+  /** A value axis for `xKey` (spacing by value, not by row) instead of a category per row. */
+  numericX?: boolean;
 }) {
   return (
     <div className="chart" data-testid={testId} data-points={rows.length}>
       <ResponsiveContainer width="100%" height={height}>
         <ComposedChart data={[...rows]} margin={{ top: 8, right: 16, bottom: 0, left: 4 }}>
           <CartesianGrid stroke="#eef0f3" vertical={false} />
-          <XAxis dataKey={xKey} tick={{ fontSize: 11, fill: '#6b7280' }} tickLine={false} axisLine={{ stroke: '#e2e5ea' }} minTickGap={24} />
+          <XAxis dataKey={xKey} type={numericX ? 'number' : 'category'} domain={numericX ? ['dataMin', 'dataMax'] : undefined} allowDecimals={false} tick={{ fontSize: 11, fill: '#6b7280' }} tickLine={false} axisLine={{ stroke: '#e2e5ea' }} minTickGap={24} />
           <YAxis tick={{ fontSize: 11, fill: '#6b7280' }} tickLine={false} axisLine={false} width={56} tickFormatter={(v: number) => format(v)} domain={domain ?? ['auto', 'auto']} />
           <Tooltip
             isAnimationActive={false}

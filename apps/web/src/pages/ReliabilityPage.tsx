@@ -83,6 +83,7 @@ export function ReliabilityPage() {
               testId="chart-curve"
               rows={points}
               xKey="groups"
+              numericX
               lines={[
                 { dataKey: 'observed', label: 'Observed', color: '#2563eb' },
                 { dataKey: 'fitted', label: 'Fitted p̄ⁿ', color: '#d97706' },

@@ -15,6 +15,11 @@ describe('prepareCostBars', () => {
     ],
   });
 
+  it('names the group of spans without a key by what they lack', () => {
+    const tools = costBreakdownSchema.parse({ groupBy: 'tool', totalUsd: 1, rows: [{ key: '', costUsd: 1, share: 1, calls: 3, unpricedSpans: 0 }] });
+    expect(prepareCostBars(tools)[0]?.label).toBe('(not a tool call)');
+  });
+
   it('sorts by cost with bars relative to the largest and details', () => {
     const rows = prepareCostBars(breakdown);
     expect(rows.map((r) => [r.key, r.valueLabel])).toEqual([

@@ -14,6 +14,8 @@ export interface BarRow {
   color?: string;
 }
 
+const NO_KEY_LABELS: Readonly<Record<CostBreakdown['groupBy'], string>> = { model: '(no model)', step: '(no step name)', tool: '(not a tool call)' };
+
 /** Cost by model / step / tool, most expensive first, at most `limit` rows (the rest summed in one). */
 export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] {
   const sorted = [...breakdown.rows].sort((a, b) => b.costUsd - a.costUsd || a.key.localeCompare(b.key));
@@ -22,7 +24,7 @@ export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] 
   const max = Math.max(0, ...shown.map((r) => r.costUsd));
   const rows: BarRow[] = shown.map((r) => ({
     key: r.key,
-    label: r.key === '' ? '(none)' : r.key,
+    label: r.key === '' ? NO_KEY_LABELS[breakdown.groupBy] : r.key,
     value: r.costUsd,
     valueLabel: formatUsd(r.costUsd),
     bar: max > 0 ? r.costUsd / max : 0,
