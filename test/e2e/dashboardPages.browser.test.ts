@@ -256,6 +256,7 @@ describe('dashboard pages show the API numbers', () => {
     // the time range too: one hour, in the URL and in the window the page queries
     await page.click('[data-testid="range-1h"]');
     await page.waitForURL(/range=1h/);
+    await page.waitForSelector('[data-testid="time-window"][data-range="1h"]');
     const from = Number(await page.getAttribute('[data-testid="time-window"]', 'data-from'));
     const to = Number(await page.getAttribute('[data-testid="time-window"]', 'data-to'));
     expect(to - from).toBe(3_600_000);
