@@ -229,6 +229,18 @@ describe('dashboard pages show the API numbers', () => {
     const causes = new Map((await api<{ runs: { runId: string; cause: string }[] }>('failures/runs')).runs.map((r) => [r.runId, r.cause]));
     expect(rows).toEqual(runs.runs.map((r) => [r.runId, r.outcome, r.outcome === 'failure' ? (causes.get(r.runId) ?? null) : '']));
     await shot('runs-page');
+
+    // the list takes the shared name filters too
+    await page.fill('[data-testid="filter-agent"]', 'triage-ticket');
+    await page.waitForURL(/agent=triage-ticket/);
+    const triage = await api<{ runs: { runId: string }[]; total: number }>('runs', { limit: '50', agent: 'triage-ticket' });
+    expect(triage.total).toBeGreaterThan(0);
+    expect(triage.total).toBeLessThan(DEMO_RUNS);
+    await page.waitForFunction((first) => document.querySelector('[data-testid="run-row"]')?.getAttribute('data-run-id') === first, triage.runs[0]!.runId);
+    const filteredRows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => el.getAttribute('data-run-id')));
+    expect(filteredRows).toEqual(triage.runs.map((r) => r.runId));
+    await page.fill('[data-testid="filter-agent"]', '');
+    await page.waitForURL((url) => !url.search.includes('agent='));
   });
 
   it('a filter goes into the URL and the data, and the nav carries it to the next page', async () => {

@@ -48,6 +48,20 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+describe('/runs filters shared with the analytics routes', () => {
+  it('lists runs of an agent, or containing a step or a tool, with the outcome filter on top', async () => {
+    const ids = async (query: string): Promise<number> => (await get<{ total: number }>(`/runs?${window}&${query}`)).body.total;
+    expect(await ids('agent=looper')).toBe(10);
+    expect(await ids('agent=plain')).toBe(5);
+    // fetch: looper runs 4 and 5, every plain run
+    expect(await ids('tool=fetch')).toBe(7);
+    expect(await ids('step=search&outcome=failure')).toBe(2);
+    expect(await ids('model=none-such')).toBe(0);
+    const page = await get<{ runs: { name: string }[] }>(`/runs?${window}&agent=plain&limit=50`);
+    expect(new Set(page.body.runs.map((r) => r.name))).toEqual(new Set(['plain']));
+  });
+});
+
 describe('/loops', () => {
   it('lists the six repeated actions with evidence, and matches the facade', async () => {
     const { status, body } = await get<LoopsReport>(`/loops?${window}`);

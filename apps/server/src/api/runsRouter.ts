@@ -12,6 +12,10 @@ const ListRunsQuery = z
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
     outcome: z.enum(['success', 'failure', 'incomplete']).optional(),
     service: z.string().min(1).max(512).optional(),
+    agent: z.string().min(1).max(512).optional().describe("only runs whose root is this agent (the run root's name)"),
+    step: z.string().min(1).max(512).optional().describe('only runs containing a step with this step name'),
+    tool: z.string().min(1).max(512).optional().describe('only runs containing a call of this tool'),
+    model: z.string().min(1).max(512).optional().describe('only runs containing an LLM call of this model'),
     from: TimeParam.optional(),
     to: TimeParam.optional(),
   })
@@ -27,7 +31,7 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
 
   registry.route(
     router,
-    { method: 'get', path: '/runs', tag: 'runs', summary: 'Runs, newest first', query: ListRunsQuery, response: '{ runs, total, limit, offset }: outcome, duration, steps, cost per run' },
+    { method: 'get', path: '/runs', tag: 'runs', summary: 'Runs, newest first; by outcome, service, agent, or runs containing a step / tool / model', query: ListRunsQuery, response: '{ runs, total, limit, offset }: outcome, duration, steps, cost per run' },
     async ({ query: q, req }) => {
       const { runs, total } = await analytics.listRuns(
         {
@@ -36,6 +40,10 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
           ...(q.to === undefined ? {} : { toUnixNano: q.to }),
           ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
           ...(q.service === undefined ? {} : { service: q.service }),
+          ...(q.agent === undefined ? {} : { agent: q.agent }),
+          ...(q.step === undefined ? {} : { stepName: q.step }),
+          ...(q.tool === undefined ? {} : { tool: q.tool }),
+          ...(q.model === undefined ? {} : { model: q.model }),
         },
         { limit: q.limit, offset: q.offset },
       );

@@ -12,7 +12,7 @@ import { useDashboardFilters } from '../hooks/useDashboardFilters';
 import { useSaveReadKey } from '../hooks/useReadKey';
 import { useRuns } from '../hooks/useRuns';
 import { OUTCOME_SWATCHES } from '../palette';
-import { DEFAULT_FILTERS, filtersToSearch } from '../prepare/dashboardFilters';
+import { DEFAULT_FILTERS, filtersToSearch, hasNameFilter } from '../prepare/dashboardFilters';
 import { prepareOutcomeChart } from '../prepare/prepareOutcomeChart';
 import { preparePagination } from '../prepare/preparePagination';
 import { prepareRunAnnotations } from '../prepare/prepareRunAnnotations';
@@ -41,7 +41,7 @@ export function RunsPage() {
   const annotations = useMemo(() => prepareRunAnnotations(causes.data, loops.data), [causes.data, loops.data]);
   const rows = useMemo(() => (data ? prepareRunsTable(data.runs, undefined, annotations) : []), [data, annotations]);
   const bars = useMemo(() => prepareOutcomeChart(data?.runs ?? []), [data]);
-  const filtered = filters.outcome !== undefined || shared.service !== '';
+  const filtered = filters.outcome !== undefined || hasNameFilter(shared);
 
   return (
     <div className="runs-page dash-page">
@@ -56,7 +56,7 @@ export function RunsPage() {
         </section>
       </div>
 
-      <DashboardFilterBar filters={shared} window={window} fields={['service']} onChange={setShared}>
+      <DashboardFilterBar filters={shared} window={window} onChange={setShared}>
         <label className="field">
           <span className="field-label">Outcome</span>
           <select value={filters.outcome ?? ''} onChange={(e) => setFilters({ outcome: RUN_OUTCOMES.find((o) => o === e.target.value) })} data-testid="filter-outcome">

@@ -27,12 +27,16 @@ describe('runs filters in the URL', () => {
     expect(updateRunsFilters(onPage4, { page: 5 }).page).toBe(5);
   });
 
-  it('turns the page into limit and offset, with the shared window and service', () => {
-    expect(runsFiltersToQuery({ outcome: 'failure', page: 3 }, { ...DEFAULT_FILTERS, service: 'x', agent: 'ignored' }, { fromMs: 1000, toMs: 5000 }, 25)).toEqual({
+  it('turns the page into limit and offset, with the shared window and name filters', () => {
+    expect(runsFiltersToQuery({ outcome: 'failure', page: 3 }, { ...DEFAULT_FILTERS, service: 'x', tool: 'web.fetch' }, { fromMs: 1000, toMs: 5000 }, 25)).toEqual({
       limit: 25,
       offset: 50,
       outcome: 'failure',
       service: 'x',
+      agent: undefined,
+      step: undefined,
+      tool: 'web.fetch',
+      model: undefined,
       from: '1000',
       to: '5000',
     });

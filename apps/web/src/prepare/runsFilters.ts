@@ -42,13 +42,17 @@ export function updateRunsFilters(current: RunsFilters, change: Partial<RunsFilt
   return next.outcome !== current.outcome && change.page === undefined ? { ...next, page: 1 } : next;
 }
 
-/** The `/runs` query for a page: the window and service of the shared filters (the list takes no other name filter). */
+/** The `/runs` query for a page: the window and name filters of the shared filters, outcome and page of its own. */
 export function runsFiltersToQuery(filters: RunsFilters, shared: DashboardFilters, window: TimeWindow, pageSize = RUNS_PAGE_SIZE): RunsQuery {
   return {
     limit: pageSize,
     offset: (filters.page - 1) * pageSize,
     outcome: filters.outcome,
     service: shared.service || undefined,
+    agent: shared.agent || undefined,
+    step: shared.step || undefined,
+    tool: shared.tool || undefined,
+    model: shared.model || undefined,
     from: String(window.fromMs),
     to: String(window.toMs),
   };
