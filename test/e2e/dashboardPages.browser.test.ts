@@ -23,7 +23,7 @@ interface Summary {
   steps: { stepName: string; eventualSuccess: Estimate; whatIfGain: number | null }[];
 }
 interface Loops {
-  detections: { runId: string; kind: string; count: number; wastedNs: number; wastedCostUsd: number }[];
+  detections: { runId: string; kind: string; count: number; wastedNs: number; wastedCostUsd: number; evidence: { spanIds: string[] } }[];
   total: number;
   runs: number;
   overall: { runsFlagged: number; wastedNs: number; wastedCostUsd: number };
@@ -188,6 +188,14 @@ describe('dashboard pages show the API numbers', () => {
     await page.waitForSelector('[data-testid="waterfall-row"]');
     expect(await page.getAttribute('[data-testid="run-header"]', 'data-run-id')).toBe(first.runId);
     expect((await page.$$('[data-testid="waterfall-row"]')).length).toBeGreaterThan(first.count);
+    // the run's loops above the waterfall, their evidence spans marked in it
+    await page.waitForSelector('[data-testid="run-loop"]');
+    const mine = loops.detections.filter((d) => d.runId === first.runId);
+    const banner = await page.$$eval('[data-testid="run-loop"]', (els) => els.map((el) => [el.getAttribute('data-kind'), Number(el.getAttribute('data-count'))]));
+    expect(banner.length).toBeGreaterThanOrEqual(mine.length);
+    for (const d of mine) expect(banner).toContainEqual([d.kind, d.count]);
+    const marked = await page.$$eval('[data-testid="waterfall-row"]', (els) => els.filter((el) => el.getAttribute('data-loop') !== '').map((el) => el.getAttribute('data-span-id')));
+    for (const id of loops.detections[0]!.evidence.spanIds) expect(marked).toContain(id);
     await shot('run-from-loops');
   });
 

@@ -74,6 +74,16 @@ describe('/loops', () => {
     expect(body).toEqual(roundTrip(await server.analytics.loops(filter)));
   });
 
+  it('gives one run’s detections with their evidence spans (runIds)', async () => {
+    const all = await get<LoopsReport>(`/loops?${window}`);
+    const runId = all.body.detections[0]!.runId;
+    const one = await get<LoopsReport>(`/loops?${window}&runIds=${encodeURIComponent(runId)}`);
+    expect(one.status).toBe(200);
+    expect(one.body.detections.map((d) => d.runId)).toEqual([runId]);
+    expect(one.body.detections[0]!.evidence.spanIds).toHaveLength(3);
+    expect(one.body).toEqual(roundTrip(await server.analytics.loops({ ...filter, runIds: [runId] })));
+  });
+
   it('pages, filters by kind and takes thresholds', async () => {
     const page = await get<LoopsReport>(`/loops?${window}&limit=2&offset=4&orderBy=wasted_time`);
     expect(page.body.detections).toHaveLength(2);
