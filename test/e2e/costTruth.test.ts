@@ -63,6 +63,7 @@ describe('cost against the generator truth', () => {
   });
 
   it('reports run-cost percentiles equal to the exact nearest-rank reference, and the totals', async () => {
+    expect(truth.runs.filter((r) => r.loops.length > 0 && r.costUsd > 0).length).toBeGreaterThan(10);
     for (const projectId of projects) {
       const runs = runsOf(projectId);
       const completed = runs.filter((r) => r.outcome !== 'incomplete').map((r) => r.costUsd);
@@ -80,6 +81,15 @@ describe('cost against the generator truth', () => {
         close(c.totalUsd, sum(runs.map((r) => r.costUsd)), 'total');
         close(c.perSuccessfulRunUsd, sum(success.map((r) => r.costUsd)) / success.length, 'per successful run');
         close(c.wasted.failedRunsUsd, sum(failed.map((r) => r.costUsd)), 'wasted on failures');
+        // looping runs (any detection, runaway included) split by outcome; the waste counts each run once
+        const looping = runs.filter((r) => r.loops.length > 0);
+        const loopingOk = looping.filter((r) => r.outcome !== 'failure');
+        const loopingFailed = looping.filter((r) => r.outcome === 'failure');
+        expect([c.looping?.runs, c.looping?.failedRuns]).toEqual([loopingOk.length, loopingFailed.length]);
+        close(c.looping?.costUsd ?? NaN, sum(loopingOk.map((r) => r.costUsd)), 'looping runs that did not fail');
+        close(c.looping?.failedUsd ?? NaN, sum(loopingFailed.map((r) => r.costUsd)), 'looping runs that failed');
+        close(c.wasted.loopingRunsUsd ?? NaN, sum(loopingOk.map((r) => r.costUsd)), 'wasted on looping runs');
+        close(c.wasted.totalUsd, sum(failed.map((r) => r.costUsd)) + sum(loopingOk.map((r) => r.costUsd)), 'wasted in total');
         expect(c.unpriced.spans).toBe(sum(runs.map((r) => r.unpricedSpans)));
         expect(c.unpriced.byModel.map((u) => u.model)).toEqual(c.unpriced.spans > 0 ? ['llama-3.1-8b'] : []);
       }

@@ -54,7 +54,7 @@ describe('dashboard in a real browser', () => {
   it('lists the same runs as the API, newest first', async () => {
     const api = await telltale.getJson<{ runs: RunSummary[]; total: number }>('/api/v1/runs?limit=50');
     expect(api.body.total).toBe(3);
-    await page.goto(`${telltale.url}/`);
+    await page.goto(`${telltale.url}/runs`);
     await page.waitForSelector('[data-testid="run-row"]');
     const rows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome')]));
     expect(rows).toEqual(api.body.runs.map((r) => [r.runId, r.outcome]));

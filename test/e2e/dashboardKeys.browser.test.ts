@@ -39,7 +39,7 @@ describe('dashboard against a server with --auth keys', () => {
   });
 
   it('asks for a read key, then shows the key\'s project, and remembers the key', async () => {
-    await page.goto(`${telltale.url}/`);
+    await page.goto(`${telltale.url}/runs`);
     await page.waitForSelector('[data-testid="read-key-input"]');
     expect(await page.textContent('[data-testid="status-error"]')).toContain('missing API key');
     expect(await page.$('[data-testid="run-row"]')).toBeNull();

@@ -24,6 +24,8 @@ function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<
     reliability: () => analytics.reliability(filter),
     compoundingCurve: () => analytics.compoundingCurve(filter),
     cost: () => analytics.cost(filter),
+    durationHistogram: () => analytics.runHistogram(filter, { metric: 'duration', buckets: 40 }),
+    costHistogram: () => analytics.runHistogram(filter, { metric: 'cost', buckets: 40 }),
     costSeries: () => analytics.costSeries(filter, { intervalSeconds: 3600 }),
     tailAttribution: () => analytics.tailAttribution(filter),
     loops: () => analytics.loops(filter, { limit: 500, orderBy: 'wasted_cost' }),

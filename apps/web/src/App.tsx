@@ -1,11 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppLayout } from './components/AppLayout';
 import { AlertRulePage } from './pages/alerts/AlertRulePage';
 import { AlertsPage } from './pages/alerts/AlertsPage';
+import { CostPage } from './pages/CostPage';
+import { LatencyPage } from './pages/LatencyPage';
+import { LoopsPage } from './pages/LoopsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { OverviewPage } from './pages/OverviewPage';
+import { ReliabilityPage } from './pages/ReliabilityPage';
 import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
 
@@ -15,7 +20,11 @@ export function createRouter() {
       path: '/',
       element: <AppLayout />,
       children: [
-        { index: true, element: <Navigate to="/runs" replace /> },
+        { index: true, element: <OverviewPage /> },
+        { path: 'reliability', element: <ReliabilityPage /> },
+        { path: 'latency', element: <LatencyPage /> },
+        { path: 'loops', element: <LoopsPage /> },
+        { path: 'cost', element: <CostPage /> },
         { path: 'runs', element: <RunsPage /> },
         { path: 'runs/:runId', element: <RunDetailPage /> },
         { path: 'alerts', children: [{ index: true, element: <AlertsPage /> }, { path: 'rules/:ruleId', element: <AlertRulePage /> }] },

@@ -99,3 +99,8 @@ export function formatTimestamp(at: UnixNanos, timeZone?: string): string {
 export function formatIso(at: UnixNanos): string {
   return new Date(unixNanosToEpochMillis(at)).toISOString();
 }
+
+/** A ratio that may be unknown (no data): `–` then. */
+export function formatMaybePercent(value: Fraction | null, digits = 1): string {
+  return value === null ? '–' : formatPercent(value, digits);
+}

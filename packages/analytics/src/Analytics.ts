@@ -23,7 +23,8 @@ import { PriceResolver, type EffectivePrice } from './cost/PriceResolver.js';
 import { compoundingCurve, type CompoundingCurve } from './reliability/compoundingCurve.js';
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { queryLatencyPercentiles, queryLatencySeries, queryTailAttribution, type LatencyGroupBy } from '@telltale/store';
+import { queryLatencyPercentiles, queryLatencySeries, queryRunHistogram, queryTailAttribution, type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
+import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
 import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type LatencyIntervalSeconds, type LatencySeries } from './latency/latencySeries.js';
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
@@ -58,8 +59,9 @@ export class Analytics {
     this.priceResolver = new PriceResolver((projectId) => listModelPrices(store.client, projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
     const fixed = opts.pricesFor;
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
-    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
+    const loops = this.loopAnalytics;
+    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver, async (filter) => (await loops.runLoopFlags(filter)).map((f) => f.runId));
   }
 
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {
@@ -75,9 +77,12 @@ export class Analytics {
     return compoundingCurve(await queryCompoundingCurve(this.store.client, filter, await this.pricesFor(filter.projectId)));
   }
 
-  /** Run cost distribution, cost per successful run, wasted cost, unpriced usage. */
-  cost(filter: AnalyticsFilter): Promise<CostSummary> {
-    return this.costs.cost(filter);
+  /**
+   * Run cost distribution, cost per successful run, wasted cost (failed and looping runs), unpriced usage.
+   * `looping: false` skips the loop detection behind the looping runs' cost (it is null then).
+   */
+  cost(filter: AnalyticsFilter, opts: { looping?: boolean } = {}): Promise<CostSummary> {
+    return this.costs.cost(filter, opts);
   }
 
   costBreakdown(filter: AnalyticsFilter, opts: { groupBy: CostGroupBy }): Promise<CostBreakdown> {
@@ -136,6 +141,16 @@ export class Analytics {
       ...(opts.topN === undefined ? {} : { topN: opts.topN }),
     });
     return latencySeries(rows, opts.groupBy, intervalSeconds);
+  }
+
+  /** Completed runs by duration or cost in `buckets` equal-width bins (default 30) from the smallest to the largest value. */
+  async runHistogram(filter: AnalyticsFilter, opts: { metric: RunHistogramMetric; buckets?: number }): Promise<RunHistogram> {
+    const buckets = opts.buckets ?? 30;
+    if (!Number.isInteger(buckets) || buckets < 1 || buckets > 1000) {
+      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `buckets must be a whole number in [1, 1000], got ${buckets}` });
+    }
+    const rows = await queryRunHistogram(this.store.client, filter, await this.pricesFor(filter.projectId), { metric: opts.metric, buckets });
+    return runHistogram(opts.metric, rows);
   }
 
   /** Which step's share of run time grows from the median runs to the p99 tail. */

@@ -38,3 +38,5 @@ export { LoopAnalytics } from './loops/LoopAnalytics.js';
 export type { LoopOptions, LoopListOptions } from './loops/LoopAnalytics.js';
 export { failureBreakdown, failureSeries } from './failures/failureReport.js';
 export type { FailureBreakdown, FailureSeries, FailureSeriesPoint, CauseShare } from './failures/failureReport.js';
+export { runHistogram } from './runs/runHistogram.js';
+export type { RunHistogram, RunHistogramBucket } from './runs/runHistogram.js';

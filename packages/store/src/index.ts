@@ -28,6 +28,8 @@ export { queryTailAttribution, TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailA
 export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';
 export { queryRunCostStats, queryCostGroups, queryUnpricedUsage, queryCostSeries, COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
 export type { RunCostStats, UnpricedUsage, CostGroupBy, CostGroup, CostBucket } from './analytics/costQueries.js';
+export { queryRunHistogram, RUN_HISTOGRAM_METRICS } from './analytics/runHistogramQuery.js';
+export type { RunHistogramMetric, RunHistogramRows } from './analytics/runHistogramQuery.js';
 export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/modelPrices.js';
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';

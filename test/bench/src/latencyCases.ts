@@ -1,13 +1,16 @@
 import { autoInterval } from '@telltale/analytics';
-import { queryLatencyPercentiles, queryLatencySeries, queryTailAttribution, type LatencyGroupRow } from '@telltale/store';
+import { queryLatencyPercentiles, queryLatencySeries, queryRunHistogram, queryTailAttribution, type LatencyGroupRow } from '@telltale/store';
+import { PLAIN_COST_HISTOGRAM } from './plainCostSql.js';
 import type { BenchCase, ReferencePart } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import type { LooseRow } from './compareRows.js';
-import { PLAIN_STEP_SERIES, PLAIN_TAIL, plainRunLatency, plainSpanLatency } from './plainLatencySql.js';
+import { PLAIN_DURATION_HISTOGRAM, PLAIN_STEP_SERIES, PLAIN_TAIL, plainRunLatency, plainSpanLatency } from './plainLatencySql.js';
 
 const OVERVIEW = { kind: 'overview', targetMs: 500, maxRatio: 2 } as const;
 const GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
 const TOP_N = 10;
+/** Bins of the run histograms (the dashboard's default). */
+const HISTOGRAM_BUCKETS = 30;
 
 /** Store rows as baseline rows; quantiles only where exact (digest groups are approximate by design). */
 function latencyRow(r: LatencyGroupRow): LooseRow {
@@ -51,6 +54,19 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
         return { buckets: { ...part, rows: part.rows.map((r, i) => ({ ...r, bucket_ms: rows[i]?.bucketStartMs })) } };
       },
     },
+    ...(['duration', 'cost'] as const).map(
+      (metric): BenchCase => ({
+        name: `runHistogram(${metric})`,
+        method: 'Analytics#runHistogram',
+        ...OVERVIEW,
+        ours: () => analytics.runHistogram(filter, { metric, buckets: HISTOGRAM_BUCKETS }),
+        plain: async () => ({ buckets: await sql(metric === 'duration' ? PLAIN_DURATION_HISTOGRAM : PLAIN_COST_HISTOGRAM, { buckets: HISTOGRAM_BUCKETS }) }),
+        reference: async () => {
+          const h = await queryRunHistogram(store.client, filter, prices, { metric, buckets: HISTOGRAM_BUCKETS });
+          return { buckets: { keys: ['bucket'], values: ['runs'], rows: h.counts.map((runs, bucket) => ({ bucket, runs })).filter((r) => r.runs > 0) } };
+        },
+      }),
+    ),
     {
       name: 'tailAttribution',
       method: 'Analytics#tailAttribution',

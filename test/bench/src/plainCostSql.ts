@@ -65,3 +65,11 @@ SELECT intDiv(toUnixTimestamp64Milli(run_start), {intervalMs:Int64}) * {interval
     maxIf(run_cost, completed) AS max_cost
 FROM per_run
 GROUP BY bucket_ms`;
+
+/** Completed runs by run cost in `{buckets}` equal-width bins from the cheapest to the most expensive; empty bins left out. */
+export const PLAIN_COST_HISTOGRAM = `WITH ${PER_RUN},
+(SELECT (minIf(run_cost, completed), maxIf(run_cost, completed)) FROM per_run) AS b
+SELECT if(b.2 > b.1, least(toUInt32(floor((run_cost - b.1) / (b.2 - b.1) * {buckets:UInt32})), {buckets:UInt32} - 1), 0) AS bucket, count() AS runs
+FROM per_run
+WHERE completed
+GROUP BY bucket`;

@@ -80,3 +80,10 @@ SELECT kind, if(kind = 'step', toString(name), '') AS step,
     agg.3 AS completed, countEqual(flags, 1) AS tail_runs, countEqual(flags, 2) AS median_runs
 FROM self_times
 GROUP BY kind, step`;
+
+/** Completed runs (roots) by root duration in `{buckets}` equal-width bins from the shortest to the longest; empty bins left out. */
+export const PLAIN_DURATION_HISTOGRAM = `WITH ${PLAIN_ROOTS},
+(SELECT (min(toFloat64(root_ns)), max(toFloat64(root_ns))) FROM roots) AS b
+SELECT if(b.2 > b.1, least(toUInt32(floor((toFloat64(root_ns) - b.1) / (b.2 - b.1) * {buckets:UInt32})), {buckets:UInt32} - 1), 0) AS bucket, count() AS runs
+FROM roots
+GROUP BY bucket`;

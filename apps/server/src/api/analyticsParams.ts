@@ -47,6 +47,11 @@ export const IntervalParam = z
   .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
   .describe(`bucket width in seconds: ${INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_SERIES_POINTS} buckets)`);
 
+/** A run histogram's query: the filters and the number of equal-width bins (`/latency/histogram`, `/cost/histogram`). */
+export const HistogramQuery = z
+  .object({ ...FILTER_QUERY, buckets: z.coerce.number().int().min(1).max(200).default(30).describe('equal-width bins from the smallest to the largest value') })
+  .strict();
+
 export function groupByParam<const T extends readonly [string, ...string[]]>(allowed: T) {
   return z.enum(allowed, { error: `groupBy is one of ${allowed.join(', ')}` });
 }

@@ -3,7 +3,7 @@ import type { Analytics } from '@telltale/analytics';
 import type { CostGroupBy } from '@telltale/store';
 import { z } from 'zod';
 import type { ApiRegistry } from './ApiRegistry.js';
-import { FILTER_QUERY, IntervalParam, groupByParam, resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
+import { FILTER_QUERY, HistogramQuery, IntervalParam, groupByParam, resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
 
 const COST_GROUP_BYS = ['step', 'tool', 'model'] as const satisfies readonly CostGroupBy[];
 
@@ -22,7 +22,7 @@ export function costRouter(registry: ApiRegistry, analytics: Analytics, projectO
       tag: 'cost',
       summary: 'Cost per run (mean, p50, p95, p99, max), per successful run, per success, wasted on failed and looping runs, unpriced usage',
       query: SummaryQuery,
-      response: 'CostSummary (USD)',
+      response: 'CostSummary (USD): runs, totalUsd, perRun, perSuccessfulRunUsd, perSuccessUsd, wasted { failedRunsUsd, loopingRunsUsd, totalUsd, share }, looping { runs, costUsd, failedRuns, failedUsd }, tokens, unpriced',
     },
     ({ query, req }) => analytics.cost(toAnalyticsFilter(query, projectOf(req))),
   );
@@ -37,6 +37,18 @@ export function costRouter(registry: ApiRegistry, analytics: Analytics, projectO
       response: 'CostBreakdown: groupBy, totalUsd, rows { key, costUsd, share, calls, billedCalls, tokens, unpricedSpans }',
     },
     ({ query, req }) => analytics.costBreakdown(toAnalyticsFilter(query, projectOf(req)), { groupBy: query.groupBy }),
+  );
+  registry.route(
+    router,
+    {
+      method: 'get',
+      path: '/cost/histogram',
+      tag: 'cost',
+      summary: 'Completed runs by run cost, in equal-width buckets from the cheapest to the most expensive',
+      query: HistogramQuery,
+      response: 'RunHistogram: metric, unit (usd), runs, min, max, bucketWidth, buckets { from, to, runs }',
+    },
+    ({ query, req }) => analytics.runHistogram(toAnalyticsFilter(query, projectOf(req)), { metric: 'cost', buckets: query.buckets }),
   );
   registry.route(
     router,

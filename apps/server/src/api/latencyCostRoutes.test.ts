@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, TailAttribution } from '@telltale/analytics';
+import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, RunHistogram, TailAttribution } from '@telltale/analytics';
 import type { AnalyticsFilter } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema } from '../config.js';
@@ -35,6 +35,16 @@ function betaRun(i: number): ScriptedRun {
   return { startMs: base + 600_000 + i * 1000, steps: [{ kind: 'llm', name: 'answer', ms: 50 + i, model: 'house-model', usage: { inputTokens: 1_000_000, outputTokens: 0 } }] };
 }
 
+// gamma: 4 runs that each think once at $0.50; runs 0 and 1 then call `lookup` with the same arguments three
+// times (a repeated-action loop) and run 1 fails at `gamma-fetch` (so its primary cause is the loop).
+function gammaRun(i: number): ScriptedRun {
+  const lookup = { kind: 'tool' as const, name: 'lookup', ms: 5 };
+  const steps: ScriptedRun['steps'][number][] = [{ kind: 'llm', name: 'think', ms: 20, model: 'm-gamma', usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 } }];
+  steps.push(...(i < 2 ? [lookup, lookup, lookup] : [lookup]));
+  if (i === 1) steps.push({ kind: 'tool', name: 'gamma-fetch', ms: 5, fails: true });
+  return { startMs: base + 1_200_000 + i * 1000, steps };
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}/api/v1${path}`, {
     method,
@@ -50,6 +60,7 @@ beforeAll(async () => {
   server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
   await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
+  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'gamma', runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)) });
 });
 
 afterAll(async () => {
@@ -83,6 +94,19 @@ describe('/latency', () => {
     expect(auto.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'run' })));
   });
 
+  it('run-duration histogram: the failed runs in the first bin, the successful ones in the last', async () => {
+    const { status, body } = await get<RunHistogram>(`/latency/histogram?${window}&agent=alpha&buckets=3`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ metric: 'duration', unit: 'ns', runs: 20 });
+    expect(body.buckets.map((b) => b.runs)).toEqual([4, 0, 16]);
+    expect(body.buckets[0]!.from).toBe(body.min);
+    expect(body.buckets[2]!.to).toBe(body.max);
+    expect(body.min).toBeGreaterThanOrEqual(110 * MS);
+    expect(body.max).toBeGreaterThanOrEqual(410 * MS);
+    expect(body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'alpha' }, { metric: 'duration', buckets: 3 })));
+    expect((await get<RunHistogram>(`/latency/histogram?${window}`)).body.buckets).toHaveLength(30);
+  });
+
   it('tail attribution matches the facade', async () => {
     const { status, body } = await get<TailAttribution>(`/latency/tail?${window}&agent=alpha`);
     expect(status).toBe(200);
@@ -103,6 +127,39 @@ describe('/cost and /prices', () => {
     const series = await get<CostSeries>(`/cost/series?${window}&interval=3600`);
     expect(series.body.intervalSeconds).toBe(3600);
     expect(series.body).toEqual(roundTrip(await server.analytics.costSeries(filter, { intervalSeconds: 3600 })));
+  });
+
+  it('summary: what looping runs cost, split by whether they failed, and the waste counting each run once', async () => {
+    const { status, body } = await get<CostSummary>(`/cost/summary?${window}&agent=gamma`);
+    expect(status).toBe(200);
+    expect(body.totalUsd).toBeCloseTo(2, 9);
+    expect(body.looping?.runs).toBe(1);
+    expect(body.looping?.failedRuns).toBe(1);
+    expect(body.looping?.costUsd).toBeCloseTo(0.5, 9);
+    expect(body.looping?.failedUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.failedRunsUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.loopingRunsUsd).toBeCloseTo(0.5, 9);
+    expect(body.wasted.totalUsd).toBeCloseTo(1, 9);
+    expect(body.wasted.share).toBeCloseTo(0.5, 9);
+    expect(body).toEqual(roundTrip(await server.analytics.cost({ ...filter, agent: 'gamma' })));
+    // no loops: zero, not unknown
+    const alpha = await get<CostSummary>(`/cost/summary?${window}&agent=alpha`);
+    expect(alpha.body.looping).toEqual({ runs: 0, costUsd: 0, failedRuns: 0, failedUsd: 0 });
+    expect(alpha.body.wasted.loopingRunsUsd).toBe(0);
+  });
+
+  it('run-cost histogram: $0 failed runs apart from $0.01 successes; one bin when every run costs the same', async () => {
+    const alpha = await get<RunHistogram>(`/cost/histogram?${window}&agent=alpha&buckets=2`);
+    expect(alpha.status).toBe(200);
+    expect(alpha.body).toMatchObject({ metric: 'cost', unit: 'usd', runs: 20, min: 0 });
+    expect(alpha.body.max).toBeCloseTo(0.01, 12);
+    expect(alpha.body.buckets.map((b) => b.runs)).toEqual([4, 16]);
+    const gamma = await get<RunHistogram>(`/cost/histogram?${window}&agent=gamma`);
+    expect(gamma.body.buckets).toHaveLength(1);
+    expect(gamma.body.buckets[0]!.runs).toBe(4);
+    expect(gamma.body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'gamma' }, { metric: 'cost', buckets: 30 })));
+    const none = await get<RunHistogram>(`/cost/histogram?${window}&agent=nobody`);
+    expect(none.body).toMatchObject({ runs: 0, buckets: [] });
   });
 
   it('a price override set through the API prices spans, and deleting it unprices them again', async () => {
@@ -140,6 +197,8 @@ describe('query validation', () => {
     ['/latency/tail?groupBy=step', /unknown query parameter groupBy/],
     ['/cost/breakdown?groupBy=agent', /groupBy is one of step, tool, model/],
     ['/cost/series?interval=0', /interval/],
+    ['/cost/histogram?buckets=0', /buckets/],
+    ['/latency/histogram?buckets=201', /buckets/],
     ['/cost/summary?attr.k%3D=v', /attr\.k=/],
     [`/cost/summary?from=${to}&to=${to}`, /from: must be before to/],
   ])('%s → 400', async (path, message) => {

@@ -3,7 +3,7 @@ import type { Analytics, LatencyIntervalSeconds } from '@telltale/analytics';
 import { LATENCY_GROUP_BYS } from '@telltale/store';
 import { z } from 'zod';
 import type { ApiRegistry } from './ApiRegistry.js';
-import { FILTER_QUERY, IntervalParam, groupByParam, resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
+import { FILTER_QUERY, HistogramQuery, IntervalParam, groupByParam, resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
 
 const GroupBy = groupByParam(LATENCY_GROUP_BYS).describe('step name, tool, model, agent, or whole runs');
 
@@ -62,6 +62,18 @@ export function latencyRouter(registry: ApiRegistry, analytics: Analytics, proje
       response: 'TailAttribution: thresholdsNs, tailRuns, medianRuns, steps { stepName, kind, tailShare, medianShare, delta }, tailDriver',
     },
     ({ query, req }) => analytics.tailAttribution(toAnalyticsFilter(query, projectOf(req))),
+  );
+  registry.route(
+    router,
+    {
+      method: 'get',
+      path: '/latency/histogram',
+      tag: 'latency',
+      summary: 'Completed runs by whole-run duration, in equal-width buckets from the shortest to the longest',
+      query: HistogramQuery,
+      response: 'RunHistogram: metric, unit (ns), runs, min, max, bucketWidth, buckets { from, to, runs }',
+    },
+    ({ query, req }) => analytics.runHistogram(toAnalyticsFilter(query, projectOf(req)), { metric: 'duration', buckets: query.buckets }),
   );
   return router;
 }

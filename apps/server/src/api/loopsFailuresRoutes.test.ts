@@ -48,6 +48,20 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+describe('/runs filters shared with the analytics routes', () => {
+  it('lists runs of an agent, or containing a step or a tool, with the outcome filter on top', async () => {
+    const ids = async (query: string): Promise<number> => (await get<{ total: number }>(`/runs?${window}&${query}`)).body.total;
+    expect(await ids('agent=looper')).toBe(10);
+    expect(await ids('agent=plain')).toBe(5);
+    // fetch: looper runs 4 and 5, every plain run
+    expect(await ids('tool=fetch')).toBe(7);
+    expect(await ids('step=search&outcome=failure')).toBe(2);
+    expect(await ids('model=none-such')).toBe(0);
+    const page = await get<{ runs: { name: string }[] }>(`/runs?${window}&agent=plain&limit=50`);
+    expect(new Set(page.body.runs.map((r) => r.name))).toEqual(new Set(['plain']));
+  });
+});
+
 describe('/loops', () => {
   it('lists the six repeated actions with evidence, and matches the facade', async () => {
     const { status, body } = await get<LoopsReport>(`/loops?${window}`);
@@ -58,6 +72,16 @@ describe('/loops', () => {
     expect(body.byKind.ping_pong.runsFlagged).toBe(0);
     expect(body.detections.every((d) => d.agent === 'looper' && d.count === 3 && d.evidence.spanCount === 3)).toBe(true);
     expect(body).toEqual(roundTrip(await server.analytics.loops(filter)));
+  });
+
+  it('gives one run’s detections with their evidence spans (runIds)', async () => {
+    const all = await get<LoopsReport>(`/loops?${window}`);
+    const runId = all.body.detections[0]!.runId;
+    const one = await get<LoopsReport>(`/loops?${window}&runIds=${encodeURIComponent(runId)}`);
+    expect(one.status).toBe(200);
+    expect(one.body.detections.map((d) => d.runId)).toEqual([runId]);
+    expect(one.body.detections[0]!.evidence.spanIds).toHaveLength(3);
+    expect(one.body).toEqual(roundTrip(await server.analytics.loops({ ...filter, runIds: [runId] })));
   });
 
   it('pages, filters by kind and takes thresholds', async () => {

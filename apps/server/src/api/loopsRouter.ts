@@ -16,6 +16,7 @@ const LoopsQuery = z
     orderBy: z.enum(ORDERS, { error: `orderBy is one of ${ORDERS.join(', ')}` }).default('recent').describe('page order'),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    runIds: RunIdsParam.optional(),
   })
   .strict();
 
@@ -31,18 +32,20 @@ export function loopsRouter(registry: ApiRegistry, analytics: Analytics, project
       method: 'get',
       path: '/loops',
       tag: 'loops',
-      summary: 'Loop detections (repeated action, no progress, ping-pong, runaway) with evidence, a page at a time, and totals per kind',
+      summary: 'Loop detections (repeated action, no progress, ping-pong, runaway) with evidence, a page at a time, and totals per kind (runIds: of these runs, e.g. one run’s page)',
       query: LoopsQuery,
       response: 'LoopsReport: detections { runId, agent, kind, variant, count, wastedNs, wastedCostUsd, evidence }, total, runs, byKind, overall, thresholds',
     },
-    ({ query, req }) =>
-      analytics.loops(toAnalyticsFilter(query, projectOf(req)), {
+    ({ query, req }) => {
+      const filter = toAnalyticsFilter(query, projectOf(req));
+      return analytics.loops(query.runIds === undefined ? filter : { ...filter, runIds: query.runIds }, {
         ...loopOptionsOf(query),
         limit: query.limit,
         offset: query.offset,
         orderBy: query.orderBy,
         ...(query.kind === undefined ? {} : { kind: query.kind }),
-      }),
+      });
+    },
   );
   registry.route(
     router,

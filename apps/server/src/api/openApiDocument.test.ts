@@ -71,6 +71,7 @@ const SERVED_BY: Record<string, string> = {
   compoundingCurve: 'get /reliability/curve',
   latencyPercentiles: 'get /latency/percentiles',
   latencySeries: 'get /latency/series',
+  runHistogram: 'get /latency/histogram',
   tailAttribution: 'get /latency/tail',
   loops: 'get /loops',
   loopRate: 'get /loops/rate',

@@ -20,6 +20,7 @@ describe('runs API client', () => {
     expect(runsUrl({ limit: 50, offset: 0, outcome: 'failure', service: 'support bot', from: '2025-01-01T00:00:00Z' })).toBe(
       '/api/v1/runs?limit=50&offset=0&outcome=failure&service=support+bot&from=2025-01-01T00%3A00%3A00Z',
     );
+    expect(runsUrl({ limit: 50, offset: 0, agent: 'triage', step: 'plan', tool: 'web.fetch', model: '' })).toBe('/api/v1/runs?limit=50&offset=0&agent=triage&step=plan&tool=web.fetch');
   });
 
   it('fetches and parses a runs page', async () => {

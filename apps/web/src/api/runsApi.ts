@@ -11,6 +11,11 @@ export interface RunsQuery {
   offset: number;
   outcome?: RunOutcome | undefined;
   service?: string | undefined;
+  agent?: string | undefined;
+  /** Runs containing a step with this name / a call of this tool / of this model. */
+  step?: string | undefined;
+  tool?: string | undefined;
+  model?: string | undefined;
   /** ISO-8601 or unix milliseconds, passed through as given. */
   from?: string | undefined;
   to?: string | undefined;
@@ -20,6 +25,10 @@ export function runsUrl(query: RunsQuery): string {
   const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
   if (query.outcome) params.set('outcome', query.outcome);
   if (query.service) params.set('service', query.service);
+  if (query.agent) params.set('agent', query.agent);
+  if (query.step) params.set('step', query.step);
+  if (query.tool) params.set('tool', query.tool);
+  if (query.model) params.set('model', query.model);
   if (query.from) params.set('from', query.from);
   if (query.to) params.set('to', query.to);
   return `${API_BASE}/runs?${params.toString()}`;

@@ -31,12 +31,14 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
             <th scope="col" className="num">
               Tokens
             </th>
+            <th scope="col">Cause</th>
+            <th scope="col">Loop</th>
             <th scope="col">Error</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} onClick={open(row)}>
+            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} data-cause={row.cause} data-loop={row.loopKinds.join(',')} onClick={open(row)}>
               <td>
                 <OutcomeBadge outcome={row.outcome} label={row.outcomeLabel} />
               </td>
@@ -58,6 +60,8 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
               <td className="num" title={row.tokensTitle}>
                 {row.tokensLabel}
               </td>
+              <td>{row.causeLabel ? <span className="cause-chip">{row.causeLabel}</span> : <span className="muted">—</span>}</td>
+              <td>{row.loopLabel ? <span className="loop-chip">⟳ {row.loopLabel}</span> : <span className="muted">—</span>}</td>
               <td>{row.errorType ? <span className="error-type">{row.errorType}</span> : <span className="muted">—</span>}</td>
             </tr>
           ))}

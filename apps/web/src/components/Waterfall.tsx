@@ -3,15 +3,17 @@ import type { Waterfall as WaterfallModel, WaterfallRow } from '../prepare/prepa
 
 const INDENT_PX = 16;
 
-/** The span tree on the run's time axis; a click on a row selects the span. */
+/** The span tree on the run's time axis; a click on a row selects the span. `loopSpans` marks loop evidence (span id → kind). */
 export function Waterfall({
   waterfall,
   selectedSpanId,
   onSelect,
+  loopSpans,
 }: {
   waterfall: WaterfallModel;
   selectedSpanId: string | undefined;
   onSelect: (spanId: string) => void;
+  loopSpans?: ReadonlyMap<string, string>;
 }) {
   return (
     <div className="waterfall" data-testid="waterfall" role="group" aria-label="Spans">
@@ -35,15 +37,15 @@ export function Waterfall({
           </span>
         </div>
         {waterfall.rows.map((row) => (
-          <WaterfallRowView key={row.spanId} row={row} selected={row.spanId === selectedSpanId} onSelect={onSelect} />
+          <WaterfallRowView key={row.spanId} row={row} selected={row.spanId === selectedSpanId} onSelect={onSelect} loopKind={loopSpans?.get(row.spanId)} />
         ))}
       </div>
     </div>
   );
 }
 
-function WaterfallRowView({ row, selected, onSelect }: { row: WaterfallRow; selected: boolean; onSelect: (spanId: string) => void }) {
-  const className = ['wf-row', row.isError ? 'is-error' : '', selected ? 'is-selected' : '', row.attempt ? `attempt-${row.attempt.position}` : '']
+function WaterfallRowView({ row, selected, onSelect, loopKind }: { row: WaterfallRow; selected: boolean; onSelect: (spanId: string) => void; loopKind: string | undefined }) {
+  const className = ['wf-row', row.isError ? 'is-error' : '', loopKind ? 'is-loop' : '', selected ? 'is-selected' : '', row.attempt ? `attempt-${row.attempt.position}` : '']
     .filter(Boolean)
     .join(' ');
   const rowStyle = { '--depth': row.depth } as CSSProperties;
@@ -65,6 +67,7 @@ function WaterfallRowView({ row, selected, onSelect }: { row: WaterfallRow; sele
       data-step-kind={row.stepKind}
       data-error={row.isError}
       data-attempt={row.attempt?.label}
+      data-loop={loopKind ?? ''}
     >
       <span className="wf-label-cell" style={{ paddingLeft: 8 + row.depth * INDENT_PX }}>
         <span className="kind-chip" style={{ color: row.color, borderColor: row.color }}>
@@ -75,6 +78,11 @@ function WaterfallRowView({ row, selected, onSelect }: { row: WaterfallRow; sele
         </span>
         {row.detail && <span className="wf-detail">{row.detail}</span>}
         {row.attempt && <span className={row.attempt.failed ? 'attempt-badge failed' : 'attempt-badge'}>{row.attempt.label}</span>}
+        {loopKind && (
+          <span className="loop-chip" title={`Loop evidence: ${loopKind}`}>
+            ⟳ {loopKind}
+          </span>
+        )}
         {row.sideEffect && (
           <span className="side-effect-mark" title="Side effect">
             ⚑

@@ -12,6 +12,9 @@ import { useRun } from '../hooks/useRun';
 import { prepareRunHeader } from '../prepare/prepareRunHeader';
 import { prepareSpanDetail } from '../prepare/prepareSpanDetail';
 import { prepareWaterfall } from '../prepare/prepareWaterfall';
+import { prepareRunLoops, runLoopsWindow } from '../prepare/prepareRunLoops';
+import { useAnalytics } from '../hooks/useAnalytics';
+import { RunLoopsBanner } from '../components/RunLoopsBanner';
 
 /** `/runs/:runId`: run summary and its span tree as a waterfall; `?span=` selects a span. */
 export function RunDetailPage() {
@@ -27,6 +30,9 @@ export function RunDetailPage() {
     () => (data ? prepareWaterfall(data.spans, { runStart: data.run.startTimeUnixNano, runDuration: data.run.durationNs }) : undefined),
     [data],
   );
+  const loopWindow = data ? runLoopsWindow(data.run.startTimeUnixNano, data.run.durationNs) : undefined;
+  const loopsReport = useAnalytics('loops', { from: loopWindow?.from, to: loopWindow?.to, runIds: runId, limit: 50 }, loopWindow !== undefined);
+  const loops = useMemo(() => prepareRunLoops(loopsReport.data, runId), [loopsReport.data, runId]);
   const selectedSpan = data?.spans.find((s) => s.spanId === selectedSpanId);
   const detail = useMemo(
     () => (selectedSpan && waterfall ? prepareSpanDetail(selectedSpan, waterfall.start) : undefined),
@@ -67,6 +73,7 @@ export function RunDetailPage() {
         waterfall && (
           <>
             <RunHeader header={header} />
+            {loops.detections.length > 0 && <RunLoopsBanner detections={loops.detections} />}
             <div className={detail ? 'trace-layout with-panel' : 'trace-layout'}>
               <section className="card trace-card" aria-label="Trace">
                 <div className="trace-head">
@@ -80,7 +87,7 @@ export function RunDetailPage() {
                 {waterfall.rows.length === 0 ? (
                   <StatusView kind="empty" title="This run has no spans" />
                 ) : (
-                  <Waterfall waterfall={waterfall} selectedSpanId={selectedSpanId} onSelect={select} />
+                  <Waterfall waterfall={waterfall} selectedSpanId={selectedSpanId} onSelect={select} loopSpans={loops.spanKinds} />
                 )}
               </section>
               {detail && <SpanDetailPanel detail={detail} onClose={() => select(undefined)} />}

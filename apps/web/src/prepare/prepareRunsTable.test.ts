@@ -4,6 +4,8 @@ import { prepareOutcomeChart } from './prepareOutcomeChart';
 import { preparePagination } from './preparePagination';
 import { prepareRunHeader } from './prepareRunHeader';
 import { prepareRunsTable } from './prepareRunsTable';
+import { prepareRunAnnotations } from './prepareRunAnnotations';
+import { nanoseconds, usd } from '../units';
 
 describe('prepareRunsTable', () => {
   it('formats each run for display', () => {
@@ -27,7 +29,24 @@ describe('prepareRunsTable', () => {
       tokensLabel: '12.3k',
       tokensTitle: '10,000 in / 2,345 out',
       errorType: 'ToolTimeout',
+      cause: '',
+      causeLabel: '',
+      loopKinds: [],
+      loopLabel: '',
     });
+  });
+
+  it('adds the primary cause of failed runs and the loop kinds of any run', () => {
+    const annotations = prepareRunAnnotations(
+      { runs: [{ runId: 'f', cause: 'tool_failure' }, { runId: 's', cause: 'loop' }] },
+      { runs: [{ runId: 's', kinds: ['repeated_action', 'ping_pong'], detections: 2, wastedNs: nanoseconds(5), wastedCostUsd: usd(0) }] },
+    );
+    const rows = prepareRunsTable([runSummary({ runId: 'f', outcome: 'failure' }), runSummary({ runId: 's', outcome: 'success' })], 'UTC', annotations);
+    expect(rows.map((r) => [r.runId, r.cause, r.causeLabel, r.loopKinds, r.loopLabel])).toEqual([
+      ['f', 'tool_failure', 'tool failure', [], ''],
+      // a cause is only shown for failed runs
+      ['s', '', '', ['repeated_action', 'ping_pong'], 'repeat, ping-pong'],
+    ]);
   });
 
   it('falls back to the run id for unnamed runs', () => {

@@ -1,3 +1,4 @@
+import type { FailureCause, LoopKind } from '../api/analyticsSchemas';
 import type { RunOutcome, RunSummary } from '../api/schemas';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
@@ -18,16 +19,42 @@ export interface RunsTableRow {
   tokensLabel: string;
   tokensTitle: string;
   errorType: string;
+  /** The failed run's primary cause ('' when not failed or not known yet). */
+  cause: FailureCause | '';
+  causeLabel: string;
+  /** Loop kinds detected in the run (empty: no loop). */
+  loopKinds: readonly LoopKind[];
+  loopLabel: string;
 }
+
+/** What the analytics say about the runs on a page: failure causes and loop flags by run id. */
+export interface RunAnnotations {
+  causes?: ReadonlyMap<string, FailureCause>;
+  loops?: ReadonlyMap<string, readonly LoopKind[]>;
+}
+
+const CAUSE_TEXT: Readonly<Record<FailureCause, string>> = {
+  loop: 'loop',
+  partial_execution: 'partial execution',
+  tool_failure: 'tool failure',
+  validation_exhausted: 'validation exhausted',
+  llm_error: 'LLM error',
+  timeout: 'timeout',
+  unknown: 'unknown',
+};
+
+const LOOP_TEXT: Readonly<Record<LoopKind, string>> = { repeated_action: 'repeat', no_progress: 'no progress', ping_pong: 'ping-pong', runaway: 'runaway' };
 
 export function runHref(runId: string): string {
   return `/runs/${encodeURIComponent(runId)}`;
 }
 
 /** One display-ready row per run, in the order the server sent them (newest first). */
-export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string): RunsTableRow[] {
+export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string, annotations: RunAnnotations = {}): RunsTableRow[] {
   return runs.map((run) => {
     const swatch = OUTCOME_SWATCHES[run.outcome];
+    const cause = run.outcome === 'failure' ? (annotations.causes?.get(run.runId) ?? '') : '';
+    const loopKinds = annotations.loops?.get(run.runId) ?? [];
     return {
       runId: run.runId,
       href: runHref(run.runId),
@@ -44,6 +71,10 @@ export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string)
       tokensLabel: formatTokens(run.inputTokens + run.outputTokens),
       tokensTitle: `${formatCount(run.inputTokens)} in / ${formatCount(run.outputTokens)} out`,
       errorType: run.errorType,
+      cause,
+      causeLabel: cause === '' ? '' : CAUSE_TEXT[cause],
+      loopKinds,
+      loopLabel: loopKinds.map((k) => LOOP_TEXT[k]).join(', '),
     };
   });
 }

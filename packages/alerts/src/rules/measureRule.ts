@@ -63,7 +63,7 @@ export async function measureRule(analytics: Analytics, projectId: string, rule:
     }
     case 'cost_per_run':
     case 'total_cost': {
-      const c = await analytics.cost(filter);
+      const c = await analytics.cost(filter, { looping: false }); // totals and percentiles only: no loop detection
       if (rule.metric === 'total_cost') return { value: c.totalUsd, sample: c.runs.total };
       const perRun = { p50: c.perRun.p50Usd, p90: undefined, p95: c.perRun.p95Usd, p99: c.perRun.p99Usd }[percentile];
       return { value: c.runs.completed === 0 ? undefined : perRun, sample: c.runs.completed };

@@ -19,11 +19,13 @@ import {
   type Store,
 } from '@telltale/store';
 import { costBreakdown, type CostBreakdown } from './costBreakdown.js';
-import { costReport, type CostSummary } from './costReport.js';
+import { costReport, type CostSummary, type LoopingRunCost } from './costReport.js';
 import { bucketRange, costSeries, type CostSeries } from './costSeries.js';
 import type { EffectivePrice, PriceResolver } from './PriceResolver.js';
 
 const NS_PER_MS = 1_000_000n;
+/** Looping runs' ids go to the cost query in chunks of this many (query parameters stay small for remote servers). */
+const LOOPING_IDS_PER_QUERY = 1000;
 
 /** Request-shaped mistakes (RangeError from validation) become BAD_REQUEST. */
 function asBadRequest(err: unknown): never {
@@ -40,15 +42,35 @@ export class CostAnalytics {
     private readonly store: Store,
     private readonly pricesFor: (projectId: string) => Promise<PriceTable>,
     private readonly resolver: PriceResolver,
+    /** The ids of the filter's runs with a loop detection; without it, looping runs' cost is unknown (null). */
+    private readonly loopingRunIds?: (filter: AnalyticsFilter) => Promise<string[]>,
   ) {}
 
-  async cost(filter: AnalyticsFilter): Promise<CostSummary> {
+  /** `looping: false` skips loop detection (callers that read only totals and percentiles); `looping` is null then. */
+  async cost(filter: AnalyticsFilter, opts: { looping?: boolean } = {}): Promise<CostSummary> {
     const prices = await this.pricesFor(filter.projectId);
-    const stats = await queryRunCostStats(this.store.client, filter, prices);
+    const [stats, looping] = await Promise.all([
+      queryRunCostStats(this.store.client, filter, prices),
+      opts.looping === false ? Promise.resolve(null) : this.loopingCost(filter, prices),
+    ]);
     // a second pass over the spans only when there is unpriced usage to itemise
     const unpriced = stats.unpricedSpans > 0 ? await queryUnpricedUsage(this.store.client, filter, prices) : [];
-    // Looping runs' cost joins `wasted` once loop detection is queryable (see costReport's `looping`).
-    return costReport(stats, unpriced, null);
+    return costReport(stats, unpriced, looping);
+  }
+
+  /** What the filter's looping runs cost, split by whether they failed (cost aggregates over their ids, a chunk at a time). */
+  private async loopingCost(filter: AnalyticsFilter, prices: PriceTable): Promise<Required<LoopingRunCost> | null> {
+    if (this.loopingRunIds === undefined) return null;
+    const ids = await this.loopingRunIds(filter);
+    const total: Required<LoopingRunCost> = { runs: 0, costUsd: 0, failedRuns: 0, failedUsd: 0 };
+    for (let i = 0; i < ids.length; i += LOOPING_IDS_PER_QUERY) {
+      const s = await queryRunCostStats(this.store.client, { ...filter, runIds: ids.slice(i, i + LOOPING_IDS_PER_QUERY) }, prices);
+      total.runs += s.successRuns + s.incompleteRuns;
+      total.costUsd += s.successUsd + s.incompleteUsd;
+      total.failedRuns += s.failureRuns;
+      total.failedUsd += s.failureUsd;
+    }
+    return total;
   }
 
   async costBreakdown(filter: AnalyticsFilter, opts: { groupBy: CostGroupBy }): Promise<CostBreakdown> {

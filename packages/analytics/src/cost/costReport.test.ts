@@ -35,8 +35,10 @@ describe('costReport', () => {
   });
 
   it('adds looping runs that did not fail to the waste', () => {
-    const r = costReport(STATS, [], { runs: 1, costUsd: 0.35 });
+    const r = costReport(STATS, [], { runs: 1, costUsd: 0.35, failedRuns: 2, failedUsd: 0.6 });
     expect(r.wasted.loopingRunsUsd).toBe(0.35);
+    expect(r.looping).toEqual({ runs: 1, costUsd: 0.35, failedRuns: 2, failedUsd: 0.6 });
+    expect(costReport(STATS, []).looping).toBeNull();
     expect(r.wasted.totalUsd).toBeCloseTo(1.25, 15);
     expect(r.wasted.share).toBeCloseTo(0.5, 15);
   });

@@ -5,6 +5,9 @@ export interface LoopingRunCost {
   /** Looping runs that did not fail (failed ones are already wasted as failures). */
   runs: number;
   costUsd: number;
+  /** Looping runs that failed (primary cause `loop`) and their cost, already part of `failedRunsUsd`. */
+  failedRuns?: number;
+  failedUsd?: number;
 }
 
 /** RELIABILITY-MATH "Cost" for one filter. All amounts in USD. */
@@ -27,6 +30,11 @@ export interface CostSummary {
     /** Of totalUsd (0 when nothing was spent). */
     share: number;
   };
+  /**
+   * Every run with a loop detection: those that did not fail (runs, costUsd = wasted.loopingRunsUsd) and
+   * those that failed (failedRuns, failedUsd); null while loop detection is not available.
+   */
+  looping: Required<LoopingRunCost> | null;
   tokens: { input: number; cachedInput: number; output: number };
   /** Usage that no price covers (counted as $0): add a price for these models. */
   unpriced: { spans: number; byModel: UnpricedUsage[] };
@@ -54,6 +62,7 @@ export function costReport(stats: RunCostStats, unpriced: readonly UnpricedUsage
       totalUsd: wastedTotal,
       share: stats.totalUsd > 0 ? wastedTotal / stats.totalUsd : 0,
     },
+    looping: looping === null ? null : { failedRuns: 0, failedUsd: 0, ...looping },
     tokens: { input: stats.inputTokens, cachedInput: stats.cachedInputTokens, output: stats.outputTokens },
     unpriced: { spans: stats.unpricedSpans, byModel: [...unpriced] },
   };

@@ -1,0 +1,17 @@
+import type { LoopKind } from '../api/analyticsSchemas';
+import { LOOP_KINDS } from '../api/analyticsSchemas';
+
+export const LOOP_ORDERS = ['recent', 'wasted_cost', 'wasted_time'] as const;
+export type LoopOrder = (typeof LOOP_ORDERS)[number];
+
+export const LOOPS_PAGE_SIZE = 50;
+
+/** The loops page's own URL options: `?kind=ping_pong&orderBy=wasted_cost&page=2`. */
+export function prepareLoopsOptions(search: URLSearchParams): { kind: LoopKind | undefined; orderBy: LoopOrder; page: number } {
+  const page = Number(search.get('page'));
+  return {
+    kind: LOOP_KINDS.find((k) => k === search.get('kind')),
+    orderBy: LOOP_ORDERS.find((o) => o === search.get('orderBy')) ?? 'wasted_cost',
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}

@@ -1,0 +1,285 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR, launchChromium } from './harness/browser.js';
+import { TelltaleProcess } from './harness/TelltaleProcess.js';
+
+/*
+ * Every dashboard page against the real server, seeded by `telltale start
+ * --demo` (a simulated fleet of SDK-instrumented agents sending OTLP: loops,
+ * retries, every failure cause). The figures on screen (their raw numbers in
+ * data-value attributes) must equal the API's answers for the window the
+ * page shows.
+ */
+
+interface Estimate {
+  value: number | null;
+}
+interface Summary {
+  runs: { success: number; failure: number; incomplete: number };
+  observed: Estimate;
+  predicted: Estimate;
+  gap: Estimate;
+  steps: { stepName: string; eventualSuccess: Estimate; whatIfGain: number | null }[];
+}
+interface Loops {
+  detections: { runId: string; kind: string; count: number; wastedNs: number; wastedCostUsd: number; evidence: { spanIds: string[] } }[];
+  total: number;
+  runs: number;
+  overall: { runsFlagged: number; wastedNs: number; wastedCostUsd: number };
+}
+interface Cost {
+  totalUsd: number;
+  perRun: { p50Usd: number; p95Usd: number; p99Usd: number };
+  wasted: { totalUsd: number };
+  looping: { runs: number; costUsd: number; failedRuns: number; failedUsd: number };
+}
+
+const DEMO_RUNS = 300;
+
+describe('dashboard pages show the API numbers', () => {
+  let telltale: TelltaleProcess;
+  let browser: Browser;
+  let page: Page;
+
+  /** GET an API route for the window the page shows (read from the filter bar), plus extra parameters. */
+  async function api<T>(path: string, extra: Record<string, string> = {}): Promise<T> {
+    const from = await page.getAttribute('[data-testid="time-window"]', 'data-from');
+    const to = await page.getAttribute('[data-testid="time-window"]', 'data-to');
+    const query = new URLSearchParams({ from: from ?? '', to: to ?? '', ...extra });
+    const res = await telltale.getJson<T>(`/api/v1/${path}?${query.toString()}`);
+    expect(res.status, path).toBe(200);
+    return res.body;
+  }
+
+  /** The raw number a tile shows. */
+  async function value(testId: string): Promise<number> {
+    const text = await page.getAttribute(`[data-testid="${testId}"]`, 'data-value');
+    expect(text, testId).not.toBeNull();
+    return Number(text);
+  }
+
+  async function ready(...tiles: string[]): Promise<void> {
+    for (const tile of tiles) await page.waitForSelector(`[data-testid="${tile}"][data-status="ready"]`);
+  }
+
+  async function shot(name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+  }
+
+  beforeAll(async () => {
+    telltale = await TelltaleProcess.start({ args: ['--demo'] });
+    // the demo has sent its runs once it logs this; then wait until all are stored and finalised
+    const deadline = Date.now() + 30_000;
+    while (!telltale.logs.some((l) => l.includes('demo data loaded'))) {
+      if (Date.now() > deadline) throw new Error(`demo did not finish:\n${telltale.logs.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (;;) {
+      const { body } = await telltale.getJson<Summary>('/api/v1/reliability/summary');
+      if (body.runs.success + body.runs.failure === DEMO_RUNS) break;
+      if (Date.now() > deadline) throw new Error(`only ${body.runs.success + body.runs.failure} runs stored`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await telltale?.dispose();
+  });
+
+  it('overview: success, gap, the step to fix first, what loops cost, cost per run, failure causes', async () => {
+    await page.goto(`${telltale.url}/`);
+    await ready('tile-fix-first', 'tile-loop-cost', 'tile-success', 'tile-failures', 'tile-success-series', 'tile-runs-series', 'tile-latency-series', 'tile-loop-rate');
+    const summary = await api<Summary>('reliability/summary');
+    expect(summary.runs.success + summary.runs.failure).toBe(DEMO_RUNS);
+    expect(await value('kpi-observed')).toBe(summary.observed.value);
+    expect(await value('kpi-predicted')).toBe(summary.predicted.value);
+    expect(await value('kpi-gap')).toBe(summary.gap.value);
+    expect(await value('kpi-runs')).toBe(DEMO_RUNS);
+
+    const weakest = [...summary.steps].sort((a, b) => (b.whatIfGain ?? -1) - (a.whatIfGain ?? -1))[0]!;
+    expect(await page.getAttribute('[data-testid="fix-first"]', 'data-step')).toBe(weakest.stepName);
+    expect(Number(await page.getAttribute('[data-testid="fix-first"]', 'data-gain'))).toBe(weakest.whatIfGain);
+    expect(await page.textContent('[data-testid="fix-first"]')).toContain(`If ${weakest.stepName} reached 99%`);
+
+    const loops = await api<Loops>('loops', { limit: '1' });
+    expect(loops.overall.runsFlagged).toBeGreaterThan(0);
+    expect(await value('kpi-loop-rate')).toBe(loops.overall.runsFlagged / loops.runs);
+    expect(await value('kpi-loop-wasted-time')).toBe(loops.overall.wastedNs);
+    expect(await value('kpi-loop-wasted-usd')).toBe(loops.overall.wastedCostUsd);
+
+    const cost = await api<Cost>('cost/summary');
+    // the demo's looping runs spend money on their model calls even where the repeats themselves are free tool calls
+    expect(cost.looping.costUsd + cost.looping.failedUsd).toBeGreaterThan(0);
+    expect(await value('kpi-looping-usd')).toBe(cost.looping.costUsd + cost.looping.failedUsd);
+    expect(await page.getAttribute('[data-testid="loop-cost"]', 'data-costs-money')).toBe('true');
+    expect(await value('kpi-loop-failures')).toBe((await api<{ causes: { cause: string; runs: number }[] }>('failures')).causes.find((c) => c.cause === 'loop')?.runs);
+    expect(await value('kpi-cost-p50')).toBe(cost.perRun.p50Usd);
+    expect(await value('kpi-cost-p99')).toBe(cost.perRun.p99Usd);
+
+    const failures = await api<{ causes: { cause: string; runs: number }[] }>('failures');
+    const shown = await page.$$eval('[data-testid="failure-causes-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    expect(new Map(shown)).toEqual(new Map(failures.causes.filter((c) => c.runs > 0).map((c) => [c.cause, c.runs])));
+    expect(Number(await page.getAttribute('[data-testid="chart-success"]', 'data-points'))).toBeGreaterThan(0);
+    await shot('overview');
+  });
+
+  it('reliability: the step table, sorted by impact, and the what-if ranking', async () => {
+    await page.click('[data-testid="tile-fix-first-link"]');
+    await page.waitForURL(/\/reliability/);
+    await ready('tile-steps', 'tile-what-if', 'tile-curve', 'tile-reliability-summary');
+    const summary = await api<Summary>('reliability/summary');
+    const rows = await page.$$eval('[data-testid="step-row"]', (els) => els.map((el) => ({ step: el.getAttribute('data-step'), eventual: el.getAttribute('data-eventual'), gain: el.getAttribute('data-gain') })));
+    expect(rows).toHaveLength(summary.steps.length);
+    for (const row of rows) {
+      const step = summary.steps.find((s) => s.stepName === row.step);
+      expect(step, row.step ?? '').toBeDefined();
+      expect(Number(row.eventual)).toBe(step!.eventualSuccess.value);
+    }
+    const gains = rows.map((r) => (r.gain === '' ? -Infinity : Number(r.gain)));
+    expect(gains).toEqual([...gains].sort((a, b) => b - a));
+    expect(await page.getAttribute('[data-testid="what-if-row"]', 'data-step')).toBe(rows[0]!.step);
+    expect(await value('kpi-observed')).toBe(summary.observed.value);
+    await shot('reliability');
+  });
+
+  it('latency: run-duration percentiles, per-step P99 and the tail driver', async () => {
+    await page.click('[data-testid="nav-latency"]');
+    await page.waitForURL(/\/latency/);
+    await ready('tile-latency-lines', 'tile-run-duration', 'tile-tail', 'tile-latency-table');
+    const runs = await api<{ groups: { percentilesNs: Record<string, number> }[] }>('latency/percentiles', { groupBy: 'run' });
+    const marks: Record<string, number> = await page.$$eval('[data-testid="run-duration-value"]', (els) =>
+      Object.fromEntries(els.map((el): [string, number] => [el.getAttribute('data-key') ?? '', Number(el.getAttribute('data-value'))])),
+    );
+    for (const level of ['p50', 'p95', 'p99'] as const) expect(marks[level], level).toBe(runs.groups[0]!.percentilesNs[level]! / 1e6);
+
+    const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('latency/histogram', { buckets: '40' });
+    expect(histogram.runs).toBe(DEMO_RUNS);
+    const bars = await page.$$eval('[data-testid="run-duration-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
+
+    const steps = await api<{ groups: { key: string; percentilesNs: { p99: number } }[] }>('latency/percentiles', { groupBy: 'step' });
+    const rows = await page.$$eval('[data-testid="latency-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    expect(new Map(rows)).toEqual(new Map(steps.groups.map((g) => [g.key, g.percentilesNs.p99])));
+
+    const tail = await api<{ tailDriver: string | null }>('latency/tail');
+    expect(await page.getAttribute('[data-testid="tail"]', 'data-driver')).toBe(tail.tailDriver ?? '');
+    await shot('latency');
+  });
+
+  it('loops: each detection with its kind, count and waste; a row opens the run’s waterfall', async () => {
+    await page.click('[data-testid="nav-loops"]');
+    await page.waitForURL(/\/loops/);
+    await ready('tile-loop-totals', 'tile-loop-kinds', 'tile-loop-detections');
+    const loops = await api<Loops>('loops', { orderBy: 'wasted_cost', limit: '50', offset: '0' });
+    const rows = await page.$$eval('[data-testid="loop-row"]', (els) =>
+      els.map((el) => ({ runId: el.getAttribute('data-run-id'), kind: el.getAttribute('data-kind'), count: Number(el.getAttribute('data-count')), wastedNs: Number(el.getAttribute('data-wasted-ns')), wastedCostUsd: Number(el.getAttribute('data-wasted-usd')) })),
+    );
+    expect(rows).toEqual(loops.detections.map((d) => ({ runId: d.runId, kind: d.kind, count: d.count, wastedNs: d.wastedNs, wastedCostUsd: d.wastedCostUsd })));
+    expect(await value('kpi-looping-runs')).toBe(loops.overall.runsFlagged);
+    expect(await value('kpi-loop-wasted-time')).toBe(loops.overall.wastedNs);
+    await shot('loops');
+
+    const first = rows[0]!;
+    await page.click(`[data-testid="loop-row"][data-run-id="${first.runId}"] td:nth-child(2)`);
+    await page.waitForURL(new RegExp(`/runs/${first.runId}`));
+    await page.waitForSelector('[data-testid="waterfall-row"]');
+    expect(await page.getAttribute('[data-testid="run-header"]', 'data-run-id')).toBe(first.runId);
+    expect((await page.$$('[data-testid="waterfall-row"]')).length).toBeGreaterThan(first.count);
+    // the run's loops above the waterfall, their evidence spans marked in it
+    await page.waitForSelector('[data-testid="run-loop"]');
+    const mine = loops.detections.filter((d) => d.runId === first.runId);
+    const banner = await page.$$eval('[data-testid="run-loop"]', (els) => els.map((el) => [el.getAttribute('data-kind'), Number(el.getAttribute('data-count'))]));
+    expect(banner.length).toBeGreaterThanOrEqual(mine.length);
+    for (const d of mine) expect(banner).toContainEqual([d.kind, d.count]);
+    const marked = await page.$$eval('[data-testid="waterfall-row"]', (els) => els.filter((el) => el.getAttribute('data-loop') !== '').map((el) => el.getAttribute('data-span-id')));
+    for (const id of loops.detections[0]!.evidence.spanIds) expect(marked).toContain(id);
+    await shot('run-from-loops');
+  });
+
+  it('cost: spend, cost per run and the breakdown by model', async () => {
+    await page.goBack();
+    await page.click('[data-testid="nav-cost"]');
+    await page.waitForURL(/\/cost/);
+    await ready('tile-cost-summary', 'tile-cost-distribution', 'tile-cost-series', 'tile-cost-model', 'tile-cost-step', 'tile-cost-tool');
+    const cost = await api<Cost>('cost/summary');
+    expect(await value('kpi-cost-total')).toBe(cost.totalUsd);
+    expect(await value('kpi-cost-p50')).toBe(cost.perRun.p50Usd);
+    expect(await value('kpi-cost-p99')).toBe(cost.perRun.p99Usd);
+    expect(await value('kpi-cost-wasted')).toBe(cost.wasted.totalUsd);
+    expect(await value('kpi-cost-looping')).toBe(cost.looping.costUsd + cost.looping.failedUsd);
+    const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('cost/histogram', { buckets: '40' });
+    const bars = await page.$$eval('[data-testid="cost-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
+    const marks = await page.$$eval('[data-testid="cost-histogram-mark"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    expect(marks).toEqual([
+      ['p50', cost.perRun.p50Usd],
+      ['p95', cost.perRun.p95Usd],
+      ['p99', cost.perRun.p99Usd],
+    ]);
+    const byModel = await api<{ rows: { key: string; costUsd: number }[] }>('cost/breakdown', { groupBy: 'model' });
+    const rows = await page.$$eval('[data-testid="cost-model-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))]));
+    expect(rows).toEqual(byModel.rows.map((r) => [r.key, r.costUsd]));
+    await shot('cost');
+  });
+
+  it('runs: the same runs as the API, with each failure’s primary cause', async () => {
+    await page.click('[data-testid="nav-runs"]');
+    await page.waitForURL(/\/runs/);
+    await page.waitForSelector('[data-testid="run-row"]');
+    const runs = await api<{ runs: { runId: string; outcome: string }[]; total: number }>('runs', { limit: '50' });
+    expect(runs.total).toBe(DEMO_RUNS);
+    // causes are filled in once /failures/runs answers
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="run-row"][data-outcome="failure"]')).every((el) => el.getAttribute('data-cause') !== ''));
+    const rows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome'), el.getAttribute('data-cause')]));
+    const causes = new Map((await api<{ runs: { runId: string; cause: string }[] }>('failures/runs')).runs.map((r) => [r.runId, r.cause]));
+    expect(rows).toEqual(runs.runs.map((r) => [r.runId, r.outcome, r.outcome === 'failure' ? (causes.get(r.runId) ?? null) : '']));
+    await shot('runs-page');
+
+    // the list takes the shared name filters too
+    await page.fill('[data-testid="filter-agent"]', 'triage-ticket');
+    await page.waitForURL(/agent=triage-ticket/);
+    const triage = await api<{ runs: { runId: string }[]; total: number }>('runs', { limit: '50', agent: 'triage-ticket' });
+    expect(triage.total).toBeGreaterThan(0);
+    expect(triage.total).toBeLessThan(DEMO_RUNS);
+    await page.waitForFunction((first) => document.querySelector('[data-testid="run-row"]')?.getAttribute('data-run-id') === first, triage.runs[0]!.runId);
+    const filteredRows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => el.getAttribute('data-run-id')));
+    expect(filteredRows).toEqual(triage.runs.map((r) => r.runId));
+    await page.fill('[data-testid="filter-agent"]', '');
+    await page.waitForURL((url) => !url.search.includes('agent='));
+  });
+
+  it('a filter goes into the URL and the data, and the nav carries it to the next page', async () => {
+    await page.click('[data-testid="nav-overview"]');
+    await page.waitForURL((url) => url.pathname === '/');
+    await ready('tile-success');
+    const all = await value('kpi-runs');
+    await page.fill('[data-testid="filter-service"]', 'support-bot');
+    await page.waitForURL(/service=support-bot/);
+    const filtered = await api<Summary>('reliability/summary', { service: 'support-bot' });
+    const expected = filtered.runs.success + filtered.runs.failure;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(all);
+    await page.waitForFunction((n) => document.querySelector('[data-testid="kpi-runs"]')?.getAttribute('data-value') === String(n), expected);
+    expect(await value('kpi-observed')).toBe(filtered.observed.value);
+
+    await page.click('[data-testid="nav-reliability"]');
+    await page.waitForURL(/\/reliability\?.*service=support-bot/);
+    await ready('tile-steps');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="step-row"]').length === n, filtered.steps.length);
+    const steps = await page.$$eval('[data-testid="step-row"]', (els) => els.map((el) => el.getAttribute('data-step')));
+    expect(new Set(steps)).toEqual(new Set(filtered.steps.map((s) => s.stepName)));
+    expect(await page.inputValue('[data-testid="filter-service"]')).toBe('support-bot');
+
+    // the time range too: one hour, in the URL and in the window the page queries
+    await page.click('[data-testid="range-1h"]');
+    await page.waitForURL(/range=1h/);
+    await page.waitForSelector('[data-testid="time-window"][data-range="1h"]');
+    const from = Number(await page.getAttribute('[data-testid="time-window"]', 'data-from'));
+    const to = Number(await page.getAttribute('[data-testid="time-window"]', 'data-to'));
+    expect(to - from).toBe(3_600_000);
+    await shot('reliability-filtered');
+  });
+});
