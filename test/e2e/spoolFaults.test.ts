@@ -50,9 +50,13 @@ describe('the collector never loses an acknowledged span', () => {
     const tally = await sender.stop();
     expect(tally.acked.size).toBeGreaterThan(50);
 
-    await telltale.restart();
-    expect(telltale.logs.some((l) => l.includes('spool replayed'))).toBe(true);
-    await telltale.stop(); // drains the spool on the way out
+    // SIGTERM as soon as the replay is under way, while the server is still starting: it must start, drain and exit cleanly
+    const seen = telltale.logs.length;
+    const restarted = telltale.restart();
+    await telltale.waitForLog((l) => l.includes('spool replayed'), seen);
+    const code = await telltale.stop();
+    await restarted;
+    expect({ code, logs: code === 0 ? [] : telltale.logs.slice(seen) }).toEqual({ code: 0, logs: [] });
     const counts = await storedRunCounts(telltale.dataDir);
     expectKeptExactlyOnce(counts, tally);
     console.log(`SIGKILL: ${tally.acked.size} runs (${tally.acked.size * SPANS_PER_RUN} spans) acknowledged, all stored once; ${tally.refused.size} unacknowledged runs, ${[...tally.refused].filter((r) => counts.has(r)).length} of them stored whole`);
@@ -69,7 +73,7 @@ describe('the collector never loses an acknowledged span', () => {
     expect(tally.acked.size).toBe(40);
 
     await telltale.restart({ env: {} });
-    await telltale.stop(); // drains the spool on the way out
+    expect(await telltale.stop()).toBe(0); // drains the spool on the way out
     const counts = await storedRunCounts(telltale.dataDir);
     expectKeptExactlyOnce(counts, tally);
     expect([...counts.values()].reduce((n, c) => n + c.rows, 0)).toBe(40 * SPANS_PER_RUN);
@@ -101,7 +105,7 @@ describe('the collector never loses an acknowledged span', () => {
       expect(tally.retryAfter.every((s) => s >= 1 && s <= 3)).toBe(true);
       expect([...tally.statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);
       expect(tally.networkErrors).toBe(0);
-      await telltale.stop(); // drains the spool on the way out
+      expect(await telltale.stop()).toBe(0); // drains the spool on the way out
       const counts = await remoteCounts(ch.url);
       expectKeptExactlyOnce(counts, tally);
       console.log(`outage: ${tally.acked.size} runs acknowledged and stored once; ${tally.statuses.get(503)} answers were 503`);
@@ -129,7 +133,7 @@ describe('the collector never loses an acknowledged span', () => {
       expect(tally.acked.size).toBeGreaterThan(10);
 
       await ch.setMode({ mode: 'ok' });
-      await telltale.stop(); // drains the spool on the way out
+      expect(await telltale.stop()).toBe(0); // drains the spool on the way out
       const counts = await remoteCounts(ch.url);
       expectKeptExactlyOnce(counts, tally);
       expect([...tally.refused].filter((r) => counts.has(r))).toEqual([]);

@@ -9,6 +9,7 @@ import { projectsCommand } from './cli/projectsCommand.js';
 import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
+import type { RunningServer } from './http/startServer.js';
 
 const program = new Command()
   .name('telltale')
@@ -48,6 +49,29 @@ program
   .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
   .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
   .action(async (raw: Record<string, unknown>) => {
+    // Signals are handled from the start: one that arrives while the server starts (the default action would end the
+    // process at once, leaving accepted spans to the next start's replay) shuts it down once it is up. A second signal
+    // exits at once (what the spool holds is replayed on the next start).
+    const state: { server?: RunningServer; pendingSignal?: string; closing?: boolean } = {};
+    const shutdown = (signal: string): void => {
+      if (state.closing === true || (state.server === undefined && state.pendingSignal !== undefined)) process.exit(1);
+      const server = state.server;
+      if (server === undefined) {
+        state.pendingSignal = signal;
+        return;
+      }
+      state.closing = true;
+      server.logger.info({ signal }, 'shutting down: flushing accepted spans');
+      server.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          server.logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
     // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.
     const [{ StartConfigSchema }, { startServer }, { runDemo }] = await Promise.all([
       import('./config.js'),
@@ -59,18 +83,11 @@ program
       throw new CliError('--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server', 1);
     }
     const running = await startServer(config);
-    const shutdown = (signal: string): void => {
-      running.logger.info({ signal }, 'shutting down: flushing accepted spans');
-      running.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          running.logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    state.server = running;
+    if (state.pendingSignal !== undefined) {
+      shutdown(state.pendingSignal);
+      return;
+    }
     if (config.demo) {
       running.logger.info('demo: running a simulated agent fleet');
       const result = await runDemo({ endpoint: running.url });

@@ -74,6 +74,17 @@ export class TelltaleProcess {
     return exited;
   }
 
+  /** Resolves once a log line from index `from` on satisfies `test` (polled every 20 ms; rejects after `timeoutMs`). */
+  async waitForLog(test: (line: string) => boolean, from = 0, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.logs.slice(from).find(test);
+      if (line !== undefined) return line;
+      if (Date.now() > deadline) throw new Error(`no such log line in ${timeoutMs} ms:\n${this.logs.slice(from).join('\n')}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   /** The server's process id (for /proc readings). */
   get pid(): number {
     const pid = this.child?.pid;

@@ -46,6 +46,9 @@ async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<v
  * token, a repeat of the same insert is dropped by the table's
  * deduplication window (the token goes in the statement's SETTINGS clause:
  * the chDB connection would turn clickhouse_settings into a session-wide SET).
+ * `async_insert = 0`: ClickHouse 25+ buffers inserts server-side by default,
+ * where deduplication follows other rules; these inserts are large batches
+ * already and their tokens must deduplicate as synchronous inserts do.
  * `optimize_on_insert = 0`: the ReplacingMergeTree does not collapse
  * duplicates inside the insert (20–25% of the insert's cost, measured); a
  * re-sent span still collapses on merge, as across inserts, and reads that
@@ -70,7 +73,7 @@ export async function insertSpanBatches(
     const result = await client.exec({
       query: `${INSERT} FORMAT ArrowStream`,
       values: Readable.from(parts, { objectMode: false }),
-      clickhouse_settings: { optimize_on_insert: 0, ...(token === undefined ? {} : { insert_deduplication_token: token }) },
+      clickhouse_settings: { async_insert: 0, optimize_on_insert: 0, ...(token === undefined ? {} : { insert_deduplication_token: token }) },
     });
     // nothing useful comes back: drain it, so the keep-alive socket is released rather than closed
     result.stream.resume();
@@ -81,7 +84,7 @@ export async function insertSpanBatches(
   const path = join(transport.dir ?? tmpdir(), `telltale-spans-${randomUUID()}.arrows`);
   try {
     await writeParts(path, parts);
-    const settings = ` SETTINGS optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
+    const settings = ` SETTINGS async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
     await client.command({ query: `${INSERT} FROM INFILE ${quote(path)}${settings} FORMAT ArrowStream` });
   } finally {
     await unlink(path).catch(() => undefined);
