@@ -13,6 +13,7 @@ const CLI = fileURLToPath(new URL('../../../apps/server/dist/cli.js', import.met
  */
 export class TelltaleProcess {
   readonly logs: string[] = [];
+  private readonly logWaiters = new Set<(line: string) => void>();
   private child: ChildProcess | undefined;
   url = '';
   /** The OTLP/gRPC receiver's `host:port` (any free port unless the args say otherwise). */
@@ -45,11 +46,11 @@ export class TelltaleProcess {
       this.exit = { code, signal };
     });
     this.child = child;
-    createInterface({ input: child.stderr }).on('line', (line) => this.logs.push(line));
+    createInterface({ input: child.stderr }).on('line', (line) => this.addLog(line));
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`telltale did not start in 30 s:\n${this.logs.join('\n')}`)), 30_000);
       createInterface({ input: child.stdout }).on('line', (line) => {
-        this.logs.push(line);
+        this.addLog(line);
         const entry = parseJson(line);
         if (typeof entry?.url === 'string' && entry.msg === 'telltale listening') {
           this.url = entry.url;
@@ -74,15 +75,32 @@ export class TelltaleProcess {
     return exited;
   }
 
-  /** Resolves once a log line from index `from` on satisfies `test` (polled every 20 ms; rejects after `timeoutMs`). */
-  async waitForLog(test: (line: string) => boolean, from = 0, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const line = this.logs.slice(from).find(test);
-      if (line !== undefined) return line;
-      if (Date.now() > deadline) throw new Error(`no such log line in ${timeoutMs} ms:\n${this.logs.slice(from).join('\n')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  /**
+   * Resolves with the first log line from index `from` on that satisfies
+   * `test`, as soon as it is read (a fault test can act at that very moment);
+   * rejects after `timeoutMs`.
+   */
+  waitForLog(test: (line: string) => boolean, from = 0, timeoutMs = 30_000): Promise<string> {
+    const seen = this.logs.slice(from).find(test);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const waiter = (line: string): void => {
+        if (!test(line)) return;
+        this.logWaiters.delete(waiter);
+        clearTimeout(timer);
+        resolve(line);
+      };
+      const timer = setTimeout(() => {
+        this.logWaiters.delete(waiter);
+        reject(new Error(`no such log line in ${timeoutMs} ms:\n${this.logs.slice(from).join('\n')}`));
+      }, timeoutMs);
+      this.logWaiters.add(waiter);
+    });
+  }
+
+  private addLog(line: string): void {
+    this.logs.push(line);
+    for (const waiter of [...this.logWaiters]) waiter(line);
   }
 
   /** The server's process id (for /proc readings). */
