@@ -13,6 +13,7 @@ import { OverviewPage } from './pages/OverviewPage';
 import { ReliabilityPage } from './pages/ReliabilityPage';
 import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
+import { SessionsPage } from './pages/SessionsPage';
 
 export function createRouter() {
   return createBrowserRouter([
@@ -27,6 +28,7 @@ export function createRouter() {
         { path: 'cost', element: <CostPage /> },
         { path: 'runs', element: <RunsPage /> },
         { path: 'runs/:runId', element: <RunDetailPage /> },
+        { path: 'sessions', element: <SessionsPage /> },
         { path: 'alerts', children: [{ index: true, element: <AlertsPage /> }, { path: 'rules/:ruleId', element: <AlertRulePage /> }] },
         { path: '*', element: <NotFoundPage /> },
       ],

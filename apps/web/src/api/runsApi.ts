@@ -16,6 +16,8 @@ export interface RunsQuery {
   step?: string | undefined;
   tool?: string | undefined;
   model?: string | undefined;
+  /** Runs of this session / conversation. */
+  session?: string | undefined;
   /** ISO-8601 or unix milliseconds, passed through as given. */
   from?: string | undefined;
   to?: string | undefined;
@@ -29,6 +31,7 @@ export function runsUrl(query: RunsQuery): string {
   if (query.step) params.set('step', query.step);
   if (query.tool) params.set('tool', query.tool);
   if (query.model) params.set('model', query.model);
+  if (query.session) params.set('session', query.session);
   if (query.from) params.set('from', query.from);
   if (query.to) params.set('to', query.to);
   return `${API_BASE}/runs?${params.toString()}`;

@@ -36,6 +36,8 @@ export const runSummarySchema = z.object({
   inputTokens: count,
   outputTokens: count,
   errorType: z.string(),
+  /** The session / conversation the run belongs to; `''` for none (and from servers that predate sessions). */
+  sessionId: z.string().default(''),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

@@ -19,6 +19,7 @@ export function AppLayout() {
           <FilterNavLink to="/loops">Loops</FilterNavLink>
           <FilterNavLink to="/cost">Cost</FilterNavLink>
           <FilterNavLink to="/runs">Runs</FilterNavLink>
+          <FilterNavLink to="/sessions">Sessions</FilterNavLink>
           <NavLink to="/alerts" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-alerts">
             Alerts
           </NavLink>

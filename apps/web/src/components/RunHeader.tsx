@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { RunHeader as RunHeaderModel } from '../prepare/prepareRunHeader';
 import { OutcomeBadge } from './OutcomeBadge';
 
@@ -18,6 +19,14 @@ export function RunHeader({ header }: { header: RunHeaderModel }) {
             <span>
               <span className="muted">Trace</span> <code className="mono">{header.traceId}</code>
             </span>
+            {header.sessionId && (
+              <span data-testid="run-session" data-session-id={header.sessionId}>
+                <span className="muted">Session</span>{' '}
+                <Link to={header.sessionHref} className="mono" title="All runs of this session" data-testid="run-session-link">
+                  {header.sessionId}
+                </Link>
+              </span>
+            )}
             {header.service && (
               <span>
                 <span className="muted">Service</span> {header.service}

@@ -18,6 +18,7 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
             <th scope="col">Outcome</th>
             <th scope="col">Run</th>
             <th scope="col">Service</th>
+            <th scope="col">Session</th>
             <th scope="col">Started</th>
             <th scope="col" className="num">
               Duration
@@ -38,7 +39,7 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} data-cause={row.cause} data-loop={row.loopKinds.join(',')} onClick={open(row)}>
+            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} data-cause={row.cause} data-loop={row.loopKinds.join(',')} data-session-id={row.sessionId} onClick={open(row)}>
               <td>
                 <OutcomeBadge outcome={row.outcome} label={row.outcomeLabel} />
               </td>
@@ -49,6 +50,15 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
                 <span className="mono muted run-id">{row.runId}</span>
               </td>
               <td>{row.service}</td>
+              <td className="nowrap">
+                {row.sessionId ? (
+                  <Link to={row.sessionHref} className="mono session-link" title={row.sessionId} data-testid="run-session-link">
+                    {row.sessionLabel}
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
               <td className="nowrap">
                 <time dateTime={row.startIso} title={row.startIso}>
                   {row.startLabel}

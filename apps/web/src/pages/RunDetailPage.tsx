@@ -25,7 +25,7 @@ export function RunDetailPage() {
   const saveReadKey = useSaveReadKey();
   const data = run.data;
 
-  const header = useMemo(() => (data ? prepareRunHeader(data.run) : undefined), [data]);
+  const header = useMemo(() => (data ? prepareRunHeader(data.run, undefined, Date.now()) : undefined), [data]);
   const waterfall = useMemo(
     () => (data ? prepareWaterfall(data.spans, { runStart: data.run.startTimeUnixNano, runDuration: data.run.durationNs }) : undefined),
     [data],

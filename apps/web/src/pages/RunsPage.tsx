@@ -6,6 +6,7 @@ import { ErrorView } from '../components/ErrorView';
 import { OutcomeChart } from '../components/OutcomeChart';
 import { Pager } from '../components/Pager';
 import { RunsTable } from '../components/RunsTable';
+import { SessionChip } from '../components/SessionChip';
 import { StatusView } from '../components/StatusView';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
@@ -39,16 +40,24 @@ export function RunsPage() {
   const causes = useAnalytics('failureRuns', { from: params.from, to: params.to, runIds: failedIds }, failedIds !== '');
   const loops = useAnalytics('loopRuns', { from: params.from, to: params.to, runIds }, runIds !== '');
   const annotations = useMemo(() => prepareRunAnnotations(causes.data, loops.data), [causes.data, loops.data]);
-  const rows = useMemo(() => (data ? prepareRunsTable(data.runs, undefined, annotations) : []), [data, annotations]);
+  const rows = useMemo(() => (data ? prepareRunsTable(data.runs, undefined, annotations, search.toString()) : []), [data, annotations, search]);
   const bars = useMemo(() => prepareOutcomeChart(data?.runs ?? []), [data]);
-  const filtered = filters.outcome !== undefined || hasNameFilter(shared);
+  const filtered = filters.outcome !== undefined || filters.session !== '' || hasNameFilter(shared);
 
   return (
     <div className="runs-page dash-page">
       <div className="runs-head">
         <div>
           <h1>Runs</h1>
-          <p className="muted">Agent runs, newest first, with the primary cause of each failure and any loop. Open a run to see its steps as a waterfall.</p>
+          <p className="muted">
+            {filters.session ? (
+              <>
+                The runs of session <code className="mono">{filters.session}</code>, newest first. Open a run to see its steps as a waterfall.
+              </>
+            ) : (
+              'Agent runs, newest first, with the primary cause of each failure and any loop. Open a run to see its steps as a waterfall.'
+            )}
+          </p>
         </div>
         <section className="card chart-card" aria-label="Outcomes on this page">
           <h2 className="card-title">Outcomes on this page</h2>
@@ -68,6 +77,7 @@ export function RunsPage() {
             ))}
           </select>
         </label>
+        {filters.session && <SessionChip sessionId={filters.session} onRemove={() => setFilters({ session: '' })} />}
       </DashboardFilterBar>
 
       <section className="card table-card" aria-label="Runs">

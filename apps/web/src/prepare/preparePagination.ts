@@ -6,11 +6,11 @@ export interface Pagination {
   pageCount: number;
   hasPrev: boolean;
   hasNext: boolean;
-  /** `1–50 of 1,234`, or `No runs`. */
+  /** `1–50 of 1,234`, or `No runs` (`No sessions`, … with another noun). */
   rangeLabel: string;
 }
 
-export function preparePagination(page: { total: number; limit: number; offset: number; shown: number }): Pagination {
+export function preparePagination(page: { total: number; limit: number; offset: number; shown: number }, noun = 'runs'): Pagination {
   const limit = Math.max(1, page.limit);
   const current = Math.floor(page.offset / limit) + 1;
   const pageCount = Math.max(1, Math.ceil(page.total / limit));
@@ -21,6 +21,6 @@ export function preparePagination(page: { total: number; limit: number; offset: 
     pageCount,
     hasPrev: current > 1,
     hasNext: page.offset + limit < page.total,
-    rangeLabel: page.shown === 0 ? `No runs${page.total > 0 ? ` on this page (${formatCount(page.total)} in total)` : ''}` : `${formatCount(first)}–${formatCount(last)} of ${formatCount(page.total)}`,
+    rangeLabel: page.shown === 0 ? `No ${noun}${page.total > 0 ? ` on this page (${formatCount(page.total)} in total)` : ''}` : `${formatCount(first)}–${formatCount(last)} of ${formatCount(page.total)}`,
   };
 }

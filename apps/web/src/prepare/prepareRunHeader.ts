@@ -1,6 +1,8 @@
 import type { RunOutcome, RunSummary } from '../api/schemas';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
+import { unixNanosToEpochMillis } from '../units';
+import { runSessionHref } from './sessionsFilters';
 
 export interface RunStat {
   label: string;
@@ -17,10 +19,13 @@ export interface RunHeader {
   outcomeLabel: string;
   outcomeColor: string;
   errorType: string;
+  /** The run's session ('' for none) and the runs list filtered to it, in a window that holds this run. */
+  sessionId: string;
+  sessionHref: string;
   stats: RunStat[];
 }
 
-export function prepareRunHeader(run: RunSummary, timeZone?: string): RunHeader {
+export function prepareRunHeader(run: RunSummary, timeZone?: string, nowMs: number = Date.now()): RunHeader {
   const swatch = OUTCOME_SWATCHES[run.outcome];
   return {
     runId: run.runId,
@@ -31,6 +36,8 @@ export function prepareRunHeader(run: RunSummary, timeZone?: string): RunHeader 
     outcomeLabel: swatch.label,
     outcomeColor: swatch.color,
     errorType: run.errorType,
+    sessionId: run.sessionId,
+    sessionHref: run.sessionId === '' ? '' : runSessionHref(run.sessionId, unixNanosToEpochMillis(run.startTimeUnixNano), nowMs),
     stats: [
       { label: 'Started', value: formatTimestamp(run.startTimeUnixNano, timeZone), title: formatIso(run.startTimeUnixNano) },
       { label: 'Duration', value: formatDuration(run.durationNs) },

@@ -33,6 +33,18 @@ describe('prepareRunsTable', () => {
       causeLabel: '',
       loopKinds: [],
       loopLabel: '',
+      sessionId: '',
+      sessionLabel: '',
+      sessionHref: '',
+    });
+  });
+
+  it('links a run’s session to the runs list filtered to it, keeping the window and service', () => {
+    const [row] = prepareRunsTable([runSummary({ sessionId: 'conversation-0042-abcdef' })], 'UTC', {}, 'range=7d&service=support&agent=triage&outcome=failure&page=3');
+    expect(row).toMatchObject({
+      sessionId: 'conversation-0042-abcdef',
+      sessionLabel: 'conversation…',
+      sessionHref: '/runs?range=7d&service=support&session=conversation-0042-abcdef',
     });
   });
 
@@ -80,6 +92,7 @@ describe('preparePagination', () => {
   it('handles empty results and pages past the end', () => {
     expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 })).toMatchObject({ pageCount: 1, hasPrev: false, hasNext: false, rangeLabel: 'No runs' });
     expect(preparePagination({ total: 10, limit: 50, offset: 500, shown: 0 }).rangeLabel).toBe('No runs on this page (10 in total)');
+    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 }, 'sessions').rangeLabel).toBe('No sessions');
   });
 });
 
@@ -95,5 +108,18 @@ describe('prepareRunHeader', () => {
       Cost: '$0.0123',
       Tokens: '1,500',
     });
+    expect(header).toMatchObject({ sessionId: '', sessionHref: '' });
+  });
+
+  it('links the run’s session in a window that holds the run', () => {
+    const startMs = 1_700_000_000_000; // the fixtures' run start
+    const header = (nowMs: number) => prepareRunHeader(runSummary({ sessionId: 'conv 1' }), 'UTC', nowMs);
+    expect(header(startMs + 3_600_000)).toMatchObject({ sessionId: 'conv 1', sessionHref: '/runs?session=conv+1' });
+    expect(header(startMs + 3 * 86_400_000).sessionHref).toBe('/runs?range=7d&session=conv+1');
+    expect(header(startMs + 20 * 86_400_000).sessionHref).toBe('/runs?range=30d&session=conv+1');
+    // older than 30 days: a custom window from a day before the run to the next whole minute (the run starts 20 s into one)
+    expect(header(startMs + 40 * 86_400_000 + 30_000).sessionHref).toBe(
+      `/runs?range=custom&from=${encodeURIComponent(new Date(startMs - 86_400_000).toISOString())}&to=${encodeURIComponent(new Date(startMs + 40 * 86_400_000 + 40_000).toISOString())}&session=conv+1`,
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { FailureCause, LoopKind } from '../api/analyticsSchemas';
 import type { RunOutcome, RunSummary } from '../api/schemas';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
+import { sessionRunsHref, shortSessionId } from './sessionsFilters';
 
 export interface RunsTableRow {
   runId: string;
@@ -25,6 +26,10 @@ export interface RunsTableRow {
   /** Loop kinds detected in the run (empty: no loop). */
   loopKinds: readonly LoopKind[];
   loopLabel: string;
+  /** The run's session ('' for none), shortened for the cell, and the runs list filtered to it. */
+  sessionId: string;
+  sessionLabel: string;
+  sessionHref: string;
 }
 
 /** What the analytics say about the runs on a page: failure causes and loop flags by run id. */
@@ -49,8 +54,11 @@ export function runHref(runId: string): string {
   return `/runs/${encodeURIComponent(runId)}`;
 }
 
-/** One display-ready row per run, in the order the server sent them (newest first). */
-export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string, annotations: RunAnnotations = {}): RunsTableRow[] {
+/**
+ * One display-ready row per run, in the order the server sent them (newest
+ * first); session links keep the window and service of `currentSearch`.
+ */
+export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string, annotations: RunAnnotations = {}, currentSearch = ''): RunsTableRow[] {
   return runs.map((run) => {
     const swatch = OUTCOME_SWATCHES[run.outcome];
     const cause = run.outcome === 'failure' ? (annotations.causes?.get(run.runId) ?? '') : '';
@@ -75,6 +83,9 @@ export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string,
       causeLabel: cause === '' ? '' : CAUSE_TEXT[cause],
       loopKinds,
       loopLabel: loopKinds.map((k) => LOOP_TEXT[k]).join(', '),
+      sessionId: run.sessionId,
+      sessionLabel: shortSessionId(run.sessionId),
+      sessionHref: run.sessionId === '' ? '' : sessionRunsHref(run.sessionId, currentSearch),
     };
   });
 }

@@ -4,7 +4,7 @@ import { DEFAULT_RUNS_FILTERS, parseRunsFilters, runsFiltersToQuery, runsFilters
 
 describe('runs filters in the URL', () => {
   it('reads outcome and page from the query string', () => {
-    expect(parseRunsFilters(new URLSearchParams('outcome=failure&service=support&page=3'))).toEqual({ outcome: 'failure', page: 3 });
+    expect(parseRunsFilters(new URLSearchParams('outcome=failure&service=support&page=3'))).toEqual({ outcome: 'failure', session: '', page: 3 });
   });
 
   it('ignores invalid values', () => {
@@ -14,9 +14,9 @@ describe('runs filters in the URL', () => {
 
   it('writes only non-default values, keeps the shared filters, and round-trips', () => {
     expect(runsFiltersToSearch(DEFAULT_RUNS_FILTERS).toString()).toBe('');
-    const filters = { outcome: 'incomplete' as const, page: 2 };
-    const search = runsFiltersToSearch(filters, new URLSearchParams('range=7d&service=a+b&page=9'));
-    expect(search.toString()).toBe('range=7d&service=a+b&outcome=incomplete&page=2');
+    const filters = { outcome: 'incomplete' as const, session: 'conv 7/a', page: 2 };
+    const search = runsFiltersToSearch(filters, new URLSearchParams('range=7d&service=a+b&session=old&page=9'));
+    expect(search.toString()).toBe('range=7d&service=a+b&outcome=incomplete&session=conv+7%2Fa&page=2');
     expect(parseRunsFilters(search)).toEqual(filters);
   });
 
@@ -25,10 +25,19 @@ describe('runs filters in the URL', () => {
     expect(updateRunsFilters(onPage4, { outcome: 'failure' }).page).toBe(1);
     expect(updateRunsFilters(onPage4, { outcome: undefined }).page).toBe(4);
     expect(updateRunsFilters(onPage4, { page: 5 }).page).toBe(5);
+    expect(updateRunsFilters(onPage4, { session: 'conv-1' }).page).toBe(1);
+    expect(updateRunsFilters({ ...onPage4, session: 'conv-1' }, { session: '' })).toEqual(DEFAULT_RUNS_FILTERS);
+  });
+
+  it('reads the session filter, trimmed, and leaves it out when empty', () => {
+    expect(parseRunsFilters(new URLSearchParams('session=%20conv-42%20')).session).toBe('conv-42');
+    expect(parseRunsFilters(new URLSearchParams('session=')).session).toBe('');
+    expect(parseRunsFilters(new URLSearchParams(`session=${'x'.repeat(600)}`)).session).toHaveLength(512);
+    expect(runsFiltersToSearch({ ...DEFAULT_RUNS_FILTERS, session: '' }, new URLSearchParams('session=a')).toString()).toBe('');
   });
 
   it('turns the page into limit and offset, with the shared window and name filters', () => {
-    expect(runsFiltersToQuery({ outcome: 'failure', page: 3 }, { ...DEFAULT_FILTERS, service: 'x', tool: 'web.fetch' }, { fromMs: 1000, toMs: 5000 }, 25)).toEqual({
+    expect(runsFiltersToQuery({ outcome: 'failure', session: 'conv-9', page: 3 }, { ...DEFAULT_FILTERS, service: 'x', tool: 'web.fetch' }, { fromMs: 1000, toMs: 5000 }, 25)).toEqual({
       limit: 25,
       offset: 50,
       outcome: 'failure',
@@ -37,8 +46,10 @@ describe('runs filters in the URL', () => {
       step: undefined,
       tool: 'web.fetch',
       model: undefined,
+      session: 'conv-9',
       from: '1000',
       to: '5000',
     });
+    expect(runsFiltersToQuery(DEFAULT_RUNS_FILTERS, DEFAULT_FILTERS, { fromMs: 1000, toMs: 5000 }).session).toBeUndefined();
   });
 });
