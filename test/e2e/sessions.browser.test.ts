@@ -211,4 +211,14 @@ describe('sessions in a real browser', () => {
     expect(await runRows()).toEqual(runs.map((r) => ({ runId: r.runId, outcome: r.outcome, sessionId: r.sessionId })));
     expect(runs.map((r) => r.sessionId)).toEqual([...SCRIPT].reverse().map((r) => r.session));
   });
+
+  it('a service filter with no sessions shows the empty state, and clearing it brings them back', async () => {
+    await page.goto(`${telltale.url}/sessions?service=nobody`);
+    await page.waitForSelector('[data-testid="status-empty"]');
+    expect(await page.textContent('[data-testid="status-empty"]')).toContain('No sessions match these filters');
+    expect((await api<{ total: number }>('sessions', { service: 'nobody' })).total).toBe(0);
+    await page.click('[data-testid="status-empty"] button');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 2);
+    expect(new URL(page.url()).searchParams.has('service')).toBe(false);
+  });
 });
