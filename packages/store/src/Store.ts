@@ -1,9 +1,11 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
-import { insertSpanBatches, type ArrowInsertTransport } from './spans/insertSpanBatches.js';
+import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import type { SpanDetail } from './spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
@@ -46,12 +48,16 @@ export class Store {
       runFacts?: RunFactsOptions;
       /** false: skip finalising stale run facts (short CLI commands). */
       reconcile?: boolean;
-      /** Where embedded inserts stage their Arrow files (default: the OS temp dir). */
+      /**
+       * Where embedded inserts stage their Arrow files (default: `staging/` in
+       * the data directory, emptied at open: a process killed mid-insert
+       * leaves its file there, not in the OS temp dir for good).
+       */
       arrowTempDir?: string;
     } = {},
   ): Promise<Store> {
-    const transport: ArrowInsertTransport =
-      conn.kind === 'remote' ? { kind: 'body' } : { kind: 'file', ...(opts.arrowTempDir === undefined ? {} : { dir: opts.arrowTempDir }) };
+    const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
+    const transport: ArrowInsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
       store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
@@ -60,6 +66,8 @@ export class Store {
     }
     try {
       await migrate(store.client);
+      // the engine now holds the data directory: no other process stages inserts in its staging dir
+      if (stagingDir !== undefined) await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
       if (opts.reconcile !== false) await store.runFacts.reconcile();
     } catch (err) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,6 +10,23 @@ import { spansArrowStream } from './arrow/spansArrowStream.js';
 
 /** How an ArrowStream reaches the engine: a temp file chDB reads (embedded), or the HTTP body (remote). */
 export type ArrowInsertTransport = { kind: 'file'; dir?: string } | { kind: 'body' };
+
+/** The staging directory's name inside an embedded data directory. */
+export const STAGING_DIR = 'staging';
+const STAGING_PREFIX = 'telltale-spans-';
+const STAGING_SUFFIX = '.arrows';
+
+/**
+ * Creates the staging directory, or removes the staging files a process that
+ * died mid-insert left in it (call it only while holding the data directory:
+ * another process's insert may be reading its file).
+ */
+export async function emptyStagingDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(STAGING_PREFIX) && name.endsWith(STAGING_SUFFIX)) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
 
 /** Dedup tokens go into SQL text (INFILE takes no query parameters): only this charset, which needs no escaping. */
 const TOKEN = /^[A-Za-z0-9_.:/+=-]{1,256}$/;
@@ -81,7 +98,7 @@ export async function insertSpanBatches(
     return;
   }
 
-  const path = join(transport.dir ?? tmpdir(), `telltale-spans-${randomUUID()}.arrows`);
+  const path = join(transport.dir ?? tmpdir(), `${STAGING_PREFIX}${randomUUID()}${STAGING_SUFFIX}`);
   try {
     await writeParts(path, parts);
     const settings = ` SETTINGS async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;

@@ -1,0 +1,35 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Store } from '../Store.js';
+import { makeSpan } from '../testing/makeSpan.js';
+import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
+import { STAGING_DIR } from './insertSpanBatches.js';
+
+describe('embedded inserts stage their Arrow files in the data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'telltale-staging-'));
+  const staging = join(dir, STAGING_DIR);
+  let store: Store | undefined;
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('removes the file a killed insert left behind when the store opens, and leaves none after an insert', async () => {
+    // what a process killed in the middle of an insert leaves, beside a file that is not ours
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, 'telltale-spans-0b8f7a6e-dead-4c1e-9d7a-1f2e3d4c5b6a.arrows'), Buffer.alloc(1024));
+    writeFileSync(join(staging, 'notes.txt'), 'not a staging file');
+
+    store = await Store.open({ kind: 'embedded', dataDir: dir });
+    expect(readdirSync(staging)).toEqual(['notes.txt']);
+
+    const t0 = BigInt(Date.now()) * 1_000_000n;
+    const spans = [0, 1, 2].map((i) => makeSpan({ spanId: `s${i}`, runId: 'staged-run', startTimeUnixNano: t0 + BigInt(i) }));
+    await store.insertSpanBatches([encodeSpanRecordBatch(spans)], []);
+    const result = await store.client.query({ query: `SELECT count() AS n FROM spans WHERE run_id = 'staged-run'`, format: 'JSONEachRow' });
+    expect((await result.json<{ n: string | number }>()).map((r) => Number(r.n))).toEqual([3]);
+    expect(readdirSync(staging)).toEqual(['notes.txt']);
+  });
+});
