@@ -5,7 +5,7 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
-import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport } from './spans/insertSpanBatches.js';
+import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport, type SpanBatchMessages } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import type { SpanDetail } from './spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
@@ -80,7 +80,8 @@ export class Store {
   /**
    * Stores one batch as one insert (encoded as one Arrow record batch, see
    * insertSpanBatches); its runs become pending for the run facts. Callers
-   * batch: every insert makes a part, and chDB has no async-insert buffer.
+   * batch: every insert makes a part (span inserts bypass ClickHouse's
+   * async-insert buffer).
    */
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     if (spans.length === 0) return;
@@ -92,11 +93,12 @@ export class Store {
    * Stores Arrow record batch messages (encodeSpanRecordBatch) as one
    * ArrowStream insert; the runs they hold become pending for the run facts.
    * `runs` names the (project, run) pairs of the batches' spans — the caller
-   * knows them, the bytes are not decoded again. With a deduplication token
+   * knows them, the bytes are not decoded again; it is read after the insert,
+   * so a caller streaming `messages` may fill it as they pass. With a deduplication token
    * (letters, digits and `_.:/+=-`), a repeated insert stores nothing.
    */
   async insertSpanBatches(
-    messages: readonly Uint8Array[],
+    messages: SpanBatchMessages,
     runs: Iterable<{ projectId: string; runId: string }>,
     opts?: { deduplicationToken?: string },
   ): Promise<void> {

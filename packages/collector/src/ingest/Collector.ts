@@ -11,8 +11,17 @@ import type { ExportJob, ProcessedExport } from './processExport.js';
 /** Room a request may need in the spool (a 16 MiB body encodes to about that much Arrow). */
 const OVERLOAD_HEADROOM_BYTES = 16 * 1024 * 1024;
 
-/** Stores Arrow record batch messages as one insert, idempotent for a repeated token, and marks the runs. */
-export type InsertSpanBatches = (messages: readonly Uint8Array[], runs: ReadonlyArray<{ projectId: string; runId: string }>, deduplicationToken: string) => Promise<void>;
+/**
+ * Stores Arrow record batch messages as one insert, idempotent for a repeated
+ * token, then marks the runs. The messages are read as the insert goes (a
+ * spool record at a time) and `runs` fills as they pass: read it only after
+ * the messages.
+ */
+export type InsertSpanBatches = (
+  messages: AsyncIterable<Uint8Array>,
+  runs: ReadonlyArray<{ projectId: string; runId: string }>,
+  deduplicationToken: string,
+) => Promise<void>;
 
 export interface CollectorOptions {
   spoolDir: string;
@@ -119,13 +128,14 @@ export class Collector {
   }
 }
 
-async function insertPayloads(insert: InsertSpanBatches, payloads: readonly Buffer[], token: string): Promise<void> {
-  const messages: Uint8Array[] = [];
+async function insertPayloads(insert: InsertSpanBatches, payloads: AsyncIterable<Buffer>, token: string): Promise<void> {
   const runs: { projectId: string; runId: string }[] = [];
-  for (const payload of payloads) {
-    const decoded = decodeExportPayload(payload);
-    messages.push(decoded.message);
-    for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+  async function* messages(): AsyncGenerator<Uint8Array> {
+    for await (const payload of payloads) {
+      const decoded = decodeExportPayload(payload);
+      for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+      yield decoded.message;
+    }
   }
-  await insert(messages, runs, token);
+  await insert(messages(), runs, token);
 }

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,10 +24,17 @@ async function close(spool: Spool): Promise<void> {
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
 
+/** A batch's payloads, read now (before its ack, which may delete the segment). */
+async function payloadsOf(batch: SpoolBatch): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for await (const p of batch.payloads()) out.push(p);
+  return out;
+}
+
 async function drainAll(spool: Spool, limits = { maxWeight: 1_000, maxBytes: 1 << 20 }): Promise<string[]> {
   const out: string[] = [];
   for (let batch = await spool.nextBatch(limits); batch !== undefined; batch = await spool.nextBatch(limits)) {
-    out.push(...batch.payloads.map(text));
+    out.push(...(await payloadsOf(batch)).map(text));
     await spool.ack(batch);
   }
   return out;
@@ -57,7 +64,7 @@ describe('Spool', () => {
     const spool = await openSpool(dir);
     await Promise.all(Array.from({ length: 200 }, (_, i) => spool.append([Buffer.from(`r${i}`)], 1)));
     const batch = await spool.nextBatch({ maxWeight: 1_000, maxBytes: 1 << 20 });
-    expect(batch?.payloads.map(text)).toEqual(Array.from({ length: 200 }, (_, i) => `r${i}`));
+    expect((await payloadsOf(batch!)).map(text)).toEqual(Array.from({ length: 200 }, (_, i) => `r${i}`));
   });
 
   it('sizes batches by weight and bytes, at least one record each', async () => {
@@ -66,7 +73,7 @@ describe('Spool', () => {
     for (const w of [3, 3, 3, 50, 1]) await spool.append([Buffer.from(`w${w}`)], w);
     const sizes: number[][] = [];
     for (let b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 })) {
-      sizes.push(b.payloads.map((p) => Number(text(p).slice(1))));
+      sizes.push((await payloadsOf(b)).map((p) => Number(text(p).slice(1))));
       await spool.ack(b);
     }
     expect(sizes).toEqual([[3, 3], [3], [50], [1]]);
@@ -130,9 +137,23 @@ describe('Spool', () => {
     const again = await openSpool(dir);
     const replay = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
     expect(replay.token).toBe(first.token);
-    expect(replay.payloads.map(text)).toEqual(['a0', 'a1', 'a2']);
+    expect((await payloadsOf(replay)).map(text)).toEqual(['a0', 'a1', 'a2']);
+    // a retried insert reads the range again
+    expect((await payloadsOf(replay)).map(text)).toEqual(['a0', 'a1', 'a2']);
     await again.ack(replay);
     expect(await drainAll(again)).toEqual(['a3', 'late']);
+  });
+
+  it('checks every record it reads for a batch: a flipped byte fails the read, naming where', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    for (let i = 0; i < 3; i++) await spool.append([Buffer.alloc(100, 0x61 + i)], 1);
+    const batch = (await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
+    expect((await payloadsOf(batch)).map((p) => p.length)).toEqual([100, 100, 100]);
+    const file = await open(segmentPath(dir, batch.seq), 'r+');
+    await file.write(Buffer.from('Z'), 0, 1, 116 + 16 + 50); // inside the second record's payload
+    await file.close();
+    await expect(payloadsOf(batch)).rejects.toThrow(`spool segment ${batch.seq} is corrupt at byte 116`);
   });
 
   it('rotates segments and deletes each once drained', async () => {
@@ -140,12 +161,12 @@ describe('Spool', () => {
     const spool = await openSpool(dir, { segmentBytes: 64 });
     for (let i = 0; i < 6; i++) await spool.append([Buffer.alloc(60, i)], 1);
     expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(6);
-    const seen: SpoolBatch[] = [];
+    const seen: number[] = [];
     for (let b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 })) {
-      seen.push(b);
+      seen.push((await payloadsOf(b))[0]![0]!);
       await spool.ack(b);
     }
-    expect(seen.map((b) => b.payloads[0]![0])).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
     expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(1); // the active one
   });
 

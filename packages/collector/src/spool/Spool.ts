@@ -19,7 +19,12 @@ export interface SpoolOptions {
 export interface SpoolBatch {
   /** Stable for this range across restarts: use it as the insert's deduplication token. */
   readonly token: string;
-  readonly payloads: Buffer[];
+  /**
+   * Reads the batch's payloads one record at a time, each checked against its
+   * checksum (a corrupt record throws): memory stays at one record, however
+   * large the batch. Each call reads the range again (a retried insert).
+   */
+  readonly payloads: () => AsyncIterable<Buffer>;
   readonly weight: number;
   readonly seq: number;
   readonly from: number;
@@ -242,8 +247,9 @@ export class Spool {
         this.drain = { seq: segment.seq, offset, pendingTo: to };
         await writeDrainCheckpoint(this.dir, this.drain);
       }
-      const payloads = await this.readPayloads(segment, offset, to);
-      return { token: `${this.id}-${segment.seq}-${offset}-${to}`, payloads, weight, seq: segment.seq, from: offset, to };
+      const seq = segment.seq;
+      const payloads = (): AsyncIterable<Buffer> => this.readPayloads(seq, offset, to);
+      return { token: `${this.id}-${seq}-${offset}-${to}`, payloads, weight, seq, from: offset, to };
     }
   }
 
@@ -342,30 +348,30 @@ export class Spool {
     this.drain = { seq: this.segments[0]?.seq ?? this.nextSeq, offset: 0 };
   }
 
-  private async readPayloads(segment: Segment, from: number, to: number): Promise<Buffer[]> {
-    const handle = await open(segmentPath(this.dir, segment.seq), 'r');
-    const buf = Buffer.allocUnsafe(to - from);
-    try {
-      let read = 0;
-      while (read < buf.length) {
-        const { bytesRead } = await handle.read(buf, read, buf.length - read, from + read);
-        if (bytesRead === 0) throw new Error(`spool segment ${segment.seq} ends before byte ${to}`);
+  private async *readPayloads(seq: number, from: number, to: number): AsyncGenerator<Buffer> {
+    const handle = await open(segmentPath(this.dir, seq), 'r');
+    const readExactly = async (bytes: number, at: number): Promise<Buffer> => {
+      const buf = Buffer.allocUnsafe(bytes);
+      for (let read = 0; read < bytes; ) {
+        const { bytesRead } = await handle.read(buf, read, bytes - read, at + read);
+        if (bytesRead === 0) throw new Error(`spool segment ${seq} ends before byte ${to}`);
         read += bytesRead;
+      }
+      return buf;
+    };
+    try {
+      for (let at = from; at < to; ) {
+        const header = decodeRecordHeader(await readExactly(RECORD_HEADER_BYTES, at), 0);
+        const payload = header === undefined || at + RECORD_HEADER_BYTES + header.payloadBytes > to ? undefined : await readExactly(header.payloadBytes, at + RECORD_HEADER_BYTES);
+        if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
+          throw new Error(`spool segment ${seq} is corrupt at byte ${at}`);
+        }
+        yield payload;
+        at += RECORD_HEADER_BYTES + header.payloadBytes;
       }
     } finally {
       await handle.close();
     }
-    const payloads: Buffer[] = [];
-    for (let at = 0; at < buf.length; ) {
-      const header = decodeRecordHeader(buf, at);
-      const payload = header === undefined ? undefined : buf.subarray(at + RECORD_HEADER_BYTES, at + RECORD_HEADER_BYTES + header.payloadBytes);
-      if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
-        throw new Error(`spool segment ${segment.seq} is corrupt at byte ${from + at}`);
-      }
-      payloads.push(payload);
-      at += RECORD_HEADER_BYTES + header.payloadBytes;
-    }
-    return payloads;
   }
 }
 

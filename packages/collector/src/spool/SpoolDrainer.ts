@@ -1,7 +1,7 @@
 import type { Spool, SpoolBatch } from './Spool.js';
 
-/** Stores one batch of spool payloads; must be idempotent for a repeated `token`. */
-export type StoreBatch = (payloads: readonly Buffer[], token: string) => Promise<void>;
+/** Stores one batch of spool payloads (read as it goes); must be idempotent for a repeated `token`. */
+export type StoreBatch = (payloads: AsyncIterable<Buffer>, token: string) => Promise<void>;
 
 /**
  * Spans per insert while there is a backlog. Larger inserts cost less per
@@ -131,7 +131,7 @@ export class SpoolDrainer {
           await this.sleep(lingerMs);
           continue;
         }
-        await store(batch.payloads, batch.token);
+        await store(batch.payloads(), batch.token);
         this.opts.beforeAck?.(batch);
         await spool.ack(batch);
         this.opts.onStored?.(batch);

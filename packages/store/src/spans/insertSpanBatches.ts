@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
-import { spansArrowStream } from './arrow/spansArrowStream.js';
+import { SPANS_ARROW_COLUMNS, SPANS_ARROW_SCHEMA_MESSAGE } from './arrow/spansArrowSchema.js';
+import { END_OF_STREAM } from './arrow/ipcMessage.js';
 
 /** How an ArrowStream reaches the engine: a temp file chDB reads (embedded), or the HTTP body (remote). */
 export type ArrowInsertTransport = { kind: 'file'; dir?: string } | { kind: 'body' };
@@ -40,17 +40,38 @@ function quote(text: string): string {
 
 /** Buffers per writev call (the usual IOV_MAX). */
 const IOV_MAX = 1024;
+/** Bytes gathered before a writev: large messages go out one by one, small ones a thousand at a time. */
+const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
 
-/** Writes the parts with writev, a thousand at a time: for thousands of small messages ~5× faster than writeFile's write per part. */
-async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
+/** Record batch messages, in memory or read as the insert goes (a spool range, a record at a time). */
+export type SpanBatchMessages = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** The ArrowStream of `first` then `rest`: schema message, the messages, end-of-stream marker. */
+async function* arrowStream(first: Uint8Array, rest: AsyncIterator<Uint8Array> | Iterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield SPANS_ARROW_SCHEMA_MESSAGE;
+  yield first;
+  for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  yield END_OF_STREAM;
+}
+
+/** Writes the parts with writev, up to a thousand (or 8 MiB) per call: for thousands of small messages ~5× faster than a write per part. */
+async function writeParts(path: string, parts: AsyncIterable<Uint8Array>): Promise<void> {
   const file = await open(path, 'w');
+  let chunk: Uint8Array[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    const { bytesWritten } = await file.writev(chunk);
+    if (bytesWritten !== bytes) throw new Error(`short write to ${path}: ${bytesWritten} of ${bytes} bytes`);
+    chunk = [];
+    bytes = 0;
+  };
   try {
-    for (let i = 0; i < parts.length; i += IOV_MAX) {
-      const chunk = parts.slice(i, i + IOV_MAX);
-      const expected = chunk.reduce((n, p) => n + p.byteLength, 0);
-      const { bytesWritten } = await file.writev(chunk);
-      if (bytesWritten !== expected) throw new Error(`short write to ${path}: ${bytesWritten} of ${expected} bytes`);
+    for await (const part of parts) {
+      chunk.push(part);
+      bytes += part.byteLength;
+      if (chunk.length === IOV_MAX || bytes >= WRITE_CHUNK_BYTES) await flush();
     }
+    if (chunk.length > 0) await flush();
   } finally {
     await file.close();
   }
@@ -72,19 +93,24 @@ async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<v
  * must not see duplicates use FINAL.
  *
  * Embedded chDB cannot take binary bodies inline (they end at the first
- * blank line), so the stream goes through a temp file read with FROM INFILE
- * and removed afterwards, whether or not the insert worked.
+ * blank line), so the stream goes through a staging file read with FROM
+ * INFILE and removed afterwards, whether or not the insert worked.
+ *
+ * `messages` may be read as the insert goes (an async iterable): only the
+ * message being written is in memory, whatever the batch's size.
  */
 export async function insertSpanBatches(
   client: ClickHouseClient,
   transport: ArrowInsertTransport,
-  messages: readonly Uint8Array[],
+  messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
-  if (messages.length === 0) return;
   const token = opts.deduplicationToken;
   if (token !== undefined && !TOKEN.test(token)) throw new RangeError(`deduplication token must match ${TOKEN.source}`);
-  const parts = spansArrowStream(messages);
+  const rest = Symbol.asyncIterator in messages ? messages[Symbol.asyncIterator]() : messages[Symbol.iterator]();
+  const first = await rest.next();
+  if (first.done === true) return; // nothing to store: no insert, no part
+  const parts = arrowStream(first.value, rest);
 
   if (transport.kind === 'body') {
     const result = await client.exec({
