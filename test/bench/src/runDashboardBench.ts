@@ -63,6 +63,8 @@ export interface PageResult {
   marks: { name: string; first: boolean; medianMs: number }[];
   /** API calls per navigation (median). */
   apiCalls: number;
+  /** Every route the page called, with its median start, end and duration over the measured navigations (calls of one route in one navigation each count). */
+  apiRoutes: { route: string; calls: number; startMs: number; endMs: number; durationMs: number }[];
   /** The route with the longest median duration over the measured navigations, and that median. */
   slowestApi: { route: string; medianMs: number; maxMs: number } | undefined;
   /** Median response end of the last API call: when the page's data had all arrived. */
@@ -166,8 +168,12 @@ function summarise(v: PageVisits): PageResult {
     return { medianMs: median(safe), maxMs: safe.length === 0 ? Number.NaN : Math.max(...safe), samplesMs: xs };
   };
   const byRoute = new Map<string, number[]>();
+  const calls = new Map<string, { startMs: number; endMs: number; durationMs: number }[]>();
   for (const visit of v.visits) {
-    for (const call of visit.recording.api) byRoute.set(call.route, [...(byRoute.get(call.route) ?? []), call.durationMs]);
+    for (const call of visit.recording.api) {
+      byRoute.set(call.route, [...(byRoute.get(call.route) ?? []), call.durationMs]);
+      calls.set(call.route, [...(calls.get(call.route) ?? []), call]);
+    }
   }
   let slowest: PageResult['slowestApi'];
   for (const [route, durations] of byRoute) {
@@ -183,6 +189,9 @@ function summarise(v: PageVisits): PageResult {
     allData: stat(v.visits.map((x) => x.allDataMs)),
     marks: v.page.marks.map((m) => ({ name: m.name, first: m.first, medianMs: med(v.visits.map((x) => x.recording.marks[m.name] ?? Number.NaN)) })),
     apiCalls: med(v.visits.map((x) => x.recording.api.length)),
+    apiRoutes: [...calls]
+      .map(([route, cs]) => ({ route, calls: cs.length / Math.max(1, v.visits.length), startMs: med(cs.map((c) => c.startMs)), endMs: med(cs.map((c) => c.endMs)), durationMs: med(cs.map((c) => c.durationMs)) }))
+      .sort((a, b) => a.startMs - b.startMs),
     slowestApi: slowest,
     lastApiEndMs: med(v.visits.map((x) => Math.max(0, ...x.recording.api.map((c) => c.endMs)))),
     htmlMs: med(v.visits.map((x) => x.recording.htmlMs)),
