@@ -1,6 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import type { DashboardPage } from './dashboardPages.js';
 import { loadAverage } from './machineFacts.js';
+import { processCpuSeconds } from './ProcessSampler.js';
 import { READ_RECORDING, RECORDING_DONE, recorderScript, type Recording } from './pageRecorder.js';
 
 /** One navigation of one page. */
@@ -12,6 +13,8 @@ export interface Visit {
   timedOut: boolean;
   /** 1-minute load average when the navigation started. */
   loadAverage: number;
+  /** CPU the server used from navigation start until all data was on screen (ms; /proc, 10 ms ticks): its work for the page, whatever the neighbours do. */
+  serverCpuMs: number;
 }
 
 export interface PageVisits {
@@ -41,12 +44,13 @@ export function launchChromium(): Promise<Browser> {
  * installed before the page's scripts, then `goto` and a wait until every
  * mark of the page has been painted (or `timeoutMs`).
  */
-export async function visit(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, timeoutMs: number): Promise<Visit> {
+export async function visit(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, timeoutMs: number, serverPid: number): Promise<Visit> {
   const load = loadAverage();
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     await context.addInitScript({ content: recorderScript(page.marks, readKey) });
     const tab = await context.newPage();
+    const cpuBefore = processCpuSeconds(serverPid);
     await tab.goto(url, { waitUntil: 'commit' });
     let timedOut = false;
     try {
@@ -54,6 +58,7 @@ export async function visit(browser: Browser, page: DashboardPage, url: string, 
     } catch {
       timedOut = true;
     }
+    const serverCpuMs = (processCpuSeconds(serverPid) - cpuBefore) * 1000;
     const recording = await tab.evaluate<Recording>(READ_RECORDING);
     const at = (first: boolean | undefined): number[] => page.marks.filter((m) => first === undefined || m.first === first).map((m) => recording.marks[m.name] ?? Number.NaN);
     const firsts = at(true);
@@ -65,6 +70,7 @@ export async function visit(browser: Browser, page: DashboardPage, url: string, 
       recording,
       timedOut,
       loadAverage: load,
+      serverCpuMs,
     };
   } finally {
     await context.close();
@@ -72,9 +78,9 @@ export async function visit(browser: Browser, page: DashboardPage, url: string, 
 }
 
 /** A warm-up visit, then `navigations` measured cold visits, one after another. */
-export async function visitPage(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, navigations: number, timeoutMs: number): Promise<PageVisits> {
-  const warmup = await visit(browser, page, url, readKey, timeoutMs);
+export async function visitPage(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, navigations: number, timeoutMs: number, serverPid: number): Promise<PageVisits> {
+  const warmup = await visit(browser, page, url, readKey, timeoutMs, serverPid);
   const visits: Visit[] = [];
-  for (let i = 0; i < navigations; i++) visits.push(await visit(browser, page, url, readKey, timeoutMs));
+  for (let i = 0; i < navigations; i++) visits.push(await visit(browser, page, url, readKey, timeoutMs, serverPid));
   return { page, url, warmup, visits };
 }

@@ -61,6 +61,8 @@ export interface PageResult {
   allData: { medianMs: number; maxMs: number; samplesMs: number[] };
   /** Per mark: the median time it was painted. */
   marks: { name: string; first: boolean; medianMs: number }[];
+  /** Server CPU per navigation (median, ms): the page's cost on the server, steadier than wall time on a shared machine. */
+  serverCpuMs: number;
   /** API calls per navigation (median). */
   apiCalls: number;
   /** Every route the page called, with its median start, end and duration over the measured navigations (calls of one route in one navigation each count). */
@@ -188,6 +190,7 @@ function summarise(v: PageVisits): PageResult {
     firstData,
     allData: stat(v.visits.map((x) => x.allDataMs)),
     marks: v.page.marks.map((m) => ({ name: m.name, first: m.first, medianMs: med(v.visits.map((x) => x.recording.marks[m.name] ?? Number.NaN)) })),
+    serverCpuMs: med(v.visits.map((x) => x.serverCpuMs)),
     apiCalls: med(v.visits.map((x) => x.recording.api.length)),
     apiRoutes: [...calls]
       .map(([route, cs]) => ({ route, calls: cs.length / Math.max(1, v.visits.length), startMs: med(cs.map((c) => c.startMs)), endMs: med(cs.map((c) => c.endMs)), durationMs: med(cs.map((c) => c.durationMs)) }))
@@ -252,7 +255,7 @@ export async function runDashboardBench(opts: DashboardBenchOptions & { command:
     const results: PageResult[] = [];
     const loads: number[] = [];
     for (const page of pages) {
-      const visits = await visitPage(browser, page, pageUrl(server.url, page, window, runs), readKey, opts.navigations, opts.timeoutMs);
+      const visits = await visitPage(browser, page, pageUrl(server.url, page, window, runs), readKey, opts.navigations, opts.timeoutMs, server.pid);
       loads.push(...visits.visits.map((x) => x.loadAverage));
       const r = summarise(visits);
       results.push(r);
