@@ -61,7 +61,7 @@ export class Analytics {
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
     const loops = this.loopAnalytics;
-    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver, async (filter) => (await loops.runLoopFlags(filter)).map((f) => f.runId));
+    this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver, (filter) => loops.loopingRunIds(filter));
   }
 
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {

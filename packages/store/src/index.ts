@@ -34,7 +34,7 @@ export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/mo
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';
 export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetectionRow, LoopTotals, LoopPage, LoopRateBucket, RunLoopFlag, LoopStepRow } from './analytics/loopTypes.js';
-export { queryLoopRate, queryRunLoopFlags, queryAgentStepMedians, queryLoopSteps } from './analytics/loopQueries.js';
+export { queryLoopRate, queryRunLoopFlags, queryLoopingRunIds, queryAgentStepMedians, queryLoopSteps } from './analytics/loopQueries.js';
 export { queryLoopPage, LOOP_ORDERS } from './analytics/loopPageQuery.js';
 export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
 export { queryFailureCauses, queryFailureSeries, queryRunCauses, FAILURE_CAUSES, TIMEOUT_ERROR_PATTERN } from './analytics/failureQueries.js';

@@ -15,6 +15,15 @@ function statusKiB(status: string, key: string): number {
   return m === null ? 0 : Number(m[1]);
 }
 
+/** CPU seconds a process has used so far, all its threads (0 once it is gone). */
+export function processCpuSeconds(pid: number): number {
+  try {
+    return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * CPU seconds per thread of a process, keyed by thread name (comm); the main
  * thread is `main`; unnamed threads (`node`: worker threads, the libuv pool

@@ -27,9 +27,10 @@ export class ServerProcess {
 
   /**
    * Starts the server on a free port (found here: at `--log-level warn` the
-   * server does not log its URL) and waits until GET /api/v1/health answers.
+   * server does not log its URL) and waits until GET /api/v1/health answers
+   * (sent with `headers`: a server started with `--auth keys` wants a read key there).
    */
-  static async start(cli: string, args: readonly string[], nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  static async start(cli: string, args: readonly string[], nodeArgs: readonly string[] = [], headers: Record<string, string> = {}): Promise<ServerProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, [...nodeArgs, cli, 'start', '--port', String(port), '--grpc-port', 'off', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const proc = new ServerProcess(child);
@@ -44,7 +45,7 @@ export class ServerProcess {
         throw new Error(`telltale did not answer in 60 s:\n${proc.logs.join('\n')}`);
       }
       try {
-        const res = await fetch(`${proc.url}/api/v1/health`);
+        const res = await fetch(`${proc.url}/api/v1/health`, { headers });
         await res.arrayBuffer();
         if (res.ok) return proc;
       } catch {

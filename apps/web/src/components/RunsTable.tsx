@@ -3,8 +3,11 @@ import { Link } from 'react-router';
 import type { RunsTableRow } from '../prepare/prepareRunsTable';
 import { OutcomeBadge } from './OutcomeBadge';
 
-/** The runs list; a click anywhere on a row opens the run. */
-export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow[]; onOpen: (row: RunsTableRow) => void; stale: boolean }) {
+/**
+ * The runs list; a click anywhere on a row opens the run. `annotated`: the
+ * causes and loop flags of the rows have arrived (shown as `data-annotations`).
+ */
+export function RunsTable({ rows, onOpen, stale, annotated = true }: { rows: readonly RunsTableRow[]; onOpen: (row: RunsTableRow) => void; stale: boolean; annotated?: boolean }) {
   // The name cell's link is the keyboard and middle-click path; the row click is a convenience.
   const open = (row: RunsTableRow) => (e: MouseEvent) => {
     if (e.target instanceof Element && e.target.closest('a')) return;
@@ -12,7 +15,7 @@ export function RunsTable({ rows, onOpen, stale }: { rows: readonly RunsTableRow
   };
   return (
     <div className={stale ? 'table-wrap stale' : 'table-wrap'}>
-      <table className="table runs-table" data-testid="runs-table">
+      <table className="table runs-table" data-testid="runs-table" data-annotations={annotated ? 'ready' : 'loading'}>
         <thead>
           <tr>
             <th scope="col">Outcome</th>

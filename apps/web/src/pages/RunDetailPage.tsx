@@ -75,7 +75,7 @@ export function RunDetailPage() {
             <RunHeader header={header} />
             {loops.detections.length > 0 && <RunLoopsBanner detections={loops.detections} />}
             <div className={detail ? 'trace-layout with-panel' : 'trace-layout'}>
-              <section className="card trace-card" aria-label="Trace">
+              <section className="card trace-card" aria-label="Trace" data-testid="trace" data-loops={loopsReport.isPending ? 'loading' : 'ready'}>
                 <div className="trace-head">
                   <h2 className="card-title">
                     Trace <span className="muted">· {waterfall.rows.length} spans · {waterfall.totalLabel}</span>

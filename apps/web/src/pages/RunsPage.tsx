@@ -104,7 +104,7 @@ export function RunsPage() {
             )}
           </StatusView>
         ) : (
-          <RunsTable rows={rows} stale={runs.isPlaceholderData} onOpen={(row) => void navigate(row.href)} />
+          <RunsTable rows={rows} stale={runs.isPlaceholderData} annotated={!causes.isFetching && !loops.isFetching} onOpen={(row) => void navigate(row.href)} />
         )}
         {data && (data.total > 0 || filters.page > 1) && <Pager pagination={preparePagination({ ...data, shown: data.runs.length })} onPage={(page) => setFilters({ page })} />}
       </section>

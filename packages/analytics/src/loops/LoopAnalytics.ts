@@ -4,6 +4,7 @@ import {
   queryFailureSeries,
   queryLoopPage,
   queryLoopRate,
+  queryLoopingRunIds,
   queryLoopSteps,
   queryRunCauses,
   queryRunLoopFlags,
@@ -91,6 +92,12 @@ export class LoopAnalytics {
   async runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
     const { prices, t, medians } = await this.context(filter, opts);
     return queryRunLoopFlags(this.store.client, filter, prices, t, medians);
+  }
+
+  /** The ids of the filter's looping runs (the runs of runLoopFlags, without their kinds and waste: much cheaper). */
+  async loopingRunIds(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<string[]> {
+    const { prices, t, medians } = await this.context(filter, opts);
+    return queryLoopingRunIds(this.store.client, filter, prices, t, medians);
   }
 
   /** Failed runs per primary cause, with shares. */

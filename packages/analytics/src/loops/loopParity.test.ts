@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store, queryLoopPage, queryRunLoopFlags, EMPTY_PRICE_TABLE, type AnalyticsFilter, type LoopKind, type SpanRecord } from '@telltale/store';
+import { Store, queryLoopPage, queryLoopingRunIds, queryRunLoopFlags, DEFAULT_LOOP_THRESHOLDS, EMPTY_PRICE_TABLE, type AnalyticsFilter, type LoopKind, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
+import { LoopAnalytics } from './LoopAnalytics.js';
 import { medianSteps } from './LoopThresholds.js';
 
 /*
@@ -177,6 +178,23 @@ describe('SQL and TS loop detection agree', () => {
       })
       .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
     expect(flags.map((f) => [f.runId, [...f.kinds].sort(), f.detections, f.wastedNs])).toEqual(expected);
+  });
+
+  it('lists the same looping runs as the flags, from the run facts and from the spans', async () => {
+    for (const [label, f, t] of [
+      ['facts, default thresholds', filter, DEFAULT_LOOP_THRESHOLDS],
+      ['spans, default thresholds', { ...filter, recompute: true }, DEFAULT_LOOP_THRESHOLDS],
+      ['spans, these thresholds', filter, T],
+    ] as const) {
+      const flagged = (await queryRunLoopFlags(store.client, f, EMPTY_PRICE_TABLE, t)).map((r) => r.runId);
+      expect(flagged.length, label).toBeGreaterThan(10);
+      expect(await queryLoopingRunIds(store.client, f, EMPTY_PRICE_TABLE, t), label).toEqual(flagged);
+    }
+    // through the facade's loop analytics, for a page of runs too (runaway limits from the whole window's medians)
+    const loops = new LoopAnalytics(store, () => Promise.resolve(EMPTY_PRICE_TABLE));
+    const page = { ...filter, runIds: ts.slice(0, 60).map((r) => r.runId) };
+    for (const f of [filter, page]) expect(await loops.loopingRunIds(f)).toEqual((await loops.runLoopFlags(f)).map((r) => r.runId));
+    expect((await loops.loopingRunIds(page)).length).toBeGreaterThan(0);
   });
 
   it('gives the facade\'s page the TS evidence of every detection', async () => {

@@ -59,6 +59,36 @@ export async function queryLoopRate(
   return rows.map((r) => ({ bucketStartMs: n(r.bucket_ms), runs: n(r.runs), loopingRuns: n(r.looping) }));
 }
 
+function loopingIdsSql(limits: AgentLimitsSource, facts: boolean): string {
+  if (facts) {
+    return `${factLoopsChain(limits)}
+SELECT run_id FROM scoped_runs WHERE ${FACT_LOOPS_SQL} ORDER BY run_id`;
+  }
+  return `${loopChain(limits, 'flags')}
+SELECT run_id FROM run_loops WHERE notEmpty(dets) ORDER BY run_id`;
+}
+
+/**
+ * The ids of the filter's runs that loop, sorted: the runs queryRunLoopFlags
+ * returns, without their kinds and waste (no evidence sliced, no step priced:
+ * from the run facts this reads one row per run, like queryLoopRate).
+ */
+export async function queryLoopingRunIds(
+  client: ClickHouseClient,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  thresholds: LoopThresholds,
+  medians?: readonly AgentStepMedian[],
+): Promise<string[]> {
+  const result = await client.query({
+    query: loopingIdsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    format: 'JSONEachRow',
+    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
+    clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
+  });
+  return (await result.json<{ run_id: string }>()).map((r) => r.run_id);
+}
+
 function flagsSql(chain: string): string {
   return `${chain},
 ${RUN_WASTE_CTE}
