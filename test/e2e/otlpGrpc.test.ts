@@ -166,7 +166,7 @@ describe('OTLP/gRPC receiver when storage is behind', () => {
   let ch: ChServerProcess;
   let telltale: TelltaleProcess;
   beforeAll(async () => {
-    ch = await startChServer({ dataDir: mkdtempSync(join(tmpdir(), 'chserver-grpc-')) });
+    ch = await startChServer();
     telltale = await TelltaleProcess.start({ args: ['--clickhouse-url', ch.url, '--spool-max-bytes', String(1024 * 1024)] });
   });
   afterAll(async () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,7 +80,7 @@ describe('the collector never loses an acknowledged span', () => {
     let ch: ChServerProcess;
 
     async function startRemote(args: readonly string[]): Promise<TelltaleProcess> {
-      ch = await startChServer({ dataDir: mkdtempSync(join(tmpdir(), 'chserver-')) });
+      ch = await startChServer();
       cleanup.push(() => ch.dispose());
       const telltale = await TelltaleProcess.start({ args: ['--clickhouse-url', ch.url, ...args] });
       cleanup.push(() => telltale.dispose());

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -47,8 +46,11 @@ async function main(): Promise<void> {
   const args = parsed.data;
   const dataDir = resolve(args['data-dir']);
   mkdirSync(dataDir, { recursive: true });
-  const tmpDir = mkdtempSync(join(tmpdir(), 'chserver-'));
   const engine = await ChdbEngine.open(dataDir, { maxQueued: args['max-queued'], log });
+  // inside the data directory, emptied at each start (the engine holds the directory now): a killed server (the fault tests kill it) leaves nothing elsewhere
+  const tmpDir = join(dataDir, 'chserver-tmp');
+  rmSync(tmpDir, { recursive: true, force: true });
+  mkdirSync(tmpDir);
   const server = new ChServer(engine, { tmpDir, log, maxQueryBytes: args['max-query-bytes'], maxDataBytes: args['max-data-bytes'] });
 
   let stopping = false;
