@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { benchTargets } from './benchTargets.js';
 import { renderDashboardReport } from './renderDashboardReport.js';
 import { dashboardBenchOptions, runDashboardBench, type DashboardBenchOptions } from './runDashboardBench.js';
 
@@ -61,15 +61,10 @@ function parseArgs(argv: readonly string[]): { opts: Partial<DashboardBenchOptio
   return { opts, readme, json };
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
 try {
   const { opts, readme, json } = parseArgs(args);
-  // where the results go does not change them: the recorded command leaves those flags out
-  const measured = args.filter((a, i) => !['--json', '--readme', '--no-readme'].includes(a) && !['--json', '--readme'].includes(args[i - 1] ?? ''));
-  const command = measured.length === 0 ? 'npm run bench:dashboard' : `npm run bench:dashboard -- ${measured.join(' ')}`;
-  const full = measured.length === 0;
-  const readmePath = readme === null ? undefined : (readme ?? (full ? join(repoRoot, 'bench', 'README.md') : undefined));
+  const { command, readmePath } = benchTargets('bench:dashboard', args, readme);
   const options = dashboardBenchOptions({ ...opts, log: (line) => console.error(`[bench:dashboard ${new Date().toISOString().slice(11, 19)}] ${line}`) });
   const report = await runDashboardBench({ ...options, command });
   const section = renderDashboardReport(report);

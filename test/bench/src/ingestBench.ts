@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { benchTargets } from './benchTargets.js';
 import { renderIngestReport } from './renderIngestReport.js';
 import { ingestBenchOptions, runIngestBench, type IngestBenchOptions } from './runIngestBench.js';
 
@@ -63,15 +62,10 @@ function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>
   return { opts, readme, json };
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
 try {
   const { opts, readme, json } = parseArgs(args);
-  // where the results go does not change them: the recorded command leaves those flags out
-  const measured = args.filter((a, i) => !['--json', '--readme', '--no-readme'].includes(a) && !['--json', '--readme'].includes(args[i - 1] ?? ''));
-  const command = measured.length === 0 ? 'npm run bench:ingest' : `npm run bench:ingest -- ${measured.join(' ')}`;
-  const full = measured.length === 0;
-  const readmePath = readme === null ? undefined : (readme ?? (full ? join(repoRoot, 'bench', 'README.md') : undefined));
+  const { command, readmePath } = benchTargets('bench:ingest', args, readme);
   const report = await runIngestBench({
     ...ingestBenchOptions({ ...opts, log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`) }),
     command,
