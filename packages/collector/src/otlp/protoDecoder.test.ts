@@ -255,3 +255,39 @@ describe('decodeTraceRequestProto malformed input', () => {
     expect(failures).toBeGreaterThan(100);
   });
 });
+
+describe('decodeTraceRequestProto: repeated short strings (decoded once, then reused by their bytes)', () => {
+  /** One span per key, each with the key as attribute name, string value and span name. */
+  function keysRequest(keys: readonly (string | Bytes)[]): Uint8Array {
+    const spans = keys.flatMap((k) => len(2, [...len(1, hexBytes(TRACE_ID)), ...len(2, hexBytes(SPAN_ID)), ...len(5, k), ...len(9, [...len(1, k), ...len(2, len(1, k))])]));
+    return toBuffer(len(1, len(2, spans)));
+  }
+  function decodedTexts(buf: Uint8Array): string[] {
+    return decodeTraceRequestProto(buf).resourceSpans[0]!.scopeSpans[0]!.spans.flatMap((s) => [s.name, s.attributes[0]!.key, s.attributes[0]!.value as string]);
+  }
+
+  it('returns every string exactly, however many share a length, a prefix or a suffix, in any order, again and again', () => {
+    // 20,000 distinct strings of equal length that differ only in the middle: they collide in the cache's slots
+    const keys = Array.from({ length: 20_000 }, (_, i) => `gen_ai.usage.${String(i).padStart(5, '0')}.tokens`);
+    const shuffled = [...keys].reverse();
+    for (const order of [keys, shuffled, keys]) expect(decodedTexts(keysRequest(order))).toEqual(order.flatMap((k) => [k, k, k]));
+  });
+
+  it('does not confuse strings that differ in one byte, in length only, or in their non-ASCII bytes', () => {
+    const keys = ['telltale.step.kind', 'telltale.step.name', 'telltale.step.kinds', 'telltale.step.kin', 'é', 'è', 'model-é-1', 'model-è-1', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(63)];
+    for (let round = 0; round < 3; round++) expect(decodedTexts(keysRequest([...keys, ...keys]))).toEqual([...keys, ...keys].flatMap((k) => [k, k, k]));
+  });
+
+  it('decodes invalid UTF-8 the same way the first time and from the cache', () => {
+    const bad: Bytes = [0x61, 0xff, 0x62, 0xc3];
+    for (let round = 0; round < 2; round++) expect(decodedTexts(keysRequest([bad, 'ab', bad]))).toEqual(['a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'ab', 'ab', 'ab', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd']);
+  });
+
+  it('returns strings that do not alias the request body', () => {
+    const buf = keysRequest(['service.name']);
+    const first = decodedTexts(buf);
+    buf.fill(0x7a);
+    expect(first).toEqual(['service.name', 'service.name', 'service.name']);
+    expect(decodedTexts(keysRequest(['service.name']))).toEqual(['service.name', 'service.name', 'service.name']);
+  });
+});

@@ -21,6 +21,48 @@ function utf8Slicer(buf: Uint8Array): Utf8Slicer {
   return { utf8Slice: (start, end) => view.toString('utf8', start, end) };
 }
 
+/** Strings up to this many bytes go through the cache below. */
+const CACHED_MAX_BYTES = 64;
+const CACHE_SLOTS = 4096;
+
+/**
+ * The strings of OTLP export requests repeat: attribute keys, span and
+ * scope names, models, step and tool names. A direct-mapped cache of short
+ * strings by their UTF-8 bytes returns the string decoded before (no native
+ * call, no allocation) when the bytes match exactly; a colliding or new
+ * string is decoded and replaces the slot. One per thread (module state).
+ */
+class ShortStrings {
+  private readonly bytes = new Uint8Array(CACHE_SLOTS * CACHED_MAX_BYTES);
+  /** Byte length per slot; -1 when empty. */
+  private readonly lengths = new Int32Array(CACHE_SLOTS).fill(-1);
+  private readonly strings: string[] = new Array<string>(CACHE_SLOTS).fill('');
+
+  get(buf: Uint8Array, start: number, len: number, text: Utf8Slicer): string {
+    // FNV-1a over the length and at most the first and last 8 bytes: bounded work; the full compare below decides
+    let h = Math.imul(0x811c9dc5 ^ len, 0x01000193);
+    const end = start + len;
+    const head = Math.min(end, start + 8);
+    for (let i = start; i < head; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+    for (let i = Math.max(head, end - 8); i < end; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+    const slot = (h ^ (h >>> 15)) & (CACHE_SLOTS - 1);
+    const base = slot * CACHED_MAX_BYTES;
+    const bytes = this.bytes;
+    if (this.lengths[slot] === len) {
+      let i = 0;
+      while (i < len && bytes[base + i] === buf[start + i]) i++;
+      if (i === len) return this.strings[slot]!;
+    }
+    const s = text.utf8Slice(start, end);
+    bytes.set(buf.subarray(start, end), base);
+    this.lengths[slot] = len;
+    this.strings[slot] = s;
+    return s;
+  }
+}
+
+const shortStrings = new ShortStrings();
+
 /**
  * A cursor over one protobuf-encoded buffer. Every read is bounded by `limit`,
  * the end of the message being decoded: `enter()` narrows it to a nested
@@ -192,6 +234,7 @@ export class ProtoReader {
     if (len === 0) return '';
     const start = this.pos;
     this.pos += len;
+    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, start, len, this.text);
     return this.text.utf8Slice(start, start + len);
   }
 
