@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, readdir, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,24 +150,66 @@ describe('Spool', () => {
     for (let i = 0; i < 3; i++) await spool.append([Buffer.alloc(100, 0x61 + i)], 1);
     const batch = (await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
     expect((await payloadsOf(batch)).map((p) => p.length)).toEqual([100, 100, 100]);
-    const file = await open(segmentPath(dir, batch.seq), 'r+');
+    const { seq } = batch.ranges[0]!;
+    const file = await open(segmentPath(dir, seq), 'r+');
     await file.write(Buffer.from('Z'), 0, 1, 116 + 16 + 50); // inside the second record's payload
     await file.close();
-    await expect(payloadsOf(batch)).rejects.toThrow(`spool segment ${batch.seq} is corrupt at byte 116`);
+    await expect(payloadsOf(batch)).rejects.toThrow(`spool segment ${seq} is corrupt at byte 116`);
   });
 
-  it('rotates segments and deletes each once drained', async () => {
+  it('rotates segments; a batch runs across them up to its limits, and each drained segment is deleted', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spool-'));
     const spool = await openSpool(dir, { segmentBytes: 64 });
     for (let i = 0; i < 6; i++) await spool.append([Buffer.alloc(60, i)], 1);
-    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(6);
-    const seen: number[] = [];
-    for (let b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 })) {
-      seen.push((await payloadsOf(b))[0]![0]!);
+    const segmentFiles = async (): Promise<number> => (await readdir(dir)).filter((f) => f.startsWith('seg-')).length;
+    expect(await segmentFiles()).toBe(6);
+    const batches: { firsts: number[]; segments: number[] }[] = [];
+    const filesAfterAck: number[] = [];
+    for (let b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 })) {
+      batches.push({ firsts: (await payloadsOf(b)).map((p) => p[0]!), segments: b.ranges.map((r) => r.seq) });
       await spool.ack(b);
+      filesAfterAck.push(await segmentFiles());
     }
-    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
-    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toHaveLength(1); // the active one
+    expect(batches).toEqual([
+      { firsts: [0, 1, 2, 3], segments: [1, 2, 3, 4] },
+      { firsts: [4, 5], segments: [5, 6] },
+    ]);
+    expect(filesAfterAck).toEqual([2, 1]); // the last one is still the active segment
+    expect(spool.pendingWeight).toBe(0);
+  });
+
+  it('replays a batch that spanned segments whole after a crash, with the same token, whatever the new limits', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir, { segmentBytes: 64 });
+    for (let i = 0; i < 5; i++) await spool.append([Buffer.alloc(60, i)], 1);
+    const first = (await spool.nextBatch({ maxWeight: 3, maxBytes: 1 << 20 }))!;
+    expect(first.ranges.map((r) => r.seq)).toEqual([1, 2, 3]);
+    await close(spool); // crashed before the ack
+
+    const again = await openSpool(dir, { segmentBytes: 64 });
+    const replay = (await again.nextBatch({ maxWeight: 1, maxBytes: 1 << 20 }))!;
+    expect(replay.token).toBe(first.token);
+    expect(replay.ranges).toEqual(first.ranges);
+    expect((await payloadsOf(replay)).map((p) => p[0])).toEqual([0, 1, 2]);
+    await again.ack(replay);
+    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toEqual(['seg-000000000004.log', 'seg-000000000005.log']);
+    const rest = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
+    expect((await payloadsOf(rest)).map((p) => p[0])).toEqual([3, 4]);
+  });
+
+  it('reads a checkpoint written before batches could span segments: the pending range keeps its token', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    for (let i = 0; i < 4; i++) await spool.append([Buffer.from(`a${i}`)], 1);
+    const first = (await spool.nextBatch({ maxWeight: 2, maxBytes: 1 << 20 }))!;
+    await close(spool);
+    const checkpoint = JSON.parse(await readFile(join(dir, 'drain.json'), 'utf8')) as Record<string, number>;
+    expect(Object.keys(checkpoint).sort()).toEqual(['offset', 'pendingTo', 'seq']); // the old form, unchanged within a segment
+    const again = await openSpool(dir);
+    const replay = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
+    expect(replay.token).toBe(first.token);
+    expect(replay.token).toMatch(new RegExp(`-1-0-${first.ranges[0]!.to}$`));
+    expect((await payloadsOf(replay)).map(text)).toEqual(['a0', 'a1']);
   });
 
   it('refuses a second process-local open of a directory another live process holds', async () => {

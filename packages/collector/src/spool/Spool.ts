@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, truncate, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readDrainCheckpoint, writeDrainCheckpoint, type DrainCheckpoint } from './drainCheckpoint.js';
+import { pendingEnd, readDrainCheckpoint, writeDrainCheckpoint, type DrainCheckpoint, type SpoolPosition } from './drainCheckpoint.js';
 import { encodeRecordHeader, payloadChecksumHolds, RECORD_HEADER_BYTES, decodeRecordHeader } from './recordFormat.js';
 import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type RecordRef } from './segmentFiles.js';
 import { lockSpoolDir } from './spoolLock.js';
@@ -15,7 +15,17 @@ export interface SpoolOptions {
   segmentBytes?: number;
 }
 
-/** Records handed to the drainer: one contiguous range of one segment. */
+/** Bytes `from` to `to` of segment `seq`: whole records. */
+export interface SpoolRange {
+  readonly seq: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Records handed to the drainer: one contiguous run of records, which may
+ * span segments (a batch is sized by its limits, not by the segment size).
+ */
 export interface SpoolBatch {
   /** Stable for this range across restarts: use it as the insert's deduplication token. */
   readonly token: string;
@@ -26,9 +36,8 @@ export interface SpoolBatch {
    */
   readonly payloads: () => AsyncIterable<Buffer>;
   readonly weight: number;
-  readonly seq: number;
-  readonly from: number;
-  readonly to: number;
+  /** The batch's bytes in each segment it touches, oldest first. */
+  readonly ranges: readonly SpoolRange[];
 }
 
 /** What `open` found on disk. */
@@ -218,51 +227,76 @@ export class Spool {
   /**
    * The next records to store, at most `maxWeight` weight and `maxBytes`
    * bytes (at least one record), or undefined when everything is drained.
-   * The range is checkpointed before it is returned.
+   * A batch runs on into the next segments while its limits allow. The
+   * range is checkpointed before it is returned; after a restart the range
+   * that was in flight comes back whole, whatever the limits.
    */
   async nextBatch(limits: { maxWeight: number; maxBytes: number }): Promise<SpoolBatch | undefined> {
-    for (;;) {
-      const segment = this.segments[0];
-      if (segment === undefined) return undefined;
-      if (segment.seq !== this.drain.seq) this.drain = { seq: segment.seq, offset: 0 };
-      const { offset, pendingTo } = this.drain;
-      let i = segment.records.findIndex((r) => r.offset >= offset);
-      if (i < 0) i = segment.records.length;
-      let to = offset;
-      let weight = 0;
-      const end = pendingTo ?? Infinity;
-      for (let j = i; j < segment.records.length; j++) {
-        const r = segment.records[j]!;
-        if (r.offset >= end) break;
-        if (pendingTo === undefined && to > offset && (weight + r.weight > limits.maxWeight || to - offset + r.bytes > limits.maxBytes)) break;
+    const head = await this.dropDrainedHead();
+    if (head === undefined) return undefined;
+    const start: SpoolPosition = { seq: this.drain.seq, offset: this.drain.offset };
+    const pending = pendingEnd(this.drain);
+    const ranges: SpoolRange[] = [];
+    let weight = 0;
+    let bytes = 0;
+    collect: for (const segment of this.segments) {
+      const from = segment.seq === start.seq ? start.offset : 0;
+      let to = from;
+      for (const r of segment.records) {
+        if (r.offset < from) continue;
+        if (pending !== undefined) {
+          if (segment.seq > pending.seq || (segment.seq === pending.seq && r.offset >= pending.offset)) break;
+        } else if (weight > 0 && (weight + r.weight > limits.maxWeight || bytes + r.bytes > limits.maxBytes)) break;
         weight += r.weight;
+        bytes += r.bytes;
         to = r.offset + r.bytes;
       }
-      if (to === offset) {
-        if (!segment.sealed) return undefined;
-        await this.dropSegment(segment);
-        continue;
-      }
-      if (pendingTo === undefined) {
-        this.drain = { seq: segment.seq, offset, pendingTo: to };
-        await writeDrainCheckpoint(this.dir, this.drain);
-      }
-      const seq = segment.seq;
-      const payloads = (): AsyncIterable<Buffer> => this.readPayloads(seq, offset, to);
-      return { token: `${this.id}-${seq}-${offset}-${to}`, payloads, weight, seq, from: offset, to };
+      if (to > from) ranges.push({ seq: segment.seq, from, to });
+      // go on only past the whole of a sealed segment
+      if (!segment.sealed || to < segment.size || (pending !== undefined && segment.seq >= pending.seq)) break collect;
     }
+    const last = ranges.at(-1);
+    if (last === undefined) return undefined; // the head is the active segment, with nothing new
+    if (pending === undefined) {
+      this.drain = last.seq === start.seq ? { ...start, pendingTo: last.to } : { ...start, pendingTo: last.to, pendingSeq: last.seq };
+      await writeDrainCheckpoint(this.dir, this.drain);
+    }
+    // within one segment the token keeps the form it had before batches could span segments
+    const end = last.seq === start.seq ? `${last.to}` : `${last.seq}-${last.to}`;
+    const read = (range: SpoolRange): AsyncGenerator<Buffer> => this.readPayloads(range);
+    async function* payloads(): AsyncGenerator<Buffer> {
+      for (const range of ranges) yield* read(range);
+    }
+    return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, ranges };
   }
 
-  /** Marks a batch from `nextBatch` as stored. */
+  /** Marks a batch from `nextBatch` as stored, and deletes the segments it drained. */
   async ack(batch: SpoolBatch): Promise<void> {
-    if (this.drain.seq !== batch.seq || this.drain.offset !== batch.from) throw new Error(`spool ack out of order (${batch.token})`);
-    this.drain = { seq: batch.seq, offset: batch.to };
+    const first = batch.ranges[0];
+    const last = batch.ranges.at(-1);
+    if (first === undefined || last === undefined || this.drain.seq !== first.seq || this.drain.offset !== first.from) {
+      throw new Error(`spool ack out of order (${batch.token})`);
+    }
+    this.drain = { seq: last.seq, offset: last.to };
     await writeDrainCheckpoint(this.dir, this.drain);
     this.undrainedWeight -= batch.weight;
     this.acked += batch.weight;
-    const segment = this.segments[0];
-    if (segment !== undefined && segment.sealed && segment.seq === batch.seq && batch.to >= segment.size) {
-      await this.dropSegment(segment);
+    await this.dropDrainedHead();
+  }
+
+  /**
+   * Deletes the drained segments at the head — those before the checkpoint's,
+   * and the checkpoint's own once sealed and drained to its end with no batch
+   * in flight — and returns the head left, if any.
+   */
+  private async dropDrainedHead(): Promise<Segment | undefined> {
+    for (;;) {
+      const head = this.segments[0];
+      if (head === undefined) return undefined;
+      if (head.seq > this.drain.seq) this.drain = { seq: head.seq, offset: 0 }; // the checkpoint's segment is gone
+      const atEnd = head.seq === this.drain.seq && head.sealed && this.drain.offset >= head.size && this.drain.pendingTo === undefined;
+      if (head.seq === this.drain.seq && !atEnd) return head;
+      await this.dropSegment(head);
     }
   }
 
@@ -345,10 +379,9 @@ export class Spool {
     await unlink(segmentPath(this.dir, segment.seq)).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
-    this.drain = { seq: this.segments[0]?.seq ?? this.nextSeq, offset: 0 };
   }
 
-  private async *readPayloads(seq: number, from: number, to: number): AsyncGenerator<Buffer> {
+  private async *readPayloads({ seq, from, to }: SpoolRange): AsyncGenerator<Buffer> {
     const handle = await open(segmentPath(this.dir, seq), 'r');
     const readExactly = async (bytes: number, at: number): Promise<Buffer> => {
       const buf = Buffer.allocUnsafe(bytes);
@@ -389,12 +422,20 @@ async function spoolId(dir: string): Promise<string> {
   return id;
 }
 
-/** The checkpoint must point at a record boundary of a present segment; otherwise drain from the oldest segment. */
+/**
+ * The checkpoint must point at a record boundary of a present segment;
+ * otherwise drain from the oldest segment. A batch in flight whose end is
+ * not a record boundary of a present segment is forgotten (it is handed out
+ * anew, sized by the limits).
+ */
 function validDrain(drain: DrainCheckpoint, segments: readonly Segment[]): DrainCheckpoint {
-  const segment = segments.find((s) => s.seq === drain.seq);
-  if (segment === undefined) return { seq: segments[0]?.seq ?? drain.seq, offset: 0 };
-  const boundary = (at: number): boolean => at === segment.size || segment.records.some((r) => r.offset === at);
-  if (!boundary(drain.offset)) throw new Error(`spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`);
-  if (drain.pendingTo !== undefined && !boundary(drain.pendingTo)) return { seq: drain.seq, offset: drain.offset };
+  const boundary = (at: SpoolPosition): boolean => {
+    const segment = segments.find((s) => s.seq === at.seq);
+    return segment !== undefined && (at.offset === segment.size || segment.records.some((r) => r.offset === at.offset));
+  };
+  if (!segments.some((s) => s.seq === drain.seq)) return { seq: segments[0]?.seq ?? drain.seq, offset: 0 };
+  if (!boundary(drain)) throw new Error(`spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`);
+  const pending = pendingEnd(drain);
+  if (pending !== undefined && !boundary(pending)) return { seq: drain.seq, offset: drain.offset };
   return drain;
 }

@@ -2,17 +2,30 @@ import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from './segmentFiles.js';
 
+/** A record boundary in the spool: byte `offset` of segment `seq`. */
+export interface SpoolPosition {
+  seq: number;
+  offset: number;
+}
+
 /**
  * How far the spool has been drained, and the batch being inserted now.
  * Everything before (`seq`, `offset`) is in the store. `pendingTo`, when set,
- * is the end of the batch that was being inserted: after a crash exactly that
- * range is inserted again, with the same deduplication token, so an insert
- * that landed before the crash is not stored twice.
+ * is the end of the batch that was being inserted — byte `pendingTo` of
+ * segment `pendingSeq` (absent: segment `seq`, as checkpoints written before
+ * batches could span segments say): after a crash exactly that range is
+ * inserted again, with the same deduplication token, so an insert that landed
+ * before the crash is not stored twice.
  */
-export interface DrainCheckpoint {
-  seq: number;
-  offset: number;
+export interface DrainCheckpoint extends SpoolPosition {
   pendingTo?: number;
+  pendingSeq?: number;
+}
+
+/** The end of the batch in flight, if any. */
+export function pendingEnd(checkpoint: DrainCheckpoint): SpoolPosition | undefined {
+  const { pendingTo, pendingSeq } = checkpoint;
+  return pendingTo === undefined ? undefined : { seq: pendingSeq ?? checkpoint.seq, offset: pendingTo };
 }
 
 const FILE = 'drain.json';
@@ -26,12 +39,14 @@ export async function readDrainCheckpoint(dir: string): Promise<DrainCheckpoint 
     throw err;
   }
   const parsed = JSON.parse(text) as Partial<DrainCheckpoint>;
-  const { seq, offset, pendingTo } = parsed;
+  const { seq, offset, pendingTo, pendingSeq } = parsed;
   const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-  if (!whole(seq) || !whole(offset) || (pendingTo !== undefined && !whole(pendingTo))) {
+  const optional = (n: unknown): boolean => n === undefined || whole(n);
+  if (!whole(seq) || !whole(offset) || !optional(pendingTo) || !optional(pendingSeq) || (pendingSeq !== undefined && (pendingTo === undefined || pendingSeq < seq))) {
     throw new Error(`spool checkpoint ${join(dir, FILE)} is malformed: ${text.slice(0, 200)}`);
   }
-  return pendingTo === undefined ? { seq, offset } : { seq, offset, pendingTo };
+  if (pendingTo === undefined) return { seq, offset };
+  return pendingSeq === undefined || pendingSeq === seq ? { seq, offset, pendingTo } : { seq, offset, pendingTo, pendingSeq };
 }
 
 /** Replaces the checkpoint atomically and durably (write, fsync, rename, fsync the directory). */
