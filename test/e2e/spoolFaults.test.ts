@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,8 +61,10 @@ describe('the collector never loses an acknowledged span', () => {
     console.log(`SIGKILL: ${tally.acked.size} runs (${tally.acked.size * SPANS_PER_RUN} spans) acknowledged, all stored once; ${tally.refused.size} unacknowledged runs, ${[...tally.refused].filter((r) => counts.has(r)).length} of them stored whole`);
   });
 
-  it('a crash between the insert and the spool checkpoint stores no duplicate', async () => {
-    const telltale = await TelltaleProcess.start({ env: { TELLTALE_FAILPOINT: 'crash-after-insert' } });
+  it('a crash between the insert and the spool checkpoint stores no duplicate, with the batch spanning spool segments', async () => {
+    // 4 KiB segments: every record (a request of ≈ 20 KiB) fills one, so the batch in flight spans several
+    const args = ['--spool-segment-bytes', '4096'];
+    const telltale = await TelltaleProcess.start({ args, env: { TELLTALE_FAILPOINT: 'crash-after-insert' } });
     cleanup.push(() => telltale.dispose());
     const sender = new RunSender(() => telltale.url, { concurrency: 4, spansPerRun: SPANS_PER_RUN, prefix: 'crash', maxRuns: 40 });
     sender.start();
@@ -68,8 +72,10 @@ describe('the collector never loses an acknowledged span', () => {
     // the drainer inserts the first batch, then the failpoint kills the process before the ack
     expect(await telltale.exited(15_000)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(tally.acked.size).toBe(40);
+    const checkpoint = JSON.parse(readFileSync(join(telltale.dataDir, 'spool', 'drain.json'), 'utf8')) as { seq: number; pendingSeq?: number };
+    expect(checkpoint.pendingSeq).toBeGreaterThan(checkpoint.seq); // the crashed insert's batch crossed segments
 
-    await telltale.restart({ env: {} });
+    await telltale.restart({ args, env: {} });
     expect(await telltale.stop()).toBe(0); // drains the spool on the way out
     const counts = await storedRunCounts(telltale.dataDir);
     expectKeptExactlyOnce(counts, tally);

@@ -37,6 +37,7 @@ program
   .option('--request-timeout-ms <ms>', 'a request (slow or stalled upload included) must complete within this', '30000')
   .option('--spool-dir <dir>', 'durable spool of acknowledged spans not yet in ClickHouse (default: <data-dir>/spool)')
   .option('--spool-max-bytes <bytes>', 'spool size cap; past it, exports get 503 + Retry-After', String(1024 ** 3))
+  .option('--spool-segment-bytes <bytes>', 'spool segment size: drained space is freed a segment at a time', String(16 * 1024 ** 2))
   .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
   .option('--web-dir <dir>', 'built dashboard to serve')
   .option('--demo', 'also run the simulated agent fleet against this server', false)

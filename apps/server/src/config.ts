@@ -21,6 +21,8 @@ export const StartConfigSchema = z
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),
     spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(1024 ** 3),
+    /** A spool segment is sealed at this size (drained space comes back a segment at a time). */
+    spoolSegmentBytes: z.coerce.number().int().min(4096).max(1024 ** 3).default(16 * 1024 ** 2),
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),

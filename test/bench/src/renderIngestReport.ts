@@ -21,6 +21,7 @@ export function renderIngestReport(r: IngestReport): string {
       .map((t) => `${t.thread} ${t.cores.toFixed(2)}`)
       .join(', ')}).`,
     `- **Drain**: spool backlog (acknowledged, not yet in ClickHouse) ${mib(r.server.backlogBytes.start)} at the window's start, peak ${mib(r.server.backlogBytes.peak)}, ${mib(r.server.backlogBytes.end)} at its end; the drainer stored ≈ ${int(r.windowDrainSpansPerS)} spans/s during the window; everything acknowledged was in ClickHouse **${(r.catchUpMs / 1000).toFixed(1)} s** after the last acknowledgement (${int(r.catchUpSpansPerS)} spans/s while catching up). Graceful shutdown then took ${(r.server.shutdownMs / 1000).toFixed(1)} s (exit code ${r.server.exitCode}).`,
+    `- **Sustained**: the lower of the acknowledged and the stored rate in the window (a growing spool buffers acknowledgements, it does not sustain them): **${int(r.sustainedSpansPerS)} spans/s**. Server CPU per sustained span: ${cpuPerSpan(r)}.`,
     `- **Stored**: after the server exited, \`SELECT count(), uniqExact(span_id, trace_id) FROM spans\` on its data directory: ${int(r.stored.count)} spans, ${int(r.stored.unique)} distinct, ${int(r.stored.runs)} runs; acknowledged ${int(r.load.ackedSpans)} spans (warm-up, window and the in-flight tail), ${int(r.load.ackedRuns)} runs: ${r.correct ? '**no loss, no duplicates**' : '**MISMATCH**'}.`,
     ...(r.ceiling === undefined ? ['- **Ceiling**: not measured (`--ceiling-rows 0`).'] : ceilingLines(r.ceiling, r.ratio)),
     '',
@@ -31,6 +32,13 @@ export function renderIngestReport(r: IngestReport): string {
     r.targets.every((t) => t.met) ? 'Every target met.' : `Missed: ${r.targets.filter((t) => !t.met).map((t) => t.name).join('; ')}.`,
   ];
   return lines.join('\n');
+}
+
+/** Server CPU-µs per sustained span, in all and for the busiest threads (node#<tid>: the ingest worker, then libuv's pool). */
+function cpuPerSpan(r: IngestReport): string {
+  const us = (cores: number): string => ((cores / r.sustainedSpansPerS) * 1e6).toFixed(1);
+  const parts = r.server.threadCores.slice(0, 6).map((t) => `${t.thread} ${us(t.cores)}`);
+  return `**${us(r.server.cpuCores)} µs** (${parts.join(', ')})`;
 }
 
 function ceilingLines(c: CeilingResult, ratio: number): string[] {

@@ -91,6 +91,8 @@ export interface IngestReport {
   catchUpMs: number;
   /** Spans/s the drainer stored during the window (acknowledged minus backlog growth, converted at the spool's bytes per span). */
   windowDrainSpansPerS: number;
+  /** The lower of the acknowledged and the stored rate in the window: what the server keeps up with. */
+  sustainedSpansPerS: number;
   /** Seconds from the start of the load to the first 503 (spool full or body budget), if any. */
   first503S: number | undefined;
   /** Spans/s the drainer stored while catching up (backlog at the last ack / catch-up time). */
@@ -214,11 +216,13 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       .filter((x) => x.cores >= 0.005)
       .sort((a, b) => b.cores - a.cores);
     const correct = stored.count === load.ackedSpans && stored.unique === stored.count && load.otherFailures.length === 0;
-    const ratio = ceiling === undefined ? Number.NaN : ackedSpansPerS / ceiling.rowsPerS;
     // spool bytes per span: the Arrow message plus the record's metadata (≈ 1.1 KB for these spans)
     const spoolBytesPerSpan = ceiling?.decode.bytesPerSpan ?? 1_132;
     const backlogSpans = backlogAtLastAck / spoolBytesPerSpan;
-    const windowDrainedSpans = load.windowAckedSpans - (backlog.end - backlog.start) / spoolBytesPerSpan;
+    const windowDrainSpansPerS = (load.windowAckedSpans - (backlog.end - backlog.start) / spoolBytesPerSpan) / windowS;
+    // a spool that grows during the window buffers acknowledgements; it does not sustain them: count the lower rate
+    const sustainedSpansPerS = Math.min(ackedSpansPerS, windowDrainSpansPerS);
+    const ratio = ceiling === undefined ? Number.NaN : sustainedSpansPerS / ceiling.rowsPerS;
     const first503S = load.first503Ms === undefined ? undefined : (load.first503Ms - (windowStartAt - opts.warmupSeconds * 1000)) / 1000;
     const { windowLatenciesMs: _lat, ...loadFacts } = load;
     const report: IngestReport = {
@@ -233,7 +237,8 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       latencyMs: { p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), max: lat.at(-1) ?? Number.NaN },
       server: { peakRssMiB: sampler.peakRssMiB, cpuCores: (cpuEnd - cpuStart) / windowS, threadCores, backlogBytes: backlog, exitCode, shutdownMs },
       catchUpMs,
-      windowDrainSpansPerS: windowDrainedSpans / windowS,
+      windowDrainSpansPerS,
+      sustainedSpansPerS,
       first503S,
       catchUpSpansPerS: catchUpMs > 0 ? backlogSpans / (catchUpMs / 1000) : Number.NaN,
       clientCores: load.clientCpuS / windowS,
@@ -242,7 +247,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       ceiling,
       ratio,
       targets: [
-        { name: 'acknowledged spans/s (sustained)', value: Math.round(ackedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: ackedSpansPerS >= 100_000 },
+        { name: 'sustained spans/s (acknowledged and stored in the window)', value: Math.round(sustainedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: sustainedSpansPerS >= 100_000 },
         ...(ceiling === undefined ? [] : [{ name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 }]),
         { name: 'server peak RSS', value: `${sampler.peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: sampler.peakRssMiB < 1024 },
         { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },

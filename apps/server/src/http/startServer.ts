@@ -124,6 +124,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const collector = await Collector.open({
     spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
     spoolMaxBytes: config.spoolMaxBytes,
+    spoolSegmentBytes: config.spoolSegmentBytes,
     ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
     // a span older than the retention would only be dropped again
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },

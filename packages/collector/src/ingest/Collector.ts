@@ -27,6 +27,8 @@ export interface CollectorOptions {
   spoolDir: string;
   /** Cap on the spool's bytes on disk; past it, exports get 503 (default 1 GiB). */
   spoolMaxBytes?: number;
+  /** Spool segment size (default 16 MiB). */
+  spoolSegmentBytes?: number;
   insert: InsertSpanBatches;
   limits?: SpanLimits;
   /** Decoding worker threads; 0 decodes on the event loop (default: cores − 1, 1 to 4). */
@@ -66,7 +68,11 @@ export class Collector {
 
   /** Opens the spool (replaying what a previous process left in it) and starts draining. */
   static async open(opts: CollectorOptions): Promise<Collector> {
-    const spool = await Spool.open({ dir: opts.spoolDir, ...(opts.spoolMaxBytes === undefined ? {} : { maxBytes: opts.spoolMaxBytes }) });
+    const spool = await Spool.open({
+      dir: opts.spoolDir,
+      ...(opts.spoolMaxBytes === undefined ? {} : { maxBytes: opts.spoolMaxBytes }),
+      ...(opts.spoolSegmentBytes === undefined ? {} : { segmentBytes: opts.spoolSegmentBytes }),
+    });
     const collector = new Collector(spool, opts);
     collector.drainer.start();
     return collector;
