@@ -47,5 +47,7 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.server.exitCode).toBe(0);
     expect(report.ceiling?.storedRows).toBe(report.ceiling?.rows);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
+    expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
+    expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');
   });
 });

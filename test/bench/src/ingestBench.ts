@@ -1,13 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchTargets } from './benchTargets.js';
 import { renderIngestReport } from './renderIngestReport.js';
-import { ingestBenchOptions, runIngestBench, type IngestBenchOptions } from './runIngestBench.js';
+import { runIngestRounds } from './ingestRounds.js';
+import { ingestBenchOptions, type IngestBenchOptions } from './runIngestBench.js';
 
 /** Markers around the generated part of bench/README.md's ingest section; the text outside them is kept. */
 export const INGEST_START = '<!-- bench:ingest:start -->';
 export const INGEST_END = '<!-- bench:ingest:end -->';
 
 const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run bench:ingest -- [options])
+  --rounds N           rounds against a fresh server each; the median is reported (default 3; --smoke: 1)
   --seconds N          timed window (default 30; --smoke: 2)
   --warmup N           warm-up seconds (default 5; --smoke: 1)
   --concurrency N      requests in flight (default 48; --smoke: 8)
@@ -42,6 +44,7 @@ function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     switch (arg) {
+      case '--rounds': opts.rounds = Math.max(1, num(i++, arg)); break;
       case '--seconds': opts.seconds = num(i++, arg); break;
       case '--warmup': opts.warmupSeconds = num(i++, arg); break;
       case '--concurrency': opts.concurrency = Math.max(1, num(i++, arg)); break;
@@ -66,7 +69,7 @@ const args = process.argv.slice(2);
 try {
   const { opts, readme, json } = parseArgs(args);
   const { command, readmePath } = benchTargets('bench:ingest', args, readme);
-  const report = await runIngestBench({
+  const report = await runIngestRounds({
     ...ingestBenchOptions({ ...opts, log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`) }),
     command,
   });

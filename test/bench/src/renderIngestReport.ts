@@ -11,7 +11,7 @@ export function renderIngestReport(r: IngestReport): string {
     `Measured ${r.measuredAt} · \`${r.command}\``,
     '',
     `- **Machine**: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB.toFixed(0)} GiB; Node ${r.machine.node}; ClickHouse ${r.machine.clickhouse} (chDB, embedded). Server, load client and ceiling share these ${r.machine.nproc} cores.`,
-    `- **Load conditions**: the machine is shared. 1-minute load average ${r.loadAverage.before.toFixed(2)} before, ${r.loadAverage.after.toFixed(2)} after (the bench's own load included). One run: figures are from this run, not medians of several.`,
+    `- **Load conditions**: the machine is shared. 1-minute load average ${r.loadAverage.before.toFixed(2)} before, ${r.loadAverage.after.toFixed(2)} after (the bench's own load included). ${roundsLine(r)}`,
     `- **Payload**: OTLP/proto export requests of ${r.payload.spansPerRequest} spans (the BatchSpanProcessor's default maxExportBatchSize), ${r.payload.runsPerRequest.toFixed(1)} whole agent runs of 50–100 spans each, ${(r.payload.bodyBytes / 1024).toFixed(0)} KiB (${(r.payload.bodyBytes / r.payload.spansPerRequest).toFixed(0)} bytes/span); made with the OpenTelemetry JS SDK and serialised by \`ProtobufTraceSerializer.serializeRequest\` (the bytes \`@opentelemetry/exporter-trace-otlp-proto\` sends). ${r.payload.templates} templates, every send with fresh trace, span and run ids.`,
     `- **Load**: ${o.concurrency} requests in flight over keep-alive loopback connections from the bench process (${r.clientCores.toFixed(2)} cores of client CPU during the window); ${o.warmupSeconds} s warm-up, then ${o.seconds} s timed. Server: \`telltale start --log-level warn${o.ingestWorkers === undefined ? '' : ` --ingest-workers ${o.ingestWorkers}`}${o.serverArgs.length > 0 ? ` ${o.serverArgs.join(' ')}` : ''}\`${o.serverNodeArgs.length > 0 ? ` under \`node ${o.serverNodeArgs.join(' ')}\`` : ''}, spool fsync on (always).`,
     `- **Acknowledged per second** since the load began (warm-up included): ${r.load.ackTimeline.map((n) => `${Math.round(n / 1000)}k`).join(' ')}${r.first503S === undefined ? '' : `; first 503 after ${r.first503S.toFixed(1)} s`}.`,
@@ -32,6 +32,14 @@ export function renderIngestReport(r: IngestReport): string {
     r.targets.every((t) => t.met) ? 'Every target met.' : `Missed: ${r.targets.filter((t) => !t.met).map((t) => t.name).join('; ')}.`,
   ];
   return lines.join('\n');
+}
+
+/** Which round the figures come from. */
+function roundsLine(r: IngestReport): string {
+  const rounds = r.rounds ?? [];
+  if (rounds.length <= 1) return 'One round: the figures below are from it.';
+  const list = rounds.map((x) => `${int(x.sustainedSpansPerS)} (acknowledged ${int(x.ackedSpansPerS)}, stored ${int(x.storedSpansPerS)}, ${x.serverCpuUsPerSpan.toFixed(1)} CPU-µs/span${x.correct ? '' : ', **LOSS OR DUPLICATES**'})`);
+  return `${rounds.length} rounds, each against a fresh server; the figures below are from the round with the median sustained rate. Sustained spans/s per round, in order: ${list.join('; ')}.`;
 }
 
 /** Server CPU-µs per sustained span, in all and for the busiest threads (node#<tid>: the ingest worker, then libuv's pool). */

@@ -35,6 +35,8 @@ export interface IngestBenchOptions {
   ceilingRows: number;
   batchRows: number;
   smoke: boolean;
+  /** Rounds, each against a fresh server; the median one is reported (runIngestRounds). */
+  rounds: number;
   /** Keep the server's data directory (and print where it is). */
   keepData: boolean;
   log: (line: string) => void;
@@ -53,11 +55,21 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
     serverArgs: [],
     ceilingRows: smoke ? 20_000 : 1_000_000,
     batchRows: smoke ? 20_000 : DEFAULT_DRAIN_BATCH_SPANS,
+    rounds: smoke ? 1 : 3,
     keepData: false,
     log: () => undefined,
     ...partial,
     smoke,
   };
+}
+
+/** What one round measured, for the report's list of rounds. */
+export interface RoundSummary {
+  sustainedSpansPerS: number;
+  ackedSpansPerS: number;
+  storedSpansPerS: number;
+  serverCpuUsPerSpan: number;
+  correct: boolean;
 }
 
 export interface Target {
@@ -102,8 +114,22 @@ export interface IngestReport {
   correct: boolean;
   /** Undefined with ceilingRows 0 (profile runs). */
   ceiling: CeilingResult | undefined;
+  /** Every round's rates when several were run (runIngestRounds); this report is the median one. */
+  rounds?: RoundSummary[];
   ratio: number;
   targets: Target[];
+}
+
+/** The targets of issue 4, judged on a report (again after a ceiling from another round is attached). */
+export function ingestTargets(r: IngestReport): Target[] {
+  const { sustainedSpansPerS, ceiling, ratio, stored, load, correct } = r;
+  const peakRssMiB = r.server.peakRssMiB;
+  return [
+    { name: 'sustained spans/s (acknowledged and stored in the window)', value: Math.round(sustainedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: sustainedSpansPerS >= 100_000 },
+    ...(ceiling === undefined ? [] : [{ name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 }]),
+    { name: 'server peak RSS', value: `${peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: peakRssMiB < 1024 },
+    { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },
+  ];
 }
 
 function runChild<T>(args: string[]): Promise<T> {
@@ -246,13 +272,9 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       correct,
       ceiling,
       ratio,
-      targets: [
-        { name: 'sustained spans/s (acknowledged and stored in the window)', value: Math.round(sustainedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: sustainedSpansPerS >= 100_000 },
-        ...(ceiling === undefined ? [] : [{ name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 }]),
-        { name: 'server peak RSS', value: `${sampler.peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: sampler.peakRssMiB < 1024 },
-        { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },
-      ],
+      targets: [],
     };
+    report.targets = ingestTargets(report);
     if (opts.keepData) log(`data kept in ${work}`);
     return report;
   } finally {
