@@ -26,6 +26,7 @@ export async function runIngestRounds(opts: IngestBenchOptions & { command: stri
   const ceiling = reports.at(-1)?.ceiling;
   const report: IngestReport = {
     ...median,
+    measuredAt: new Date().toISOString(),
     ceiling,
     ratio: ceiling === undefined ? Number.NaN : median.sustainedSpansPerS / ceiling.rowsPerS,
     // every round must have stored exactly what it acknowledged, not just the median one
