@@ -36,6 +36,7 @@ export async function runIngestRounds(opts: IngestBenchOptions & { command: stri
       ackedSpansPerS: r.ackedSpansPerS,
       storedSpansPerS: r.windowDrainSpansPerS,
       serverCpuUsPerSpan: (r.server.cpuCores / r.sustainedSpansPerS) * 1e6,
+      peakRssMiB: r.server.peakRssMiB,
       correct: r.correct,
     })),
   };

@@ -38,7 +38,7 @@ export function renderIngestReport(r: IngestReport): string {
 function roundsLine(r: IngestReport): string {
   const rounds = r.rounds ?? [];
   if (rounds.length <= 1) return 'One round: the figures below are from it.';
-  const list = rounds.map((x) => `${int(x.sustainedSpansPerS)} (acknowledged ${int(x.ackedSpansPerS)}, stored ${int(x.storedSpansPerS)}, ${x.serverCpuUsPerSpan.toFixed(1)} CPU-µs/span${x.correct ? '' : ', **LOSS OR DUPLICATES**'})`);
+  const list = rounds.map((x) => `${int(x.sustainedSpansPerS)} (acknowledged ${int(x.ackedSpansPerS)}, stored ${int(x.storedSpansPerS)}, ${x.serverCpuUsPerSpan.toFixed(1)} CPU-µs/span, peak RSS ${x.peakRssMiB.toFixed(0)} MiB${x.correct ? '' : ', **LOSS OR DUPLICATES**'})`);
   return `${rounds.length} rounds, each against a fresh server; the figures below are from the round with the median sustained rate. Sustained spans/s per round, in order: ${list.join('; ')}.`;
 }
 

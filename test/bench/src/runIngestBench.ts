@@ -69,6 +69,7 @@ export interface RoundSummary {
   ackedSpansPerS: number;
   storedSpansPerS: number;
   serverCpuUsPerSpan: number;
+  peakRssMiB: number;
   correct: boolean;
 }
 
@@ -123,11 +124,12 @@ export interface IngestReport {
 /** The targets of issue 4, judged on a report (again after a ceiling from another round is attached). */
 export function ingestTargets(r: IngestReport): Target[] {
   const { sustainedSpansPerS, ceiling, ratio, stored, load, correct } = r;
-  const peakRssMiB = r.server.peakRssMiB;
+  // memory must stay under the bar in every round, not only the median one
+  const peakRssMiB = Math.max(r.server.peakRssMiB, ...(r.rounds ?? []).map((x) => x.peakRssMiB));
   return [
     { name: 'sustained spans/s (acknowledged and stored in the window)', value: Math.round(sustainedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: sustainedSpansPerS >= 100_000 },
     ...(ceiling === undefined ? [] : [{ name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 }]),
-    { name: 'server peak RSS', value: `${peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: peakRssMiB < 1024 },
+    { name: 'server peak RSS (highest round)', value: `${peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: peakRssMiB < 1024 },
     { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },
   ];
 }
