@@ -295,7 +295,8 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
 
     // The list and the history tab show the same.
     await page.click('[data-testid="nav-alerts"]');
-    const listRow = await page.waitForSelector(`[data-testid="alert-rule-row"][data-rule-id="${ruleId}"]`);
+    // the row renders before its state arrives ('unknown' until then, seen under load): wait for the state the API has
+    const listRow = await page.waitForSelector(`[data-testid="alert-rule-row"][data-rule-id="${ruleId}"][data-state="firing"]`, { timeout: 10_000 });
     expect(await listRow.getAttribute('data-state')).toBe('firing');
     expect(await listRow.$eval('[data-testid="alert-rule-value"]', (el) => el.textContent)).toBe('40% (n = 10)');
     await page.click('[data-testid="alerts-tab-history"]');
