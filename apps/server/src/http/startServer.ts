@@ -53,6 +53,8 @@ const BUSY_BACKLOG_SPANS = 20_000;
 
 /** How often received runs are finalised into the run facts. */
 const RUN_FACTS_INTERVAL_MS = 1_000;
+/** An API query waits at most this long for a backlog of more than one chunk of pending runs (RunFacts.beforeRead). */
+const RUN_FACTS_READ_WAIT_MS = 2_000;
 
 /**
  * Fault tests only: `TELLTALE_FAILPOINT=crash-after-insert` kills the process
@@ -79,7 +81,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
   const store = await Store.open(connectionOf(config), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
-    runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending') },
+    runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
   });
   let keys: KeyCache | undefined;
   if (authMode === 'keys') {

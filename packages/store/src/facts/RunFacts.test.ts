@@ -97,3 +97,34 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
     expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'success', steps: 2 }]);
   });
 });
+
+describe('RunFacts.beforeRead with a read wait (the server: heavy ingest must not hold a query for the whole backlog)', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-wait-'));
+    // chunks of one run: a backlog of 20 runs is 20 chunks, 60 statements — far more than 20 ms of work
+    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { chunkRuns: 1, readWaitMs: 20 } });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('waits for a backlog of one chunk, so the query reads every stored run', async () => {
+    await store.insertSpans(buildRun({ runId: 'w0', projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.runFacts.beforeRead('pw');
+    expect((await factRows(store, 'pw')).map((r) => r.run_id)).toEqual(['w0']);
+  });
+
+  it('waits at most readWaitMs for a larger backlog, then the flush goes on and finalises every run', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `w${String(i + 1).padStart(2, '0')}`);
+    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.runFacts.beforeRead('pw');
+    const early = (await factRows(store, 'pw')).length;
+    expect(early).toBeLessThan(1 + ids.length); // the query went ahead with part of the backlog still unfinalised
+    await store.runFacts.flush('pw');
+    expect((await factRows(store, 'pw')).map((r) => r.run_id)).toEqual(['w0', ...ids]);
+  });
+});

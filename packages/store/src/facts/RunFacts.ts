@@ -16,6 +16,13 @@ export interface RunFactsOptions {
   chunkRuns?: number;
   /** Where background failures go (a timer has no caller to reject); default: ignored, the runs stay pending and are retried. */
   onError?: (err: unknown) => void;
+  /**
+   * How long a query waits for its project's pending runs when they are more
+   * than one chunk (heavy ingest): past it, the query reads the facts
+   * finalised so far while the flush goes on. Default: no limit, every query
+   * reads every run its process stored.
+   */
+  readWaitMs?: number;
 }
 
 /**
@@ -37,6 +44,9 @@ export class RunFacts {
   private timer: NodeJS.Timeout | undefined;
   private readonly chunkRuns: number;
   private readonly onError: (err: unknown) => void;
+  private readonly readWaitMs: number | undefined;
+  /** Runs taken off `pending` by a flush under way and not yet written. */
+  private finalising = 0;
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -44,6 +54,7 @@ export class RunFacts {
   ) {
     this.chunkRuns = opts.chunkRuns ?? DEFAULT_CHUNK_RUNS;
     this.onError = opts.onError ?? (() => undefined);
+    this.readWaitMs = opts.readWaitMs;
     registerRunFacts(client, this);
   }
 
@@ -74,6 +85,32 @@ export class RunFacts {
     const next = this.chain.then(() => this.finalisePending(projectId));
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * What a query does before it reads the facts of `projectId`: finalises the
+   * project's pending runs. A backlog of at most one chunk is always waited
+   * for (the query reads every run its process stored); a larger one — heavy
+   * ingest, the background flush deferred — is waited for at most
+   * `readWaitMs`, then the query reads what is finalised while the flush goes
+   * on: measured under 60k spans/s of ingest, queries that waited for the
+   * whole backlog took 4.6, 10.7 and 24.9 s, each backlog larger than the last.
+   */
+  async beforeRead(projectId: string): Promise<void> {
+    // a flush under way (the background's) comes first in the chain: its runs count as backlog too
+    const backlog = (this.pending.get(projectId)?.size ?? 0) + this.finalising;
+    const flushing = this.flush(projectId);
+    if (this.readWaitMs === undefined || backlog <= this.chunkRuns) return flushing;
+    flushing.catch(() => undefined); // if the wait ends first, a failure is the background's (the runs stay pending)
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.readWaitMs);
+    });
+    try {
+      await Promise.race([flushing, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Finalises every run whose facts are missing or stale; returns how many. */
@@ -118,14 +155,17 @@ export class RunFacts {
       if (runs === undefined) continue;
       this.pending.delete(p);
       const ids = [...runs];
+      this.finalising += ids.length;
       for (let i = 0; i < ids.length; i += this.chunkRuns) {
         const chunk = ids.slice(i, i + this.chunkRuns);
         try {
           await this.finalise(p, chunk);
         } catch (err) {
           for (const id of ids.slice(i)) this.mark(p, id);
+          this.finalising -= ids.length - i;
           throw err;
         }
+        this.finalising -= chunk.length;
       }
     }
   }

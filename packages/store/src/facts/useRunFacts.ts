@@ -13,11 +13,12 @@ export function registerRunFacts(client: ClickHouseClient, facts: RunFacts): voi
 
 /**
  * Whether a query reads the run facts (readsRunFacts); when it does, the
- * project's runs pending in this process are finalised first, so every
- * query reads the spans its process has stored.
+ * project's runs pending in this process are finalised first, so a query
+ * reads the spans its process has stored (under heavy ingest, with
+ * `readWaitMs`, those finalised within that wait: RunFacts.beforeRead).
  */
 export async function useRunFacts(client: ClickHouseClient, filter: AnalyticsFilter, thresholds?: LoopThresholds): Promise<boolean> {
   if (!readsRunFacts(filter, thresholds)) return false;
-  await maintainers.get(client)?.flush(filter.projectId);
+  await maintainers.get(client)?.beforeRead(filter.projectId);
   return true;
 }
