@@ -43,7 +43,7 @@ export class NestedUsage {
     }
     if (parents === undefined) return;
     for (const s of spans) {
-      if (!parents.has(s.spanId) || !llmWithUsage(s)) continue;
+      if (!llmWithUsage(s) || !parents.has(s.spanId)) continue;
       // an explicit cost wins over the price table: keep it, on the inner span, when that one has none
       const child = inner?.get(s.spanId);
       if (child !== undefined && child.costUsd === null && s.costUsd !== null) child.costUsd = s.costUsd;
