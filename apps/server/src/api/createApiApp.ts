@@ -35,6 +35,13 @@ export interface ApiAppOptions {
    * TelltaleError (401, 403, 503).
    */
   authenticate?: (req: Request) => Promise<string>;
+  /**
+   * Runs before every route that reads spans or what is derived from them
+   * (runs, analytics, prices), with the caller's project: the server waits
+   * there, bounded, for the project's acknowledged spans to reach storage.
+   * Health, the OpenAPI document and the alert routes do not wait.
+   */
+  beforeRead?: (projectId: string) => Promise<unknown>;
 }
 
 export const API_VERSION = '0.1.0';
@@ -74,6 +81,15 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
     { method: 'get', path: '/openapi.json', tag: 'meta', summary: 'This OpenAPI 3.1 document', query: NoQuery, response: 'the OpenAPI document' },
     () => openApiDocument(registry.routes, { title: 'Telltale API', version: API_VERSION }),
   );
+  // alert rules, destinations and the delivery log are not read from spans
+  if (opts.alerts !== undefined) router.use(alertsRouter(registry, opts.alerts, projectOf));
+  const beforeRead = opts.beforeRead;
+  if (beforeRead !== undefined) {
+    router.use(async (req, _res, next) => {
+      await beforeRead(projectOf(req));
+      next();
+    });
+  }
   router.use(runsRouter(registry, opts.store, opts.analytics, projectOf));
   router.use(reliabilityRouter(registry, opts.analytics, projectOf));
   router.use(latencyRouter(registry, opts.analytics, projectOf));
@@ -81,7 +97,6 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   router.use(failuresRouter(registry, opts.analytics, projectOf));
   router.use(costRouter(registry, opts.analytics, projectOf));
   router.use(pricesRouter(registry, opts.analytics, projectOf));
-  if (opts.alerts !== undefined) router.use(alertsRouter(registry, opts.alerts, projectOf));
   router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
   return { router, registry };
 }

@@ -163,18 +163,15 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
+    // read your writes: a query first lets the project's acknowledged spans reach storage (bounded wait)
+    beforeRead: (projectId) => collector.caughtUp(API_CATCH_UP_MS, projectId),
   });
 
   // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
   const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 }, (req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path === '/v1/traces') otlp(req, res);
-    // read your writes: a query first lets acknowledged spans reach storage (bounded wait)
-    else if (path?.startsWith('/api/') === true) {
-      void collector.caughtUp(API_CATCH_UP_MS).then(() => {
-        app(req, res);
-      });
-    } else app(req, res);
+    else app(req, res);
   });
   server.keepAliveTimeout = 5_000;
 

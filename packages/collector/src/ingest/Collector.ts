@@ -52,9 +52,14 @@ export class Collector {
   private readonly processor: ExportProcessor;
   private readonly drainer: SpoolDrainer;
   private readonly onAccepted: ((loops: LoopSignals) => void) | undefined;
+  /** Per project, the spool's cumulative weight just after its latest append: what its reads wait for. */
+  private readonly appendedUpTo = new Map<string, number>();
+  /** The spool's cumulative weight at open: what a previous process left, which any project's reads wait for. */
+  private readonly recoveredUpTo: number;
 
   private constructor(spool: Spool, opts: CollectorOptions) {
     this.spool = spool;
+    this.recoveredUpTo = spool.ackedWeight + spool.pendingWeight;
     this.onAccepted = opts.onAccepted;
     this.processor = new ExportProcessor({ ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.limits === undefined ? {} : { limits: opts.limits }) });
     this.drainer = new SpoolDrainer({
@@ -101,6 +106,7 @@ export class Collector {
       if (err instanceof SpoolFullError) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: `${err.message}; retry later`, cause: err });
       throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: `could not write the spool (${(err as Error).message}); retry later`, cause: err });
     }
+    this.appendedUpTo.set(processed.projectId, this.spool.ackedWeight + this.spool.pendingWeight);
     try {
       this.onAccepted?.(processed.loops);
     } catch {
@@ -111,10 +117,15 @@ export class Collector {
   /**
    * Resolves true once every span acknowledged before the call is in
    * storage, false after `timeoutMs`: queries call it first, so a client
-   * reads what it was told is kept.
+   * reads what it was told is kept. With `projectId`, only that project's
+   * spans count: the spool drains in order, so the wait ends once the
+   * project's latest append is stored, however much other projects sent
+   * after it. What a previous process left in the spool (its payloads are
+   * not read for their project) counts for every project.
    */
-  caughtUp(timeoutMs: number): Promise<boolean> {
-    return this.drainer.caughtUp(timeoutMs);
+  caughtUp(timeoutMs: number, projectId?: string): Promise<boolean> {
+    if (projectId === undefined) return this.drainer.caughtUp(timeoutMs);
+    return this.drainer.caughtUp(timeoutMs, this.appendedUpTo.get(projectId) ?? this.recoveredUpTo);
   }
 
   /** Resolves once every acknowledged span is in storage. */

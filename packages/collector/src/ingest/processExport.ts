@@ -18,6 +18,8 @@ export interface ExportJob {
 
 /** An export request, decoded, normalised and encoded for the spool. */
 export interface ProcessedExport {
+  /** The caller's project (the job's). */
+  projectId: string;
   /** Spool payload parts; empty when no span was accepted. */
   parts: Uint8Array[];
   spanCount: number;
@@ -42,6 +44,7 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
   }
   const { spans, rejectedSpans, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
   return {
+    projectId: job.projectId,
     parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans),
     spanCount: spans.length,
     rejectedSpans,

@@ -78,12 +78,14 @@ export class SpoolDrainer {
   }
 
   /**
-   * Resolves true once everything in the spool at the call is stored
-   * (skipping the linger), or false after `timeoutMs` (storage slow or down).
+   * Resolves true once the spool is stored up to `target` — a point in its
+   * cumulative weight (`ackedWeight + pendingWeight` when something was
+   * appended); default: everything in it at the call — skipping the linger,
+   * or false after `timeoutMs` (storage slow or down).
    */
-  caughtUp(timeoutMs: number): Promise<boolean> {
+  caughtUp(timeoutMs: number, target?: number): Promise<boolean> {
     const { spool } = this.opts;
-    const target = spool.ackedWeight + spool.pendingWeight;
+    target ??= spool.ackedWeight + spool.pendingWeight;
     if (spool.ackedWeight >= target) return Promise.resolve(true);
     this.hurry = true;
     this.wakeSleep?.();

@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SPAN_LIMITS } from '../normalise/spanLimits.js';
+import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
+import { Collector } from './Collector.js';
+
+const NOW_MS = Date.parse('2026-11-23T12:00:00Z');
+// random start times span 2020–2030: let them all through
+const limits = { ...DEFAULT_SPAN_LIMITS, maxAgeMs: 20 * 365 * 86_400_000, maxFutureMs: 20 * 365 * 86_400_000 };
+
+/** An insert that stores nothing until opened: the spool's backlog stays put while it is closed. */
+class Gate {
+  private waiting: (() => void)[] = [];
+  private isOpen = false;
+  inserts = 0;
+  readonly insert = async (messages: AsyncIterable<Uint8Array>): Promise<void> => {
+    for await (const m of messages) void m;
+    if (!this.isOpen) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inserts++;
+  };
+  open(): void {
+    this.isOpen = true;
+    for (const go of this.waiting.splice(0)) go();
+  }
+}
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const done of cleanup.splice(0).reverse()) await done();
+});
+
+async function openCollector(gate: Gate): Promise<Collector> {
+  const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
+  const collector = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits });
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup.push(async () => {
+    gate.open();
+    await collector.close();
+  });
+  return collector;
+}
+
+async function acknowledge(collector: Collector, projectId: string, seed: number): Promise<number> {
+  const body = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 20))!;
+  const processed = await collector.process({ body, encoding: 'proto', projectId, nowMs: NOW_MS });
+  await collector.commit(processed);
+  return processed.spanCount;
+}
+
+describe('Collector.caughtUp', () => {
+  it("waits for the asking project's acknowledged spans only, not for other projects' backlog", async () => {
+    const gate = new Gate();
+    const collector = await openCollector(gate);
+    expect(await acknowledge(collector, 'a', 1)).toBeGreaterThan(0);
+
+    // the insert holding a's spans is stuck: a waits and gives up, b (nothing sent) and c (never seen) do not wait
+    expect(await collector.caughtUp(200, 'a')).toBe(false);
+    expect(await collector.caughtUp(200)).toBe(false);
+    expect(await collector.caughtUp(10_000, 'b')).toBe(true);
+    expect(await collector.caughtUp(10_000, 'c')).toBe(true);
+
+    // once b sends too, b waits for its own spans (queued behind a's)
+    await acknowledge(collector, 'b', 2);
+    expect(await collector.caughtUp(200, 'b')).toBe(false);
+
+    gate.open();
+    expect(await collector.caughtUp(10_000, 'a')).toBe(true);
+    expect(await collector.caughtUp(10_000, 'b')).toBe(true);
+    expect(collector.backlogSpans).toBe(0);
+    expect(gate.inserts).toBeGreaterThan(0);
+  });
+
+  it('makes every project wait for what a previous process left in the spool', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const down = async (): Promise<void> => {
+      throw new Error('storage down');
+    };
+    const before = await Collector.open({ spoolDir: dir, insert: down, workers: 0, limits });
+    await acknowledge(before, 'a', 3);
+    await before.close(0); // stops with a's spans still in the spool
+
+    const gate = new Gate();
+    const after = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits });
+    cleanup.push(async () => {
+      gate.open();
+      await after.close();
+    });
+    expect(after.backlogSpans).toBeGreaterThan(0);
+    expect(await after.caughtUp(200, 'b')).toBe(false);
+    gate.open();
+    expect(await after.caughtUp(10_000, 'b')).toBe(true);
+  });
+});
