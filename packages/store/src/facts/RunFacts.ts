@@ -154,7 +154,13 @@ export class RunFacts {
       const runs = this.pending.get(p);
       if (runs === undefined) continue;
       this.pending.delete(p);
-      const ids = [...runs];
+      // chunks of neighbouring ids: a chunk's spans then sit together in the
+      // (…, run_id, span_id) order of every part, and its statements read
+      // those granules only (run ids arrive in no order: in arrival order, the
+      // 2,000 runs of a chunk touched most granules of the hour, and the
+      // finaliser read 33 rows per span finalised instead of 18; 1M spans:
+      // 9.8–10.0 CPU-µs per span in arrival order, 7.6–8.3 sorted)
+      const ids = [...runs].sort();
       this.finalising += ids.length;
       for (let i = 0; i < ids.length; i += this.chunkRuns) {
         const chunk = ids.slice(i, i + this.chunkRuns);
