@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from '@telltale/collector';
 import { z } from 'zod';
 import { AUTH_MODES } from './auth/resolveAuthMode.js';
 
@@ -17,12 +18,12 @@ export const StartConfigSchema = z
     clickhouseUser: z.string().optional(),
     clickhousePassword: z.string().optional(),
     retentionDays: z.coerce.number().int().min(1).max(3650).optional(),
-    maxBodyBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+    maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),
-    spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(1024 ** 3),
+    spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_SPOOL_MAX_BYTES),
     /** A spool segment is sealed at this size (drained space comes back a segment at a time). */
-    spoolSegmentBytes: z.coerce.number().int().min(4096).max(1024 ** 3).default(16 * 1024 ** 2),
+    spoolSegmentBytes: z.coerce.number().int().min(4096).max(1024 ** 3).default(DEFAULT_SPOOL_SEGMENT_BYTES),
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),

@@ -18,9 +18,9 @@ let base = '';
 
 beforeAll(async () => {
   const app = createApiApp({
-    store: { ping: async () => true } as unknown as Store,
+    store: { ping: () => Promise.resolve(true) } as unknown as Store,
     analytics: {} as Analytics,
-    alerts: { listRules: async () => [] } as unknown as AlertService,
+    alerts: { listRules: () => Promise.resolve([]) } as unknown as AlertService,
     onInternalError: () => undefined,
     projectOf: () => 'proj-a',
     beforeRead: async (projectId) => {

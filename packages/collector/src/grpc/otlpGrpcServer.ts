@@ -2,6 +2,7 @@ import { Metadata, Server, ServerCredentials, type sendUnaryData, type ServerUna
 import { RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { ByteBudget } from '../http/ByteBudget.js';
 import { ingestExport, RateLimitedError, refuseWhenOverloaded, type ExportIntake } from '../ingest/ingestExport.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
 import { encodeExportResponse, encodeRpcStatus } from '../otlp/responses.js';
 
 export interface OtlpGrpcServerOptions extends ExportIntake {
@@ -61,7 +62,7 @@ function firstValue(metadata: Metadata, key: string): string | undefined {
  * gzip-compressed messages are inflated by grpc-js.
  */
 export async function startOtlpGrpcServer(host: string, port: number, opts: OtlpGrpcServerOptions): Promise<OtlpGrpcServer> {
-  const maxMessageBytes = opts.maxMessageBytes ?? 16 * 1024 * 1024;
+  const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = new ByteBudget(Math.max(opts.maxInFlightBytes ?? 256 * 1024 * 1024, maxMessageBytes));
   const retryAfter = opts.retryAfterSeconds ?? 2;
   const authenticate = opts.authenticate ?? (() => 'default');

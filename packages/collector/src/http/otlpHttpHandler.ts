@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
+import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
 import { ingestExport, RateLimitedError, refuseWhenOverloaded, type ExportIntake } from '../ingest/ingestExport.js';
 import { ByteBudget } from './ByteBudget.js';
@@ -44,7 +45,7 @@ function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body:
  * now (spool full, disk failing) or the bodies in memory are at their budget.
  */
 export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = new ByteBudget(Math.max(opts.maxInFlightBytes ?? 256 * 1024 * 1024, maxBodyBytes));
   const retryAfter = String(opts.retryAfterSeconds ?? 2);
   const authenticate = opts.authenticate ?? (() => 'default');

@@ -76,9 +76,7 @@ describe('Collector.caughtUp', () => {
   it('makes every project wait for what a previous process left in the spool', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const down = async (): Promise<void> => {
-      throw new Error('storage down');
-    };
+    const down = (): Promise<void> => Promise.reject(new Error('storage down'));
     const before = await Collector.open({ spoolDir: dir, insert: down, workers: 0, limits });
     await acknowledge(before, 'a', 3);
     await before.close(0); // stops with a's spans still in the spool

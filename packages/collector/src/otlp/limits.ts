@@ -5,5 +5,8 @@
  */
 export const MAX_ANY_VALUE_DEPTH = 64;
 
+/** Largest OTLP request body (HTTP) or message (gRPC) accepted after decompression, by default. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 /** Deepest nesting of unknown protobuf groups (wire types 3/4) the skipper follows. */
 export const MAX_GROUP_DEPTH = 64;

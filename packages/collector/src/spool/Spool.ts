@@ -7,6 +7,11 @@ import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type Record
 import { lockSpoolDir } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
 
+/** The spool's size cap by default: past it, exports are refused (503). */
+export const DEFAULT_SPOOL_MAX_BYTES = 1024 ** 3;
+/** Segment size by default: drained space is freed a segment at a time. */
+export const DEFAULT_SPOOL_SEGMENT_BYTES = 16 * 1024 ** 2;
+
 export interface SpoolOptions {
   dir: string;
   /** Cap on the bytes of all segment files; an append past it fails with SpoolFullError (default 1 GiB). */
@@ -107,8 +112,8 @@ export class Spool {
   }) {
     this.id = init.id;
     this.dir = init.dir;
-    this.maxBytes = init.opts.maxBytes ?? 1024 ** 3;
-    this.segmentBytes = init.opts.segmentBytes ?? 16 * 1024 ** 2;
+    this.maxBytes = init.opts.maxBytes ?? DEFAULT_SPOOL_MAX_BYTES;
+    this.segmentBytes = init.opts.segmentBytes ?? DEFAULT_SPOOL_SEGMENT_BYTES;
     this.unlock = init.unlock;
     this.segments = init.segments;
     this.drain = init.drain;
