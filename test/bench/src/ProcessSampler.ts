@@ -104,6 +104,9 @@ export class ProcessSampler {
   readonly samples: Sample[] = [];
   private readonly timer: NodeJS.Timeout;
   peakRssMiB = 0;
+  /** The highest anonymous (heap: Node's and the engine's) and file-backed (mapped code, chiefly the engine's library) parts of the RSS seen. */
+  peakAnonMiB = 0;
+  peakFileMiB = 0;
 
   constructor(
     private readonly pid: number,
@@ -120,6 +123,8 @@ export class ProcessSampler {
       const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
       const rssMiB = statusKiB(status, 'VmRSS') / 1024;
       this.peakRssMiB = Math.max(this.peakRssMiB, rssMiB, statusKiB(status, 'VmHWM') / 1024);
+      this.peakAnonMiB = Math.max(this.peakAnonMiB, statusKiB(status, 'RssAnon') / 1024);
+      this.peakFileMiB = Math.max(this.peakFileMiB, statusKiB(status, 'RssFile') / 1024);
       const s: Sample = { atMs: performance.now(), rssMiB, cpuS: statCpuSeconds(stat), spoolBacklogBytes: spoolBacklogBytes(this.spoolDir) };
       this.samples.push(s);
       return s;

@@ -10,7 +10,7 @@ export const INGEST_END = '<!-- bench:ingest:end -->';
 
 const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run bench:ingest -- [options])
   --rounds N           rounds against a fresh server each; the median is reported (default 3; --smoke: 1)
-  --seconds N          timed window (default 30; --smoke: 2)
+  --seconds N          timed window (default 120, long enough for the run-facts finaliser and merges; --smoke: 2)
   --warmup N           warm-up seconds (default 5; --smoke: 1)
   --concurrency N      requests in flight (default 48; --smoke: 8)
   --templates N        distinct template requests made with the OTel SDK (default 64)
