@@ -47,8 +47,8 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
   return {
     warmupSeconds: smoke ? 1 : 5,
     // long enough for the steady state: the run-facts finaliser (deferred ≤ 30 s while the spool is
-    // behind) and the merges of a growing table run inside the window (on 2026-11-26, the same build:
-    // 70.9k spans/s sustained over 30 s, 57.7k over 120 s)
+    // behind) and the merges of a growing table run inside the window (2026-11-26: 68–84k spans/s
+    // sustained in 20–30 s windows, 57.7–59.1k over 120 s)
     seconds: smoke ? 2 : 120,
     concurrency: smoke ? 8 : 48,
     templates: smoke ? 8 : 64,
