@@ -32,9 +32,9 @@ afterEach(async () => {
   for (const done of cleanup.splice(0).reverse()) await done();
 });
 
-async function openCollector(gate: Gate): Promise<Collector> {
+async function openCollector(gate: Gate, opts: { maxBatchSpans?: number } = {}): Promise<Collector> {
   const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
-  const collector = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits });
+  const collector = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits, ...opts });
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
   cleanup.push(async () => {
     gate.open();
@@ -57,7 +57,9 @@ describe('Collector.caughtUp', () => {
     expect(await acknowledge(collector, 'a', 1)).toBeGreaterThan(0);
 
     // the insert holding a's spans is stuck: a waits and gives up, b (nothing sent) and c (never seen) do not wait
+    const waited = performance.now();
     expect(await collector.caughtUp(200, 'a')).toBe(false);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(190); // a backlog within one batch is waited for
     expect(await collector.caughtUp(200)).toBe(false);
     expect(await collector.caughtUp(10_000, 'b')).toBe(true);
     expect(await collector.caughtUp(10_000, 'c')).toBe(true);
@@ -71,6 +73,22 @@ describe('Collector.caughtUp', () => {
     expect(await collector.caughtUp(10_000, 'b')).toBe(true);
     expect(collector.backlogSpans).toBe(0);
     expect(gate.inserts).toBeGreaterThan(0);
+  });
+
+  it('does not wait for a backlog of more than one batch that the drainer could not store within the wait', async () => {
+    const gate = new Gate();
+    // batches of at most 10 spans: a's requests of 20 make a backlog of several batches, and nothing is being stored
+    const collector = await openCollector(gate, { maxBatchSpans: 10 });
+    for (let seed = 1; seed <= 3; seed++) await acknowledge(collector, 'a', seed);
+    expect(collector.backlogSpans).toBeGreaterThan(10);
+    const asked = performance.now();
+    expect(await collector.caughtUp(5_000, 'a')).toBe(false);
+    expect(performance.now() - asked).toBeLessThan(1_000);
+
+    gate.open();
+    await collector.drained(10_000);
+    expect(collector.backlogSpans).toBe(0);
+    expect(await collector.caughtUp(5_000, 'a')).toBe(true);
   });
 
   it('makes every project wait for what a previous process left in the spool', async () => {

@@ -10,6 +10,9 @@ export type StoreBatch = (payloads: AsyncIterable<Buffer>, token: string) => Pro
  */
 export const DEFAULT_DRAIN_BATCH_SPANS = 64_000;
 
+/** The stored rate `caughtUp` judges a backlog by: spans acknowledged over this window. */
+const RATE_WINDOW_MS = 10_000;
+
 export interface SpoolDrainerOptions {
   spool: Spool;
   store: StoreBatch;
@@ -46,6 +49,8 @@ export class SpoolDrainer {
   private progressWaiters: { target: number; done: (ok: boolean) => void }[] = [];
   /** Someone waits for the backlog: store what there is without lingering. */
   private hurry = false;
+  /** Batches stored in the last RATE_WINDOW_MS: when, and their weight. */
+  private readonly recent: { atMs: number; weight: number }[] = [];
 
   constructor(opts: SpoolDrainerOptions) {
     this.opts = {
@@ -81,12 +86,18 @@ export class SpoolDrainer {
    * Resolves true once the spool is stored up to `target` — a point in its
    * cumulative weight (`ackedWeight + pendingWeight` when something was
    * appended); default: everything in it at the call — skipping the linger,
-   * or false after `timeoutMs` (storage slow or down).
+   * or false after `timeoutMs` (storage slow or down). A backlog ahead of
+   * `target` larger than one batch, which the drainer would not store within
+   * `timeoutMs` at the rate it stored the last 10 s (sustained overload, or
+   * storage down), resolves false at once: waiting would only delay the
+   * caller, who reads what is stored either way.
    */
   caughtUp(timeoutMs: number, target?: number): Promise<boolean> {
     const { spool } = this.opts;
     target ??= spool.ackedWeight + spool.pendingWeight;
-    if (spool.ackedWeight >= target) return Promise.resolve(true);
+    const ahead = target - spool.ackedWeight;
+    if (ahead <= 0) return Promise.resolve(true);
+    if (ahead > this.opts.maxBatchWeight && ahead > this.storedPerMs() * timeoutMs) return Promise.resolve(false);
     this.hurry = true;
     this.wakeSleep?.();
     return new Promise((resolve) => {
@@ -136,6 +147,7 @@ export class SpoolDrainer {
         await store(batch.payloads(), batch.token);
         this.opts.beforeAck?.(batch);
         await spool.ack(batch);
+        this.noteStored(batch.weight);
         this.opts.onStored?.(batch);
         delay = this.opts.retryDelayMs;
         attempt = 0;
@@ -146,6 +158,20 @@ export class SpoolDrainer {
         delay = Math.min(delay * 2, this.opts.maxRetryDelayMs);
       }
     }
+  }
+
+  private noteStored(weight: number): void {
+    const now = Date.now();
+    this.recent.push({ atMs: now, weight });
+    while (this.recent.length > 0 && this.recent[0]!.atMs < now - RATE_WINDOW_MS) this.recent.shift();
+  }
+
+  /** Spans stored per ms over the last RATE_WINDOW_MS. */
+  private storedPerMs(): number {
+    const since = Date.now() - RATE_WINDOW_MS;
+    let weight = 0;
+    for (const r of this.recent) if (r.atMs >= since) weight += r.weight;
+    return weight / RATE_WINDOW_MS;
   }
 
   private sleep(ms: number): Promise<void> {
