@@ -144,9 +144,13 @@ export class Store {
     return result.success;
   }
 
-  /** Finalises pending run facts (what fails is redone by the next open's reconcile), then closes the connection. */
-  async close(): Promise<void> {
-    await this.runFacts.stop().catch(() => undefined);
+  /**
+   * Finalises pending run facts — for at most `finaliseWithinMs` when given —
+   * then closes the connection. What fails or is left is redone by the next
+   * open's reconcile.
+   */
+  async close(opts: { finaliseWithinMs?: number } = {}): Promise<void> {
+    await this.runFacts.stop(opts.finaliseWithinMs).catch(() => undefined);
     await this.client.close();
   }
 }

@@ -51,6 +51,12 @@ const API_CATCH_UP_MS = 2_000;
 /** A spool backlog past one drain batch means ingest needs the CPU more than the run-facts finaliser. */
 const BUSY_BACKLOG_SPANS = 20_000;
 
+/**
+ * How long a stopping server goes on finalising run facts; the next start's
+ * reconcile does the rest (under heavy ingest the backlog once took 80 s).
+ */
+const SHUTDOWN_FINALISE_MS = 10_000;
+
 /** How often received runs are finalised into the run facts. */
 const RUN_FACTS_INTERVAL_MS = 1_000;
 /** An API query waits at most this long for a backlog of more than one chunk of pending runs (RunFacts.beforeRead). */
@@ -220,7 +226,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       await dispatcher.stop();
       keys?.stop();
       await collector.close();
-      await store.close();
+      await store.close({ finaliseWithinMs: SHUTDOWN_FINALISE_MS });
       logger.info('telltale stopped');
     })();
     return closing;

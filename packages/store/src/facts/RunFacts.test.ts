@@ -98,6 +98,49 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
   });
 });
 
+describe('RunFacts.stop within a time limit (a server stopping under heavy ingest)', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-stop-'));
+    // chunks of one run: 10 pending runs are 10 chunks
+    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { chunkRuns: 1 } });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts no chunk after the limit, leaves the rest pending, and reconcile finalises it', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);
+    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'ps', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    expect(store.runFacts.pendingRuns()).toBe(ids.length);
+    await store.runFacts.stop(0);
+    // the limit passed before the first chunk: nothing was finalised, everything is still pending
+    expect(store.runFacts.pendingRuns()).toBe(ids.length);
+    expect(await factRows(store, 'ps')).toEqual([]);
+    // what the next open does: facts missing for these runs, so they are finalised
+    expect(await store.runFacts.reconcile()).toBe(ids.length);
+    expect((await factRows(store, 'ps')).map((r) => r.run_id)).toEqual(ids);
+    expect(store.runFacts.pendingRuns()).toBe(0);
+  });
+
+  it('holds a flush already under way (a background burst) to the limit too', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `u${i}`);
+    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'pu', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    const underWay = store.runFacts.flush();
+    await store.runFacts.stop(0);
+    await underWay;
+    // at most the chunk it had started is written
+    const written = (await factRows(store, 'pu')).length;
+    expect(written).toBeLessThanOrEqual(1);
+    expect(store.runFacts.pendingRuns()).toBe(ids.length - written);
+    expect(await store.runFacts.reconcile()).toBe(ids.length - written);
+    expect((await factRows(store, 'pu')).map((r) => r.run_id)).toEqual(ids);
+  });
+});
+
 describe('RunFacts.beforeRead with a read wait (the server: heavy ingest must not hold a query for the whole backlog)', () => {
   let dir: string;
   let store: Store;

@@ -47,6 +47,8 @@ export class RunFacts {
   private readonly readWaitMs: number | undefined;
   /** Runs taken off `pending` by a flush under way and not yet written. */
   private finalising = 0;
+  /** While a time-limited stop runs: no chunk of any flush starts after it. */
+  private stopBy: number | undefined;
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -141,13 +143,25 @@ export class RunFacts {
     this.timer.unref();
   }
 
-  /** Stops the timer and finalises what is pending. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the timer and finalises what is pending. With `withinMs`, no chunk
+   * starts after that long (a chunk under way finishes): what is left stays
+   * pending, and the next open's `reconcile` finalises it — so a process
+   * stopping under heavy ingest does not spend a minute finalising first.
+   */
+  async stop(withinMs?: number): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    await this.flush();
+    // the limit holds for a flush already under way (a background burst) as well; that one ends before ours
+    if (withinMs !== undefined) this.stopBy = Date.now() + withinMs;
+    try {
+      await this.flush();
+    } finally {
+      this.stopBy = undefined;
+    }
   }
 
+  /** Finalises the pending runs of a project (all projects when undefined); no chunk starts after `stopBy`. */
   private async finalisePending(projectId: string | undefined): Promise<void> {
     const projects = projectId === undefined ? [...this.pending.keys()] : [projectId];
     for (const p of projects) {
@@ -163,6 +177,11 @@ export class RunFacts {
       const ids = [...runs].sort();
       this.finalising += ids.length;
       for (let i = 0; i < ids.length; i += this.chunkRuns) {
+        if (this.stopBy !== undefined && Date.now() >= this.stopBy) {
+          for (const id of ids.slice(i)) this.mark(p, id);
+          this.finalising -= ids.length - i;
+          return;
+        }
         const chunk = ids.slice(i, i + this.chunkRuns);
         try {
           await this.finalise(p, chunk);
