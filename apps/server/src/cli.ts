@@ -11,6 +11,9 @@ import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
 import type { RunningServer } from './http/startServer.js';
 
+/** Signals within this long of the first are the same interrupt, delivered twice; a later one forces the exit. */
+const SAME_SIGNAL_MS = 1_000;
+
 const program = new Command()
   .name('telltale')
   .description('Reliability observability for AI agents: OTLP collector, ClickHouse storage, API and dashboard')
@@ -52,16 +55,11 @@ program
   .action(async (raw: Record<string, unknown>) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
     // process at once, leaving accepted spans to the next start's replay) shuts it down once it is up. A second signal
-    // exits at once (what the spool holds is replayed on the next start).
-    const state: { server?: RunningServer; pendingSignal?: string; closing?: boolean } = {};
-    const shutdown = (signal: string): void => {
-      if (state.closing === true || (state.server === undefined && state.pendingSignal !== undefined)) process.exit(1);
-      const server = state.server;
-      if (server === undefined) {
-        state.pendingSignal = signal;
-        return;
-      }
-      state.closing = true;
+    // exits at once (what the spool holds is replayed on the next start), unless it comes within SAME_SIGNAL_MS of the
+    // first: one interrupt often arrives more than once — a terminal's Ctrl-C signals the whole process group, and the
+    // launcher of `npm run up` passes on what it gets as well.
+    const state: { server?: RunningServer; signal?: { name: string; at: number } } = {};
+    const close = (server: RunningServer, signal: string): void => {
       server.logger.info({ signal }, 'shutting down: flushing accepted spans');
       server.close().then(
         () => process.exit(0),
@@ -71,8 +69,16 @@ program
         },
       );
     };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    const onSignal = (name: string): void => {
+      if (state.signal !== undefined) {
+        if (Date.now() - state.signal.at < SAME_SIGNAL_MS) return;
+        process.exit(1);
+      }
+      state.signal = { name, at: Date.now() };
+      if (state.server !== undefined) close(state.server, name);
+    };
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
     // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.
     const [{ StartConfigSchema }, { startServer }, { runDemo }] = await Promise.all([
       import('./config.js'),
@@ -85,8 +91,8 @@ program
     }
     const running = await startServer(config);
     state.server = running;
-    if (state.pendingSignal !== undefined) {
-      shutdown(state.pendingSignal);
+    if (state.signal !== undefined) {
+      close(running, state.signal.name);
       return;
     }
     if (config.demo) {
