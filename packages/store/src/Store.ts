@@ -86,7 +86,7 @@ export class Store {
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     if (spans.length === 0) return;
     await insertSpanBatches(this.client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
-    this.runFacts.markSpans(spans);
+    this.runFacts.markRuns(spans);
   }
 
   /**
@@ -103,7 +103,7 @@ export class Store {
     opts?: { deduplicationToken?: string },
   ): Promise<void> {
     await insertSpanBatches(this.client, this.arrowTransport, messages, opts);
-    for (const r of runs) this.runFacts.mark(r.projectId, r.runId);
+    this.runFacts.markRuns(runs);
   }
 
   /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */

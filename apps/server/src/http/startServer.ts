@@ -57,8 +57,16 @@ const BUSY_BACKLOG_SPANS = 20_000;
  */
 const SHUTDOWN_FINALISE_MS = 10_000;
 
-/** How often received runs are finalised into the run facts. */
-const RUN_FACTS_INTERVAL_MS = 1_000;
+/**
+ * How often the runs that have settled (RunFacts: quiet for 10 s, or pending
+ * for 30 s) are finalised in the background. Each finalising statement reads
+ * the recent parts whatever the number of runs, since a live run's spans are
+ * in every part since it began: measured (ad hoc) with 1,500 runs streaming
+ * 5 spans every 5 s, 1.5k spans/s, the background took 0.49 cores every 1 s
+ * for every pending run, 0.36 every 1 s for settled runs, 0.10 every 5 s
+ * for settled runs. Queries finalise their project's pending runs first.
+ */
+const RUN_FACTS_INTERVAL_MS = 5_000;
 /** An API query waits at most this long for a backlog of more than one chunk of pending runs (RunFacts.beforeRead). */
 const RUN_FACTS_READ_WAIT_MS = 2_000;
 

@@ -71,27 +71,13 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
     expect(await factRows(store, 'pd')).toEqual([{ run_id: 'd1', outcome: 'success', steps: 1 }]);
   });
 
-  it('finalises in the background on its timer', async () => {
-    await store.insertSpans(buildRun({ runId: 'e1', projectId: 'pe', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
-    store.runFacts.start(20);
-    try {
-      const deadline = Date.now() + 10_000;
-      while (store.runFacts.pendingRuns() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      // the pending set empties when a flush starts: wait for it to finish writing
-      await store.runFacts.flush();
-    } finally {
-      await store.runFacts.stop();
-    }
-    expect((await factRows(store, 'pe')).map((r) => r.run_id)).toEqual(['e1']);
-  });
-
   it('reconciles runs whose facts are missing or saw fewer spans', async () => {
     await store.insertSpans(buildRun({ runId: 'f1', projectId: 'pf', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
     await store.runFacts.flush();
     // as if written by another process: facts gone for every run
     const runFactsDdl = [m0003RunFacts.statements[0]!, ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts'))];
     for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
-    expect(await store.runFacts.reconcile()).toBeGreaterThanOrEqual(6);
+    expect(await store.runFacts.reconcile()).toBe(5); // runs a1, b1, c1, d1 and f1
     expect(await store.runFacts.reconcile()).toBe(0);
     expect((await factRows(store, 'pf')).map((r) => r.run_id)).toEqual(['f1']);
     expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'success', steps: 2 }]);
@@ -212,5 +198,71 @@ describe('RunFacts chunks (finalising reads the same rows whatever order the run
     // the same chunks, so the same granules (± the odd row of system tables read between)
     expect(Math.abs(outOfOrder - inOrder)).toBeLessThan(inOrder / 100);
     expect((await factRows(store, 'pk')).length).toBe(RUNS);
+  });
+});
+
+describe('RunFacts in the background (finalises settled runs: quiet, or pending too long)', () => {
+  let dir: string;
+  let store: Store;
+  let now = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-background-'));
+    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { quietMs: 1_000, maxPendingMs: 5_000, clock: () => now } });
+  });
+  afterAll(async () => {
+    await store.runFacts.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Lets the 10 ms timer tick a few times, then waits for a flush it started (flushes run in turn; project `none` has nothing pending). */
+  async function ticks(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 100));
+    await store.runFacts.flush('none');
+  }
+
+  const part = (runId: string, name: string): ReturnType<typeof buildRun> =>
+    buildRun({ runId, projectId: 'pg', startNs: T0, withRoot: false, steps: [{ kind: 'tool', name }] });
+
+  it('leaves a run that is still receiving spans pending, finalises a quiet one, and a busy one once it waited maxPendingMs', async () => {
+    store.runFacts.start(10);
+    now = 0;
+    await store.insertSpans(part('quiet', 'a'));
+    await store.insertSpans(part('busy', 'a'));
+    now = 500;
+    await store.insertSpans(part('busy', 'b'));
+    await ticks();
+    expect(store.runFacts.pendingRuns()).toBe(2);
+    expect(await factRows(store, 'pg')).toEqual([]);
+
+    now = 1_200; // quiet: 1,200 ms without spans; busy: 700 ms
+    await ticks();
+    expect(store.runFacts.pendingRuns()).toBe(1);
+    expect((await factRows(store, 'pg')).map((r) => r.run_id)).toEqual(['quiet']);
+
+    // spans keep coming for `busy`: never quiet for 1 s, but pending since 0
+    for (now = 1_400; now < 5_000; now += 700) {
+      await store.insertSpans(part('busy', `c${now}`));
+      await ticks();
+      expect(store.runFacts.pendingRuns()).toBe(1);
+    }
+    now = 5_000;
+    await ticks();
+    expect(store.runFacts.pendingRuns()).toBe(0);
+    expect(await factRows(store, 'pg')).toEqual([
+      { run_id: 'busy', outcome: 'incomplete', steps: 8 },
+      { run_id: 'quiet', outcome: 'incomplete', steps: 1 },
+    ]);
+  });
+
+  it('still finalises every pending run for a query, however recent', async () => {
+    now = 10_000;
+    await store.insertSpans(part('fresh', 'a'));
+    await ticks();
+    expect(store.runFacts.pendingRuns()).toBe(1);
+    await store.runFacts.beforeRead('pg');
+    expect(store.runFacts.pendingRuns()).toBe(0);
+    expect((await factRows(store, 'pg')).map((r) => r.run_id)).toEqual(['busy', 'fresh', 'quiet']);
   });
 });

@@ -8,6 +8,14 @@ import { registerRunFacts } from './useRunFacts.js';
 
 /** Runs finalised per statement: a bounded `IN` set, and a few hundred ms of work. */
 const DEFAULT_CHUNK_RUNS = 2_000;
+/**
+ * The background leaves a run pending until no spans came for it this long
+ * (longer than the 5 s between a BatchSpanProcessor's exports, so a run
+ * still going is not finalised after every export)…
+ */
+const DEFAULT_QUIET_MS = 10_000;
+/** …or until it has been pending this long (a run that keeps receiving spans). */
+const DEFAULT_MAX_PENDING_MS = 30_000;
 /** The finaliser reads a run's spans whenever they started (DateTime64(9) ends in 2262). */
 const ALL_TIME = { fromUnixNano: 0n, toUnixNano: 7_258_118_400n * 1_000_000_000n };
 
@@ -23,15 +31,31 @@ export interface RunFactsOptions {
    * reads every run its process stored.
    */
   readWaitMs?: number;
+  /** The background finalises a run once it received no spans for this long (default 10 s)… */
+  quietMs?: number;
+  /** …or once it has been pending this long (default 30 s). Queries, `flush` and `stop` take every pending run. */
+  maxPendingMs?: number;
+  /** Milliseconds now (default Date.now; tests pass their own). */
+  clock?: () => number;
+}
+
+/** A pending run: when it became pending, and when spans for it last arrived. */
+interface PendingRun {
+  since: number;
+  last: number;
 }
 
 /**
  * Keeps the run facts (migration 0003) up to date: every run that received
  * spans through this process is pending until finalised; `flush` finalises
  * the pending runs of a project (queries call it first, so a process reads
- * its own writes), a timer does it in the background, and `reconcile` catches
- * up after a restart, or with spans written by other processes, by comparing
- * span counts and ingest times with what the facts saw.
+ * its own writes), a timer does it in the background for runs that are
+ * settled (quiet for `quietMs`, or pending for `maxPendingMs`: a run is
+ * finalised again whenever it receives spans, and each time reads all its
+ * spans so far, so finalising a run still going after every export would
+ * cost many times its spans), and `reconcile` catches up after a restart, or
+ * with spans written by other processes, by comparing span counts and ingest
+ * times with what the facts saw.
  *
  * Finalising a run twice is harmless (the newer row wins), so a run is taken
  * off the pending set before its statement runs and put back if it fails.
@@ -39,12 +63,15 @@ export interface RunFactsOptions {
  * commit mark that `reconcile` checks.
  */
 export class RunFacts {
-  private readonly pending = new Map<string, Set<string>>();
+  private readonly pending = new Map<string, Map<string, PendingRun>>();
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly chunkRuns: number;
   private readonly onError: (err: unknown) => void;
   private readonly readWaitMs: number | undefined;
+  private readonly quietMs: number;
+  private readonly maxPendingMs: number;
+  private readonly clock: () => number;
   /** Runs taken off `pending` by a flush under way and not yet written. */
   private finalising = 0;
   /** While a time-limited stop runs: no chunk of any flush starts after it. */
@@ -57,18 +84,24 @@ export class RunFacts {
     this.chunkRuns = opts.chunkRuns ?? DEFAULT_CHUNK_RUNS;
     this.onError = opts.onError ?? (() => undefined);
     this.readWaitMs = opts.readWaitMs;
+    this.quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
+    this.maxPendingMs = opts.maxPendingMs ?? DEFAULT_MAX_PENDING_MS;
+    this.clock = opts.clock ?? Date.now;
     registerRunFacts(client, this);
   }
 
-  /** Marks the runs of stored spans as pending. */
-  markSpans(spans: readonly SpanRecord[]): void {
-    for (const s of spans) this.mark(s.projectId, s.runId);
+  /** Marks the runs of stored spans (or of (project, run) pairs) as pending: spans for them arrived now. */
+  markRuns(runs: Iterable<Pick<SpanRecord, 'projectId' | 'runId'>>): void {
+    const now = this.clock();
+    for (const r of runs) this.mark(r.projectId, r.runId, now);
   }
 
-  mark(projectId: string, runId: string): void {
+  mark(projectId: string, runId: string, now = this.clock()): void {
     let runs = this.pending.get(projectId);
-    if (runs === undefined) this.pending.set(projectId, (runs = new Set()));
-    runs.add(runId);
+    if (runs === undefined) this.pending.set(projectId, (runs = new Map<string, PendingRun>()));
+    const run = runs.get(runId);
+    if (run === undefined) runs.set(runId, { since: now, last: now });
+    else run.last = now;
   }
 
   /** Runs waiting to be finalised (all projects). */
@@ -84,7 +117,16 @@ export class RunFacts {
    * written, rejects when the storage fails (the runs stay pending).
    */
   flush(projectId?: string): Promise<void> {
-    const next = this.chain.then(() => this.finalisePending(projectId));
+    return this.enqueue(() => this.finalisePending(projectId, false));
+  }
+
+  /** The background's flush: the settled runs of every project (see the class comment). */
+  private flushSettled(): Promise<void> {
+    return this.enqueue(() => this.finalisePending(undefined, true));
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(work);
     this.chain = next.catch(() => undefined);
     return next;
   }
@@ -125,10 +167,11 @@ export class RunFacts {
   }
 
   /**
-   * Flushes every `intervalMs` in the background until `stop`. While `busy()`
-   * says ingest needs the CPU, ticks are skipped, for at most `maxDeferMs`
-   * (default 30 s) in a row: finalising is work that waits, and queries
-   * still finalise their project's pending runs before they read.
+   * Finalises the settled runs every `intervalMs` in the background until
+   * `stop`. While `busy()` says ingest needs the CPU, ticks are skipped, for
+   * at most `maxDeferMs` (default 30 s) in a row: finalising is work that
+   * waits, and queries still finalise their project's pending runs before
+   * they read.
    */
   start(intervalMs: number, opts: { busy?: () => boolean; maxDeferMs?: number } = {}): void {
     if (this.timer !== undefined) return;
@@ -138,7 +181,7 @@ export class RunFacts {
       if (this.pending.size === 0) return;
       if (opts.busy?.() === true && Date.now() - lastFlush < maxDeferMs) return;
       lastFlush = Date.now();
-      this.flush().catch(this.onError);
+      this.flushSettled().catch(this.onError);
     }, intervalMs);
     this.timer.unref();
   }
@@ -161,37 +204,66 @@ export class RunFacts {
     }
   }
 
-  /** Finalises the pending runs of a project (all projects when undefined); no chunk starts after `stopBy`. */
-  private async finalisePending(projectId: string | undefined): Promise<void> {
+  /**
+   * Finalises the pending runs of a project (all projects when undefined),
+   * only the settled ones when `settledOnly`; no chunk starts after `stopBy`.
+   */
+  private async finalisePending(projectId: string | undefined, settledOnly: boolean): Promise<void> {
     const projects = projectId === undefined ? [...this.pending.keys()] : [projectId];
+    const now = this.clock();
     for (const p of projects) {
-      const runs = this.pending.get(p);
-      if (runs === undefined) continue;
-      this.pending.delete(p);
+      const runs = this.take(p, settledOnly ? (r) => now - r.last >= this.quietMs || now - r.since >= this.maxPendingMs : undefined);
+      if (runs.length === 0) continue;
       // chunks of neighbouring ids: a chunk's spans then sit together in the
       // (…, run_id, span_id) order of every part, and its statements read
       // those granules only (run ids arrive in no order: in arrival order, the
       // 2,000 runs of a chunk touched most granules of the hour, and the
       // finaliser read 33 rows per span finalised instead of 18; 1M spans:
       // 9.8–10.0 CPU-µs per span in arrival order, 7.6–8.3 sorted)
-      const ids = [...runs].sort();
-      this.finalising += ids.length;
-      for (let i = 0; i < ids.length; i += this.chunkRuns) {
+      runs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      this.finalising += runs.length;
+      for (let i = 0; i < runs.length; i += this.chunkRuns) {
         if (this.stopBy !== undefined && Date.now() >= this.stopBy) {
-          for (const id of ids.slice(i)) this.mark(p, id);
-          this.finalising -= ids.length - i;
+          this.putBack(p, runs.slice(i));
+          this.finalising -= runs.length - i;
           return;
         }
-        const chunk = ids.slice(i, i + this.chunkRuns);
+        const chunk = runs.slice(i, i + this.chunkRuns);
         try {
-          await this.finalise(p, chunk);
+          await this.finalise(p, chunk.map(([id]) => id));
         } catch (err) {
-          for (const id of ids.slice(i)) this.mark(p, id);
-          this.finalising -= ids.length - i;
+          this.putBack(p, runs.slice(i));
+          this.finalising -= runs.length - i;
           throw err;
         }
         this.finalising -= chunk.length;
       }
+    }
+  }
+
+  /** Takes a project's pending runs off the pending set: all, or those `wanted` says. */
+  private take(projectId: string, wanted: ((run: PendingRun) => boolean) | undefined): Array<[string, PendingRun]> {
+    const runs = this.pending.get(projectId);
+    if (runs === undefined) return [];
+    if (wanted === undefined) {
+      this.pending.delete(projectId);
+      return [...runs];
+    }
+    const taken: Array<[string, PendingRun]> = [];
+    for (const entry of runs) if (wanted(entry[1])) taken.push(entry);
+    for (const [id] of taken) runs.delete(id);
+    if (runs.size === 0) this.pending.delete(projectId);
+    return taken;
+  }
+
+  /** Puts runs a flush did not finalise back (keeping the earlier `since` of a run marked again meanwhile). */
+  private putBack(projectId: string, runs: ReadonlyArray<[string, PendingRun]>): void {
+    let pending = this.pending.get(projectId);
+    if (pending === undefined) this.pending.set(projectId, (pending = new Map<string, PendingRun>()));
+    for (const [id, run] of runs) {
+      const current = pending.get(id);
+      if (current === undefined) pending.set(id, run);
+      else current.since = Math.min(current.since, run.since);
     }
   }
 
