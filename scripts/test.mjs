@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './ensureChromium.mjs';
 import { pnpm, pnpmCommand } from './pnpm.mjs';
+import { summarise } from './summarise.mjs';
 
 pnpm(['install', '--frozen-lockfile']);
 if (!ensureChromium()) {
@@ -24,10 +25,12 @@ const vitest = spawnSync(
   [...pnpmCommand.slice(1), 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
   { stdio: 'inherit' },
 );
+let summary;
 try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
-  console.log(`\ntests: ${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ''}`);
+  summary = summarise(JSON.parse(readFileSync(report, 'utf8')), vitest.status);
 } catch {
-  console.error('vitest wrote no report');
+  summary = { notes: [`vitest wrote no report (exit ${vitest.status ?? vitest.signal})`], line: 'tests: 0 passed, 1 failed' };
 }
+for (const note of summary.notes) console.log(note);
+console.log(`\n${summary.line}`);
 process.exit(vitest.status ?? 1);

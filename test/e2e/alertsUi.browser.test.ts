@@ -3,7 +3,7 @@ import { WebhookReceiver } from '@telltale/alerts';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from './harness/browser.js';
+import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
 import { sendAgentRuns } from './harness/sendAgentRuns.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
@@ -92,7 +92,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     page.setDefaultTimeout(10_000);
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await receiver?.close();
     await telltale?.dispose();
   });

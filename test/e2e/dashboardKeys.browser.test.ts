@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from './harness/browser.js';
+import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
 import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
@@ -33,7 +33,7 @@ describe('dashboard against a server with --auth keys', () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await telltale?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   });

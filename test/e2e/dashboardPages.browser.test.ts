@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from './harness/browser.js';
+import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 /*
@@ -96,7 +96,7 @@ describe('dashboard pages show the API numbers', () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await telltale?.dispose();
   });
 

@@ -3,7 +3,7 @@ import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import { OtelAttr } from '@telltale/semconv';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchChromium } from './harness/browser.js';
+import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 /*
@@ -117,7 +117,7 @@ describe('sessions in a real browser', () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await telltale?.dispose();
   });
 

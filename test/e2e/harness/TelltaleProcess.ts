@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { withinMs } from './withinMs.js';
 
 const CLI = fileURLToPath(new URL('../../../apps/server/dist/cli.js', import.meta.url));
+/** A graceful stop flushes the spool and finalises run facts for at most 10 s; this leaves room for that. */
+const STOP_MS = 30_000;
+/** A killed process is reaped at once; this only bounds the wait. */
+const KILL_MS = 5_000;
 
 /**
  * The real `telltale start` in a child process (its own chDB, its own data
@@ -66,13 +71,21 @@ export class TelltaleProcess {
     });
   }
 
-  /** SIGTERM and wait: the server flushes what it accepted before exiting. */
-  async stop(): Promise<number | null> {
+  /**
+   * SIGTERM and wait: the server flushes what it accepted before exiting.
+   * Past `timeoutMs` it is killed (SIGKILL), so a teardown never hangs;
+   * the forced kill is logged and the exit code is then null.
+   */
+  async stop(timeoutMs = STOP_MS): Promise<number | null> {
     const child = this.child;
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    return exited;
+    if (await withinMs(timeoutMs, exited)) return exited;
+    console.warn(`telltale (pid ${child.pid ?? '?'}) did not stop within ${timeoutMs} ms of SIGTERM: killed`);
+    child.kill('SIGKILL');
+    await withinMs(KILL_MS, exited);
+    return null;
   }
 
   /**
@@ -116,7 +129,9 @@ export class TelltaleProcess {
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill(signal);
-    await exited;
+    if (await withinMs(signal === 'SIGKILL' ? KILL_MS : STOP_MS, exited)) return;
+    child.kill('SIGKILL');
+    await withinMs(KILL_MS, exited);
   }
 
   /** Resolves when the child exits by itself (e.g. a failpoint). */
