@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { summarise } from '../../scripts/summarise.mjs';
+import { summarise, type VitestJsonReport } from '../../scripts/summarise.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/vitest-hook-failure');
@@ -24,9 +24,9 @@ describe('the test command closing line', () => {
         { cwd: FIXTURE, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true' } },
       );
       expect(run.status, run.stderr).toBe(1);
-      const { line, notes } = summarise(JSON.parse(readFileSync(report, 'utf8')), run.status);
+      const { line, notes } = summarise(JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport, run.status);
       expect(line).toBe('tests: 2 passed, 2 failed');
-      expect(notes.map((n) => n.replace(/ — .*/, '').split('/').pop())).toEqual(expect.arrayContaining(['hookThrows.check.ts', 'hookHangs.check.ts']));
+      expect(notes.map((n) => n.replace(/ — .*/, '').split('/').pop())).toEqual(expect.arrayContaining(['hookThrows.check.mjs', 'hookHangs.check.mjs']));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
