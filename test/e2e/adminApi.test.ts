@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { createTelltale, createTracerProvider } from '@telltale/sdk';
+import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportRunWithKey as exportRun, pollUntil } from './harness/exportRunWithKey.js';
 import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
@@ -14,37 +12,6 @@ const REFRESH_S = 1;
 /** A change must show within the refresh interval; the rest is room for a loaded machine. */
 const DEADLINE_MS = REFRESH_S * 1000 + 8_000;
 const KEY_PATTERN = /^tt_(ingest|read)_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/;
-
-/** Calls `attempt` until `done` holds of its result or `ms` pass; answers the last result and how long it took. */
-async function pollUntil<T>(attempt: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<{ value: T; tookMs: number }> {
-  const start = Date.now();
-  let value = await attempt();
-  while (!done(value) && Date.now() - start < ms) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await attempt();
-  }
-  return { value, tookMs: Date.now() - start };
-}
-
-/** One agent run exported by the official OTLP/proto exporter with `key` as the bearer. */
-async function exportRun(url: string, key: string): Promise<{ runId: string; result: ExportResult }> {
-  const memory = new InMemorySpanExporter();
-  const provider = createTracerProvider({ service: 'admin-e2e', exporter: memory });
-  const tt = createTelltale({ tracerProvider: provider });
-  const runId = await tt.run('admin-agent', async (run) => {
-    await tt.tool('lookup', { q: 'x' }, () => 'hit');
-    return run.runId;
-  });
-  await provider.forceFlush();
-  const spans = [...memory.getFinishedSpans()];
-  await provider.shutdown();
-  const exporter = new OTLPTraceExporter({ url: `${url}/v1/traces`, headers: { Authorization: `Bearer ${key}` }, timeoutMillis: 10_000 });
-  try {
-    return { runId, result: await new Promise<ExportResult>((resolve) => exporter.export(spans, resolve)) };
-  } finally {
-    await exporter.shutdown();
-  }
-}
 
 describe('admin API and CLI over HTTP against a running embedded server (--auth keys --admin-key)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'telltale-admin-e2e-'));

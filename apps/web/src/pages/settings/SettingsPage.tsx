@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import '../../components/alerts/alerts.css';
+import '../../components/settings/settings.css';
 import { isApiError } from '../../api/ApiError';
 import { ErrorView } from '../../components/ErrorView';
 import { StatusView } from '../../components/StatusView';
