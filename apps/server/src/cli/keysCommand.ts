@@ -52,7 +52,7 @@ export function keysCommand(write: Write, writeHelp: Write): Command {
           `Created ${stored.kind} key ${stored.keyId} for project ${stored.projectId}. This is the only time it is shown: store it now.`,
           USAGE[stored.kind],
           raw.endpoint === undefined
-            ? 'A server started with --auth keys accepts it at once when it shares this ClickHouse (--clickhouse-url); an embedded server loads keys when it starts.'
+            ? 'A server started with --auth keys accepts it at once when it shares this ClickHouse (--clickhouse-url); an embedded server loads keys when it starts (while it runs, create keys through it: --endpoint <url> --admin-key <key>).'
             : `${raw.endpoint} accepts it now; other servers sharing its ClickHouse within their key refresh (--auth-refresh-seconds).`,
           '',
         ].join('\n'),
