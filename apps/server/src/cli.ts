@@ -30,6 +30,7 @@ program
       .choices(['keys', 'none'])
       .env('TELLTALE_AUTH'),
   )
+  .option('--admin-key <key>', 'with --auth keys: the key that manages projects and API keys over HTTP (/api/v1/admin, telltale keys --endpoint)')
   .option('--auth-refresh-seconds <s>', 'how often API keys and quotas are reloaded (revocations apply within this)', '5')
   .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
   .option('--clickhouse-url <url>', 'use a remote ClickHouse server instead of the embedded engine')

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from '@telltale/collector';
 import { z } from 'zod';
+import { MIN_ADMIN_KEY_LENGTH } from './auth/AdminGate.js';
 import { AUTH_MODES } from './auth/resolveAuthMode.js';
 
 /** Options of `telltale start`, validated once at the boundary. */
@@ -13,6 +14,8 @@ export const StartConfigSchema = z
     auth: z.enum(AUTH_MODES).optional(),
     /** How often the server reloads API keys and quotas (a revoked key stops working within this). */
     authRefreshSeconds: z.coerce.number().min(0.1).max(3600).default(5),
+    /** With `auth: keys`, the bearer key of `/api/v1/admin/…` (projects and API keys); unset: the admin API is off. */
+    adminKey: z.string().min(MIN_ADMIN_KEY_LENGTH, `an admin key must be at least ${MIN_ADMIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`).optional(),
     dataDir: z.string().min(1).default('./.telltale'),
     clickhouseUrl: z.url({ protocol: /^https?$/ }).optional(),
     clickhouseUser: z.string().optional(),

@@ -14,6 +14,7 @@ import { ReliabilityPage } from './pages/ReliabilityPage';
 import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
 import { SessionsPage } from './pages/SessionsPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
 
 export function createRouter() {
   return createBrowserRouter([
@@ -30,6 +31,7 @@ export function createRouter() {
         { path: 'runs/:runId', element: <RunDetailPage /> },
         { path: 'sessions', element: <SessionsPage /> },
         { path: 'alerts', children: [{ index: true, element: <AlertsPage /> }, { path: 'rules/:ruleId', element: <AlertRulePage /> }] },
+        { path: 'settings', element: <SettingsPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -20,6 +20,8 @@ export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   body?: B;
   /** What the 200 response holds. */
   response: string;
+  /** `admin`: the route takes the admin key (`--admin-key`), not a read key. */
+  security?: 'admin';
 }
 
 export interface RouteInput<Q extends z.ZodObject, P extends z.ZodObject, B extends z.ZodType> {

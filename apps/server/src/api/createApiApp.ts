@@ -6,6 +6,7 @@ import type { Analytics } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
 import { z } from 'zod';
+import { adminRouter, type AdminOptions } from './adminRouter.js';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
 import { errorMiddleware, sendError } from './errors.js';
@@ -42,6 +43,8 @@ export interface ApiAppOptions {
    * Health, the OpenAPI document and the alert routes do not wait.
    */
   beforeRead?: (projectId: string) => Promise<unknown>;
+  /** Who may call `/admin/…` (projects and keys). Default: anyone without `authenticate` (open mode), no one with it. */
+  admin?: AdminOptions;
 }
 
 export const API_VERSION = '0.1.0';
@@ -54,6 +57,8 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   // Open mode: one local user, one project. With keys, the project is the key's, never a parameter's.
   let projectOf = opts.projectOf ?? ((): string => 'default');
   const authenticate = opts.authenticate;
+  // admin routes take the admin key, never a project's key: they come before the project authentication
+  router.use(adminRouter(registry, opts.store, opts.admin ?? { authorize: authenticate === undefined ? () => undefined : adminOff }));
   if (authenticate !== undefined) {
     const projects = new WeakMap<Request, string>();
     router.use(async (req, _res, next) => {
@@ -99,6 +104,10 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   router.use(pricesRouter(registry, opts.analytics, projectOf));
   router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
   return { router, registry };
+}
+
+function adminOff(): never {
+  throw new TelltaleError({ code: TelltaleErrorCode.FORBIDDEN, message: 'the admin API is off on this server' });
 }
 
 /** The JSON API under `/api/v1` and the dashboard as static files with SPA fallback. */

@@ -63,9 +63,14 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
         '200': { description: spec.response, content: { 'application/json': { schema: {} } } },
         '400': { description: 'invalid parameters', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         '401': { description: 'missing, invalid or revoked API key (--auth keys)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        '403': { description: 'an ingest key: the API takes a read key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '403': {
+          description: spec.security === 'admin' ? 'the admin API is off (no --admin-key), or a read or ingest key was sent' : 'an ingest key: the API takes a read key',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
+    // the admin key when the server runs with --auth keys; none in open mode
+    if (spec.security === 'admin') operation.security = [{ adminKey: [] }, {}];
     if (spec.body !== undefined) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(spec.body) } } };
     }
@@ -80,7 +85,10 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
     security: [{ readKey: [] }, {}],
     components: {
       schemas: { Error: ERROR_SCHEMA },
-      securitySchemes: { readKey: { type: 'http', scheme: 'bearer', description: 'A read key (tt_read_…): telltale keys create --project <id> --kind read' } },
+      securitySchemes: {
+        readKey: { type: 'http', scheme: 'bearer', description: 'A read key (tt_read_…): telltale keys create --project <id> --kind read' },
+        adminKey: { type: 'http', scheme: 'bearer', description: 'The admin key the server was started with (telltale start --auth keys --admin-key <key>)' },
+      },
     },
   };
 }

@@ -2,6 +2,18 @@ import { CliError } from './CliError.js';
 
 export type QueryValues = Record<string, string | number | undefined>;
 
+/** The server answered an error: its status, and its `{ error: { code, message } }` when it sent one. */
+export class ApiResponseError extends CliError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly serverMessage: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** Requests to a Telltale server's `/api/v1`; every failure is a CliError (exit 2) saying what went wrong. */
 export class ApiClient {
   readonly base: string;
@@ -10,6 +22,8 @@ export class ApiClient {
     endpoint: string,
     private readonly apiKey?: string,
     private readonly timeoutMs = 30_000,
+    /** What to tell the user after a 401 / 403. */
+    private readonly keyHint = 'pass --api-key or set TELLTALE_API_KEY',
   ) {
     let url: URL;
     try {
@@ -75,7 +89,9 @@ export class ApiClient {
     if (res.ok) return body as T;
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
     if (res.status === 404 && error?.message?.startsWith('no API route') === true) return undefined;
-    if (res.status === 401 || res.status === 403) throw new CliError(`${this.base} refused the request (${res.status}): pass --api-key or set TELLTALE_API_KEY`);
-    throw new CliError(`${method} ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`);
+    if (res.status === 401 || res.status === 403) {
+      throw new ApiResponseError(`${this.base} refused the request (${res.status}${error?.message === undefined ? '' : `: ${error.message}`}): ${this.keyHint}`, res.status, error?.code, error?.message);
+    }
+    throw new ApiResponseError(`${method} ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`, res.status, error?.code, error?.message);
   }
 }

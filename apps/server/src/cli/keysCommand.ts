@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { API_KEY_KINDS, PROJECT_ID_PATTERN, type ApiKeyKind } from '@telltale/semconv';
 import { z } from 'zod';
-import { generateApiKey, parseApiKey } from '../auth/apiKey.js';
+import { parseApiKey } from '../auth/apiKey.js';
+import { addAdminOptions, adminBackend, type AdminOptions } from './adminBackend.js';
 import { formatTime } from './formatTime.js';
 import { parseOptions } from './parseOptions.js';
 import { renderTable } from './renderTable.js';
-import { addStoreOptions, withStore, type StoreOptions } from './storeOptions.js';
 
 const CreateInput = z.object({
   project: z.string().regex(PROJECT_ID_PATTERN, 'a project id is 1–64 lowercase letters, digits and hyphens'),
@@ -38,35 +38,33 @@ const USAGE: Record<ApiKeyKind, string> = {
 export function keysCommand(write: Write, writeHelp: Write): Command {
   const keys = new Command('keys').description('API keys: ingest keys send OTLP, read keys call the API (used with --auth keys)');
 
-  addStoreOptions(keys.command('create').description('create a key and print it, once'))
+  addAdminOptions(keys.command('create').description('create a key and print it, once'))
     .requiredOption('--project <id>', 'the project the key belongs to')
     .requiredOption('--kind <kind>', `what the key may do: ${API_KEY_KINDS.join(' or ')}`)
     .option('--name <label>', 'a label to recognise it by, e.g. ci or checkout-agent')
-    .action(async (raw: StoreOptions & { project: string; kind: string; name?: string }) => {
+    .action(async (raw: AdminOptions & { project: string; kind: string; name?: string }, command: Command) => {
       const input = parseOptions(CreateInput, { project: raw.project, kind: raw.kind, name: raw.name });
-      const key = generateApiKey(input.kind);
-      const { insertApiKey } = await import('@telltale/store');
-      const stored = await withStore(raw, (store) =>
-        insertApiKey(store.client, { keyId: key.keyId, projectId: input.project, kind: input.kind, secretSha256: key.secretSha256, ...(input.name === undefined ? {} : { name: input.name }) }),
-      );
-      write(`${key.key}\n`);
+      const created = await adminBackend(raw, command).createKey({ projectId: input.project, kind: input.kind, ...(input.name === undefined ? {} : { name: input.name }) });
+      const stored = created.info;
+      write(`${created.key}\n`);
       writeHelp(
         [
           `Created ${stored.kind} key ${stored.keyId} for project ${stored.projectId}. This is the only time it is shown: store it now.`,
           USAGE[stored.kind],
-          'A server started with --auth keys accepts it at once when it shares this ClickHouse (--clickhouse-url); an embedded server loads keys when it starts.',
+          raw.endpoint === undefined
+            ? 'A server started with --auth keys accepts it at once when it shares this ClickHouse (--clickhouse-url); an embedded server loads keys when it starts (while it runs, create keys through it: --endpoint <url> --admin-key <key>).'
+            : `${raw.endpoint} accepts it now; other servers sharing its ClickHouse within their key refresh (--auth-refresh-seconds).`,
           '',
         ].join('\n'),
       );
     });
 
-  addStoreOptions(keys.command('list').description("list a project's keys (never their secrets)"))
+  addAdminOptions(keys.command('list').description("list a project's keys (never their secrets)"))
     .requiredOption('--project <id>', 'the project')
     .option('--json', 'print JSON', false)
-    .action(async (raw: StoreOptions & { project: string; json: boolean }) => {
+    .action(async (raw: AdminOptions & { project: string; json: boolean }, command: Command) => {
       const input = parseOptions(ListInput, { project: raw.project });
-      const { listApiKeys } = await import('@telltale/store');
-      const all = await withStore(raw, (store) => listApiKeys(store.client, input.project));
+      const all = await adminBackend(raw, command).listKeys(input.project);
       if (raw.json) {
         write(`${JSON.stringify(all, null, 2)}\n`);
         return;
@@ -79,13 +77,16 @@ export function keysCommand(write: Write, writeHelp: Write): Command {
       write(`${renderTable([{ header: 'key id' }, { header: 'kind' }, { header: 'name' }, { header: 'created' }, { header: 'revoked' }], rows)}\n`);
     });
 
-  addStoreOptions(keys.command('revoke <keyId>').description('revoke a key (its id, or the whole key)'))
-    .action(async (keyIdOrKey: string, raw: StoreOptions) => {
+  addAdminOptions(keys.command('revoke <keyId>').description('revoke a key (its id, or the whole key)'))
+    .action(async (keyIdOrKey: string, raw: AdminOptions, command: Command) => {
       const input = parseOptions(RevokeInput, { keyId: parseApiKey(keyIdOrKey.trim())?.keyId ?? keyIdOrKey.trim() });
-      const { revokeApiKey } = await import('@telltale/store');
-      const revoked = await withStore(raw, (store) => revokeApiKey(store.client, input.keyId));
+      const revoked = await adminBackend(raw, command).revokeKey(input.keyId);
       write(`revoked ${revoked.kind} key ${revoked.keyId} of project ${revoked.projectId} at ${formatTime(revoked.revokedAtMs)}\n`);
-      writeHelp('Servers sharing this ClickHouse refuse it within their key refresh (--auth-refresh-seconds, 5 s by default).\n');
+      writeHelp(
+        raw.endpoint === undefined
+          ? 'Servers sharing this ClickHouse refuse it within their key refresh (--auth-refresh-seconds, 5 s by default).\n'
+          : `${raw.endpoint} refuses it now; other servers sharing its ClickHouse within their key refresh (--auth-refresh-seconds).\n`,
+      );
     });
 
   return keys;

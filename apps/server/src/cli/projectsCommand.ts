@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { formatTime } from './formatTime.js';
 import { parseOptions } from './parseOptions.js';
 import { renderTable } from './renderTable.js';
-import { addStoreOptions, withStore, type StoreOptions } from './storeOptions.js';
+import { addAdminOptions, adminBackend, type AdminOptions } from './adminBackend.js';
 
 const ProjectId = z.string().regex(PROJECT_ID_PATTERN, 'a project id is 1–64 lowercase letters, digits and hyphens, starting with a letter or digit');
 const Quota = z.coerce.number().int().min(1);
@@ -18,28 +18,24 @@ type Write = (text: string) => void;
 export function projectsCommand(write: Write): Command {
   const projects = new Command('projects').description('projects: each has its own data and API keys (used with --auth keys)');
 
-  addStoreOptions(projects.command('create <id>').description('create a project (id: a slug such as checkout-agents)'))
+  addAdminOptions(projects.command('create <id>').description('create a project (id: a slug such as checkout-agents)'))
     .option('--name <name>', 'a display name (default: the id)')
     .option('--max-spans-per-second <n>', 'ingest quota: spans per second over it are refused with 429 (default: none)')
-    .action(async (id: string, raw: StoreOptions & { name?: string; maxSpansPerSecond?: string }) => {
+    .action(async (id: string, raw: AdminOptions & { name?: string; maxSpansPerSecond?: string }, command: Command) => {
       const input = parseOptions(CreateInput, { id, name: raw.name, maxSpansPerSecond: raw.maxSpansPerSecond });
-      const { createProject } = await import('@telltale/store');
-      const project = await withStore(raw, (store) =>
-        createProject(store.client, {
-          id: input.id,
-          ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: input.maxSpansPerSecond }),
-        }),
-      );
+      const project = await adminBackend(raw, command).createProject({
+        id: input.id,
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: input.maxSpansPerSecond }),
+      });
       write(`created project ${project.id}${project.maxSpansPerSecond === undefined ? '' : ` (at most ${project.maxSpansPerSecond} spans/s)`}\n`);
       write(`next: telltale keys create --project ${project.id} --kind ingest   (and --kind read for the API)\n`);
     });
 
-  addStoreOptions(projects.command('list').description('list the projects'))
+  addAdminOptions(projects.command('list').description('list the projects'))
     .option('--json', 'print JSON', false)
-    .action(async (raw: StoreOptions & { json: boolean }) => {
-      const { listProjects } = await import('@telltale/store');
-      const all = await withStore(raw, (store) => listProjects(store.client));
+    .action(async (raw: AdminOptions & { json: boolean }, command: Command) => {
+      const all = await adminBackend(raw, command).listProjects();
       if (raw.json) {
         write(`${JSON.stringify(all, null, 2)}\n`);
         return;
@@ -52,18 +48,15 @@ export function projectsCommand(write: Write): Command {
       write(`${renderTable([{ header: 'id' }, { header: 'name' }, { header: 'max spans/s', align: 'right' }, { header: 'created' }], rows)}\n`);
     });
 
-  addStoreOptions(projects.command('update <id>').description("change a project's name or ingest quota"))
+  addAdminOptions(projects.command('update <id>').description("change a project's name or ingest quota"))
     .option('--name <name>', 'a new display name')
     .option('--max-spans-per-second <n>', 'a new ingest quota, or "none" to remove it')
-    .action(async (id: string, raw: StoreOptions & { name?: string; maxSpansPerSecond?: string }) => {
+    .action(async (id: string, raw: AdminOptions & { name?: string; maxSpansPerSecond?: string }, command: Command) => {
       const input = parseOptions(UpdateInput, { id, name: raw.name, maxSpansPerSecond: raw.maxSpansPerSecond });
-      const { updateProject } = await import('@telltale/store');
-      const project = await withStore(raw, (store) =>
-        updateProject(store.client, input.id, {
-          ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: input.maxSpansPerSecond === 'none' ? null : input.maxSpansPerSecond }),
-        }),
-      );
+      const project = await adminBackend(raw, command).updateProject(input.id, {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: input.maxSpansPerSecond === 'none' ? null : input.maxSpansPerSecond }),
+      });
       write(`updated project ${project.id}: ${project.maxSpansPerSecond === undefined ? 'no ingest quota' : `at most ${project.maxSpansPerSecond} spans/s`}\n`);
     });
 

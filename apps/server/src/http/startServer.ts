@@ -9,6 +9,7 @@ import { DEFAULT_LOOP_THRESHOLDS, Store, type StoreConnection } from '@telltale/
 import type { TelltaleError } from '@telltale/semconv';
 import { pino, type Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
+import { AdminGate } from '../auth/AdminGate.js';
 import { Authenticator } from '../auth/Authenticator.js';
 import { IngestQuota } from '../auth/IngestQuota.js';
 import { KeyCache } from '../auth/KeyCache.js';
@@ -92,6 +93,7 @@ function crashFailpoint(logger: Logger): { afterInsert?: () => void } {
 export async function startServer(config: StartConfig): Promise<RunningServer> {
   // refuses a non-loopback address without keys before anything is opened
   const authMode = resolveAuthMode(config.host, config.auth);
+  const adminGate = new AdminGate(authMode, config.adminKey);
   const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
   const store = await Store.open(connectionOf(config), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
@@ -179,6 +181,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
     // read your writes: a query first lets the project's acknowledged spans reach storage (bounded wait)
     beforeRead: (projectId) => collector.caughtUp(API_CATCH_UP_MS, projectId),
+    // an admin change reloads the keys at once: a new key works, a revoked one stops, before the answer
+    admin: { authorize: (req) => adminGate.check(req.headers.authorization), onChange: async () => keys?.refresh() },
   });
 
   // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
@@ -220,7 +224,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
   await evaluator.start();
   dispatcher.start();
-  logger.info({ url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl ?? config.dataDir, auth: authMode }, 'telltale listening');
+  logger.info({ url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl ?? config.dataDir, auth: authMode, adminApi: adminGate.enabled }, 'telltale listening');
   if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
   let closing: Promise<void> | undefined;

@@ -23,6 +23,9 @@ export function AppLayout() {
           <NavLink to="/alerts" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-alerts">
             Alerts
           </NavLink>
+          <NavLink to="/settings" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-settings">
+            Settings
+          </NavLink>
         </nav>
       </header>
       <main className="page">

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import type { ApiKeyKind } from '../../api/adminSchemas';
+
+export interface KeyFormValues {
+  kind: ApiKeyKind;
+  name: string;
+}
+
+/** Kind and label of a new key. */
+export function KeyCreateForm({
+  projectId,
+  values,
+  submitting,
+  serverError,
+  onChange,
+  onSubmit,
+  onCancel,
+}: {
+  projectId: string;
+  values: KeyFormValues;
+  submitting: boolean;
+  serverError?: ReactNode;
+  onChange: (values: KeyFormValues) => void;
+  onSubmit: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form
+      className="alert-form"
+      aria-label={`New key for ${projectId}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <label className="alert-field">
+        <span>Kind</span>
+        <select value={values.kind} onChange={(e) => onChange({ ...values, kind: e.target.value === 'read' ? 'read' : 'ingest' })} data-testid="key-kind">
+          <option value="ingest">Ingest: sends OTLP (/v1/traces) only</option>
+          <option value="read">Read: calls the API and the dashboard only</option>
+        </select>
+      </label>
+      <label className="alert-field">
+        <span>Label (optional)</span>
+        <input type="text" maxLength={256} placeholder="ci, checkout-agent…" value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} data-testid="key-name" />
+      </label>
+      {serverError}
+      <div className="alert-form-actions">
+        <button type="submit" className="button button-primary" disabled={submitting} data-testid="key-create-submit">
+          {submitting ? 'Creating…' : 'Create key'}
+        </button>
+        <button type="button" className="button button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
