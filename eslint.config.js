@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', 'apps/web/vite.config.ts', 'vitest.config.ts'],
+    ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', '**/*.d.mts', 'apps/web/vite.config.ts', 'vitest.config.ts'],
   },
   ...tseslint.configs.recommendedTypeChecked,
   {
