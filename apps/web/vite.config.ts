@@ -1,7 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The server serves dist/ at `/` (SPA fallback) and the JSON API at `/api/v1` on
+// The build goes into the server package (apps/server/dist/web), which ships the
+// dashboard and serves it at `/` (SPA fallback) with the JSON API at `/api/v1` on
 // the same origin; in dev, Vite proxies both the API and OTLP ingest to it.
 const server = 'http://127.0.0.1:4318';
 
@@ -9,7 +10,7 @@ export default defineConfig({
   base: '/',
   plugins: [react()],
   build: {
-    outDir: 'dist',
+    outDir: '../server/dist/web',
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {

@@ -14,7 +14,7 @@ import { ServerProcess } from './ServerProcess.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const SERVER_CLI = join(REPO_ROOT, 'apps/server/dist/cli.js');
-export const WEB_INDEX = join(REPO_ROOT, 'apps/web/dist/index.html');
+export const WEB_INDEX = join(REPO_ROOT, 'apps/server/dist/web/index.html');
 
 /** Issue 5: every page renders its first data in under 2 s. */
 export const FIRST_DATA_TARGET_MS = 2_000;

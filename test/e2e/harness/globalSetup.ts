@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   const root = fileURLToPath(new URL('../../..', import.meta.url));
   execFileSync(process.execPath, [fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url)), '-b'], { cwd: root, stdio: 'inherit' });
-  if (!existsSync(fileURLToPath(new URL('../../../apps/web/dist/index.html', import.meta.url)))) {
+  if (!existsSync(fileURLToPath(new URL('../../../apps/server/dist/web/index.html', import.meta.url)))) {
     execFileSync('npm', ['run', '--silent', '--prefix', 'apps/web', 'build'], { cwd: root, stdio: 'inherit' });
   }
 }

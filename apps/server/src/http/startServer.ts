@@ -34,7 +34,8 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+/** The dashboard ships inside this package: apps/web builds into dist/web. */
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web', import.meta.url));
 
 function connectionOf(config: StartConfig): StoreConnection {
   if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir };
