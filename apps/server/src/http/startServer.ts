@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
 import { Collector, createOtlpHttpHandler, type ExportDone, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
-import { DEFAULT_LOOP_THRESHOLDS, Store, type StoreConnection } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS, Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import type { TelltaleError } from '@telltale/semconv';
 import type { Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
@@ -38,10 +38,13 @@ export interface RunningServer {
 
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-function connectionOf(config: StartConfig): StoreConnection {
-  if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir };
+function connectionOf(config: StartConfig, logger: Logger): StoreConnection {
+  // the ClickHouse client's own warnings and errors go to our log (JSON, secrets redacted), not to the console
+  const onClientLog: ClientLogSink = (level, { module, message, args, err }) => logger[level]({ module, args, err }, `clickhouse client: ${message}`);
+  if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir, onClientLog };
   return {
     kind: 'remote',
+    onClientLog,
     url: config.clickhouseUrl,
     ...(config.clickhouseUser === undefined ? {} : { username: config.clickhouseUser }),
     ...(config.clickhousePassword === undefined ? {} : { password: config.clickhousePassword }),
@@ -96,7 +99,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // refuses a non-loopback address without keys before anything is opened
   const authMode = resolveAuthMode(config.host, config.auth);
   const logger = createLogger({ level: config.logLevel, secrets: [config.clickhousePassword] });
-  const store = await Store.open(connectionOf(config), {
+  const store = await Store.open(connectionOf(config, logger), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
   });

@@ -11,8 +11,8 @@ const API_BASE = '/api/v1';
 
 /**
  * One info line per API request once it is answered (or the client gave up):
- * method, route pattern (`/api/v1/runs/:runId`, never the raw path with its
- * ids), status, duration in ms, and the caller's project (undefined when the
+ * method, route pattern (`/api/v1/runs/:runId`, not the path with its ids;
+ * `path` instead when no route was reached), status, duration in ms, and the caller's project (undefined when the
  * request was refused before its key was accepted).
  */
 export function logApiAccess(logger: Logger, req: IncomingMessage, res: ServerResponse, projectOf: (req: IncomingMessage) => string | undefined): void {
@@ -22,7 +22,8 @@ export function logApiAccess(logger: Logger, req: IncomingMessage, res: ServerRe
     logger.info(
       {
         method: req.method,
-        route: typeof pattern === 'string' ? `${API_BASE}${pattern}` : '(no route)',
+        // no route matched (404), or the request was refused before routing (401, 403): the path, without its query
+        ...(typeof pattern === 'string' ? { route: `${API_BASE}${pattern}` } : { path: req.url?.split('?', 1)[0] }),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
         project: projectOf(req),
