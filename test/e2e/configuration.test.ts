@@ -102,6 +102,18 @@ describe('telltale start with a bad value', () => {
   });
 });
 
+describe('admin commands read the storage variables start reads', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'telltale-config-admin-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('TELLTALE_DATA_DIR: `projects create` with no flag writes where `--data-dir` reads', async () => {
+    const created = await runCli(['projects', 'create', 'from-env'], { env: { TELLTALE_DATA_DIR: dataDir } });
+    expect(created.code, created.stderr).toBe(0);
+    const listed = await runCli(['projects', 'list', '--data-dir', dataDir]);
+    expect(listed.stdout).toContain('from-env');
+  });
+});
+
 describe('telltale start configured by its variables', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'telltale-config-e2e-'));
   const started: Started[] = [];

@@ -11,7 +11,7 @@ import { addStoreOptions, storeConnection, type StoreOptions } from './cli/store
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
 import type { RunningServer } from './http/startServer.js';
-import { SecretRedactor } from './log/SecretRedactor.js';
+import { SecretRedactor, secretValuesOf } from './log/SecretRedactor.js';
 import { packageVersion } from './version.js';
 
 /** Signals within this long of the first are the same interrupt, delivered twice; a later one forces the exit. */
@@ -135,7 +135,8 @@ showEnvVars(start);
 
 // one line, secrets removed (a storage error may quote a URL with credentials)
 program.parseAsync().catch((caught: unknown) => {
-  const redactor = new SecretRedactor([process.env.TELLTALE_CLICKHOUSE_PASSWORD, start.getOptionValue('clickhousePassword') as string | undefined]);
+  const variables = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TELLTALE_')));
+  const redactor = new SecretRedactor([...secretValuesOf(variables), ...secretValuesOf(start.opts())]);
   if (caught instanceof CliError) {
     console.error(`telltale: ${redactor.text(caught.message)}`);
     process.exit(caught.exitCode);

@@ -1,7 +1,7 @@
 import { Command, CommanderError, type Option } from 'commander';
 import type { z } from 'zod';
 import { StartConfigSchema, type StartConfig } from '../config.js';
-import { SecretRedactor } from '../log/SecretRedactor.js';
+import { SECRET_KEY, SecretRedactor } from '../log/SecretRedactor.js';
 import { CliError, EXIT } from './CliError.js';
 import { describeExpected } from './describeExpected.js';
 import { addStartOptions, envVarOf } from './startOptions.js';
@@ -10,9 +10,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Values of a boolean flag's variable. */
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, 1: true, 0: false };
-
-/** Options whose value is never echoed in an error line. */
-const SECRET_OPTION = /password|secret|token|key$/i;
 
 interface Given {
   option: Option;
@@ -27,7 +24,8 @@ function optionsOf(command: Command): Option[] {
 
 function badValue(given: Given, expected: string): CliError {
   const flag = given.option.long ?? given.option.flags;
-  const shown = SECRET_OPTION.test(flag) ? '' : `, got ${JSON.stringify(new SecretRedactor().text(String(given.value)))}`;
+  // a secret's value is never echoed
+  const shown = SECRET_KEY.test(given.option.attributeName()) ? '' : `, got ${JSON.stringify(new SecretRedactor().text(String(given.value)))}`;
   return new CliError(`${flag} (${given.variable}) must be ${expected}${shown}`, EXIT.USAGE);
 }
 

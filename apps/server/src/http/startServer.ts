@@ -17,7 +17,7 @@ import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
 import { createLogger } from '../log/createLogger.js';
 import { logApiAccess } from '../log/logApiAccess.js';
-import { displayUrl } from '../log/SecretRedactor.js';
+import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 
 export interface RunningServer {
   server: Server;
@@ -98,7 +98,7 @@ function crashFailpoint(logger: Logger): { afterInsert?: () => void } {
 export async function startServer(config: StartConfig): Promise<RunningServer> {
   // refuses a non-loopback address without keys before anything is opened
   const authMode = resolveAuthMode(config.host, config.auth);
-  const logger = createLogger({ level: config.logLevel, secrets: [config.clickhousePassword] });
+  const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const store = await Store.open(connectionOf(config, logger), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
@@ -172,8 +172,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     overloaded: collector.overloaded,
     onError: (err: TelltaleError) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
     onDone: (done: ExportDone) => {
+      if (!logger.isLevelEnabled('debug')) return;
       const { protocol, status, projectId: project, spans, bytes } = done;
-      if (logger.isLevelEnabled('debug')) logger.debug({ protocol, status, spans, bytes, durationMs: Math.round(done.durationMs * 10) / 10, project }, 'otlp request');
+      logger.debug({ protocol, status, spans, bytes, durationMs: Math.round(done.durationMs * 10) / 10, project }, 'otlp request');
     },
     ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
   };

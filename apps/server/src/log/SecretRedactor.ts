@@ -69,3 +69,11 @@ export function displayUrl(url: string): string {
     return new SecretRedactor().text(url);
   }
 }
+
+/** Configuration keys whose values are secrets (`clickhousePassword`, `adminKey`, `metricsToken`, `webhookSecret`…). */
+export const SECRET_KEY = /password|secret|token|key$/i;
+
+/** The string values of a configuration's secret fields, for SecretRedactor. */
+export function secretValuesOf(config: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(config).flatMap(([key, value]) => (SECRET_KEY.test(key) && typeof value === 'string' ? [value] : []));
+}
