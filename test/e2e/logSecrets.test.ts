@@ -1,6 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { WebhookReceiver } from '@telltale/alerts';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +28,23 @@ function otlpJson(runId: string): string {
         scopeSpans: [{ spans: [span('a1a1a1a1a1a1a1a1', 'agent'), span('b2b2b2b2b2b2b2b2', 'tool', 'a1a1a1a1a1a1a1a1')] }],
       },
     ],
+  });
+}
+
+/** One OTLP/gRPC Export of `spans` spans (made by the OTel SDK) with `key`; resolves with the gRPC status code. */
+function grpcExport(address: string, runId: string, spans: number, key: string): Promise<status> {
+  const memory = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('secrets-e2e');
+  for (let i = 0; i < spans; i++) tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': runId } }).end();
+  const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())!);
+  const client = new Client(address, credentials.createInsecure());
+  const metadata = new Metadata();
+  metadata.set('authorization', `Bearer ${key}`);
+  return new Promise((resolve) => {
+    client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (b: Buffer) => b, (b: Buffer) => b, body, metadata, {}, (err: ServiceError | null) => {
+      client.close();
+      resolve(err?.code ?? status.OK);
+    });
   });
 }
 
@@ -87,6 +107,8 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     }
     expect(accepted.status).toBe(200);
     expect((await post(wrong, 'vault-run-x')).status).toBe(401);
+    expect(await grpcExport(telltale.grpcAddress, 'vault-run-g', 3, ingest)).toBe(status.OK);
+    expect(await grpcExport(telltale.grpcAddress, 'vault-run-y', 1, wrong)).toBe(status.UNAUTHENTICATED);
     expect((await api('/runs/vault-run-1')).status).toBe(200);
     expect((await api('/runs?limit=5')).status).toBe(200);
     expect((await api('/runs', {}, wrong)).status).toBe(401);
@@ -148,7 +170,7 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
 
     const otlp = entries.filter((e) => e.msg === 'otlp request');
     expect(otlp.map((e) => `${String(e.protocol)} ${String(e.status)} ${String(e.spans)} ${String(e.project)}`)).toEqual(
-      expect.arrayContaining(['http 200 2 vault', 'http 401 0 undefined']),
+      expect.arrayContaining(['http 200 2 vault', 'http 401 0 undefined', `grpc ${status.OK} 3 vault`, `grpc ${status.UNAUTHENTICATED} 0 undefined`]),
     );
     expect(otlp.every((e) => e.level === 20 && typeof e.bytes === 'number')).toBe(true);
   });

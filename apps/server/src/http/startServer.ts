@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
-import { Collector, createOtlpHttpHandler, type ExportDone, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
+import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
 import { DEFAULT_LOOP_THRESHOLDS, Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import type { TelltaleError } from '@telltale/semconv';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
 import { createLogger } from '../log/createLogger.js';
 import { logApiAccess } from '../log/logApiAccess.js';
+import { logOtlpAccess } from '../log/logOtlpAccess.js';
 import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 
 export interface RunningServer {
@@ -171,11 +172,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     commit: collector.commit,
     overloaded: collector.overloaded,
     onError: (err: TelltaleError) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
-    onDone: (done: ExportDone) => {
-      if (!logger.isLevelEnabled('debug')) return;
-      const { protocol, status, projectId: project, spans, bytes } = done;
-      logger.debug({ protocol, status, spans, bytes, durationMs: Math.round(done.durationMs * 10) / 10, project }, 'otlp request');
-    },
+    onDone: logOtlpAccess(logger),
     ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
   };
   const otlp = createOtlpHttpHandler({
