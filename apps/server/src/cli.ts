@@ -6,10 +6,13 @@ import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
 import { projectsCommand } from './cli/projectsCommand.js';
+import { addStartOptions, showEnvVars } from './cli/startOptions.js';
 import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
 import type { RunningServer } from './http/startServer.js';
+import { SecretRedactor, secretValuesOf } from './log/SecretRedactor.js';
+import { packageVersion } from './version.js';
 
 /** Signals within this long of the first are the same interrupt, delivered twice; a later one forces the exit. */
 const SAME_SIGNAL_MS = 1_000;
@@ -17,43 +20,15 @@ const SAME_SIGNAL_MS = 1_000;
 const program = new Command()
   .name('telltale')
   .description('Reliability observability for AI agents: OTLP collector, ClickHouse storage, API and dashboard')
+  .version(packageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError();
 
-program
-  .command('start')
-  .description('run the collector, API and dashboard in one process')
-  .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
-  .option('--grpc-port <port>', "port for OTLP/gRPC (0: any free port; 'off': no gRPC receiver)", '4317')
-  .option('--host <host>', 'address to bind (other than loopback only with --auth keys)', '127.0.0.1')
-  .addOption(
-    new Option('--auth <mode>', 'keys: every request needs an API key (required beyond loopback); none: open, one project (default on loopback)')
-      .choices(['keys', 'none'])
-      .env('TELLTALE_AUTH'),
-  )
-  .option('--admin-key <key>', 'with --auth keys: the key that manages projects and API keys over HTTP (/api/v1/admin, telltale keys --endpoint)')
-  .option('--auth-refresh-seconds <s>', 'how often API keys and quotas are reloaded (revocations apply within this)', '5')
-  .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
-  .option('--clickhouse-url <url>', 'use a remote ClickHouse server instead of the embedded engine')
-  .addOption(new Option('--clickhouse-user <user>').env('TELLTALE_CLICKHOUSE_USER'))
-  .addOption(new Option('--clickhouse-password <password>').env('TELLTALE_CLICKHOUSE_PASSWORD'))
-  .option('--retention-days <days>', 'drop spans older than this')
-  .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression (default: 16 MiB)')
-  .option('--request-timeout-ms <ms>', 'a request (slow or stalled upload included) must complete within this', '30000')
-  .option('--spool-dir <dir>', 'durable spool of acknowledged spans not yet in ClickHouse (default: <data-dir>/spool)')
-  .option('--spool-max-bytes <bytes>', 'spool size cap; past it, exports get 503 + Retry-After (default: 1 GiB)')
-  .option('--spool-segment-bytes <bytes>', 'spool segment size: drained space is freed a segment at a time (default: 16 MiB)')
-  .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
-  .option('--web-dir <dir>', 'built dashboard to serve')
-  .option('--demo', 'also run the simulated agent fleet against this server', false)
-  .option('--public-url <url>', 'base URL of the dashboard for links in alert notifications (default: the listening URL)')
-  .addOption(
-    new Option('--alerts-allow-private <cidrs>', 'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)').env(
-      'TELLTALE_ALERTS_ALLOW_PRIVATE',
-    ),
-  )
-  .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
-  .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
-  .action(async (raw: Record<string, unknown>) => {
+const start = addStartOptions(program.command('start').description('run the collector, API and dashboard in one process'))
+  // usage errors (unknown flag, missing value) answer one line and exit 2, like a bad value
+  .showHelpAfterError(false)
+  .configureOutput({ outputError: (text, write) => write(`telltale: ${text.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`) })
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE))
+  .action(async (_opts: unknown, command: Command) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
     // process at once, leaving accepted spans to the next start's replay) shuts it down once it is up. A second signal
     // exits at once (what the spool holds is replayed on the next start), unless it comes within SAME_SIGNAL_MS of the
@@ -81,12 +56,12 @@ program
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
     // Heavy modules (storage engine, OTel SDK) load only for the commands that use them.
-    const [{ StartConfigSchema }, { startServer }, { runDemo }] = await Promise.all([
-      import('./config.js'),
+    const [{ startConfigOf }, { startServer }, { runDemo }] = await Promise.all([
+      import('./cli/resolveStartConfig.js'),
       import('./http/startServer.js'),
       import('./demo/runDemo.js'),
     ]);
-    const config = StartConfigSchema.parse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+    const config = startConfigOf(command, process.env);
     if (config.demo && config.auth === 'keys') {
       throw new CliError('--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server', 1);
     }
@@ -155,12 +130,18 @@ queryCommand('check', 'exit 1 when an agent misses a reliability bar (for CI and
     process.exitCode = await runCheck(opts, (text) => process.stdout.write(text));
   });
 
+// every start flag shows its TELLTALE_* variable in --help (flags added above included)
+showEnvVars(start);
+
+// one line, secrets removed (a storage error may quote a URL with credentials)
 program.parseAsync().catch((caught: unknown) => {
+  const variables = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TELLTALE_')));
+  const redactor = new SecretRedactor([...secretValuesOf(variables), ...secretValuesOf(start.opts())]);
   if (caught instanceof CliError) {
-    console.error(`telltale: ${caught.message}`);
+    console.error(`telltale: ${redactor.text(caught.message)}`);
     process.exit(caught.exitCode);
   }
   const err = toTelltaleError(caught);
-  console.error(`telltale: ${err.message}`);
+  console.error(`telltale: ${redactor.text(err.message).split('\n', 1)[0]}`);
   process.exit(1);
 });

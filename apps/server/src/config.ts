@@ -1,9 +1,23 @@
+import { checkPolicy } from '@telltale/alerts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from '@telltale/collector';
 import { z } from 'zod';
 import { MIN_ADMIN_KEY_LENGTH } from './auth/AdminGate.js';
 import { AUTH_MODES } from './auth/resolveAuthMode.js';
 
-/** Options of `telltale start`, validated once at the boundary. */
+function isCidrList(cidrs: string[]): boolean {
+  try {
+    checkPolicy({ allowPrivate: cidrs });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Options of `telltale start` (resolveStartConfig fills them from flags and
+ * TELLTALE_* variables); what a field accepts is also what its error says
+ * (describeExpected), so constraints belong in the schema.
+ */
 export const StartConfigSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65_535).default(4318),
@@ -36,7 +50,8 @@ export const StartConfigSchema = z
     alertsAllowPrivate: z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+      .refine(isCidrList, { message: 'comma-separated CIDR ranges such as 10.0.0.0/8,127.0.0.0/8' }),
     /** First retry delay of a failed webhook (doubles per attempt, with jitter). */
     alertsRetryBaseMs: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,10 +1,50 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ErrorLogParams, type LogParams, type WarnLogParams } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+
+/** A warning or error of the ClickHouse client itself (a failed request, a setting overridden). */
+export interface ClientLogEntry {
+  module: string;
+  message: string;
+  args?: Record<string, unknown>;
+  err?: Error;
+}
+
+/** Receives the ClickHouse client's own warnings and errors; without it the client prints them on the console. */
+export type ClientLogSink = (level: 'warn' | 'error', entry: ClientLogEntry) => void;
 
 /** Where the data lives: an embedded chDB directory, or a remote ClickHouse over HTTP. */
 export type StoreConnection =
-  | { kind: 'embedded'; dataDir: string }
-  | { kind: 'remote'; url: string; username?: string; password?: string; database?: string };
+  | { kind: 'embedded'; dataDir: string; onClientLog?: ClientLogSink }
+  | { kind: 'remote'; url: string; username?: string; password?: string; database?: string; onClientLog?: ClientLogSink };
+
+/** The client's `log` setting: its warnings and errors go to `sink` (the client constructs the logger class itself). */
+function clientLog(sink: ClientLogSink | undefined): { log?: { LoggerClass: new () => ClientLogger; level: ClickHouseLogLevel } } {
+  if (sink === undefined) return {};
+  return {
+    log: {
+      LoggerClass: class implements ClientLogger {
+        trace(): void {}
+        debug(): void {}
+        info(): void {}
+        warn(params: WarnLogParams): void {
+          sink('warn', params);
+        }
+        error(params: ErrorLogParams): void {
+          sink('error', params);
+        }
+      },
+      level: ClickHouseLogLevel.WARN,
+    },
+  };
+}
+
+interface ClientLogger {
+  trace(params: LogParams): void;
+  debug(params: LogParams): void;
+  info(params: LogParams): void;
+  warn(params: WarnLogParams): void;
+  error(params: ErrorLogParams): void;
+}
 
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
 
@@ -25,7 +65,7 @@ function chdbConnection(path: string): ClientConnection {
 export function createClickHouseClient(conn: StoreConnection): ClickHouseClient {
   switch (conn.kind) {
     case 'embedded':
-      return createClient({ connection: chdbConnection(conn.dataDir) });
+      return createClient({ connection: chdbConnection(conn.dataDir), ...clientLog(conn.onClientLog) });
     case 'remote':
       return createClient({
         url: conn.url,
@@ -34,6 +74,7 @@ export function createClickHouseClient(conn: StoreConnection): ClickHouseClient 
         ...(conn.database === undefined ? {} : { database: conn.database }),
         request_timeout: 30_000,
         compression: { request: false, response: true },
+        ...clientLog(conn.onClientLog),
       });
   }
 }

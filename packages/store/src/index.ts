@@ -1,6 +1,6 @@
 export { Store } from './Store.js';
 export { createClickHouseClient } from './client.js';
-export type { StoreConnection } from './client.js';
+export type { ClientLogEntry, ClientLogSink, StoreConnection } from './client.js';
 export { migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/Migration.js';

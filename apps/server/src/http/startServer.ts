@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
 import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
-import { DEFAULT_LOOP_THRESHOLDS, Store, type StoreConnection } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS, Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import type { TelltaleError } from '@telltale/semconv';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
 import { AdminGate } from '../auth/AdminGate.js';
 import { Authenticator } from '../auth/Authenticator.js';
@@ -16,6 +16,10 @@ import { KeyCache } from '../auth/KeyCache.js';
 import { loadKeySnapshot } from '../auth/loadKeySnapshot.js';
 import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
+import { createLogger } from '../log/createLogger.js';
+import { logApiAccess } from '../log/logApiAccess.js';
+import { logOtlpAccess } from '../log/logOtlpAccess.js';
+import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 
 export interface RunningServer {
   server: Server;
@@ -37,10 +41,13 @@ export interface RunningServer {
 /** The dashboard ships inside this package: apps/web builds into dist/web. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web', import.meta.url));
 
-function connectionOf(config: StartConfig): StoreConnection {
-  if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir };
+function connectionOf(config: StartConfig, logger: Logger): StoreConnection {
+  // the ClickHouse client's own warnings and errors go to our log (JSON, secrets redacted), not to the console
+  const onClientLog: ClientLogSink = (level, { module, message, args, err }) => logger[level]({ module, args, err }, `clickhouse client: ${message}`);
+  if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir, onClientLog };
   return {
     kind: 'remote',
+    onClientLog,
     url: config.clickhouseUrl,
     ...(config.clickhouseUser === undefined ? {} : { username: config.clickhouseUser }),
     ...(config.clickhousePassword === undefined ? {} : { password: config.clickhousePassword }),
@@ -95,8 +102,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // refuses a non-loopback address without keys before anything is opened
   const authMode = resolveAuthMode(config.host, config.auth);
   const adminGate = new AdminGate(authMode, config.adminKey);
-  const logger = pino({ level: config.logLevel, base: { service: 'telltale' } });
-  const store = await Store.open(connectionOf(config), {
+  const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
+  const store = await Store.open(connectionOf(config, logger), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
   });
@@ -114,6 +121,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
+  // the project of each API request, for its access line (open mode: everything is `default`)
+  const apiProjects = new WeakMap<IncomingMessage, string>();
+  const apiProjectOf = (req: IncomingMessage): string | undefined => (auth === undefined ? 'default' : apiProjects.get(req));
   const analytics = new Analytics(store);
   const policy = { allowPrivate: config.alertsAllowPrivate };
   checkPolicy(policy);
@@ -165,6 +175,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     commit: collector.commit,
     overloaded: collector.overloaded,
     onError: (err: TelltaleError) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
+    onDone: logOtlpAccess(logger),
     ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
   };
   const otlp = createOtlpHttpHandler({
@@ -179,7 +190,15 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     alerts,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     onInternalError: (err) => logger.error({ err }, 'API request failed'),
-    ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'read') }),
+    ...(auth === undefined
+      ? {}
+      : {
+          authenticate: async (req) => {
+            const project = await auth.authenticator.projectOf(req.headers.authorization, 'read');
+            apiProjects.set(req, project);
+            return project;
+          },
+        }),
     // read your writes: a query first lets the project's acknowledged spans reach storage (bounded wait)
     beforeRead: (projectId) => collector.caughtUp(API_CATCH_UP_MS, projectId),
     // an admin change reloads the keys at once: a new key works, a revoked one stops, before the answer
@@ -190,7 +209,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 }, (req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path === '/v1/traces') otlp(req, res);
-    else app(req, res);
+    else {
+      if (path?.startsWith('/api/') === true) logApiAccess(logger, req, res, apiProjectOf);
+      app(req, res);
+    }
   });
   server.keepAliveTimeout = 5_000;
 
@@ -225,7 +247,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
   await evaluator.start();
   dispatcher.start();
-  logger.info({ url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl ?? config.dataDir, auth: authMode, adminApi: adminGate.enabled }, 'telltale listening');
+  logger.info(
+    { url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl === undefined ? config.dataDir : displayUrl(config.clickhouseUrl), auth: authMode, adminApi: adminGate.enabled },
+    'telltale listening',
+  );
   if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
 
   let closing: Promise<void> | undefined;

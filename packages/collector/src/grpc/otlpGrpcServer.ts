@@ -30,6 +30,12 @@ export interface OtlpGrpcServer {
 
 const identity = (b: Buffer): Buffer => b;
 
+interface Counts {
+  spans: number;
+  bytes: number;
+  projectId: string | undefined;
+}
+
 /**
  * opentelemetry.proto.collector.trace.v1.TraceService with the raw bytes as
  * request and response: the request goes to our own decoder (in a worker
@@ -67,25 +73,34 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
   const retryAfter = opts.retryAfterSeconds ?? 2;
   const authenticate = opts.authenticate ?? (() => 'default');
 
-  async function handle(call: ServerUnaryCall<Buffer, Uint8Array>): Promise<Uint8Array> {
+  async function handle(call: ServerUnaryCall<Buffer, Uint8Array>, counts: Counts): Promise<Uint8Array> {
     const projectId = await authenticate(firstValue(call.metadata, 'authorization'));
     if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
+    counts.projectId = projectId;
     refuseWhenOverloaded(opts);
     const body = call.request;
     const taken = body.length;
+    counts.bytes = taken;
     if (!budget.tryTake(taken)) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'too many requests in memory; retry later' });
     try {
       // grpc-js may hand over a view of a larger buffer: the worker gets a copy of its own
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-      return encodeExportResponse('proto', await ingestExport(opts, { body: own, encoding: 'proto', projectId, nowMs: Date.now() }));
+      return encodeExportResponse('proto', await ingestExport(opts, { body: own, encoding: 'proto', projectId, nowMs: Date.now() }, counts));
     } finally {
       budget.give(taken);
     }
   }
 
   const exportCall = (call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>): void => {
-    handle(call).then(
-      (response) => callback(null, response),
+    const startedAt = performance.now();
+    const counts: Counts = { spans: 0, bytes: 0, projectId: undefined };
+    const done = (status: number): void =>
+      opts.onDone?.({ protocol: 'grpc', status, projectId: counts.projectId, spans: counts.spans, bytes: counts.bytes, durationMs: performance.now() - startedAt });
+    handle(call, counts).then(
+      (response) => {
+        callback(null, response);
+        done(0);
+      },
       (caught: unknown) => {
         const err = toTelltaleError(caught);
         opts.onError?.(err);
@@ -96,6 +111,7 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
           metadata.set('grpc-status-details-bin', Buffer.from(encodeRpcStatus('proto', { code, message: err.message, retryDelaySeconds })));
         }
         callback({ code, details: err.message, metadata });
+        done(code);
       },
     );
   };

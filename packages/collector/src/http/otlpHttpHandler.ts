@@ -52,6 +52,8 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
+    const startedAt = performance.now();
+    const counts = { spans: 0, bytes: 0, projectId: undefined as string | undefined };
     try {
       if (req.method !== 'POST') {
         req.resume();
@@ -66,14 +68,16 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       }
       const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
+      counts.projectId = projectId;
 
       refuseWhenOverloaded(opts);
       const body = await readBody(req, maxBodyBytes, budget);
       // the body may be transferred to a worker (detached, length 0): remember what it took
       const taken = body.length;
+      counts.bytes = taken;
       let partial;
       try {
-        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() });
+        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() }, counts);
       } finally {
         budget.give(taken);
       }
@@ -86,6 +90,8 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       if (status === 429) headers['retry-after'] = err instanceof RateLimitedError ? String(err.retryAfterSeconds) : retryAfter;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
+    } finally {
+      opts.onDone?.({ protocol: 'http', status: res.statusCode, projectId: counts.projectId, spans: counts.spans, bytes: counts.bytes, durationMs: performance.now() - startedAt });
     }
   }
 

@@ -19,6 +19,27 @@ export interface ExportIntake {
    * admits the spans; otherwise the request is refused as rate limited.
    */
   admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
+  /** Called once per export request when it is answered (access logs); not on the request's path. */
+  onDone?: (done: ExportDone) => void;
+}
+
+/** One answered export request, as an access log records it. */
+export interface ExportDone {
+  protocol: 'http' | 'grpc';
+  /** HTTP status, or the gRPC status code (0: OK). */
+  status: number;
+  /** Undefined when the request was refused before its key was checked, or the key was refused. */
+  projectId: string | undefined;
+  /** Spans decoded from the request (0 when it was refused before decoding). */
+  spans: number;
+  /** Body bytes received (after decompression for gRPC). */
+  bytes: number;
+  durationMs: number;
+}
+
+/** Filled in by ingestExport as it goes, for the access log. */
+export interface ExportCounts {
+  spans: number;
 }
 
 /** Over a project's quota: HTTP 429, gRPC RESOURCE_EXHAUSTED, both with this retry delay. */
@@ -41,8 +62,9 @@ export function refuseWhenOverloaded(intake: ExportIntake): void {
  * once the accepted spans are durable. Throws a TelltaleError otherwise
  * (a RateLimitedError over the quota).
  */
-export async function ingestExport(intake: ExportIntake, job: ExportJob): Promise<OtlpPartialSuccess | undefined> {
+export async function ingestExport(intake: ExportIntake, job: ExportJob, counts?: ExportCounts): Promise<OtlpPartialSuccess | undefined> {
   const processed = await intake.process(job);
+  if (counts !== undefined) counts.spans = processed.spanCount;
   const refused = intake.admit?.(job.projectId, processed.spanCount);
   if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
   if (processed.spanCount > 0) await intake.commit(processed);
