@@ -50,6 +50,7 @@ function grpcExport(address: string, runId: string, spans: number, key: string):
 
 const PASSWORD = 'ch-Pa55word-9d2f71';
 const URL_PASSWORD = 'url-Pa55word-41c7e0';
+const ADMIN_KEY = 'admin-7c1e0b9f4d2a68e3b5f1c0d9';
 
 /**
  * A full scenario with every kind of secret in play — ClickHouse password
@@ -76,7 +77,7 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     remote = ['--clickhouse-url', clickhouse.url];
     telltale = await TelltaleProcess.start({
       args: ['--auth', 'keys', '--auth-refresh-seconds', '1', '--log-level', 'debug', '--clickhouse-url', chUrl, '--alerts-allow-private', '127.0.0.0/8'],
-      env: { TELLTALE_CLICKHOUSE_USER: 'telltale', TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD },
+      env: { TELLTALE_CLICKHOUSE_USER: 'telltale', TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD, TELLTALE_ADMIN_KEY: ADMIN_KEY },
     });
   });
   afterAll(async () => {
@@ -114,6 +115,13 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     expect((await api('/runs', {}, wrong)).status).toBe(401);
     expect((await api('/runs', {}, ingest)).status).toBe(403);
 
+    // the admin API answers a new key's secret once; a wrong admin key is refused
+    const adminCreated = await api('/admin/projects/vault/keys', { method: 'POST', body: JSON.stringify({ kind: 'read' }) }, ADMIN_KEY);
+    expect(adminCreated.status).toBe(201);
+    const adminRead = ((await adminCreated.json()) as { secret: string }).secret;
+    expect(adminRead).toMatch(/^tt_read_/);
+    expect((await api('/admin/projects', {}, `${ADMIN_KEY}x`)).status).toBe(401);
+
     const created = await api('/alerts/destinations', { method: 'POST', body: JSON.stringify({ name: 'on-call', url: receiver.url }) });
     expect(created.status).toBe(201);
     const { destination, secret } = (await created.json()) as { destination: { id: string }; secret: string };
@@ -142,6 +150,9 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
       readSecret: read.split('_')[3]!,
       wrongSecret: wrong.split('_')[3]!,
       webhookSecret: secret,
+      ADMIN_KEY,
+      adminRead,
+      adminReadSecret: adminRead.split('_')[3]!,
       webhookSecretBody: secret.slice('whsec_'.length),
     };
     for (const [name, value] of Object.entries(secrets)) expect(output.includes(value), `${name} appears in the server output`).toBe(false);
@@ -163,9 +174,11 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
         'POST /api/v1/alerts/destinations 201 vault',
         'POST /api/v1/alerts/destinations/:destinationId/test 200 vault',
         'GET /api/v1/health 503 vault',
+        'POST /api/v1/admin/projects/:projectId/keys 201 undefined',
+        'GET /api/v1/admin/projects 401 undefined',
       ]),
     );
-    expect(access).toHaveLength(7);
+    expect(access).toHaveLength(9);
     for (const line of access) expect(line.durationMs).toEqual(expect.any(Number));
 
     const otlp = entries.filter((e) => e.msg === 'otlp request');
