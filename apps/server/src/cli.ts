@@ -51,6 +51,8 @@ program
     ),
   )
   .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
+  .option('--metrics-port <port>', 'also serve /metrics (and /healthz, /readyz) on this port, same host, without auth')
+  .option('--metrics-token <token>', 'with --auth keys: serve /metrics on the main port to this Bearer token')
   .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
   .action(async (raw: Record<string, unknown>) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
@@ -97,7 +99,9 @@ program
     }
     if (config.demo) {
       running.logger.info('demo: running a simulated agent fleet');
-      const result = await runDemo({ endpoint: running.url });
+      const { createProgress } = await import('./progress/createProgress.js');
+      const progress = createProgress(running.logger, 'demo', 'runs');
+      const result = await runDemo({ endpoint: running.url, onProgress: (done, total) => progress.update(done, total) }).finally(() => progress.finish());
       running.logger.info({ ...result, dashboard: running.url }, 'demo data loaded: open the dashboard');
     }
   });

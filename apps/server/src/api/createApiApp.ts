@@ -8,6 +8,7 @@ import type { Store } from '@telltale/store';
 import { z } from 'zod';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
+import { observeRequests, type ApiRequestObserver } from './observeRequests.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
 import { costRouter } from './costRouter.js';
@@ -42,6 +43,8 @@ export interface ApiAppOptions {
    * Health, the OpenAPI document and the alert routes do not wait.
    */
   beforeRead?: (projectId: string) => Promise<unknown>;
+  /** Hears every finished `/api/v1` request with its route pattern (metrics). */
+  onApiRequest?: ApiRequestObserver;
 }
 
 export const API_VERSION = '0.1.0';
@@ -106,6 +109,7 @@ export function createApiApp(opts: ApiAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (opts.onApiRequest !== undefined) app.use('/api/v1', observeRequests('/api/v1', opts.onApiRequest));
   app.use('/api/v1', createApiRouter(opts).router);
 
   const webDir = opts.webDir;
