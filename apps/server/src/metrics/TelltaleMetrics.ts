@@ -27,6 +27,9 @@ const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
   INTERNAL: 'internal_error',
 };
 
+/** Default Node metrics that are gauges with a `_total` suffix. */
+const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 const REJECT_REASONS: ReadonlyArray<[keyof RejectCounts, string]> = [
   ['overRequestLimit', 'over_request_limit'],
   ['invalid', 'invalid'],
@@ -63,6 +66,8 @@ export class TelltaleMetrics {
     const registers = [this.registry];
     const clock = sources.clock ?? Date.now;
     collectDefaultMetrics({ register: this.registry });
+    // gauges named like counters, which promtool's lint refuses; the same figures are in nodejs_active_*
+    for (const name of NON_COUNTER_TOTALS) this.registry.removeSingleMetric(name);
     this.otlpRequests = new Counter({
       name: 'telltale_otlp_requests_total',
       help: 'OTLP export requests answered, by protocol and outcome (accepted, partially_accepted, or why refused).',
@@ -89,11 +94,12 @@ export class TelltaleMetrics {
       registers,
     });
     for (const protocol of ['http', 'grpc'] as const) {
-      this.otlpRequests.labels(protocol, 'accepted');
-      this.spansAccepted.labels(protocol);
+      this.otlpRequests.labels(protocol, 'accepted').inc(0);
+      this.spansAccepted.labels(protocol).inc(0);
+      for (const code of ['429', '503']) this.refused.labels(protocol, code).inc(0);
     }
-    for (const [, reason] of REJECT_REASONS) this.spansRejected.labels(reason);
-    for (const [, kind] of CUT_KINDS) this.spanLimitCuts.labels(kind);
+    for (const [, reason] of REJECT_REASONS) this.spansRejected.labels(reason).inc(0);
+    for (const [, kind] of CUT_KINDS) this.spanLimitCuts.labels(kind).inc(0);
     new Gauge({ name: 'telltale_spool_bytes', help: 'Bytes of the spool on disk, accepted writes included.', registers, collect: gauge(() => sources.spool().usedBytes) });
     new Gauge({ name: 'telltale_spool_max_bytes', help: 'The spool size cap (--spool-max-bytes); past it, exports get 503.', registers, collect: gauge(() => sources.spool().capacityBytes) });
     new Gauge({ name: 'telltale_spool_records', help: 'Spool records (one per accepted request) not yet stored.', registers, collect: gauge(() => sources.spool().records) });
@@ -144,7 +150,8 @@ export class TelltaleMetrics {
       labelNames: ['outcome'],
       registers,
     });
-    for (const outcome of ['sent', 'retrying', 'failed']) this.notifications.labels(outcome);
+    for (const outcome of ['sent', 'retrying', 'failed']) this.notifications.labels(outcome).inc(0);
+    for (const result of ['breaching', 'ok', 'no_data', 'error']) this.alertEvaluations.labels(result).inc(0);
   }
 
   /** An OTLP request whose spans are durable (or had none to keep). */

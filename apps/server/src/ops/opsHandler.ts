@@ -24,7 +24,12 @@ const PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export function createOpsHandler(opts: OpsHandlerOptions): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
   return (req, res, path) => {
     if (!PATHS.has(path)) return false;
-    if (path === '/metrics' && opts.metricsAccess === 'off') return false;
+    if (path === '/metrics' && opts.metricsAccess === 'off') {
+      // not the dashboard's fallback page either: say where the metrics are
+      req.resume();
+      json(res, 404, { error: { code: 'NOT_FOUND', message: 'metrics are not served on this port: start with --metrics-token <token>, or scrape --metrics-port' } });
+      return true;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('use GET');
       return true;
