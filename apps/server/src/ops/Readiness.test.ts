@@ -40,7 +40,7 @@ describe('Readiness (what /readyz answers)', () => {
     expect(report.reasons).toEqual([
       'storage unreachable: connect ECONNREFUSED',
       'spool above its high-water mark: 950 of 1000 bytes used (storage is behind or unreachable)',
-      'catching up run facts: 0/0 runs (retrying: socket hang up)',
+      'catching up run facts: looking for stale runs (retrying: socket hang up)',
     ]);
   });
 

@@ -52,7 +52,8 @@ export class Readiness {
       reasons.push(`spool above its high-water mark: ${spool.usedBytes} of ${spool.capacityBytes} bytes used (storage is behind or unreachable)`);
     }
     if (runFacts.state !== 'caught_up') {
-      reasons.push(`catching up run facts: ${runFacts.done}/${runFacts.total} runs${runFacts.lastError === undefined ? '' : ` (retrying: ${runFacts.lastError})`}`);
+      const where = runFacts.total === 0 ? 'looking for stale runs' : `${runFacts.done}/${runFacts.total} runs`;
+      reasons.push(`catching up run facts: ${where}${runFacts.lastError === undefined ? '' : ` (retrying: ${runFacts.lastError})`}`);
     }
     return {
       ready: reasons.length === 0,
