@@ -1,6 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Metadata } from '@grpc/grpc-js';
+import { OTLPTraceExporter as OtlpGrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricValue } from './harness/metricValue.js';
@@ -135,6 +138,22 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
 
     const checked = await promtool(['check', 'metrics'], drained);
     expect(checked.code, `${checked.stdout}${checked.stderr}`).toBe(0);
+  });
+
+  it('counts OTLP/gRPC exports of the official exporter under protocol grpc', async () => {
+    const metadata = new Metadata();
+    metadata.set('authorization', `Bearer ${ingestKey}`);
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new BatchSpanProcessor(new OtlpGrpcExporter({ url: `http://${telltale.grpcAddress}`, metadata }), { maxExportBatchSize: 25 })],
+    });
+    const tracer = provider.getTracer('ops-test');
+    const spans = 60;
+    for (let i = 0; i < spans; i++) tracer.startSpan(`grpc step ${i}`).end();
+    await provider.forceFlush();
+    await provider.shutdown();
+    const text = await metrics();
+    expect(metricValue(text, 'telltale_otlp_spans_accepted_total', { protocol: 'grpc' })).toBe(spans);
+    expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'grpc', outcome: 'accepted' })).toBe(3);
   });
 
   it('times API requests by route pattern, not by raw URL', async () => {
