@@ -7,12 +7,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './ensureChromium.mjs';
+import { ensurePromtool } from './ensurePromtool.mjs';
 import { pnpm, pnpmCommand } from './pnpm.mjs';
 import { summarise } from './summarise.mjs';
 
 pnpm(['install', '--frozen-lockfile']);
 if (!ensureChromium()) {
   console.error('Chromium is required for the browser tests.');
+  process.exit(1);
+}
+if (!ensurePromtool()) {
+  console.error('promtool is required for the metrics tests.');
   process.exit(1);
 }
 pnpm(['run', 'build']);

@@ -51,6 +51,7 @@ function grpcExport(address: string, runId: string, spans: number, key: string):
 const PASSWORD = 'ch-Pa55word-9d2f71';
 const URL_PASSWORD = 'url-Pa55word-41c7e0';
 const ADMIN_KEY = 'admin-7c1e0b9f4d2a68e3b5f1c0d9';
+const METRICS_TOKEN = 'metrics-e4b08a1d93c2f57a';
 
 /**
  * A full scenario with every kind of secret in play — ClickHouse password
@@ -77,7 +78,7 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     remote = ['--clickhouse-url', clickhouse.url];
     telltale = await TelltaleProcess.start({
       args: ['--auth', 'keys', '--auth-refresh-seconds', '1', '--log-level', 'debug', '--clickhouse-url', chUrl, '--alerts-allow-private', '127.0.0.0/8'],
-      env: { TELLTALE_CLICKHOUSE_USER: 'telltale', TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD, TELLTALE_ADMIN_KEY: ADMIN_KEY },
+      env: { TELLTALE_CLICKHOUSE_USER: 'telltale', TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD, TELLTALE_ADMIN_KEY: ADMIN_KEY, TELLTALE_METRICS_TOKEN: METRICS_TOKEN },
     });
   });
   afterAll(async () => {
@@ -122,6 +123,10 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     expect(adminRead).toMatch(/^tt_read_/);
     expect((await api('/admin/projects', {}, `${ADMIN_KEY}x`)).status).toBe(401);
 
+    // the metrics token opens /metrics on the main port, a wrong one does not
+    expect((await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
+
     const created = await api('/alerts/destinations', { method: 'POST', body: JSON.stringify({ name: 'on-call', url: receiver.url }) });
     expect(created.status).toBe(201);
     const { destination, secret } = (await created.json()) as { destination: { id: string }; secret: string };
@@ -151,6 +156,7 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
       wrongSecret: wrong.split('_')[3]!,
       webhookSecret: secret,
       ADMIN_KEY,
+      METRICS_TOKEN,
       adminRead,
       adminReadSecret: adminRead.split('_')[3]!,
       webhookSecretBody: secret.slice('whsec_'.length),

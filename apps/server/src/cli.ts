@@ -73,7 +73,9 @@ const start = addStartOptions(program.command('start').description('run the coll
     }
     if (config.demo) {
       running.logger.info('demo: running a simulated agent fleet');
-      const result = await runDemo({ endpoint: running.url });
+      const { createProgress } = await import('./progress/createProgress.js');
+      const progress = createProgress(running.logger, 'demo', 'runs');
+      const result = await runDemo({ endpoint: running.url, onProgress: (done, total) => progress.update(done, total) }).finally(() => progress.finish());
       running.logger.info({ ...result, dashboard: running.url }, 'demo data loaded: open the dashboard');
     }
   });

@@ -54,6 +54,10 @@ export const StartConfigSchema = z
       .refine(isCidrList, { message: 'comma-separated CIDR ranges such as 10.0.0.0/8,127.0.0.0/8' }),
     /** First retry delay of a failed webhook (doubles per attempt, with jitter). */
     alertsRetryBaseMs: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+    /** A separate listener for `/metrics` (and the probes) on the same host, without auth. */
+    metricsPort: z.coerce.number().int().min(0).max(65_535).optional(),
+    /** With `--auth keys`, `/metrics` on the main port needs this as a Bearer token (unset: not served there). */
+    metricsToken: z.string().min(16, 'the metrics token must be at least 16 characters').optional(),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();

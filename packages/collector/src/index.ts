@@ -24,9 +24,9 @@ export type { LiveLoopEvent, LiveLoopKind, LiveLoopDetectorOptions } from './loo
 export { loopSignalsOf } from './loops/loopSignals.js';
 export type { LoopSignals, LoopStep } from './loops/loopSignals.js';
 export { normaliseRequest } from './normalise/normaliseRequest.js';
-export type { NormaliseResult, NormaliseOptions } from './normalise/normaliseRequest.js';
+export type { NormaliseResult, NormaliseOptions, RejectCounts } from './normalise/normaliseRequest.js';
 export { DEFAULT_SPAN_LIMITS } from './normalise/spanLimits.js';
-export type { SpanLimits } from './normalise/spanLimits.js';
+export type { LimitCounts, SpanLimits } from './normalise/spanLimits.js';
 export { decodeTraceRequestProto } from './otlp/protoDecoder.js';
 export { decodeTraceRequestJson } from './otlp/jsonDecoder.js';
 export { OtlpDecodeError } from './otlp/OtlpDecodeError.js';

@@ -4,6 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport, type SpanBatchMessages } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
@@ -46,8 +47,13 @@ export class Store {
     opts: {
       retentionDays?: number;
       runFacts?: RunFactsOptions;
-      /** false: skip finalising stale run facts (short CLI commands). */
+      /**
+       * false: skip finalising stale run facts — short CLI commands, or a
+       * server that catches up in the background (`runFacts.catchUp`).
+       */
       reconcile?: boolean;
+      /** Hears (done, total) while migrations are applied (only when some are pending). */
+      onMigrationProgress?: (done: number, total: number) => void;
       /**
        * Where embedded inserts stage their Arrow files (default: `staging/` in
        * the data directory, emptied at open: a process killed mid-insert
@@ -65,7 +71,7 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
-      await migrate(store.client);
+      await migrate(store.client, undefined, opts.onMigrationProgress);
       // the engine now holds the data directory: no other process stages inserts in its staging dir
       if (stagingDir !== undefined) await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
@@ -137,6 +143,14 @@ export class Store {
     for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
       await this.client.command({ query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY` });
     }
+  }
+
+  /** Whether the latest migration this build knows is applied (false: the storage was reset or is older). */
+  async schemaCurrent(): Promise<boolean> {
+    const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+    const result = await this.client.query({ query: 'SELECT max(version) AS version FROM schema_migrations', format: 'JSONEachRow' });
+    const [row] = await result.json<{ version: number }>();
+    return Number(row?.version ?? 0) >= latest;
   }
 
   async ping(): Promise<boolean> {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { adminRouter, type AdminOptions } from './adminRouter.js';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
+import { observeRequests, type ApiRequestObserver } from './observeRequests.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
 import { costRouter } from './costRouter.js';
@@ -45,6 +46,8 @@ export interface ApiAppOptions {
   beforeRead?: (projectId: string) => Promise<unknown>;
   /** Who may call `/admin/…` (projects and keys). Default: anyone without `authenticate` (open mode), no one with it. */
   admin?: AdminOptions;
+  /** Hears every finished `/api/v1` request with its route pattern (metrics). */
+  onApiRequest?: ApiRequestObserver;
 }
 
 export const API_VERSION = '0.1.0';
@@ -115,6 +118,7 @@ export function createApiApp(opts: ApiAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (opts.onApiRequest !== undefined) app.use('/api/v1', observeRequests('/api/v1', opts.onApiRequest));
   app.use('/api/v1', createApiRouter(opts).router);
 
   const webDir = opts.webDir;

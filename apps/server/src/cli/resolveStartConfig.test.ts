@@ -59,6 +59,13 @@ const CASES: Record<string, Case> = {
     fromFlag: { alertsAllowPrivate: ['192.168.0.0/16'] },
   },
   '--alerts-retry-base-ms': { env: '500', fromEnv: { alertsRetryBaseMs: 500 }, flag: ['--alerts-retry-base-ms', '900'], fromFlag: { alertsRetryBaseMs: 900 } },
+  '--metrics-port': { env: '9464', fromEnv: { metricsPort: 9464 }, flag: ['--metrics-port', '9465'], fromFlag: { metricsPort: 9465 } },
+  '--metrics-token': {
+    env: 'metrics-token-from-env-01',
+    fromEnv: { metricsToken: 'metrics-token-from-env-01' },
+    flag: ['--metrics-token', 'metrics-token-from-flag-2'],
+    fromFlag: { metricsToken: 'metrics-token-from-flag-2' },
+  },
   '--log-level': { env: 'debug', fromEnv: { logLevel: 'debug' }, flag: ['--log-level', 'warn'], fromFlag: { logLevel: 'warn' } },
 };
 

@@ -35,6 +35,8 @@ export function addStartOptions(command: Command): Command {
     .option('--public-url <url>', 'base URL of the dashboard for links in alert notifications (default: the listening URL)')
     .option('--alerts-allow-private <cidrs>', 'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)')
     .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
+    .option('--metrics-port <port>', 'also serve /metrics (and /healthz, /readyz) on this port, same host, without auth')
+    .option('--metrics-token <token>', 'with --auth keys: serve /metrics on the main port to this Bearer token')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info');
 }
 

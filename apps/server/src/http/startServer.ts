@@ -20,6 +20,8 @@ import { createLogger } from '../log/createLogger.js';
 import { logApiAccess } from '../log/logApiAccess.js';
 import { logOtlpAccess } from '../log/logOtlpAccess.js';
 import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
+import { ServerOps } from '../ops/ServerOps.js';
+import { createProgress } from '../progress/createProgress.js';
 
 export interface RunningServer {
   server: Server;
@@ -34,6 +36,10 @@ export interface RunningServer {
   /** `keys`: API keys required; `none`: open, everything is project `default`. */
   authMode: AuthMode;
   logger: Logger;
+  /** Probes, metrics and the run facts catch-up. */
+  ops: ServerOps;
+  /** The `--metrics-port` listener's URL, when started with one. */
+  metricsUrl: string | undefined;
   /** Stops accepting, writes everything accepted, closes storage. */
   close: () => Promise<void>;
 }
@@ -103,8 +109,15 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const authMode = resolveAuthMode(config.host, config.auth);
   const adminGate = new AdminGate(authMode, config.adminKey);
   const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
+  const migrations = createProgress(logger, 'migrations', 'migrations');
   const store = await Store.open(connectionOf(config, logger), {
     ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
+    // the run facts catch up in the background once the server listens (ops.catchUp); /readyz says so meanwhile
+    reconcile: false,
+    onMigrationProgress: (done, total) => {
+      migrations.update(done, total);
+      if (done === total) migrations.finish();
+    },
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
   });
   let keys: KeyCache | undefined;
@@ -124,6 +137,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // the project of each API request, for its access line (open mode: everything is `default`)
   const apiProjects = new WeakMap<IncomingMessage, string>();
   const apiProjectOf = (req: IncomingMessage): string | undefined => (auth === undefined ? 'default' : apiProjects.get(req));
+  // eslint-disable-next-line prefer-const -- read by the ops' gauges once it is assigned below
+  let collector: Collector;
+  const ops = new ServerOps({ store, collector: () => collector, logger, authMode, metricsToken: config.metricsToken });
   const analytics = new Analytics(store);
   const policy = { allowPrivate: config.alertsAllowPrivate };
   checkPolicy(policy);
@@ -134,6 +150,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     policy,
     retry: { baseDelayMs: config.alertsRetryBaseMs },
     onError: (err) => logger.warn({ err }, 'delivering alert notifications failed; they stay pending'),
+    onAttempt: (outcome) => ops.metrics.notificationAttempt(outcome),
   });
   const evaluator = new AlertEvaluator({
     store,
@@ -141,6 +158,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     dashboardUrl,
     onEnqueued: () => dispatcher.wake(),
     onError: (err, ruleId) => logger.warn({ err, ruleId }, 'evaluating an alert rule failed'),
+    onEvaluated: (result) => ops.metrics.alertEvaluated(result),
   });
   // loops are reported while the run is still going: every any_loop rule of the project gets them
   const liveLoops = new LiveLoopDetector({
@@ -150,7 +168,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
   });
   liveLoops.start();
-  const collector = await Collector.open({
+  collector = await Collector.open({
     spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
     spoolMaxBytes: config.spoolMaxBytes,
     spoolSegmentBytes: config.spoolSegmentBytes,
@@ -158,7 +176,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     // a span older than the retention would only be dropped again
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
     insert: (messages, runs, deduplicationToken) => store.insertSpanBatches(messages, runs, { deduplicationToken }),
-    onInsertError: (err, attempt) => logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried'),
+    onInsertError: (err, attempt) => {
+      ops.metrics.insertFailed();
+      logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+    },
+    onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
     onAccepted: (loops) => liveLoops.observe(loops),
     ...crashFailpoint(logger),
   }).catch(async (err: unknown) => {
@@ -180,6 +202,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   };
   const otlp = createOtlpHttpHandler({
     ...intake,
+    ...ops.otlpHooks('http', intake.onError),
     maxBodyBytes: config.maxBodyBytes,
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
   });
@@ -203,13 +226,16 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     beforeRead: (projectId) => collector.caughtUp(API_CATCH_UP_MS, projectId),
     // an admin change reloads the keys at once: a new key works, a revoked one stops, before the answer
     admin: { authorize: (req) => adminGate.check(req.headers.authorization), onChange: async () => keys?.refresh() },
+    onApiRequest: (method, route, status, seconds) => ops.metrics.apiRequest(method, route, status, seconds),
   });
+  // probes and metrics answer ahead of the API: no key, no wait for the spool
+  const opsHandler = ops.mainHandler();
 
   // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
   const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 }, (req, res) => {
     const path = req.url?.split('?', 1)[0];
     if (path === '/v1/traces') otlp(req, res);
-    else {
+    else if (!opsHandler(req, res, path ?? '')) {
       if (path?.startsWith('/api/') === true) logApiAccess(logger, req, res, apiProjectOf);
       app(req, res);
     }
@@ -231,6 +257,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     try {
       grpc = await startOtlpGrpcServer(config.host, config.grpcPort, {
         ...intake,
+        ...ops.otlpHooks('grpc', intake.onError),
         maxMessageBytes: config.maxBodyBytes,
         ...(auth === undefined ? {} : { authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest') }),
       });
@@ -243,12 +270,33 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   const grpcAddress = grpc === undefined ? undefined : `${host}:${grpc.port}`;
+  let metricsUrl: string | undefined;
+  if (config.metricsPort !== undefined) {
+    try {
+      metricsUrl = await ops.listenMetrics(config.host, config.metricsPort);
+    } catch (err) {
+      server.close();
+      await grpc?.close();
+      keys?.stop();
+      await collector.close();
+      await store.close();
+      throw new Error(`cannot listen for metrics on ${host}:${config.metricsPort} (${(err as Error).message}); choose another --metrics-port`, { cause: err });
+    }
+  }
   listeningUrl = url;
+  ops.catchUp.start();
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
   await evaluator.start();
   dispatcher.start();
   logger.info(
-    { url, grpc: grpcAddress ?? 'off', storage: config.clickhouseUrl === undefined ? config.dataDir : displayUrl(config.clickhouseUrl), auth: authMode, adminApi: adminGate.enabled },
+    {
+      url,
+      grpc: grpcAddress ?? 'off',
+      ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }),
+      storage: config.clickhouseUrl === undefined ? config.dataDir : displayUrl(config.clickhouseUrl),
+      auth: authMode,
+      adminApi: adminGate.enabled,
+    },
     'telltale listening',
   );
   if (authMode === 'none') logger.info('open mode: no API keys, every request is project default (loopback only)');
@@ -260,6 +308,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       server.closeIdleConnections();
       await Promise.all([stopped, grpc?.close()]);
       liveLoops.stop();
+      await ops.close();
       await evaluator.stop();
       await dispatcher.stop();
       keys?.stop();
@@ -269,5 +318,5 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { server, store, collector, analytics, url, grpcAddress, authMode, logger, close };
+  return { server, store, collector, analytics, url, grpcAddress, authMode, logger, ops, metricsUrl, close };
 }

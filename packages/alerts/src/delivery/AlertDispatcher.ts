@@ -26,6 +26,8 @@ export interface AlertDispatcherOptions {
   concurrency?: number;
   clock?: () => number;
   onError?: (err: unknown) => void;
+  /** What each recorded attempt came to (operators' counters). */
+  onAttempt?: (outcome: AttemptOutcome['outcome']) => void;
 }
 
 /**
@@ -81,7 +83,9 @@ export class AlertDispatcher {
   async attempt(n: StoredNotification): Promise<{ outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
     this.inFlight.add(n.notificationId);
     try {
-      return await this.send(n);
+      const sent = await this.send(n);
+      this.opts.onAttempt?.(sent.outcome.outcome);
+      return sent;
     } finally {
       this.inFlight.delete(n.notificationId);
     }

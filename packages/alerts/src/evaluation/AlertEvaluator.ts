@@ -20,6 +20,8 @@ export interface AlertEvaluatorOptions {
   /** Outbox rows were written: wake the dispatcher. */
   onEnqueued?: () => void;
   onError?: (err: unknown, ruleId?: string) => void;
+  /** Each scheduled evaluation's result: breaching, ok, no data (too few samples), or error (operators' counters). */
+  onEvaluated?: (result: 'breaching' | 'ok' | 'no_data' | 'error') => void;
 }
 
 const key = (projectId: string, ruleId: string, groupKey = ''): string => `${projectId}\u0000${ruleId}\u0000${groupKey}`;
@@ -103,8 +105,11 @@ export class AlertEvaluator implements AlertEventSink {
         evaluated++;
         try {
           const obs = await this.opts.measure(rule, now);
-          await this.apply(rule, '', {}, verdictOf(rule, obs), rule, now);
+          const verdict = verdictOf(rule, obs);
+          await this.apply(rule, '', {}, verdict, rule, now);
+          this.opts.onEvaluated?.(verdict.breaching === undefined ? 'no_data' : verdict.breaching ? 'breaching' : 'ok');
         } catch (err) {
+          this.opts.onEvaluated?.('error');
           this.opts.onError?.(err, rule.id);
         }
       }

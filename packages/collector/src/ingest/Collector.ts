@@ -36,6 +36,8 @@ export interface CollectorOptions {
   /** Spans per insert (default DEFAULT_DRAIN_BATCH_SPANS). */
   maxBatchSpans?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
+  /** Each batch stored: its spans and how long its insert took (operators' metrics). */
+  onBatchStored?: (spans: number, seconds: number) => void;
   /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
   afterInsert?: () => void;
   /** Given the loop signals of every acknowledged request (live loop detection). */
@@ -61,10 +63,16 @@ export class Collector {
     this.spool = spool;
     this.recoveredUpTo = spool.ackedWeight + spool.pendingWeight;
     this.onAccepted = opts.onAccepted;
+    let lastInsertSeconds = 0;
     this.processor = new ExportProcessor({ ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.limits === undefined ? {} : { limits: opts.limits }) });
     this.drainer = new SpoolDrainer({
       spool,
-      store: (payloads, token) => insertPayloads(opts.insert, payloads, token),
+      store: async (payloads, token) => {
+        const started = performance.now();
+        await insertPayloads(opts.insert, payloads, token);
+        lastInsertSeconds = (performance.now() - started) / 1000;
+      },
+      ...(opts.onBatchStored === undefined ? {} : { onStored: (batch: SpoolBatch) => opts.onBatchStored?.(batch.weight, lastInsertSeconds) }),
       ...(opts.maxBatchSpans === undefined ? {} : { maxBatchWeight: opts.maxBatchSpans }),
       onError: (err, _batch: SpoolBatch | undefined, attempt) => opts.onInsertError?.(err, attempt),
       ...(opts.afterInsert === undefined ? {} : { beforeAck: opts.afterInsert }),

@@ -19,6 +19,8 @@ export interface ExportIntake {
    * admits the spans; otherwise the request is refused as rate limited.
    */
   admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
+  /** After a request's accepted spans are durable (or it had none): what it held (operators' counters). */
+  onIngested?: (processed: ProcessedExport) => void;
   /** Called once per export request when it is answered (access logs); not on the request's path. */
   onDone?: (done: ExportDone) => void;
 }
@@ -68,6 +70,7 @@ export async function ingestExport(intake: ExportIntake, job: ExportJob, counts?
   const refused = intake.admit?.(job.projectId, processed.spanCount);
   if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
   if (processed.spanCount > 0) await intake.commit(processed);
+  intake.onIngested?.(processed);
   const { rejectedSpans, errors } = processed;
   // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
   return rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;

@@ -4,7 +4,8 @@ import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
 import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
 import type { OtlpEncoding } from '../otlp/responses.js';
 import { normaliseRequest } from '../normalise/normaliseRequest.js';
-import type { SpanLimits } from '../normalise/spanLimits.js';
+import type { LimitCounts, SpanLimits } from '../normalise/spanLimits.js';
+import type { RejectCounts } from '../normalise/normaliseRequest.js';
 import { loopSignalsOf, type LoopSignals } from '../loops/loopSignals.js';
 import { encodeExportPayload } from './exportPayload.js';
 
@@ -24,6 +25,10 @@ export interface ProcessedExport {
   parts: Uint8Array[];
   spanCount: number;
   rejectedSpans: number;
+  /** `rejectedSpans` by reason. */
+  rejectedBy: RejectCounts;
+  /** What the limits cut from the accepted spans. */
+  cut: LimitCounts;
   errors: string[];
   /** What live loop detection needs of the accepted spans. */
   loops: LoopSignals;
@@ -42,12 +47,14 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
     if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
     throw err;
   }
-  const { spans, rejectedSpans, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
+  const { spans, rejectedSpans, rejectedBy, cut, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
   return {
     projectId: job.projectId,
     parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans),
     spanCount: spans.length,
     rejectedSpans,
+    rejectedBy,
+    cut,
     errors,
     loops: loopSignalsOf(job.projectId, spans),
   };

@@ -4,7 +4,7 @@ import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
 import { Field, SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
-import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type SpanLimits } from './spanLimits.js';
+import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type LimitCounts, type SpanLimits } from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
 import { NestedUsage } from './nestedUsage.js';
 import { TraceRuns } from './traceRuns.js';
@@ -12,8 +12,19 @@ import { TraceRuns } from './traceRuns.js';
 export interface NormaliseResult {
   spans: SpanRecord[];
   rejectedSpans: number;
+  /** `rejectedSpans` by reason (operators' counters). */
+  rejectedBy: RejectCounts;
+  /** What the limits cut from the accepted spans (operators' counters). */
+  cut: LimitCounts;
   /** The first rejection reasons, then what the limits cut, for `partial_success.error_message`. */
   errors: string[];
+}
+
+/** Rejected spans by reason: past the per-request cap, invalid ids or times, a start outside the accepted range. */
+export interface RejectCounts {
+  overRequestLimit: number;
+  invalid: number;
+  outOfTimeRange: number;
 }
 
 export interface NormaliseOptions {
@@ -152,6 +163,7 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
   const spans: SpanRecord[] = [];
   const errors: string[] = [];
   let rejectedSpans = 0;
+  const rejectedBy: RejectCounts = { overRequestLimit: 0, invalid: 0, outOfTimeRange: 0 };
   let seen = 0;
   for (const rs of request.resourceSpans) {
     const service = rs.resource.attributes.findLast((kv) => kv.key === OtelAttr.serviceName)?.value;
@@ -159,8 +171,12 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
     const resource = limitAttributes(rs.resource.attributes, limits, counts).attributes;
     for (const ss of rs.scopeSpans) {
       for (const span of ss.spans) {
-        const reason =
-          ++seen > limits.maxSpansPerRequest ? `over the limit of ${limits.maxSpansPerRequest} spans per request` : (rejectReason(span) ?? timeRangeReason(span, limits, nowMs));
+        let reason: string | undefined;
+        if (++seen > limits.maxSpansPerRequest) {
+          reason = `over the limit of ${limits.maxSpansPerRequest} spans per request`;
+          rejectedBy.overRequestLimit++;
+        } else if ((reason = rejectReason(span)) !== undefined) rejectedBy.invalid++;
+        else if ((reason = timeRangeReason(span, limits, nowMs)) !== undefined) rejectedBy.outOfTimeRange++;
         if (reason === undefined) {
           spans.push(toRecord(limitSpan(span, limits, counts), projectId, serviceName, resource, ss.scope));
           continue;
@@ -174,5 +190,5 @@ export function normaliseRequest(request: OtlpTraceRequest, projectId: string, o
   (opts.nestedUsage ?? threadNestedUsage).apply(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
-  return { spans, rejectedSpans, errors };
+  return { spans, rejectedSpans, rejectedBy, cut: counts, errors };
 }

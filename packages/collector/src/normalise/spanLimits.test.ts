@@ -125,3 +125,26 @@ describe('span limits', () => {
     expect(capped.errors).toEqual(['span 0000000000000006: over the limit of 2 spans per request']);
   });
 });
+
+describe('normaliseRequest counts for operators (rejected by reason, what the limits cut)', () => {
+  it('counts each rejected span under its reason and each cut under its kind', () => {
+    const limits: SpanLimits = { ...DEFAULT_SPAN_LIMITS, maxSpansPerRequest: 4, maxValueBytes: 4, maxEvents: 1 };
+    const event = { timeUnixNano: NOW_NS, name: 'e', attributes: [], droppedAttributesCount: 0 };
+    const result = normaliseRequest(
+      request([
+        span({ spanId: '0000000000000001', attributes: [{ key: 'long', value: 'abcdefgh' }], events: [event, event, event] }),
+        span({ spanId: '0000000000000002', traceId: '0'.repeat(32) }),
+        span({ spanId: '0000000000000003', startTimeUnixNano: NOW_NS - 40n * 86_400_000_000_000n, endTimeUnixNano: NOW_NS }),
+        span({ spanId: '0000000000000004' }),
+        span({ spanId: '0000000000000005' }),
+        span({ spanId: '0000000000000006' }),
+      ]),
+      'p',
+      { nowMs: NOW_MS, limits },
+    );
+    expect(result.spans).toHaveLength(2);
+    expect(result.rejectedSpans).toBe(4);
+    expect(result.rejectedBy).toEqual({ invalid: 1, outOfTimeRange: 1, overRequestLimit: 2 });
+    expect(result.cut).toEqual({ truncatedValues: 1, droppedAttributes: 0, droppedEvents: 2, droppedLinks: 0 });
+  });
+});

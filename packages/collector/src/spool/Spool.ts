@@ -41,6 +41,8 @@ export interface SpoolBatch {
    */
   readonly payloads: () => AsyncIterable<Buffer>;
   readonly weight: number;
+  /** How many records it holds. */
+  readonly records: number;
   /** The batch's bytes in each segment it touches, oldest first. */
   readonly ranges: readonly SpoolRange[];
 }
@@ -97,6 +99,8 @@ export class Spool {
   private reservedBytes = 0;
   private diskBytes: number;
   private undrainedWeight: number;
+  private undrainedRecords: number;
+  private readonly openedAtMs = Date.now();
   private acked = 0;
   private dataWaiters: (() => void)[] = [];
   private closed = false;
@@ -121,6 +125,7 @@ export class Spool {
     this.nextSeq = Math.max(init.drain.seq, ...init.segments.map((s) => s.seq)) + 1;
     this.diskBytes = init.segments.reduce((n, s) => n + s.size, 0);
     this.undrainedWeight = init.recovery.weight;
+    this.undrainedRecords = init.recovery.records;
   }
 
   /** Opens (creating if needed) and recovers a spool directory; one process per directory. */
@@ -180,6 +185,25 @@ export class Spool {
   /** The summed weight (spans) of records not yet acknowledged by the drainer. */
   get pendingWeight(): number {
     return this.undrainedWeight;
+  }
+
+  /** Records not yet acknowledged by the drainer. */
+  get pendingRecords(): number {
+    return this.undrainedRecords;
+  }
+
+  /**
+   * When the oldest record not yet acknowledged was appended (epoch ms; one
+   * found on disk at open counts from the open), or undefined when none is.
+   */
+  get oldestPendingAtMs(): number | undefined {
+    if (this.undrainedRecords === 0) return undefined;
+    for (const segment of this.segments) {
+      if (segment.seq < this.drain.seq) continue;
+      const from = segment.seq === this.drain.seq ? this.drain.offset : 0;
+      for (const r of segment.records) if (r.offset >= from) return r.atMs ?? this.openedAtMs;
+    }
+    return undefined;
   }
 
   /** The weight acknowledged by the drainer since open: it only grows. */
@@ -244,6 +268,7 @@ export class Spool {
     const ranges: SpoolRange[] = [];
     let weight = 0;
     let bytes = 0;
+    let records = 0;
     collect: for (const segment of this.segments) {
       const from = segment.seq === start.seq ? start.offset : 0;
       let to = from;
@@ -254,6 +279,7 @@ export class Spool {
         } else if (weight > 0 && (weight + r.weight > limits.maxWeight || bytes + r.bytes > limits.maxBytes)) break;
         weight += r.weight;
         bytes += r.bytes;
+        records++;
         to = r.offset + r.bytes;
       }
       if (to > from) ranges.push({ seq: segment.seq, from, to });
@@ -272,7 +298,7 @@ export class Spool {
     async function* payloads(): AsyncGenerator<Buffer> {
       for (const range of ranges) yield* read(range);
     }
-    return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, ranges };
+    return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, records, ranges };
   }
 
   /** Marks a batch from `nextBatch` as stored, and deletes the segments it drained. */
@@ -285,6 +311,7 @@ export class Spool {
     this.drain = { seq: last.seq, offset: last.to };
     await writeDrainCheckpoint(this.dir, this.drain);
     this.undrainedWeight -= batch.weight;
+    this.undrainedRecords -= batch.records;
     this.acked += batch.weight;
     await this.dropDrainedHead();
   }
@@ -336,11 +363,13 @@ export class Spool {
           throw err;
         }
         let offset = start;
+        const atMs = Date.now();
         for (const a of group) {
-          segment.records.push({ offset, bytes: a.bytes, weight: a.weight });
+          segment.records.push({ offset, bytes: a.bytes, weight: a.weight, atMs });
           offset += a.bytes;
           this.undrainedWeight += a.weight;
         }
+        this.undrainedRecords += group.length;
         segment.size = offset;
         this.diskBytes += bytes;
         this.reservedBytes -= bytes;

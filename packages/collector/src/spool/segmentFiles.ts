@@ -9,6 +9,8 @@ export interface RecordRef {
   /** Header and payload. */
   bytes: number;
   weight: number;
+  /** When this process appended it (absent: found on disk at open). */
+  atMs?: number;
 }
 
 const SEGMENT_PATTERN = /^seg-(\d{12})\.log$/;

@@ -83,6 +83,14 @@ export class RunFacts {
   private finalising = 0;
   /** While a time-limited stop runs: no chunk of any flush starts after it. */
   private stopBy: number | undefined;
+  /** Runs a catch-up found stale and not finalised yet, per project, in id order (the background's settled flush leaves them to the catch-up). */
+  private readonly stale = new Map<string, Set<string>>();
+  /** When the current catch-up found its stale runs (their pending age counts from it). */
+  private staleSince = 0;
+  /** A catch-up's scan for stale runs under way: queries wait for it (bounded) before they read. */
+  private scanning: Promise<unknown> | undefined;
+  /** Counts `stop` calls: a catch-up under way at a stop starts no further chunk. */
+  private stops = 0;
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -111,11 +119,29 @@ export class RunFacts {
     else run.last = now;
   }
 
-  /** Runs waiting to be finalised (all projects). */
+  /** Runs waiting to be finalised (all projects), those a catch-up found stale and not yet finalised included. */
   pendingRuns(): number {
-    let n = 0;
-    for (const runs of this.pending.values()) n += runs.size;
+    let n = this.staleRuns();
+    for (const [projectId, runs] of this.pending) {
+      const stale = this.stale.get(projectId);
+      if (stale === undefined) n += runs.size;
+      else for (const id of runs.keys()) if (!stale.has(id)) n++;
+    }
     return n;
+  }
+
+  /** Runs a catch-up found stale and has not finalised yet. */
+  staleRuns(): number {
+    let n = 0;
+    for (const runs of this.stale.values()) n += runs.size;
+    return n;
+  }
+
+  /** When the longest-waiting pending run became pending (epoch ms, this instance's clock), or undefined when none is. */
+  oldestPendingSince(): number | undefined {
+    let oldest = this.stale.size > 0 ? this.staleSince : undefined;
+    for (const runs of this.pending.values()) for (const run of runs.values()) if (oldest === undefined || run.since < oldest) oldest = run.since;
+    return oldest;
   }
 
   /**
@@ -148,29 +174,102 @@ export class RunFacts {
    * whole backlog took 4.6, 10.7 and 24.9 s, each backlog larger than the last.
    */
   async beforeRead(projectId: string): Promise<void> {
-    // a flush under way (the background's) comes first in the chain: its runs count as backlog too
-    const backlog = (this.pending.get(projectId)?.size ?? 0) + this.finalising;
+    // a catch-up still looking for stale runs: they become pending once it is done
+    if (this.scanning !== undefined) await this.within(this.scanning);
+    // a flush under way (the background's, a catch-up's chunk) comes first in the chain: its runs count as backlog too
+    const backlog = (this.pending.get(projectId)?.size ?? 0) + (this.stale.get(projectId)?.size ?? 0) + this.finalising;
     const flushing = this.flush(projectId);
     if (this.readWaitMs === undefined || backlog <= this.chunkRuns) return flushing;
     flushing.catch(() => undefined); // if the wait ends first, a failure is the background's (the runs stay pending)
+    await this.within(flushing);
+  }
+
+  /** Waits for `work`, at most `readWaitMs` when set; never rejects. */
+  private async within(work: Promise<unknown>): Promise<void> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    if (this.readWaitMs === undefined) return settled;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.readWaitMs);
     });
     try {
-      await Promise.race([flushing, waited]);
+      await Promise.race([settled, waited]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Finalises every run whose facts are missing or stale; returns how many. */
+  /** Finalises every run whose facts are missing or stale (`catchUp`, awaited whole), then every pending run; returns how many were stale. */
   async reconcile(): Promise<number> {
-    const result = await this.client.query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' });
-    const rows = await result.json<{ project_id: string; run_id: string }>();
-    for (const r of rows) this.mark(r.project_id, r.run_id);
+    const stale = await this.catchUp();
     await this.flush();
+    return stale;
+  }
+
+  /**
+   * Finds the runs whose facts are missing or stale (a crash before
+   * finalising, spans written by another process, data from before the facts
+   * existed) and finalises them a chunk at a time, each chunk its own turn in
+   * the queue: a query's flush coming between two chunks finalises its
+   * project's stale runs first, so a server can serve while it catches up.
+   * `onProgress` hears (done, total) after the scan and after every chunk.
+   * Resolves with how many runs were stale; rejects when the storage fails
+   * (what is left stays stale: call it again). A `stop` while it runs ends
+   * it after its chunk (the next open's catch-up finds the rest).
+   */
+  async catchUp(opts: { onProgress?: (done: number, total: number) => void } = {}): Promise<number> {
+    const stops = this.stops;
+    const scan = this.client.query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' }).then((r) => r.json<{ project_id: string; run_id: string }>());
+    this.scanning = scan;
+    let rows: { project_id: string; run_id: string }[];
+    try {
+      rows = await scan;
+    } finally {
+      if (this.scanning === scan) this.scanning = undefined;
+    }
+    // chunks of neighbouring ids (see finalisePending)
+    rows.sort((a, b) => compare(a.project_id, b.project_id) || compare(a.run_id, b.run_id));
+    if (this.stale.size === 0) this.staleSince = this.clock();
+    for (const r of rows) {
+      let runs = this.stale.get(r.project_id);
+      if (runs === undefined) this.stale.set(r.project_id, (runs = new Set<string>()));
+      runs.add(r.run_id);
+    }
+    const total = this.staleRuns();
+    opts.onProgress?.(0, total);
+    while (this.stale.size > 0 && this.stops === stops) {
+      await this.enqueue(() => this.finaliseStaleChunk());
+      opts.onProgress?.(total - this.staleRuns(), total);
+    }
     return rows.length;
+  }
+
+  /** Finalises the next chunk of stale runs (of the first project that has any); on failure they stay stale. */
+  private async finaliseStaleChunk(): Promise<void> {
+    const first = this.stale.entries().next();
+    if (first.done === true) return;
+    const [projectId, runs] = first.value;
+    const chunk: string[] = [];
+    for (const id of runs) {
+      chunk.push(id);
+      if (chunk.length >= this.chunkRuns) break;
+    }
+    for (const id of chunk) runs.delete(id);
+    if (runs.size === 0) this.stale.delete(projectId);
+    this.finalising += chunk.length;
+    try {
+      await this.finalise(projectId, chunk);
+    } catch (err) {
+      let left = this.stale.get(projectId);
+      if (left === undefined) this.stale.set(projectId, (left = new Set<string>()));
+      for (const id of chunk) left.add(id);
+      throw err;
+    } finally {
+      this.finalising -= chunk.length;
+    }
   }
 
   /**
@@ -200,6 +299,7 @@ export class RunFacts {
    * stopping under heavy ingest does not spend a minute finalising first.
    */
   async stop(withinMs?: number): Promise<void> {
+    this.stops++;
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     // the limit holds for a flush already under way (a background burst) as well; that one ends before ours
@@ -216,7 +316,7 @@ export class RunFacts {
    * only the settled ones when `settledOnly`; no chunk starts after `stopBy`.
    */
   private async finalisePending(projectId: string | undefined, settledOnly: boolean): Promise<void> {
-    const projects = projectId === undefined ? [...this.pending.keys()] : [projectId];
+    const projects = projectId === undefined ? [...new Set([...this.pending.keys(), ...(settledOnly ? [] : this.stale.keys())])] : [projectId];
     const now = this.clock();
     for (const p of projects) {
       const runs = this.take(p, settledOnly ? (r) => now - r.last >= this.quietMs || now - r.since >= this.maxPendingMs : undefined);
@@ -251,11 +351,16 @@ export class RunFacts {
   /** Takes a project's pending runs off the pending set: all, or those `wanted` says. */
   private take(projectId: string, wanted: ((run: PendingRun) => boolean) | undefined): Array<[string, PendingRun]> {
     const runs = this.pending.get(projectId);
-    if (runs === undefined) return [];
     if (wanted === undefined) {
+      // a whole project's flush (a query's) takes its stale runs too
+      const stale = this.stale.get(projectId);
+      this.stale.delete(projectId);
       this.pending.delete(projectId);
-      return [...runs];
+      const taken = runs === undefined ? [] : [...runs];
+      for (const id of stale ?? []) if (runs?.has(id) !== true) taken.push([id, { since: this.staleSince, last: this.staleSince }]);
+      return taken;
     }
+    if (runs === undefined) return [];
     const taken: Array<[string, PendingRun]> = [];
     for (const entry of runs) if (wanted(entry[1])) taken.push(entry);
     for (const [id] of taken) runs.delete(id);
@@ -285,4 +390,8 @@ export class RunFacts {
     await this.client.command({ query: FINALISE_RUN_STEPS_SQL, query_params });
     await this.client.command({ query: FINALISE_RUN_FACTS_SQL, query_params });
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,0 +1,208 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LimitCounts, RejectCounts } from '@telltale/collector';
+import type { TelltaleErrorCode } from '@telltale/semconv';
+
+export type OtlpProtocol = 'http' | 'grpc';
+
+/** What the gauges read when scraped (existing state, nothing counted on the hot path). */
+export interface MetricSources {
+  spool: () => { usedBytes: number; capacityBytes: number; records: number; backlogSpans: number; oldestAtMs: number | undefined };
+  runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
+  /** Epoch ms now (tests pass their own). */
+  clock?: () => number;
+}
+
+/** Outcome label of an OTLP request that was refused, from its error code. */
+const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
+  BAD_REQUEST: 'bad_request',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  PAYLOAD_TOO_LARGE: 'too_large',
+  NOT_FOUND: 'not_found',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  CONFLICT: 'conflict',
+  RATE_LIMITED: 'rate_limited',
+  UNAVAILABLE: 'unavailable',
+  STORAGE: 'storage_error',
+  INTERNAL: 'internal_error',
+};
+
+/** Default Node metrics that are gauges with a `_total` suffix. */
+const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+const REJECT_REASONS: ReadonlyArray<[keyof RejectCounts, string]> = [
+  ['overRequestLimit', 'over_request_limit'],
+  ['invalid', 'invalid'],
+  ['outOfTimeRange', 'out_of_time_range'],
+];
+const CUT_KINDS: ReadonlyArray<[keyof LimitCounts, string]> = [
+  ['truncatedValues', 'value_truncated'],
+  ['droppedAttributes', 'attribute_dropped'],
+  ['droppedEvents', 'event_dropped'],
+  ['droppedLinks', 'link_dropped'],
+];
+
+/**
+ * Every Prometheus metric of one server, in its own registry (several
+ * servers in one process stay apart). Counters are bumped once per request
+ * or batch; gauges read the collector's and the run facts' state on scrape.
+ * docs/operations.md lists them.
+ */
+export class TelltaleMetrics {
+  readonly registry = new Registry();
+  private readonly otlpRequests: Counter<'protocol' | 'outcome'>;
+  private readonly spansAccepted: Counter<'protocol'>;
+  private readonly spansRejected: Counter<'reason'>;
+  private readonly spanLimitCuts: Counter<'kind'>;
+  private readonly refused: Counter<'protocol' | 'code'>;
+  private readonly drainBatch: Histogram;
+  private readonly drainSpans: Counter;
+  private readonly insertErrors: Counter;
+  private readonly apiRequests: Histogram<'method' | 'route' | 'code'>;
+  private readonly alertEvaluations: Counter<'result'>;
+  private readonly notifications: Counter<'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    const clock = sources.clock ?? Date.now;
+    collectDefaultMetrics({ register: this.registry });
+    // gauges named like counters, which promtool's lint refuses; the same figures are in nodejs_active_*
+    for (const name of NON_COUNTER_TOTALS) this.registry.removeSingleMetric(name);
+    this.otlpRequests = new Counter({
+      name: 'telltale_otlp_requests_total',
+      help: 'OTLP export requests answered, by protocol and outcome (accepted, partially_accepted, or why refused).',
+      labelNames: ['protocol', 'outcome'],
+      registers,
+    });
+    this.spansAccepted = new Counter({ name: 'telltale_otlp_spans_accepted_total', help: 'Spans accepted and made durable in the spool.', labelNames: ['protocol'], registers });
+    this.spansRejected = new Counter({
+      name: 'telltale_otlp_spans_rejected_total',
+      help: 'Spans rejected one by one within accepted requests (partial success), by reason.',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.spanLimitCuts = new Counter({
+      name: 'telltale_otlp_span_limit_cuts_total',
+      help: 'What the span limits cut from accepted spans: attribute values truncated, attributes, events and links dropped.',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.refused = new Counter({
+      name: 'telltale_refused_requests_total',
+      help: 'Requests answered 429 (rate limited) or 503 (unavailable, spool full), by protocol (http, grpc, api).',
+      labelNames: ['protocol', 'code'],
+      registers,
+    });
+    for (const protocol of ['http', 'grpc'] as const) {
+      this.otlpRequests.labels(protocol, 'accepted').inc(0);
+      this.spansAccepted.labels(protocol).inc(0);
+      for (const code of ['429', '503']) this.refused.labels(protocol, code).inc(0);
+    }
+    for (const [, reason] of REJECT_REASONS) this.spansRejected.labels(reason).inc(0);
+    for (const [, kind] of CUT_KINDS) this.spanLimitCuts.labels(kind).inc(0);
+    new Gauge({ name: 'telltale_spool_bytes', help: 'Bytes of the spool on disk, accepted writes included.', registers, collect: gauge(() => sources.spool().usedBytes) });
+    new Gauge({ name: 'telltale_spool_max_bytes', help: 'The spool size cap (--spool-max-bytes); past it, exports get 503.', registers, collect: gauge(() => sources.spool().capacityBytes) });
+    new Gauge({ name: 'telltale_spool_records', help: 'Spool records (one per accepted request) not yet stored.', registers, collect: gauge(() => sources.spool().records) });
+    new Gauge({ name: 'telltale_spool_backlog_spans', help: 'Spans acknowledged to clients and not yet in storage.', registers, collect: gauge(() => sources.spool().backlogSpans) });
+    new Gauge({
+      name: 'telltale_spool_oldest_record_age_seconds',
+      help: 'Age of the oldest spool record not yet stored (0 when the spool is drained).',
+      registers,
+      collect: gauge(() => ageSeconds(sources.spool().oldestAtMs, clock())),
+    });
+    this.drainBatch = new Histogram({
+      name: 'telltale_drain_batch_duration_seconds',
+      help: 'Time to insert one drained spool batch into storage.',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.drainSpans = new Counter({ name: 'telltale_drain_spans_stored_total', help: 'Spans moved from the spool into storage.', registers });
+    this.insertErrors = new Counter({ name: 'telltale_drain_insert_errors_total', help: 'Failed inserts of spool batches (each is retried; nothing is dropped).', registers });
+    new Gauge({ name: 'telltale_run_facts_pending_runs', help: 'Runs whose facts wait to be finalised.', registers, collect: gauge(() => sources.runFacts().pendingRuns) });
+    new Gauge({
+      name: 'telltale_run_facts_oldest_pending_age_seconds',
+      help: 'How long the longest-waiting run has waited to be finalised (0 when none waits).',
+      registers,
+      collect: gauge(() => ageSeconds(sources.runFacts().oldestPendingSinceMs, clock())),
+    });
+    new Gauge({
+      name: 'telltale_run_facts_catch_up_remaining_runs',
+      help: 'Stale runs the catch-up after start has still to finalise.',
+      registers,
+      collect: gauge(() => sources.runFacts().catchUpRemainingRuns),
+    });
+    this.apiRequests = new Histogram({
+      name: 'telltale_api_request_duration_seconds',
+      help: 'API request latency by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.alertEvaluations = new Counter({
+      name: 'telltale_alert_evaluations_total',
+      help: 'Scheduled alert rule evaluations by result (breaching, ok, no_data, error).',
+      labelNames: ['result'],
+      registers,
+    });
+    this.notifications = new Counter({
+      name: 'telltale_alert_notifications_total',
+      help: 'Webhook delivery attempts by outcome: sent, retrying (failed, will retry), failed (given up or destination disabled).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['sent', 'retrying', 'failed']) this.notifications.labels(outcome).inc(0);
+    for (const result of ['breaching', 'ok', 'no_data', 'error']) this.alertEvaluations.labels(result).inc(0);
+  }
+
+  /** An OTLP request whose spans are durable (or had none to keep). */
+  otlpIngested(protocol: OtlpProtocol, processed: { spanCount: number; rejectedSpans: number; rejectedBy: RejectCounts; cut: LimitCounts }): void {
+    this.otlpRequests.labels(protocol, processed.rejectedSpans > 0 ? 'partially_accepted' : 'accepted').inc();
+    if (processed.spanCount > 0) this.spansAccepted.labels(protocol).inc(processed.spanCount);
+    if (processed.rejectedSpans > 0) for (const [key, reason] of REJECT_REASONS) if (processed.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(processed.rejectedBy[key]);
+    for (const [key, kind] of CUT_KINDS) if (processed.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(processed.cut[key]);
+  }
+
+  /** An OTLP request refused with this error code. */
+  otlpRefused(protocol: OtlpProtocol, code: TelltaleErrorCode, httpStatus: number): void {
+    this.otlpRequests.labels(protocol, OUTCOME_BY_CODE[code]).inc();
+    if (httpStatus === 429 || httpStatus === 503) this.refused.labels(protocol, String(httpStatus)).inc();
+  }
+
+  batchStored(spans: number, seconds: number): void {
+    this.drainBatch.observe(seconds);
+    this.drainSpans.inc(spans);
+  }
+
+  insertFailed(): void {
+    this.insertErrors.inc();
+  }
+
+  /** One API request (`route` is the express pattern, or `unmatched`). */
+  apiRequest(method: string, route: string, status: number, seconds: number): void {
+    this.apiRequests.labels(method, route, String(status)).observe(seconds);
+    if (status === 429 || status === 503) this.refused.labels('api', String(status)).inc();
+  }
+
+  alertEvaluated(result: 'breaching' | 'ok' | 'no_data' | 'error'): void {
+    this.alertEvaluations.labels(result).inc();
+  }
+
+  notificationAttempt(outcome: 'delivered' | 'retry' | 'failed' | 'disabled'): void {
+    this.notifications.labels(outcome === 'delivered' ? 'sent' : outcome === 'retry' ? 'retrying' : 'failed').inc();
+  }
+
+  /** The text exposition format. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+function gauge(read: () => number): (this: Gauge) => void {
+  return function collect(this: Gauge): void {
+    this.set(read());
+  };
+}
+
+function ageSeconds(sinceMs: number | undefined, nowMs: number): number {
+  return sinceMs === undefined ? 0 : Math.max(0, (nowMs - sinceMs) / 1000);
+}

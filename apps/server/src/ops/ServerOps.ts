@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Collector, ExportIntake } from '@telltale/collector';
+import { HTTP_STATUS_BY_CODE, type TelltaleError } from '@telltale/semconv';
+import type { Store } from '@telltale/store';
+import type { Logger } from 'pino';
+import type { AuthMode } from '../auth/resolveAuthMode.js';
+import { TelltaleMetrics, type OtlpProtocol } from '../metrics/TelltaleMetrics.js';
+import { createProgress } from '../progress/createProgress.js';
+import { EventLoopLag } from './EventLoopLag.js';
+import { createOpsHandler, type MetricsAccess } from './opsHandler.js';
+import { Readiness } from './Readiness.js';
+import { RunFactsCatchUp } from './RunFactsCatchUp.js';
+
+export interface ServerOpsOptions {
+  store: Store;
+  /** The collector, once opened (the gauges and readiness read it on demand). */
+  collector: () => Collector;
+  logger: Logger;
+  authMode: AuthMode;
+  metricsToken?: string | undefined;
+}
+
+/**
+ * What operators see of one server: the probes (`/healthz`, `/readyz`), the
+ * Prometheus metrics (`/metrics`, and the `--metrics-port` listener), and the
+ * run facts catch-up after start, with its progress.
+ */
+export class ServerOps {
+  readonly metrics: TelltaleMetrics;
+  readonly catchUp: RunFactsCatchUp;
+  private readonly lag = new EventLoopLag();
+  private readonly readiness: Readiness;
+  private readonly startedAtMs = Date.now();
+  private metricsServer: Server | undefined;
+
+  constructor(private readonly opts: ServerOpsOptions) {
+    const { store, collector } = opts;
+    const spool = (): { usedBytes: number; capacityBytes: number; records: number; backlogSpans: number; oldestAtMs: number | undefined } => {
+      const s = collector().spool;
+      return { usedBytes: s.usedBytes, capacityBytes: s.capacityBytes, records: s.pendingRecords, backlogSpans: s.pendingWeight, oldestAtMs: s.oldestPendingAtMs };
+    };
+    this.catchUp = new RunFactsCatchUp(store.runFacts, catchUpReporting(opts.logger));
+    this.metrics = new TelltaleMetrics({
+      spool,
+      runFacts: () => ({
+        pendingRuns: store.runFacts.pendingRuns(),
+        oldestPendingSinceMs: store.runFacts.oldestPendingSince(),
+        catchUpRemainingRuns: store.runFacts.staleRuns(),
+      }),
+    });
+    this.readiness = new Readiness({ schemaCurrent: () => store.schemaCurrent(), spool, catchUp: () => this.catchUp.state });
+  }
+
+  /** The OTLP receiver hooks of one protocol: counters, then `logError` for refusals. */
+  otlpHooks(protocol: OtlpProtocol, logError: (err: TelltaleError) => void): Pick<ExportIntake, 'onIngested'> & { onError: (err: TelltaleError) => void } {
+    return {
+      onIngested: (processed) => this.metrics.otlpIngested(protocol, processed),
+      onError: (err) => {
+        this.metrics.otlpRefused(protocol, err.code, HTTP_STATUS_BY_CODE[err.code]);
+        logError(err);
+      },
+    };
+  }
+
+  /** The main port's handler for the probes and `/metrics` (false: not one of these paths). */
+  mainHandler(): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+    const token = this.opts.metricsToken;
+    const access: MetricsAccess = this.opts.authMode === 'none' ? 'open' : token === undefined ? 'off' : { token };
+    return createOpsHandler({ readiness: this.readiness, lag: this.lag, metrics: this.metrics, metricsAccess: access, startedAtMs: this.startedAtMs });
+  }
+
+  /** Starts the `--metrics-port` listener (no auth); returns its URL. */
+  async listenMetrics(host: string, port: number): Promise<string> {
+    const handle = createOpsHandler({ readiness: this.readiness, lag: this.lag, metrics: this.metrics, metricsAccess: 'open', startedAtMs: this.startedAtMs });
+    const server = createServer((req, res) => {
+      if (!handle(req, res, req.url?.split('?', 1)[0] ?? '')) res.writeHead(404, { 'content-type': 'text/plain' }).end('this port serves /metrics, /healthz and /readyz\n');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.metricsServer = server;
+    const bound = (server.address() as AddressInfo).port;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  }
+
+  async close(): Promise<void> {
+    this.catchUp.stop();
+    this.lag.stop();
+    const server = this.metricsServer;
+    if (server !== undefined) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    }
+  }
+}
+
+function catchUpReporting(logger: Logger): ConstructorParameters<typeof RunFactsCatchUp>[1] {
+  let progress: ReturnType<typeof createProgress> | undefined;
+  return {
+    onProgress: (done, total) => {
+      if (total === 0) return;
+      progress ??= createProgress(logger, 'run facts catch-up', 'runs');
+      progress.update(done, total);
+    },
+    onFinished: (state) => {
+      progress?.finish();
+      if (state.state === 'caught_up') logger.info({ runs: state.total }, 'run facts caught up');
+    },
+    onError: (err) => logger.warn({ err }, 'catching up run facts failed; retrying'),
+  };
+}
