@@ -66,6 +66,9 @@ const API_CATCH_UP_MS = 2_000;
 /** A spool backlog past one drain batch means ingest needs the CPU more than the run-facts finaliser. */
 const BUSY_BACKLOG_SPANS = 20_000;
 
+/** How long a stopping server lets requests under way answer before it cuts their connections. */
+const SHUTDOWN_REQUESTS_MS = 5_000;
+
 /**
  * How long a stopping server goes on finalising run facts; the next start's
  * reconcile does the rest (under heavy ingest the backlog once took 80 s).
@@ -306,7 +309,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // requests under way get SHUTDOWN_REQUESTS_MS to answer; then their connections are cut, so a stop is bounded
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_REQUESTS_MS);
       await Promise.all([stopped, grpc?.close()]);
+      clearTimeout(cut);
       liveLoops.stop();
       await ops.close();
       await evaluator.stop();
