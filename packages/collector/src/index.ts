@@ -4,7 +4,7 @@ export { readBody } from './http/readBody.js';
 export { startOtlpGrpcServer } from './grpc/otlpGrpcServer.js';
 export type { OtlpGrpcServer, OtlpGrpcServerOptions } from './grpc/otlpGrpcServer.js';
 export { ingestExport, RateLimitedError } from './ingest/ingestExport.js';
-export type { ExportDone, ExportIntake } from './ingest/ingestExport.js';
+export type { ExportDone, ExportIntake, ExportProgress, IngestedExport } from './ingest/ingestExport.js';
 export { Collector } from './ingest/Collector.js';
 export type { CollectorOptions, InsertSpanBatches } from './ingest/Collector.js';
 export { ExportProcessor } from './ingest/ExportProcessor.js';

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
-import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type OtlpGrpcServer } from '@telltale/collector';
+import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type ExportDone, type OtlpGrpcServer } from '@telltale/collector';
 import { DEFAULT_LOOP_THRESHOLDS, Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
-import type { TelltaleError } from '@telltale/semconv';
 import type { Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
 import { AdminGate } from '../auth/AdminGate.js';
@@ -195,17 +194,21 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
   store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
   if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
+  const logOtlp = logOtlpAccess(logger);
   const intake = {
     process: collector.process,
     commit: collector.commit,
     overloaded: collector.overloaded,
-    onError: (err: TelltaleError) => logger.warn({ code: err.code, err: err.message }, 'OTLP request refused'),
-    onDone: logOtlpAccess(logger),
+    // one observation per answered request: counters, the refusal's warning, the debug access line
+    onDone: (done: ExportDone) => {
+      ops.metrics.otlpDone(done);
+      if (done.error !== undefined) logger.warn({ protocol: done.protocol, code: done.error.code, err: done.error.message }, 'OTLP request refused');
+      logOtlp(done);
+    },
     ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
   };
   const otlp = createOtlpHttpHandler({
     ...intake,
-    ...ops.otlpHooks('http', intake.onError),
     maxBodyBytes: config.maxBodyBytes,
     ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
   });
@@ -260,7 +263,6 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     try {
       grpc = await startOtlpGrpcServer(config.host, config.grpcPort, {
         ...intake,
-        ...ops.otlpHooks('grpc', intake.onError),
         maxMessageBytes: config.maxBodyBytes,
         ...(auth === undefined ? {} : { authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest') }),
       });

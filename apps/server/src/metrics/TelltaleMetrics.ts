@@ -1,8 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LimitCounts, RejectCounts } from '@telltale/collector';
-import type { TelltaleErrorCode } from '@telltale/semconv';
-
-export type OtlpProtocol = 'http' | 'grpc';
+import type { ExportDone, LimitCounts, RejectCounts } from '@telltale/collector';
+import { HTTP_STATUS_BY_CODE, type TelltaleErrorCode } from '@telltale/semconv';
 
 /** What the gauges read when scraped (existing state, nothing counted on the hot path). */
 export interface MetricSources {
@@ -154,18 +152,20 @@ export class TelltaleMetrics {
     for (const result of ['breaching', 'ok', 'no_data', 'error']) this.alertEvaluations.labels(result).inc(0);
   }
 
-  /** An OTLP request whose spans are durable (or had none to keep). */
-  otlpIngested(protocol: OtlpProtocol, processed: { spanCount: number; rejectedSpans: number; rejectedBy: RejectCounts; cut: LimitCounts }): void {
-    this.otlpRequests.labels(protocol, processed.rejectedSpans > 0 ? 'partially_accepted' : 'accepted').inc();
-    if (processed.spanCount > 0) this.spansAccepted.labels(protocol).inc(processed.spanCount);
-    if (processed.rejectedSpans > 0) for (const [key, reason] of REJECT_REASONS) if (processed.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(processed.rejectedBy[key]);
-    for (const [key, kind] of CUT_KINDS) if (processed.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(processed.cut[key]);
-  }
-
-  /** An OTLP request refused with this error code. */
-  otlpRefused(protocol: OtlpProtocol, code: TelltaleErrorCode, httpStatus: number): void {
-    this.otlpRequests.labels(protocol, OUTCOME_BY_CODE[code]).inc();
-    if (httpStatus === 429 || httpStatus === 503) this.refused.labels(protocol, String(httpStatus)).inc();
+  /** One answered OTLP request: refused (by its error code), or accepted with what it held. */
+  otlpDone(done: ExportDone): void {
+    const { protocol, error, ingested } = done;
+    if (error !== undefined) {
+      this.otlpRequests.labels(protocol, OUTCOME_BY_CODE[error.code]).inc();
+      const status = HTTP_STATUS_BY_CODE[error.code];
+      if (status === 429 || status === 503) this.refused.labels(protocol, String(status)).inc();
+      return;
+    }
+    if (ingested === undefined) return; // answered before it was an export (e.g. not a POST)
+    this.otlpRequests.labels(protocol, ingested.rejectedSpans > 0 ? 'partially_accepted' : 'accepted').inc();
+    if (ingested.spanCount > 0) this.spansAccepted.labels(protocol).inc(ingested.spanCount);
+    if (ingested.rejectedSpans > 0) for (const [key, reason] of REJECT_REASONS) if (ingested.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(ingested.rejectedBy[key]);
+    for (const [key, kind] of CUT_KINDS) if (ingested.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(ingested.cut[key]);
   }
 
   batchStored(spans: number, seconds: number): void {

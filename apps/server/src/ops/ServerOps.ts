@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Collector, ExportIntake } from '@telltale/collector';
-import { HTTP_STATUS_BY_CODE, type TelltaleError } from '@telltale/semconv';
+import type { Collector } from '@telltale/collector';
 import type { Store } from '@telltale/store';
 import type { Logger } from 'pino';
 import type { AuthMode } from '../auth/resolveAuthMode.js';
-import { TelltaleMetrics, type OtlpProtocol } from '../metrics/TelltaleMetrics.js';
+import { TelltaleMetrics } from '../metrics/TelltaleMetrics.js';
 import { createProgress } from '../progress/createProgress.js';
 import { EventLoopLag } from './EventLoopLag.js';
 import { createOpsHandler, type MetricsAccess } from './opsHandler.js';
@@ -50,17 +49,6 @@ export class ServerOps {
       }),
     });
     this.readiness = new Readiness({ schemaCurrent: () => store.schemaCurrent(), spool, catchUp: () => this.catchUp.state });
-  }
-
-  /** The OTLP receiver hooks of one protocol: counters, then `logError` for refusals. */
-  otlpHooks(protocol: OtlpProtocol, logError: (err: TelltaleError) => void): Pick<ExportIntake, 'onIngested'> & { onError: (err: TelltaleError) => void } {
-    return {
-      onIngested: (processed) => this.metrics.otlpIngested(protocol, processed),
-      onError: (err) => {
-        this.metrics.otlpRefused(protocol, err.code, HTTP_STATUS_BY_CODE[err.code]);
-        logError(err);
-      },
-    };
   }
 
   /** The main port's handler for the probes and `/metrics` (false: not one of these paths). */

@@ -1,7 +1,7 @@
 import { Metadata, Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition } from '@grpc/grpc-js';
 import { RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { ByteBudget } from '../http/ByteBudget.js';
-import { ingestExport, RateLimitedError, refuseWhenOverloaded, type ExportIntake } from '../ingest/ingestExport.js';
+import { ingestExport, RateLimitedError, refuseWhenOverloaded, startExportProgress, type ExportIntake, type ExportProgress } from '../ingest/ingestExport.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
 import { encodeExportResponse, encodeRpcStatus } from '../otlp/responses.js';
 
@@ -18,7 +18,6 @@ export interface OtlpGrpcServerOptions extends ExportIntake {
   authenticate?: (authorization: string | undefined) => string | undefined | Promise<string | undefined>;
   /** Retry delay sent with UNAVAILABLE, in seconds (default 2). */
   retryAfterSeconds?: number;
-  onError?: (err: TelltaleError) => void;
 }
 
 export interface OtlpGrpcServer {
@@ -29,12 +28,6 @@ export interface OtlpGrpcServer {
 }
 
 const identity = (b: Buffer): Buffer => b;
-
-interface Counts {
-  spans: number;
-  bytes: number;
-  projectId: string | undefined;
-}
 
 /**
  * opentelemetry.proto.collector.trace.v1.TraceService with the raw bytes as
@@ -73,19 +66,19 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
   const retryAfter = opts.retryAfterSeconds ?? 2;
   const authenticate = opts.authenticate ?? (() => 'default');
 
-  async function handle(call: ServerUnaryCall<Buffer, Uint8Array>, counts: Counts): Promise<Uint8Array> {
+  async function handle(call: ServerUnaryCall<Buffer, Uint8Array>, progress: ExportProgress): Promise<Uint8Array> {
     const projectId = await authenticate(firstValue(call.metadata, 'authorization'));
     if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
-    counts.projectId = projectId;
+    progress.projectId = projectId;
     refuseWhenOverloaded(opts);
     const body = call.request;
     const taken = body.length;
-    counts.bytes = taken;
+    progress.bytes = taken;
     if (!budget.tryTake(taken)) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'too many requests in memory; retry later' });
     try {
       // grpc-js may hand over a view of a larger buffer: the worker gets a copy of its own
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-      return encodeExportResponse('proto', await ingestExport(opts, { body: own, encoding: 'proto', projectId, nowMs: Date.now() }, counts));
+      return encodeExportResponse('proto', await ingestExport(opts, { body: own, encoding: 'proto', projectId, nowMs: Date.now() }, progress));
     } finally {
       budget.give(taken);
     }
@@ -93,17 +86,16 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
 
   const exportCall = (call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>): void => {
     const startedAt = performance.now();
-    const counts: Counts = { spans: 0, bytes: 0, projectId: undefined };
-    const done = (status: number): void =>
-      opts.onDone?.({ protocol: 'grpc', status, projectId: counts.projectId, spans: counts.spans, bytes: counts.bytes, durationMs: performance.now() - startedAt });
-    handle(call, counts).then(
+    const progress = startExportProgress();
+    const done = (status: number, error?: TelltaleError): void =>
+      opts.onDone?.({ ...progress, protocol: 'grpc', status, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
+    handle(call, progress).then(
       (response) => {
         callback(null, response);
         done(0);
       },
       (caught: unknown) => {
         const err = toTelltaleError(caught);
-        opts.onError?.(err);
         const code = RPC_STATUS_BY_CODE[err.code];
         const retryDelaySeconds = err instanceof RateLimitedError ? err.retryAfterSeconds : code === RPC_STATUS_BY_CODE.UNAVAILABLE ? retryAfter : undefined;
         const metadata = new Metadata();
@@ -111,7 +103,7 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
           metadata.set('grpc-status-details-bin', Buffer.from(encodeRpcStatus('proto', { code, message: err.message, retryDelaySeconds })));
         }
         callback({ code, details: err.message, metadata });
-        done(code);
+        done(code, err);
       },
     );
   };

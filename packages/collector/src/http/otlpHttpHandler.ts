@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
-import { ingestExport, RateLimitedError, refuseWhenOverloaded, type ExportIntake } from '../ingest/ingestExport.js';
+import { ingestExport, RateLimitedError, refuseWhenOverloaded, startExportProgress, type ExportIntake } from '../ingest/ingestExport.js';
 import { ByteBudget } from './ByteBudget.js';
 import { readBody } from './readBody.js';
 
@@ -19,7 +19,6 @@ export interface OtlpHttpHandlerOptions extends ExportIntake {
   authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
   /** Seconds a client should wait before retrying when storage is unavailable. */
   retryAfterSeconds?: number;
-  onError?: (err: TelltaleError) => void;
 }
 
 const CONTENT_TYPE: Record<OtlpEncoding, string> = { proto: 'application/x-protobuf', json: 'application/json' };
@@ -53,7 +52,8 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
     const startedAt = performance.now();
-    const counts = { spans: 0, bytes: 0, projectId: undefined as string | undefined };
+    const progress = startExportProgress();
+    let error: TelltaleError | undefined;
     try {
       if (req.method !== 'POST') {
         req.resume();
@@ -68,30 +68,29 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       }
       const projectId = await authenticate(req);
       if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
-      counts.projectId = projectId;
+      progress.projectId = projectId;
 
       refuseWhenOverloaded(opts);
       const body = await readBody(req, maxBodyBytes, budget);
       // the body may be transferred to a worker (detached, length 0): remember what it took
       const taken = body.length;
-      counts.bytes = taken;
+      progress.bytes = taken;
       let partial;
       try {
-        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() }, counts);
+        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() }, progress);
       } finally {
         budget.give(taken);
       }
       send(res, 200, encoding, encodeExportResponse(encoding, partial));
     } catch (caught) {
-      const err = toTelltaleError(caught);
-      opts.onError?.(err);
+      const err = (error = toTelltaleError(caught));
       const status = HTTP_STATUS_BY_CODE[err.code];
       const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
       if (status === 429) headers['retry-after'] = err instanceof RateLimitedError ? String(err.retryAfterSeconds) : retryAfter;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
     } finally {
-      opts.onDone?.({ protocol: 'http', status: res.statusCode, projectId: counts.projectId, spans: counts.spans, bytes: counts.bytes, durationMs: performance.now() - startedAt });
+      opts.onDone?.({ ...progress, protocol: 'http', status: res.statusCode, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
     }
   }
 

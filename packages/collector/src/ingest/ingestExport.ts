@@ -19,29 +19,42 @@ export interface ExportIntake {
    * admits the spans; otherwise the request is refused as rate limited.
    */
   admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
-  /** After a request's accepted spans are durable (or it had none): what it held (operators' counters). */
-  onIngested?: (processed: ProcessedExport) => void;
-  /** Called once per export request when it is answered (access logs); not on the request's path. */
+  /**
+   * Hears every export request once it is answered (accepted, partly accepted
+   * or refused) with what it held: access logs, operators' counters. Called
+   * after the answer, off the request's path.
+   */
   onDone?: (done: ExportDone) => void;
 }
 
-/** One answered export request, as an access log records it. */
-export interface ExportDone {
-  protocol: 'http' | 'grpc';
-  /** HTTP status, or the gRPC status code (0: OK). */
-  status: number;
-  /** Undefined when the request was refused before its key was checked, or the key was refused. */
+/** What an accepted request held, as processed: spans kept, rejected by reason, values cut by limit. */
+export type IngestedExport = Pick<ProcessedExport, 'spanCount' | 'rejectedSpans' | 'rejectedBy' | 'cut'>;
+
+/** Filled in by a receiver and ingestExport as a request goes, for its ExportDone. */
+export interface ExportProgress {
+  /** Undefined until the key was checked (and when it was refused). */
   projectId: string | undefined;
-  /** Spans decoded from the request (0 when it was refused before decoding). */
+  /** Spans accepted from the request once decoded (0 when it was refused before decoding). */
   spans: number;
   /** Body bytes received (after decompression for gRPC). */
   bytes: number;
-  durationMs: number;
+  /** Set once the accepted spans are durable (or the request had none to keep). */
+  ingested?: IngestedExport;
 }
 
-/** Filled in by ingestExport as it goes, for the access log. */
-export interface ExportCounts {
-  spans: number;
+/** One answered export request. */
+export interface ExportDone extends ExportProgress {
+  protocol: 'http' | 'grpc';
+  /** HTTP status, or the gRPC status code (0: OK). */
+  status: number;
+  durationMs: number;
+  /** Why the request was refused (absent when it was accepted). */
+  error?: TelltaleError;
+}
+
+/** A new request's progress. */
+export function startExportProgress(): ExportProgress {
+  return { projectId: undefined, spans: 0, bytes: 0 };
 }
 
 /** Over a project's quota: HTTP 429, gRPC RESOURCE_EXHAUSTED, both with this retry delay. */
@@ -64,13 +77,13 @@ export function refuseWhenOverloaded(intake: ExportIntake): void {
  * once the accepted spans are durable. Throws a TelltaleError otherwise
  * (a RateLimitedError over the quota).
  */
-export async function ingestExport(intake: ExportIntake, job: ExportJob, counts?: ExportCounts): Promise<OtlpPartialSuccess | undefined> {
+export async function ingestExport(intake: ExportIntake, job: ExportJob, progress?: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
   const processed = await intake.process(job);
-  if (counts !== undefined) counts.spans = processed.spanCount;
+  if (progress !== undefined) progress.spans = processed.spanCount;
   const refused = intake.admit?.(job.projectId, processed.spanCount);
   if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
   if (processed.spanCount > 0) await intake.commit(processed);
-  intake.onIngested?.(processed);
+  if (progress !== undefined) progress.ingested = processed;
   const { rejectedSpans, errors } = processed;
   // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
   return rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
