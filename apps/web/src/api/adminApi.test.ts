@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminUrls, createKey, fetchProjectKeys, fetchProjects, revokeKey } from './adminApi';
 import { ApiError } from './ApiError';
-
-interface Recorded {
-  url: string;
-  method: string;
-  authorization: string | null;
-  body: unknown;
-}
-
-/** A `fetch` double answering one canned response, recording each request. */
-function cannedFetch(status: number, body: unknown): typeof fetch & { requests: Recorded[] } {
-  const requests: Recorded[] = [];
-  const impl: typeof fetch = (input, init) => {
-    const text = typeof init?.body === 'string' ? init.body : undefined;
-    requests.push({
-      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
-      method: init?.method ?? 'GET',
-      authorization: new Headers(init?.headers).get('authorization'),
-      body: text === undefined ? undefined : JSON.parse(text),
-    });
-    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-  };
-  return Object.assign(impl, { requests });
-}
+import { cannedFetch } from '../testing/cannedFetch';
 
 const KEY = { keyId: 'AbCdEfGh12345678', projectId: 'shop', kind: 'ingest', name: 'ci', prefix: 'tt_ingest_AbCdEfGh12345678_', createdAtMs: 1, revokedAtMs: null };
 

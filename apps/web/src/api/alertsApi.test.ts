@@ -3,29 +3,7 @@ import { ruleJson } from '../testing/alertsFixtures';
 import { alertsUrls, createAlertRule, deleteAlertRule, fetchAlertRules, fetchAlertStates } from './alertsApi';
 import { ApiError } from './ApiError';
 import type { AlertRuleSpec } from './alertsSchemas';
-
-interface Recorded {
-  url: string;
-  method: string;
-  contentType: string | null;
-  body: unknown;
-}
-
-/** A `fetch` double answering one canned response, recording each request. */
-function cannedFetch(status: number, body: unknown): typeof fetch & { requests: Recorded[] } {
-  const requests: Recorded[] = [];
-  const impl: typeof fetch = (input, init) => {
-    const text = typeof init?.body === 'string' ? init.body : undefined;
-    requests.push({
-      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
-      method: init?.method ?? 'GET',
-      contentType: new Headers(init?.headers).get('content-type'),
-      body: text === undefined ? undefined : JSON.parse(text),
-    });
-    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-  };
-  return Object.assign(impl, { requests });
-}
+import { cannedFetch } from '../testing/cannedFetch';
 
 const SPEC: AlertRuleSpec = {
   name: 'x',
@@ -66,10 +44,10 @@ describe('alerts API client', () => {
   it('POSTs a rule as JSON and DELETEs without a body', async () => {
     const created = cannedFetch(201, { rule: ruleJson({ name: 'x' }) });
     expect((await createAlertRule(SPEC, { fetch: created, readKey: undefined })).name).toBe('x');
-    expect(created.requests).toEqual([{ url: '/api/v1/alerts/rules', method: 'POST', contentType: 'application/json', body: SPEC }]);
+    expect(created.requests).toEqual([{ url: '/api/v1/alerts/rules', method: 'POST', contentType: 'application/json', authorization: null, body: SPEC }]);
     const deleted = cannedFetch(200, { deleted: 'rule_1' });
     await deleteAlertRule('rule_1', { fetch: deleted, readKey: 'tt_read_k' });
-    expect(deleted.requests).toEqual([{ url: '/api/v1/alerts/rules/rule_1', method: 'DELETE', contentType: null, body: undefined }]);
+    expect(deleted.requests).toEqual([{ url: '/api/v1/alerts/rules/rule_1', method: 'DELETE', contentType: null, authorization: 'Bearer tt_read_k', body: undefined }]);
   });
 
   it("turns the server's 400 into an ApiError naming the field", async () => {
