@@ -90,7 +90,7 @@ export interface DashboardReport {
   project: { projectId: string; spans: number; runs: number };
   /** Opening the data directory (with the store's reconcile) and finalising + merging the run facts, in the bench process before the server starts. */
   prepareMs: { open: number; settleFacts: number };
-  /** `telltale start` until GET /health answers: migrations, the run-facts reconcile over every span, listen. */
+  /** `telltale start` until GET /health answers: migrations and listen (the run-facts catch-up runs in the background after). */
   serverStartMs: number;
   runs: { typical: { runId: string; spans: number }; largest: { runId: string; spans: number } };
   window: { fromIso: string; toIso: string };
