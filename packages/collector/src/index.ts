@@ -17,7 +17,8 @@ export { Spool, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from './s
 export { DEFAULT_MAX_BODY_BYTES } from './otlp/limits.js';
 export type { SpoolOptions, SpoolBatch, SpoolRecovery } from './spool/Spool.js';
 export { SpoolDrainer, DEFAULT_DRAIN_BATCH_SPANS } from './spool/SpoolDrainer.js';
-export type { SpoolDrainerOptions, StoreBatch } from './spool/SpoolDrainer.js';
+export type { SpoolDrainerOptions, StoreBatch, SpoolRecordConverter } from './spool/SpoolDrainer.js';
+export { SpoolVersionError } from './spool/SpoolVersionError.js';
 export { SpoolFullError } from './spool/SpoolFullError.js';
 export { LiveLoopDetector } from './loops/LiveLoopDetector.js';
 export type { LiveLoopEvent, LiveLoopKind, LiveLoopDetectorOptions } from './loops/LiveLoopDetector.js';

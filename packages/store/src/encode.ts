@@ -5,5 +5,6 @@
  */
 export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
+export { SPANS_ARROW_SCHEMA_VERSION } from './spans/arrow/spansArrowSchema.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
 export type { AttributeValue } from './attributeValue.js';

@@ -183,6 +183,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
     },
     onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
+    // the server keeps serving; the backlog shows in /readyz and the spool metrics
+    onSpoolRefused: (err) => logger.error({ foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files }, err.message),
     onAccepted: (loops) => liveLoops.observe(loops),
     ...crashFailpoint(logger),
   }).catch(async (err: unknown) => {

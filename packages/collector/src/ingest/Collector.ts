@@ -1,9 +1,11 @@
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { SPANS_ARROW_SCHEMA_VERSION } from '@telltale/store/encode';
 import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { Spool, type SpoolBatch, type SpoolRecovery } from '../spool/Spool.js';
-import { SpoolDrainer } from '../spool/SpoolDrainer.js';
+import { SpoolDrainer, type SpoolRecordConverter } from '../spool/SpoolDrainer.js';
 import { SpoolFullError } from '../spool/SpoolFullError.js';
+import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
 import { decodeExportPayload } from './exportPayload.js';
 import { ExportProcessor } from './ExportProcessor.js';
 import type { ExportJob, ProcessedExport } from './processExport.js';
@@ -42,6 +44,18 @@ export interface CollectorOptions {
   afterInsert?: () => void;
   /** Given the loop signals of every acknowledged request (live loop detection). */
   onAccepted?: (loops: LoopSignals) => void;
+  /**
+   * Spool payload converters to the spans Arrow schema version of this build,
+   * by the version they read (default: none). Spooled records of another
+   * version without one are refused (see `onSpoolRefused`).
+   */
+  converters?: ReadonlyMap<number, SpoolRecordConverter>;
+  /**
+   * Records of a spans schema version this build neither stores nor converts
+   * reached the head of the spool: they are not stored, stay on disk, and the
+   * drain stops there until the operator acts (the error says how).
+   */
+  onSpoolRefused?: (err: SpoolVersionError) => void;
 }
 
 /**
@@ -76,6 +90,8 @@ export class Collector {
       ...(opts.maxBatchSpans === undefined ? {} : { maxBatchWeight: opts.maxBatchSpans }),
       onError: (err, _batch: SpoolBatch | undefined, attempt) => opts.onInsertError?.(err, attempt),
       ...(opts.afterInsert === undefined ? {} : { beforeAck: opts.afterInsert }),
+      ...(opts.converters === undefined ? {} : { converters: opts.converters }),
+      ...(opts.onSpoolRefused === undefined ? {} : { onRefused: opts.onSpoolRefused }),
     });
   }
 
@@ -85,6 +101,7 @@ export class Collector {
       dir: opts.spoolDir,
       ...(opts.spoolMaxBytes === undefined ? {} : { maxBytes: opts.spoolMaxBytes }),
       ...(opts.spoolSegmentBytes === undefined ? {} : { segmentBytes: opts.spoolSegmentBytes }),
+      version: SPANS_ARROW_SCHEMA_VERSION,
     });
     const collector = new Collector(spool, opts);
     collector.drainer.start();
@@ -100,6 +117,11 @@ export class Collector {
 
   /** For the OTLP handler's `overloaded`: the spool has less room left than one more large request. */
   readonly overloaded = (): boolean => this.spool.freeBytes < Math.min(OVERLOAD_HEADROOM_BYTES, this.spool.capacityBytes / 16);
+
+  /** Set once spooled records of a version this build cannot store stopped the drain (until a restart). */
+  get spoolRefusal(): SpoolVersionError | undefined {
+    return this.drainer.refusal;
+  }
 
   /** Spans acknowledged but not yet in storage. */
   get backlogSpans(): number {

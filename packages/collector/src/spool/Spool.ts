@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, truncate, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pendingEnd, readDrainCheckpoint, writeDrainCheckpoint, type DrainCheckpoint, type SpoolPosition } from './drainCheckpoint.js';
-import { encodeRecordHeader, payloadChecksumHolds, RECORD_HEADER_BYTES, decodeRecordHeader } from './recordFormat.js';
+import { encodeRecordHeader, payloadChecksumHolds, RECORD_HEADER_BYTES, decodeRecordHeader, UNVERSIONED_RECORD_VERSION } from './recordFormat.js';
 import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type RecordRef } from './segmentFiles.js';
 import { lockSpoolDir } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
@@ -18,6 +18,11 @@ export interface SpoolOptions {
   maxBytes?: number;
   /** A segment is sealed and a new one started once it reaches this size (default 16 MiB: space is freed a segment at a time). */
   segmentBytes?: number;
+  /**
+   * The payload format of the records this process appends, kept in each
+   * record's header (the collector: the spans Arrow schema version). Default 1.
+   */
+  version?: number;
 }
 
 /** Bytes `from` to `to` of segment `seq`: whole records. */
@@ -43,6 +48,8 @@ export interface SpoolBatch {
   readonly weight: number;
   /** How many records it holds. */
   readonly records: number;
+  /** The payload format of every record in it: a batch never mixes versions. */
+  readonly version: number;
   /** The batch's bytes in each segment it touches, oldest first. */
   readonly ranges: readonly SpoolRange[];
 }
@@ -54,6 +61,8 @@ export interface SpoolRecovery {
   weight: number;
   /** Bytes cut from segment tails: writes never acknowledged (torn by a crash, or failed). */
   tornBytes: number;
+  /** The records not yet drained, by payload version (oldest version first). */
+  versions: { version: number; records: number; weight: number }[];
 }
 
 interface Segment {
@@ -68,6 +77,7 @@ interface Append {
   parts: readonly Uint8Array[];
   bytes: number;
   weight: number;
+  version: number;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -86,7 +96,10 @@ interface Append {
 export class Spool {
   readonly id: string;
   readonly recovery: SpoolRecovery;
-  private readonly dir: string;
+  /** The spool directory. */
+  readonly dir: string;
+  /** The payload version of records appended by this process. */
+  readonly version: number;
   private readonly maxBytes: number;
   private readonly segmentBytes: number;
   private readonly unlock: () => Promise<void>;
@@ -118,6 +131,7 @@ export class Spool {
     this.dir = init.dir;
     this.maxBytes = init.opts.maxBytes ?? DEFAULT_SPOOL_MAX_BYTES;
     this.segmentBytes = init.opts.segmentBytes ?? DEFAULT_SPOOL_SEGMENT_BYTES;
+    this.version = init.opts.version ?? UNVERSIONED_RECORD_VERSION;
     this.unlock = init.unlock;
     this.segments = init.segments;
     this.drain = init.drain;
@@ -138,7 +152,7 @@ export class Spool {
       const seqs = await listSegments(dir);
       let drain = (await readDrainCheckpoint(dir)) ?? { seq: seqs[0] ?? 0, offset: 0 };
       const segments: Segment[] = [];
-      const recovery: SpoolRecovery = { segments: 0, records: 0, weight: 0, tornBytes: 0 };
+      const recovery: SpoolRecovery = { segments: 0, records: 0, weight: 0, tornBytes: 0, versions: [] };
       for (const seq of seqs) {
         const path = segmentPath(dir, seq);
         if (seq < drain.seq) {
@@ -158,7 +172,14 @@ export class Spool {
         recovery.segments++;
         recovery.records += undrained.length;
         recovery.weight += undrained.reduce((n, r) => n + r.weight, 0);
+        for (const r of undrained) {
+          let entry = recovery.versions.find((v) => v.version === r.version);
+          if (entry === undefined) recovery.versions.push((entry = { version: r.version, records: 0, weight: 0 }));
+          entry.records++;
+          entry.weight += r.weight;
+        }
       }
+      recovery.versions.sort((a, b) => a.version - b.version);
       await fsyncDir(dir);
       return new Spool({ id, dir, opts, unlock, segments, drain, recovery });
     } catch (err) {
@@ -206,6 +227,16 @@ export class Spool {
     return undefined;
   }
 
+  /** The segment files holding records of `version` not yet drained, oldest first. */
+  segmentFilesWith(version: number): string[] {
+    const files: string[] = [];
+    for (const segment of this.segments) {
+      const from = segment.seq === this.drain.seq ? this.drain.offset : 0;
+      if (segment.seq >= this.drain.seq && segment.records.some((r) => r.offset >= from && r.version === version)) files.push(segmentPath(this.dir, segment.seq));
+    }
+    return files;
+  }
+
   /** The weight acknowledged by the drainer since open: it only grows. */
   get ackedWeight(): number {
     return this.acked;
@@ -220,7 +251,7 @@ export class Spool {
     if (this.closed) return Promise.reject(new Error('spool is closed'));
     let header: Buffer;
     try {
-      header = encodeRecordHeader(parts, weight);
+      header = encodeRecordHeader(parts, weight, this.version);
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
@@ -228,7 +259,7 @@ export class Spool {
     if (this.usedBytes + bytes > this.maxBytes) return Promise.reject(new SpoolFullError(this.maxBytes));
     this.reservedBytes += bytes;
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ header, parts, bytes, weight, resolve, reject });
+      this.queue.push({ header, parts, bytes, weight, version: this.version, resolve, reject });
       this.kickWriter();
     });
   }
@@ -269,11 +300,18 @@ export class Spool {
     let weight = 0;
     let bytes = 0;
     let records = 0;
+    let version: number | undefined;
+    let stop = false;
     collect: for (const segment of this.segments) {
       const from = segment.seq === start.seq ? start.offset : 0;
       let to = from;
       for (const r of segment.records) {
         if (r.offset < from) continue;
+        if (version !== undefined && r.version !== version) {
+          stop = true; // a batch holds one version only
+          break;
+        }
+        version = r.version;
         if (pending !== undefined) {
           if (segment.seq > pending.seq || (segment.seq === pending.seq && r.offset >= pending.offset)) break;
         } else if (weight > 0 && (weight + r.weight > limits.maxWeight || bytes + r.bytes > limits.maxBytes)) break;
@@ -284,11 +322,12 @@ export class Spool {
       }
       if (to > from) ranges.push({ seq: segment.seq, from, to });
       // go on only past the whole of a sealed segment
-      if (!segment.sealed || to < segment.size || (pending !== undefined && segment.seq >= pending.seq)) break collect;
+      if (stop || !segment.sealed || to < segment.size || (pending !== undefined && segment.seq >= pending.seq)) break collect;
     }
     const last = ranges.at(-1);
-    if (last === undefined) return undefined; // the head is the active segment, with nothing new
-    if (pending === undefined) {
+    if (last === undefined || version === undefined) return undefined; // the head is the active segment, with nothing new
+    // a batch in flight that mixed versions (only a spool not written by a build of this kind) is cut at the first change
+    if (pending === undefined || pending.seq !== last.seq || pending.offset !== last.to) {
       this.drain = last.seq === start.seq ? { ...start, pendingTo: last.to } : { ...start, pendingTo: last.to, pendingSeq: last.seq };
       await writeDrainCheckpoint(this.dir, this.drain);
     }
@@ -298,7 +337,7 @@ export class Spool {
     async function* payloads(): AsyncGenerator<Buffer> {
       for (const range of ranges) yield* read(range);
     }
-    return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, records, ranges };
+    return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, records, version, ranges };
   }
 
   /** Marks a batch from `nextBatch` as stored, and deletes the segments it drained. */
@@ -365,7 +404,7 @@ export class Spool {
         let offset = start;
         const atMs = Date.now();
         for (const a of group) {
-          segment.records.push({ offset, bytes: a.bytes, weight: a.weight, atMs });
+          segment.records.push({ offset, bytes: a.bytes, weight: a.weight, version: a.version, atMs });
           offset += a.bytes;
           this.undrainedWeight += a.weight;
         }
@@ -428,13 +467,14 @@ export class Spool {
     };
     try {
       for (let at = from; at < to; ) {
-        const header = decodeRecordHeader(await readExactly(RECORD_HEADER_BYTES, at), 0);
-        const payload = header === undefined || at + RECORD_HEADER_BYTES + header.payloadBytes > to ? undefined : await readExactly(header.payloadBytes, at + RECORD_HEADER_BYTES);
+        // an unversioned record's header is shorter: never read past the range
+        const header = decodeRecordHeader(await readExactly(Math.min(RECORD_HEADER_BYTES, to - at), at), 0);
+        const payload = header === undefined || at + header.headerBytes + header.payloadBytes > to ? undefined : await readExactly(header.payloadBytes, at + header.headerBytes);
         if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
           throw new Error(`spool segment ${seq} is corrupt at byte ${at}`);
         }
         yield payload;
-        at += RECORD_HEADER_BYTES + header.payloadBytes;
+        at += header.headerBytes + header.payloadBytes;
       }
     } finally {
       await handle.close();

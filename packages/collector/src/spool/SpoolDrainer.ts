@@ -1,7 +1,11 @@
 import type { Spool, SpoolBatch } from './Spool.js';
+import { SpoolVersionError } from './SpoolVersionError.js';
 
 /** Stores one batch of spool payloads (read as it goes); must be idempotent for a repeated `token`. */
 export type StoreBatch = (payloads: AsyncIterable<Buffer>, token: string) => Promise<void>;
+
+/** Turns a payload of an older (or other) version into one of the spool's version. */
+export type SpoolRecordConverter = (payload: Buffer) => Buffer;
 
 /**
  * Spans per insert while there is a backlog. Larger inserts cost less per
@@ -31,6 +35,10 @@ export interface SpoolDrainerOptions {
   onStored?: (batch: SpoolBatch) => void;
   /** Between a batch's insert and its ack (fault tests crash the process here). */
   beforeAck?: (batch: SpoolBatch) => void;
+  /** Converters to the spool's version, by the version they read (default: none). */
+  converters?: ReadonlyMap<number, SpoolRecordConverter>;
+  /** Called once when records of a version without a converter stop the drain. */
+  onRefused?: (err: SpoolVersionError) => void;
 }
 
 /**
@@ -41,11 +49,12 @@ export interface SpoolDrainerOptions {
  * collector answers 503 once it is full.
  */
 export class SpoolDrainer {
-  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck'>;
+  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>;
+  private refused: SpoolVersionError | undefined;
   private running: Promise<void> | undefined;
   private stopping = false;
   private wakeSleep: (() => void) | undefined;
-  private idleWaiters: (() => void)[] = [];
+  private idleWaiters: ((refused?: SpoolVersionError) => void)[] = [];
   private progressWaiters: { target: number; done: (ok: boolean) => void }[] = [];
   /** Someone waits for the backlog: store what there is without lingering. */
   private hurry = false;
@@ -59,6 +68,7 @@ export class SpoolDrainer {
       lingerMs: 200,
       retryDelayMs: 250,
       maxRetryDelayMs: 5_000,
+      converters: new Map(),
       ...opts,
     };
   }
@@ -70,14 +80,24 @@ export class SpoolDrainer {
     });
   }
 
-  /** Resolves once everything spooled so far is stored (for tests and shutdown); rejects after `timeoutMs`. */
+  /**
+   * Records of a version with no converter, met at the head of the spool: the
+   * drain stopped there (they and what follows stay on disk) until a restart.
+   */
+  get refusal(): SpoolVersionError | undefined {
+    return this.refused;
+  }
+
+  /** Resolves once everything spooled so far is stored (for tests and shutdown); rejects after `timeoutMs`, or at once while refused. */
   async drained(timeoutMs = 30_000): Promise<void> {
     if (this.opts.spool.pendingWeight === 0) return;
+    if (this.refused !== undefined) throw this.refused;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`spool not drained after ${timeoutMs} ms (${this.opts.spool.pendingWeight} spans waiting)`)), timeoutMs);
-      this.idleWaiters.push(() => {
+      this.idleWaiters.push((refused) => {
         clearTimeout(timer);
-        resolve();
+        if (refused === undefined) resolve();
+        else reject(refused);
       });
     });
   }
@@ -97,6 +117,7 @@ export class SpoolDrainer {
     target ??= spool.ackedWeight + spool.pendingWeight;
     const ahead = target - spool.ackedWeight;
     if (ahead <= 0) return Promise.resolve(true);
+    if (this.refused !== undefined) return Promise.resolve(false); // nothing will be stored before a restart
     if (ahead > this.opts.maxBatchWeight && ahead > this.storedPerMs() * timeoutMs) return Promise.resolve(false);
     this.hurry = true;
     this.wakeSleep?.();
@@ -144,7 +165,16 @@ export class SpoolDrainer {
           await this.sleep(lingerMs);
           continue;
         }
-        await store(batch.payloads(), batch.token);
+        if (batch.version !== spool.version) {
+          const convert = this.opts.converters.get(batch.version);
+          if (convert === undefined) {
+            this.refuse(new SpoolVersionError(batch.version, spool.version, spool.dir, spool.segmentFilesWith(batch.version)));
+            break;
+          }
+          await store(converted(batch.payloads(), convert), batch.token);
+        } else {
+          await store(batch.payloads(), batch.token);
+        }
         this.opts.beforeAck?.(batch);
         await spool.ack(batch);
         this.noteStored(batch.weight);
@@ -158,6 +188,14 @@ export class SpoolDrainer {
         delay = Math.min(delay * 2, this.opts.maxRetryDelayMs);
       }
     }
+  }
+
+  /** Stops draining, keeping the batch and everything after it on disk; waiters give up at once. */
+  private refuse(err: SpoolVersionError): void {
+    this.refused = err;
+    for (const w of [...this.progressWaiters]) w.done(false);
+    for (const wake of this.idleWaiters.splice(0)) wake(err);
+    this.opts.onRefused?.(err);
   }
 
   private noteStored(weight: number): void {
@@ -185,4 +223,8 @@ export class SpoolDrainer {
       this.wakeSleep = done;
     });
   }
+}
+
+async function* converted(payloads: AsyncIterable<Buffer>, convert: SpoolRecordConverter): AsyncGenerator<Buffer> {
+  for await (const payload of payloads) yield convert(payload);
 }

@@ -1,6 +1,6 @@
 import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeRecordHeader, payloadChecksumHolds, RECORD_HEADER_BYTES } from './recordFormat.js';
+import { decodeRecordHeader, payloadChecksumHolds } from './recordFormat.js';
 
 /** Where a record sits in its segment file. */
 export interface RecordRef {
@@ -9,6 +9,8 @@ export interface RecordRef {
   /** Header and payload. */
   bytes: number;
   weight: number;
+  /** The payload's format (see recordFormat.ts). */
+  version: number;
   /** When this process appended it (absent: found on disk at open). */
   atMs?: number;
 }
@@ -41,10 +43,10 @@ export async function scanSegment(path: string): Promise<{ records: RecordRef[];
   for (;;) {
     const header = decodeRecordHeader(buf, offset);
     if (header === undefined) break;
-    const start = offset + RECORD_HEADER_BYTES;
+    const start = offset + header.headerBytes;
     const end = start + header.payloadBytes;
     if (end > buf.length || !payloadChecksumHolds(buf.subarray(start, end), header)) break;
-    records.push({ offset, bytes: end - offset, weight: header.weight });
+    records.push({ offset, bytes: end - offset, weight: header.weight, version: header.version });
     offset = end;
   }
   return { records, validBytes: offset, fileBytes: buf.length };
