@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Spool, type SpoolBatch } from './Spool.js';
 import { SpoolFullError } from './SpoolFullError.js';
 import { segmentPath } from './segmentFiles.js';
+import { RECORD_HEADER_BYTES as H } from './recordFormat.js';
 
 const opened: Spool[] = [];
 afterEach(async () => {
@@ -86,7 +87,7 @@ describe('Spool', () => {
     await expect(spool.append([Buffer.alloc(600, 2)], 1)).rejects.toBeInstanceOf(SpoolFullError);
     const files = await readdir(dir);
     const segment = files.find((f) => f.startsWith('seg-'))!;
-    expect((await stat(join(dir, segment))).size).toBe(616);
+    expect((await stat(join(dir, segment))).size).toBe(600 + H);
     // the refused record left nothing behind: one record comes back
     await close(spool);
     const again = await openSpool(dir, { maxBytes: 1_000, segmentBytes: 100 });
@@ -94,7 +95,7 @@ describe('Spool', () => {
     await drainAll(again);
     await again.append([Buffer.alloc(600, 3)], 1); // a new segment; the drained one is deleted
     await drainAll(again);
-    expect(again.usedBytes).toBeLessThanOrEqual(616);
+    expect(again.usedBytes).toBeLessThanOrEqual(600 + H);
   });
 
   it('cuts a torn tail on open and keeps every complete record before it', async () => {
@@ -152,9 +153,9 @@ describe('Spool', () => {
     expect((await payloadsOf(batch)).map((p) => p.length)).toEqual([100, 100, 100]);
     const { seq } = batch.ranges[0]!;
     const file = await open(segmentPath(dir, seq), 'r+');
-    await file.write(Buffer.from('Z'), 0, 1, 116 + 16 + 50); // inside the second record's payload
+    await file.write(Buffer.from('Z'), 0, 1, 100 + 2 * H + 50); // inside the second record's payload
     await file.close();
-    await expect(payloadsOf(batch)).rejects.toThrow(`spool segment ${seq} is corrupt at byte 116`);
+    await expect(payloadsOf(batch)).rejects.toThrow(`spool segment ${seq} is corrupt at byte ${100 + H}`);
   });
 
   it('rotates segments; a batch runs across them up to its limits, and each drained segment is deleted', async () => {
