@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processExport, Spool } from '@telltale/collector';
@@ -44,7 +45,7 @@ afterEach(async () => {
 describe('a spool holding records of another spans schema version', () => {
   it('is refused, not stored, with a message saying what to do; the server keeps serving, and moving the segment aside unblocks it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'telltale-spoolv-'));
-    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const spoolDir = join(dataDir, 'spool');
     // a real, insertable record, as a build of spans schema version 99 would have spooled it
     const foreign = await Spool.open({ dir: spoolDir, version: 99 });
