@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
@@ -64,11 +65,16 @@ describe('the collector never loses an acknowledged span', () => {
   it('a crash between the insert and the spool checkpoint stores no duplicate, with the batch spanning spool segments', async () => {
     // 4 KiB segments: every record (a request of ≈ 20 KiB) fills one, so the batch in flight spans several
     const args = ['--spool-segment-bytes', '4096'];
-    const telltale = await TelltaleProcess.start({ args, env: { TELLTALE_FAILPOINT: 'crash-after-insert' } });
+    // inserts wait for the hold file: every run is acknowledged (spooled) before the first batch is taken
+    const holdDir = mkdtempSync(join(tmpdir(), 'telltale-hold-'));
+    cleanup.push(() => Promise.resolve(rmSync(holdDir, { recursive: true, force: true })));
+    const holdFile = join(holdDir, 'release-inserts');
+    const telltale = await TelltaleProcess.start({ args, env: { TELLTALE_FAILPOINT: 'crash-after-insert', TELLTALE_FAILPOINT_HOLD_FILE: holdFile } });
     cleanup.push(() => telltale.dispose());
     const sender = new RunSender(() => telltale.url, { concurrency: 4, spansPerRun: SPANS_PER_RUN, prefix: 'crash', maxRuns: 40 });
     sender.start();
     const tally = await sender.done();
+    writeFileSync(holdFile, '');
     // the drainer inserts the first batch, then the failpoint kills the process before the ack
     expect(await telltale.exited(15_000)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(tally.acked.size).toBe(40);

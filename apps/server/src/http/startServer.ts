@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -91,14 +92,24 @@ const RUN_FACTS_READ_WAIT_MS = 2_000;
  * Fault tests only: `TELLTALE_FAILPOINT=crash-after-insert` kills the process
  * (SIGKILL, no cleanup) right after the first spool batch is inserted and
  * before the spool records that, the window where a retry could duplicate.
+ * With `TELLTALE_FAILPOINT_HOLD_FILE`, inserts wait until that file exists,
+ * so a test decides what the spool holds when the batch is taken.
  */
-function crashFailpoint(logger: Logger): { afterInsert?: () => void } {
+function crashFailpoint(logger: Logger): { afterInsert?: () => void; beforeInsert?: () => Promise<void> } {
   if (process.env.TELLTALE_FAILPOINT !== 'crash-after-insert') return {};
+  const holdFile = process.env.TELLTALE_FAILPOINT_HOLD_FILE;
   return {
     afterInsert: () => {
       logger.warn('failpoint crash-after-insert: killing the process');
       process.kill(process.pid, 'SIGKILL');
     },
+    ...(holdFile === undefined
+      ? {}
+      : {
+          beforeInsert: async () => {
+            while (!existsSync(holdFile)) await new Promise((resolve) => setTimeout(resolve, 50));
+          },
+        }),
   };
 }
 
@@ -170,6 +181,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
   });
   liveLoops.start();
+  const failpoint = crashFailpoint(logger);
   collector = await Collector.open({
     spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
     spoolMaxBytes: config.spoolMaxBytes,
@@ -177,7 +189,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
     // a span older than the retention would only be dropped again
     limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
-    insert: (messages, runs, deduplicationToken) => store.insertSpanBatches(messages, runs, { deduplicationToken }),
+    insert: async (messages, runs, deduplicationToken) => {
+      await failpoint.beforeInsert?.();
+      return store.insertSpanBatches(messages, runs, { deduplicationToken });
+    },
     onInsertError: (err, attempt) => {
       ops.metrics.insertFailed();
       logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
@@ -186,7 +201,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     // the server keeps serving; the backlog shows in /readyz and the spool metrics
     onSpoolRefused: (err) => logger.error({ foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files }, err.message),
     onAccepted: (loops) => liveLoops.observe(loops),
-    ...crashFailpoint(logger),
+    ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
   }).catch(async (err: unknown) => {
     liveLoops.stop();
     keys?.stop();
