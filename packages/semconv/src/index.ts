@@ -33,5 +33,5 @@ export {
   loopThresholdRange,
   loopThresholdProblem,
   resolveLoopThresholds,
-} from './loopThresholds.js';
-export type { LoopThresholdDefinition, LoopThresholdName, LoopThresholds } from './loopThresholds.js';
+} from './loopKinds.js';
+export type { LoopThresholdDefinition, LoopThresholdName, LoopThresholds } from './loopKinds.js';

@@ -3,7 +3,7 @@ import type { RunOutcomeValue } from '../runs/RunSummary.js';
 
 /**
  * Loop kinds, variants and thresholds are defined once, in @telltale/semconv
- * (loopKinds.ts, loopThresholds.ts); re-exported here for the store's callers.
+ * (loopKinds.ts); re-exported here for the store's callers.
  */
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
 export type { LoopKind, LoopVariant, LoopThresholds } from '@telltale/semconv';
