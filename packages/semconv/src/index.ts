@@ -14,3 +14,24 @@ export { FIELD_SOURCES, SESSION_ID_SOURCES, REASONING_TOKEN_SOURCES } from './fi
 export type { CanonicalField } from './fieldSources.js';
 export { PROJECT_ID_PATTERN, API_KEY_KINDS } from './projects.js';
 export type { ApiKeyKind } from './projects.js';
+export {
+  LOOP_KIND_DEFINITIONS,
+  LOOP_KINDS,
+  LOOP_VARIANTS,
+  LOOP_KIND_OF_VARIANT,
+  LOOP_VARIANT_CODE,
+  LIVE_LOOP_KINDS,
+  LOOP_KIND_LABELS,
+  LOOP_KIND_SHORT_LABELS,
+  isLoopKind,
+} from './loopKinds.js';
+export type { LoopKind, LoopVariant, LiveLoopKind, LoopKindDefinition, LoopVariantDefinition } from './loopKinds.js';
+export {
+  LOOP_THRESHOLD_DEFINITIONS,
+  LOOP_THRESHOLD_NAMES,
+  DEFAULT_LOOP_THRESHOLDS,
+  loopThresholdRange,
+  loopThresholdProblem,
+  resolveLoopThresholds,
+} from './loopKinds.js';
+export type { LoopThresholdDefinition, LoopThresholdName, LoopThresholds } from './loopKinds.js';

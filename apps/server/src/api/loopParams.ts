@@ -1,13 +1,22 @@
 import type { LoopOptions } from '@telltale/analytics';
+import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES, loopThresholdRange, type LoopThresholdDefinition, type LoopThresholdName } from '@telltale/semconv';
 import { z } from 'zod';
 
-/** Loop detection thresholds a request may override (defaults: DEFAULT_LOOP_THRESHOLDS). */
-export const LOOP_THRESHOLD_QUERY = {
-  repeat: z.coerce.number().int().min(2).max(1000).optional().describe('same (tool, args), same state hash or same failed validation this many times is a loop (default 3)'),
-  pingPongCycles: z.coerce.number().int().min(2).max(1000).optional().describe('A→B alternations of at least this many cycles (default 3)'),
-  runawayMultiplier: z.coerce.number().gt(0).max(1000).optional().describe("runaway: more steps than this × the agent's median steps per run (default 3)"),
-  runawayHardCap: z.coerce.number().int().min(1).max(1_000_000).optional().describe('runaway: … or more than this many steps (default 50)'),
-};
+/** One threshold's query parameter, from its definition: out of range is a 400 naming it ("invalid query parameter repeat: must be …"). */
+function thresholdParam(name: LoopThresholdName) {
+  const d: LoopThresholdDefinition = LOOP_THRESHOLD_DEFINITIONS[name];
+  const error = `must be ${loopThresholdRange(name)}`;
+  let n = z.coerce.number({ error });
+  if (d.integer) n = n.int({ error });
+  n = d.minExclusive ? n.gt(d.min, { error }) : n.min(d.min, { error });
+  return n.max(d.max, { error }).optional().describe(`${d.description} (default ${d.default})`);
+}
+
+/** Loop detection thresholds a request may override (defaults: DEFAULT_LOOP_THRESHOLDS), one per semconv LOOP_THRESHOLD_DEFINITIONS. */
+export const LOOP_THRESHOLD_QUERY = Object.fromEntries(LOOP_THRESHOLD_NAMES.map((name) => [name, thresholdParam(name)])) as Record<
+  LoopThresholdName,
+  ReturnType<typeof thresholdParam>
+>;
 
 export const MAX_RUN_IDS = 500;
 

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import type { Analytics } from '@telltale/analytics';
+import { LOOP_KIND_LABELS } from '@telltale/semconv';
 import { LOOP_KINDS, LOOP_ORDERS, type LoopOrder } from '@telltale/store';
 import { z } from 'zod';
 import type { ApiRegistry } from './ApiRegistry.js';
@@ -32,7 +33,7 @@ export function loopsRouter(registry: ApiRegistry, analytics: Analytics, project
       method: 'get',
       path: '/loops',
       tag: 'loops',
-      summary: 'Loop detections (repeated action, no progress, ping-pong, runaway) with evidence, a page at a time, and totals per kind (runIds: of these runs, e.g. one run’s page)',
+      summary: `Loop detections (${LOOP_KINDS.map((k) => LOOP_KIND_LABELS[k].toLowerCase()).join(', ')}) with evidence, a page at a time, and totals per kind (runIds: of these runs, e.g. one run’s page)`,
       query: LoopsQuery,
       response: 'LoopsReport: detections { runId, agent, kind, variant, count, wastedNs, wastedCostUsd, evidence }, total, runs, byKind, overall, thresholds',
     },

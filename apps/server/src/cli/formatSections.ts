@@ -1,4 +1,5 @@
 import type { CostSummary, FailureBreakdown, LatencyPercentiles, LoopsReport, TailAttribution } from '@telltale/analytics';
+import { LOOP_KINDS, LOOP_KIND_LABELS } from '@telltale/semconv';
 import { formatCount, formatDurationNs, formatPercent, formatPoints, formatUsd } from './formatValue.js';
 import { renderTable } from './renderTable.js';
 
@@ -43,17 +44,11 @@ export function costSection(cost: CostSummary): string[] {
   return lines;
 }
 
-const LOOP_KIND_LABEL: Record<keyof LoopsReport['byKind'], string> = {
-  repeated_action: 'repeated action',
-  no_progress: 'no progress',
-  ping_pong: 'ping-pong',
-  runaway: 'runaway',
-};
 
 export function loopsSection(loops: LoopsReport): string[] {
   if (loops.runs === 0) return ['Loops: no runs'];
   const o = loops.overall;
-  const kinds = (Object.keys(LOOP_KIND_LABEL) as Array<keyof LoopsReport['byKind']>).map((k) => `${LOOP_KIND_LABEL[k]} ${formatCount(loops.byKind[k].runsFlagged)}`);
+  const kinds = LOOP_KINDS.map((k) => `${LOOP_KIND_LABELS[k].toLowerCase()} ${formatCount(loops.byKind[k].runsFlagged)}`);
   return [
     `Loops: ${formatCount(o.runsFlagged)} of ${formatCount(loops.runs)} runs (${formatPercent(o.runsFlagged / loops.runs)}) · ${kinds.join(' · ')}`,
     `       wasted ${formatDurationNs(o.wastedNs)} and ${formatUsd(o.wastedCostUsd)} on repeats`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOOP_KINDS, type LoopKind } from '@telltale/semconv';
 import { fraction, nanoseconds, parseUnixNanos, usd } from '../units';
 
 /**
@@ -89,8 +90,9 @@ export const tailAttributionSchema = z.object({
 });
 export type TailAttribution = z.infer<typeof tailAttributionSchema>;
 
-export const LOOP_KINDS = ['repeated_action', 'no_progress', 'ping_pong', 'runaway'] as const;
-export type LoopKind = (typeof LOOP_KINDS)[number];
+/** The loop kinds: one definition, shared with the server (semconv loopKinds.ts). */
+export { LOOP_KINDS };
+export type { LoopKind };
 const loopKindSchema = z.enum(LOOP_KINDS);
 
 const loopTotalsSchema = z.object({ runsFlagged: count, detections: count, wastedNs: ns, wastedCostUsd: money });
@@ -126,7 +128,7 @@ export const loopsReportSchema = z.object({
   limit: count,
   offset: count,
   runs: count,
-  byKind: z.object({ repeated_action: loopTotalsSchema, no_progress: loopTotalsSchema, ping_pong: loopTotalsSchema, runaway: loopTotalsSchema }),
+  byKind: z.object(Object.fromEntries(LOOP_KINDS.map((k) => [k, loopTotalsSchema])) as Record<LoopKind, typeof loopTotalsSchema>),
   overall: loopTotalsSchema,
 });
 export type LoopsReport = z.infer<typeof loopsReportSchema>;

@@ -1,29 +1,29 @@
+import { LOOP_KIND_DEFINITIONS, LOOP_KIND_LABELS, LOOP_KINDS } from '@telltale/semconv';
 import type { CostSummary, FailureBreakdown, LoopDetection, LoopKind, LoopRate, LoopsReport } from '../api/analyticsSchemas';
 import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import type { Fraction, Nanoseconds, Usd } from '../units';
 import { fraction, nanoseconds, usd } from '../units';
 import { runHref } from './prepareRunsTable';
 
-export const LOOP_KIND_LABELS: Readonly<Record<LoopKind, string>> = {
-  repeated_action: 'Repeated action',
-  no_progress: 'No progress',
-  ping_pong: 'Ping-pong',
-  runaway: 'Runaway',
+/** Labels of the loop kinds: one definition, shared with the server (semconv loopKinds.ts). */
+export { LOOP_KIND_LABELS };
+
+type Evidence = LoopDetection['evidence'];
+
+/** Kind-specific subjects; a kind without one reads "<count> <what it counts>" from its definition. */
+const SUBJECTS: Partial<Record<LoopKind, (e: Evidence) => string>> = {
+  repeated_action: (e) => `${e.toolName ?? '?'}(${e.argsHash ?? '…'})`,
+  no_progress: (e) => (e.stateHash !== undefined ? `state ${e.stateHash}` : `failed validation ${e.outputHash ?? ''}`.trim()),
+  ping_pong: (e) => (e.cycle ? `${e.cycle.join(' ⇄ ')}` : 'two tools alternating'),
+  runaway: (e) => (e.stepLimit !== undefined ? `more than ${formatCount(e.stepLimit)} steps` : 'too many steps'),
 };
+
+const COUNTS = Object.fromEntries(LOOP_KIND_DEFINITIONS.map((d) => [d.kind, d.count])) as Record<LoopKind, string>;
 
 /** What repeated, in words: the tool and its argument hash, the unchanged state, the cycle, the step limit. */
 export function loopSubject(d: LoopDetection): string {
-  const e = d.evidence;
-  switch (d.kind) {
-    case 'repeated_action':
-      return `${e.toolName ?? '?'}(${e.argsHash ?? '…'})`;
-    case 'no_progress':
-      return e.stateHash !== undefined ? `state ${e.stateHash}` : `failed validation ${e.outputHash ?? ''}`.trim();
-    case 'ping_pong':
-      return e.cycle ? `${e.cycle.join(' ⇄ ')}` : 'two tools alternating';
-    case 'runaway':
-      return e.stepLimit !== undefined ? `more than ${formatCount(e.stepLimit)} steps` : 'too many steps';
-  }
+  const subject = SUBJECTS[d.kind];
+  return subject === undefined ? `${formatCount(d.count)} ${COUNTS[d.kind]}` : subject(d.evidence);
 }
 
 export interface LoopRow {
@@ -73,7 +73,7 @@ export interface LoopKindRow {
 
 /** Totals per loop kind, kinds with detections first. */
 export function prepareLoopKinds(report: LoopsReport): LoopKindRow[] {
-  return (Object.keys(LOOP_KIND_LABELS) as LoopKind[])
+  return LOOP_KINDS
     .map((kind) => {
       const t = report.byKind[kind];
       return {

@@ -1,3 +1,4 @@
+import { LOOP_KIND_SHORT_LABELS } from '@telltale/semconv';
 import type { FailureCause, LoopKind } from '../api/analyticsSchemas';
 import type { RunOutcome, RunSummary } from '../api/schemas';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
@@ -48,8 +49,6 @@ const CAUSE_TEXT: Readonly<Record<FailureCause, string>> = {
   unknown: 'unknown',
 };
 
-const LOOP_TEXT: Readonly<Record<LoopKind, string>> = { repeated_action: 'repeat', no_progress: 'no progress', ping_pong: 'ping-pong', runaway: 'runaway' };
-
 export function runHref(runId: string): string {
   return `/runs/${encodeURIComponent(runId)}`;
 }
@@ -82,7 +81,7 @@ export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string,
       cause,
       causeLabel: cause === '' ? '' : CAUSE_TEXT[cause],
       loopKinds,
-      loopLabel: loopKinds.map((k) => LOOP_TEXT[k]).join(', '),
+      loopLabel: loopKinds.map((k) => LOOP_KIND_SHORT_LABELS[k]).join(', '),
       sessionId: run.sessionId,
       sessionLabel: shortSessionId(run.sessionId),
       sessionHref: run.sessionId === '' ? '' : sessionRunsHref(run.sessionId, currentSearch),

@@ -1,4 +1,4 @@
-import { LOOP_KIND_OF_VARIANT, type LoopKind, type LoopThresholds, type LoopVariant } from '@telltale/store';
+import { LOOP_KIND_OF_VARIANT, LOOP_VARIANT_CODE, type LoopKind, type LoopThresholds, type LoopVariant } from '@telltale/semconv';
 import { runawayLimit } from './LoopThresholds.js';
 
 /** One step span of a run, as loop detection sees it. */
@@ -45,8 +45,6 @@ export interface DetectLoopsContext {
   /** The agent's median steps per completed run; absent or null: the hard cap alone is the runaway limit. */
   agentMedianSteps?: number | null;
 }
-
-const VARIANT_ORDER: readonly LoopVariant[] = ['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count'];
 
 export function byStartThenSpan(a: LoopStep, b: LoopStep): number {
   if (a.startNs !== b.startNs) return a.startNs < b.startNs ? -1 : 1;
@@ -163,5 +161,5 @@ export function detectLoops(steps: readonly LoopStep[], t: LoopThresholds, conte
     const beyond = all.slice(Math.floor(limit));
     out.push(detection('step_count', all.length, beyond, beyond, { stepLimit: limit }));
   }
-  return out.sort((a, b) => VARIANT_ORDER.indexOf(a.variant) - VARIANT_ORDER.indexOf(b.variant) || (a.anchorStartNs < b.anchorStartNs ? -1 : a.anchorStartNs > b.anchorStartNs ? 1 : 0));
+  return out.sort((a, b) => LOOP_VARIANT_CODE[a.variant] - LOOP_VARIANT_CODE[b.variant] || (a.anchorStartNs < b.anchorStartNs ? -1 : a.anchorStartNs > b.anchorStartNs ? 1 : 0));
 }

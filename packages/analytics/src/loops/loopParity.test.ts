@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store, queryLoopPage, queryLoopingRunIds, queryRunLoopFlags, DEFAULT_LOOP_THRESHOLDS, EMPTY_PRICE_TABLE, type AnalyticsFilter, type LoopKind, type SpanRecord } from '@telltale/store';
+import { Store, queryLoopPage, queryLoopingRunIds, queryRunLoopFlags, DEFAULT_LOOP_THRESHOLDS, EMPTY_PRICE_TABLE, LOOP_KINDS, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
@@ -159,8 +159,7 @@ describe('SQL and TS loop detection agree', () => {
 
   it('agrees on the totals per kind and overall, each wasted span once', async () => {
     const page = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
-    const kinds: LoopKind[] = ['repeated_action', 'no_progress', 'ping_pong', 'runaway'];
-    for (const k of kinds) {
+    for (const k of LOOP_KINDS) {
       const u = union(ts, (d) => d.kind === k);
       expect([page.byKind[k].runsFlagged, page.byKind[k].wastedNs, page.byKind[k].wastedCostUsd.toFixed(9)], k).toEqual([u.runs, u.ns, u.cost.toFixed(9)]);
     }

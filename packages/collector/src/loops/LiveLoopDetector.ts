@@ -1,7 +1,8 @@
+import { DEFAULT_LOOP_THRESHOLDS, type LiveLoopKind } from '@telltale/semconv';
 import type { LoopSignals, LoopStep } from './loopSignals.js';
 
-/** The live detections (RELIABILITY-MATH "Loops and no progress", 1–3; runaway needs the agent's median and stays with the stored facts). */
-export type LiveLoopKind = 'repeated_action' | 'no_progress' | 'ping_pong';
+/** The live detections: the kinds marked `live` in semconv's LOOP_KIND_DEFINITIONS (runaway needs the agent's median and stays with the stored facts). */
+export type { LiveLoopKind };
 
 export interface LiveLoopEvent {
   projectId: string;
@@ -17,9 +18,9 @@ export interface LiveLoopEvent {
 
 export interface LiveLoopDetectorOptions {
   onEvent: (event: LiveLoopEvent) => void;
-  /** Same action, state or failed validation this many times (default 3). */
+  /** Same action, state or failed validation this many times (default: DEFAULT_LOOP_THRESHOLDS). */
   repeat?: number;
-  /** A→B→A→B… of this many cycles (default 3). */
+  /** A→B→A→B… of this many cycles (default: DEFAULT_LOOP_THRESHOLDS). */
   pingPongCycles?: number;
   /** Runs followed at once; past it the least recently active is forgotten (default 50,000). */
   maxRuns?: number;
@@ -89,8 +90,8 @@ export class LiveLoopDetector {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: LiveLoopDetectorOptions) {
-    this.repeat = opts.repeat ?? 3;
-    this.cycles = opts.pingPongCycles ?? 3;
+    this.repeat = opts.repeat ?? DEFAULT_LOOP_THRESHOLDS.repeat;
+    this.cycles = opts.pingPongCycles ?? DEFAULT_LOOP_THRESHOLDS.pingPongCycles;
     this.maxRuns = opts.maxRuns ?? 50_000;
     this.maxSteps = opts.maxStepsPerRun ?? 512;
     this.idleMs = opts.idleMs ?? 600_000;

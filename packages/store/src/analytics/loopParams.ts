@@ -1,24 +1,24 @@
+import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES, resolveLoopThresholds, type LoopThresholdName } from '@telltale/semconv';
 import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import type { QueryParams } from './sqlParts.js';
 
 /** Materialised CTEs are computed once however often a query reads them. */
 export const MATERIALIZED_CTE_SETTINGS = { enable_materialized_cte: 1 } as const;
 
-/** The four thresholds as bound parameters (`repeat`, `pingPongCycles`, `runawayMultiplier`, `runawayHardCap`). */
+/**
+ * The thresholds as bound parameters, one per LOOP_THRESHOLD_DEFINITIONS name
+ * (`{repeat:UInt32}`, …), checked by the one semconv check: a bad value is a
+ * BAD_REQUEST TelltaleError naming it (callers through the analytics facade
+ * or the API never get this far with one).
+ */
 export function thresholdParams(t: LoopThresholds): QueryParams {
-  const whole = (name: string, v: number, min: number): number => {
-    if (!Number.isInteger(v) || v < min) throw new RangeError(`loop threshold ${name} must be a whole number ≥ ${min}, got ${v}`);
-    return v;
-  };
-  if (!Number.isFinite(t.runawayMultiplier) || t.runawayMultiplier <= 0) {
-    throw new RangeError(`loop threshold runawayMultiplier must be a positive number, got ${t.runawayMultiplier}`);
-  }
-  return {
-    repeat: whole('repeat', t.repeat, 2),
-    pingPongCycles: whole('pingPongCycles', t.pingPongCycles, 2),
-    runawayMultiplier: t.runawayMultiplier,
-    runawayHardCap: whole('runawayHardCap', t.runawayHardCap, 1),
-  };
+  const checked = resolveLoopThresholds(t);
+  return Object.fromEntries(LOOP_THRESHOLD_NAMES.map((name) => [name, checked[name]]));
+}
+
+/** A threshold's bound parameter in SQL: `{repeat:UInt32}`. */
+export function thresholdSql(name: LoopThresholdName): string {
+  return `{${name}:${LOOP_THRESHOLD_DEFINITIONS[name].sqlType}}`;
 }
 
 /** Bound medians per agent (the `bound` AGENT_LIMITS source); empty arrays when absent. */

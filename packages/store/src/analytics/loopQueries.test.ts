@@ -167,8 +167,14 @@ describe('loop queries', () => {
     expect(a.detections.length).toBeGreaterThan(0);
   });
 
-  it('rejects thresholds that make no sense', async () => {
-    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 })).rejects.toThrow(RangeError);
-    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 })).rejects.toThrow(RangeError);
+  it('rejects thresholds that make no sense as a bad request naming the threshold', async () => {
+    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/threshold repeat must be a whole number from 2/),
+    });
+    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/threshold runawayMultiplier must be a number > 0/),
+    });
   });
 });

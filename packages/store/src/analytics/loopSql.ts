@@ -26,11 +26,24 @@
  * `arrayDistinct` over detections counts each wasted span once.
  */
 
+import { LOOP_KIND_OF_VARIANT, LOOP_VARIANTS, LOOP_VARIANT_CODE, type LoopVariant } from '@telltale/semconv';
+import { thresholdSql } from './loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, withClause } from './sqlParts.js';
 
-/** 1 tool_args, 2 state_hash, 3 failed_validation, 4 alternation, 5 step_count. */
-export const VARIANT_OF_CODE_SQL = `['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count']`;
-export const KIND_OF_CODE_SQL = `['repeated_action', 'no_progress', 'no_progress', 'ping_pong', 'runaway']`;
+/** A SQL array of `of(variant)` indexed by variant code (LOOP_VARIANT_CODE: 1, 2, …). */
+function byCodeSql(of: (variant: LoopVariant) => string): string {
+  const byCode = [...LOOP_VARIANTS].sort((a, b) => LOOP_VARIANT_CODE[a] - LOOP_VARIANT_CODE[b]);
+  return `[${byCode.map((v) => `'${of(v)}'`).join(', ')}]`;
+}
+
+/** Variant and kind names by code, from the one definition (semconv loopKinds.ts). */
+export const VARIANT_OF_CODE_SQL = byCodeSql((v) => v);
+export const KIND_OF_CODE_SQL = byCodeSql((v) => LOOP_KIND_OF_VARIANT[v]);
+
+/** A variant's code as a SQL literal: `toUInt8(1)`. */
+export function variantCodeSql(variant: LoopVariant): string {
+  return `toUInt8(${LOOP_VARIANT_CODE[variant]})`;
+}
 
 /** Span ids are 16 hex digits: as a number they order like the text. */
 export const SPAN_KEY = 'reinterpretAsUInt64(reverse(unhex(span_id)))';
@@ -76,7 +89,7 @@ export function scopedRunsCtes(scope: RunScope, limits: AgentLimitsSource, extra
         run_id, agent, service, outcome, run_start, run_end, steps, root_error_type${extra},
         outcome != 'incomplete' AND agent_known AS has_median,
         if(has_median, agent_median, 0) AS median_steps,
-        greatest({runawayMultiplier:Float64} * median_steps, toFloat64({runawayHardCap:UInt32})) AS step_limit
+        greatest(${thresholdSql('runawayMultiplier')} * median_steps, toFloat64(${thresholdSql('runawayHardCap')})) AS step_limit
     FROM
     (
         SELECT
@@ -169,24 +182,24 @@ export function loopFoundCte(source: string, mode: LoopMode): string {
     SELECT
         run_id${pass},
         arrayConcat(
-            arrayMap(g -> (toUInt8(1), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), ra_g),
-            arrayMap(g -> (toUInt8(2), g[1].4, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), sp_g),
-            arrayMap(g -> (toUInt8(3), g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), vo_g),
-            arrayMap(g -> (toUInt8(4), ${alt(2)}.4, ${alt(1)}.4, toUInt32(intDiv(length(g) + 2, 2)), ${alt(2)}.1, ${alt(2)}.2,
+            arrayMap(g -> (${variantCodeSql('tool_args')}, g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), ra_g),
+            arrayMap(g -> (${variantCodeSql('state_hash')}, g[1].4, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), sp_g),
+            arrayMap(g -> (${variantCodeSql('failed_validation')}, g[1].5, toUInt64(0), toUInt32(length(g)), g[1].1, g[1].2, ${waste('arrayPopFront(g)')}), vo_g),
+            arrayMap(g -> (${variantCodeSql('alternation')}, ${alt(2)}.4, ${alt(1)}.4, toUInt32(intDiv(length(g) + 2, 2)), ${alt(2)}.1, ${alt(2)}.2,
                            ${waste('arrayMap(x -> tl[x.1], g)')}), pp_g)
         ) AS dets
     FROM
     (
         SELECT
             run_id${pass}, ra_g, sp_g, vo_g, tl,
-            arrayFilter(g -> g[1].2 = 1 AND length(g) + 2 >= 2 * {pingPongCycles:UInt32}, arraySplit((x, p) -> x.2 != p.2, mz, ${prev('mz')})) AS pp_g
+            arrayFilter(g -> g[1].2 = 1 AND length(g) + 2 >= 2 * ${thresholdSql('pingPongCycles')}, arraySplit((x, p) -> x.2 != p.2, mz, ${prev('mz')})) AS pp_g
         FROM
         (
             SELECT
                 run_id${pass}, tl,
-                arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.5 != p.5, ra, ${prev('ra')})) AS ra_g,
-                arrayFilter(g -> length(g) >= {repeat:UInt32}, arraySplit((x, p) -> x.4 != p.4, sp, ${prev('sp')})) AS sp_g,
-                arrayFilter(g -> length(g) >= {repeat:UInt32},
+                arrayFilter(g -> length(g) >= ${thresholdSql('repeat')}, arraySplit((x, p) -> x.5 != p.5, ra, ${prev('ra')})) AS ra_g,
+                arrayFilter(g -> length(g) >= ${thresholdSql('repeat')}, arraySplit((x, p) -> x.4 != p.4, sp, ${prev('sp')})) AS sp_g,
+                arrayFilter(g -> length(g) >= ${thresholdSql('repeat')},
                     arraySplit((x, p) -> NOT (x.3 = 7 AND p.3 = 7 AND x.5 != 0 AND x.5 = p.5), va, ${prev('va')})) AS vo_g,
                 arrayZip(arrayEnumerate(names),
                     arrayMap((n, p1, p2, i) -> toUInt8(i >= 3 AND n = p2 AND n != p1), names, ${prev('names')}, ${prev2('names')}, arrayEnumerate(names))) AS mz
@@ -232,8 +245,8 @@ export function runLoopsCte(mode: LoopMode): string {
   const runaway =
     mode === 'waste'
       ? `if(length(l.l_all) > r.step_limit,
-              [(toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(length(l.l_all)), w[1].1, w[1].2, w)], [])`
-      : 'if(r.steps > r.step_limit, [(toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(r.steps), toInt64(0), toUInt64(0), CAST([], \'Array(Tuple(Int64, UInt64, Int64, Float64))\'))], [])';
+              [(${variantCodeSql('step_count')}, toUInt64(0), toUInt64(0), toUInt32(length(l.l_all)), w[1].1, w[1].2, w)], [])`
+      : `if(r.steps > r.step_limit, [(${variantCodeSql('step_count')}, toUInt64(0), toUInt64(0), toUInt32(r.steps), toInt64(0), toUInt64(0), ${EMPTY_WASTE})], [])`;
   return `run_loops AS MATERIALIZED (
     SELECT
         r.run_id AS run_id, r.agent AS agent, r.service AS service, r.outcome AS outcome, r.run_start AS run_start,

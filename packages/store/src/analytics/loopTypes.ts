@@ -1,48 +1,12 @@
+import type { LoopKind, LoopVariant } from '@telltale/semconv';
 import type { RunOutcomeValue } from '../runs/RunSummary.js';
 
-/** Loop kinds of RELIABILITY-MATH "Loops and no progress". */
-export const LOOP_KINDS = ['repeated_action', 'no_progress', 'ping_pong', 'runaway'] as const;
-export type LoopKind = (typeof LOOP_KINDS)[number];
-
 /**
- * Which rule fired: `tool_args` (repeated action), `state_hash` and
- * `failed_validation` (the two no-progress rules), `alternation` (ping-pong),
- * `step_count` (runaway).
+ * Loop kinds, variants and thresholds are defined once, in @telltale/semconv
+ * (loopKinds.ts); re-exported here for the store's callers.
  */
-export const LOOP_VARIANTS = ['tool_args', 'state_hash', 'failed_validation', 'alternation', 'step_count'] as const;
-export type LoopVariant = (typeof LOOP_VARIANTS)[number];
-
-/** The kind each variant reports under. */
-export const LOOP_KIND_OF_VARIANT: Readonly<Record<LoopVariant, LoopKind>> = {
-  tool_args: 'repeated_action',
-  state_hash: 'no_progress',
-  failed_validation: 'no_progress',
-  alternation: 'ping_pong',
-  step_count: 'runaway',
-};
-
-/** Detection thresholds (queries always receive all four; defaults: DEFAULT_LOOP_THRESHOLDS). */
-export interface LoopThresholds {
-  /** Same (tool, args hash), same state hash, or consecutive failed validations with one output hash: this many times. */
-  repeat: number;
-  /** A→B→A→B… alternations of at least this many cycles. */
-  pingPongCycles: number;
-  /** Runaway: more steps than max(runawayMultiplier × the agent's median steps per run, runawayHardCap). */
-  runawayMultiplier: number;
-  runawayHardCap: number;
-}
-
-/**
- * The one place the loop thresholds' defaults live (RELIABILITY-MATH "Loops
- * and no progress"). The run facts are detected with these, so queries with
- * other `repeat` or `pingPongCycles` values read the spans instead.
- */
-export const DEFAULT_LOOP_THRESHOLDS: Readonly<LoopThresholds> = Object.freeze({
-  repeat: 3,
-  pingPongCycles: 3,
-  runawayMultiplier: 3,
-  runawayHardCap: 50,
-});
+export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
+export type { LoopKind, LoopVariant, LoopThresholds } from '@telltale/semconv';
 
 /** The median steps per completed run of one agent (for runaway limits of queries restricted to some runs). */
 export interface AgentStepMedian {

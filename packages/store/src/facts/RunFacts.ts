@@ -1,8 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../analytics/sqlParts.js';
-import { DEFAULT_LOOP_THRESHOLDS } from '../analytics/loopTypes.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
+import { runFactThresholdParams } from './factsSql.js';
 import { FINALISE_RUN_FACTS_SQL, FINALISE_RUN_STEPS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
 import { registerRunFacts } from './useRunFacts.js';
 
@@ -383,8 +383,7 @@ export class RunFacts {
   private async finalise(projectId: string, runIds: readonly string[]): Promise<void> {
     const query_params = {
       ...filterParams({ projectId, ...ALL_TIME, runIds }, EMPTY_PRICE_TABLE),
-      repeat: DEFAULT_LOOP_THRESHOLDS.repeat,
-      pingPongCycles: DEFAULT_LOOP_THRESHOLDS.pingPongCycles,
+      ...runFactThresholdParams(),
     };
     await this.client.command({ query: FINALISE_STEP_FACTS_SQL, query_params });
     await this.client.command({ query: FINALISE_RUN_STEPS_SQL, query_params });

@@ -1,4 +1,4 @@
-import { scopedRunsCtes, type AgentLimitsSource } from '../analytics/loopSql.js';
+import { scopedRunsCtes, variantCodeSql, type AgentLimitsSource } from '../analytics/loopSql.js';
 import { priceOf, withClause } from '../analytics/sqlParts.js';
 import { FACT_RUNS_CTE } from './factsSql.js';
 
@@ -30,7 +30,7 @@ export function factLoopChain(limits: AgentLimitsSource): string {
         arraySlice(arrayZip(s.start_ns, s.span_key, s.duration_ns, s.costs), toUInt32(floor(r.step_limit)) + 1) AS w,
         arrayConcat(
             arrayMap(d -> (d.1, d.2, d.3, d.4, d.5, d.6, arrayMap(x -> (x.1, x.2, x.3, costs[indexOf(keys, x.2)]), d.7)), r.loop_dets),
-            if(length(keys) > r.step_limit, [(toUInt8(5), toUInt64(0), toUInt64(0), toUInt32(length(keys)), w[1].1, w[1].2, w)], [])
+            if(length(keys) > r.step_limit, [(${variantCodeSql('step_count')}, toUInt64(0), toUInt64(0), toUInt32(length(keys)), w[1].1, w[1].2, w)], [])
         ) AS dets
     FROM scoped_runs AS r
     LEFT JOIN loop_steps AS s ON s.run_id = r.run_id

@@ -1,5 +1,6 @@
 import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
 import { filterShape } from '../analytics/latencySql.js';
+import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES } from '@telltale/semconv';
 import { DEFAULT_LOOP_THRESHOLDS, type LoopThresholds } from '../analytics/loopTypes.js';
 import { priceOf } from '../analytics/sqlParts.js';
 
@@ -15,7 +16,15 @@ import { priceOf } from '../analytics/sqlParts.js';
  */
 export function readsRunFacts(filter: AnalyticsFilter, thresholds?: LoopThresholds): boolean {
   if (filter.recompute === true || filterShape(filter).spanFilter) return false;
-  return thresholds === undefined || (thresholds.repeat === DEFAULT_LOOP_THRESHOLDS.repeat && thresholds.pingPongCycles === DEFAULT_LOOP_THRESHOLDS.pingPongCycles);
+  return thresholds === undefined || RUN_FACT_THRESHOLD_NAMES.every((name) => thresholds[name] === DEFAULT_LOOP_THRESHOLDS[name]);
+}
+
+/** The loop thresholds the run facts are detected with (their defaults; the others apply at query time). */
+const RUN_FACT_THRESHOLD_NAMES = LOOP_THRESHOLD_NAMES.filter((name) => LOOP_THRESHOLD_DEFINITIONS[name].inRunFacts);
+
+/** Those thresholds as the finaliser's bound parameters. */
+export function runFactThresholdParams(): Record<string, number> {
+  return Object.fromEntries(RUN_FACT_THRESHOLD_NAMES.map((name) => [name, DEFAULT_LOOP_THRESHOLDS[name]]));
 }
 
 /** Rows of a facts table (`table`, read FINAL: one current row per key) in the filter's window and runs. */
