@@ -1,12 +1,17 @@
-export { createOtlpHttpHandler } from './http/otlpHttpHandler.js';
-export type { OtlpHttpHandlerOptions } from './http/otlpHttpHandler.js';
-export { readBody } from './http/readBody.js';
-export { startOtlpGrpcServer } from './grpc/otlpGrpcServer.js';
-export type { OtlpGrpcServer, OtlpGrpcServerOptions } from './grpc/otlpGrpcServer.js';
-export { ingestExport, RateLimitedError } from './ingest/ingestExport.js';
-export type { ExportDone, ExportIntake, ExportProgress, IngestedExport } from './ingest/ingestExport.js';
 export { Collector } from './ingest/Collector.js';
-export type { CollectorOptions, InsertSpanBatches } from './ingest/Collector.js';
+export type {
+  CollectorLimits,
+  CollectorObservers,
+  CollectorOptions,
+  CollectorPolicy,
+  CollectorSpoolOptions,
+  CollectorStorageOptions,
+  InsertSpanBatches,
+} from './ingest/CollectorOptions.js';
+export type { OtlpGrpcServer } from './grpc/otlpGrpcServer.js';
+export { readBody } from './http/readBody.js';
+export { RateLimitedError } from './ingest/RateLimitedError.js';
+export type { ExportDone, ExportProgress, IngestedExport } from './ingest/ExportDone.js';
 export { ExportProcessor } from './ingest/ExportProcessor.js';
 export type { ExportProcessorOptions } from './ingest/ExportProcessor.js';
 export { processExport } from './ingest/processExport.js';

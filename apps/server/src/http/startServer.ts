@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
-import { Collector, createOtlpHttpHandler, DEFAULT_SPAN_LIMITS, LiveLoopDetector, startOtlpGrpcServer, type ExportDone, type OtlpGrpcServer } from '@telltale/collector';
+import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
 import { DEFAULT_LOOP_THRESHOLDS, Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import type { Logger } from 'pino';
 import { createApiApp } from '../api/createApiApp.js';
@@ -181,27 +181,46 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
   });
   liveLoops.start();
+  const logOtlp = logOtlpAccess(logger);
   const failpoint = crashFailpoint(logger);
   collector = await Collector.open({
-    spoolDir: config.spoolDir ?? join(config.dataDir, 'spool'),
-    spoolMaxBytes: config.spoolMaxBytes,
-    spoolSegmentBytes: config.spoolSegmentBytes,
+    spool: { dir: config.spoolDir ?? join(config.dataDir, 'spool'), maxBytes: config.spoolMaxBytes, segmentBytes: config.spoolSegmentBytes },
+    storage: {
+      insert: async (messages, runs, deduplicationToken) => {
+        await failpoint.beforeInsert?.();
+        return store.insertSpanBatches(messages, runs, { deduplicationToken });
+      },
+      ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
+    },
     ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
-    // a span older than the retention would only be dropped again
-    limits: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
-    insert: async (messages, runs, deduplicationToken) => {
-      await failpoint.beforeInsert?.();
-      return store.insertSpanBatches(messages, runs, { deduplicationToken });
+    limits: {
+      // a span older than the retention would only be dropped again
+      spans: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+      maxBodyBytes: config.maxBodyBytes,
     },
-    onInsertError: (err, attempt) => {
-      ops.metrics.insertFailed();
-      logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+    policy:
+      auth === undefined
+        ? {}
+        : {
+            authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
+            admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+          },
+    observe: {
+      // one observation per answered request: counters, the refusal's warning, the debug access line
+      onDone: (done) => {
+        ops.metrics.otlpDone(done);
+        if (done.error !== undefined) logger.warn({ protocol: done.protocol, code: done.error.code, err: done.error.message }, 'OTLP request refused');
+        logOtlp(done);
+      },
+      onAccepted: (loops) => liveLoops.observe(loops),
+      onInsertError: (err, attempt) => {
+        ops.metrics.insertFailed();
+        logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+      },
+      onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
+      // the server keeps serving; the backlog shows in /readyz and the spool metrics
+      onSpoolRefused: (err) => logger.error({ foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files }, err.message),
     },
-    onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
-    // the server keeps serving; the backlog shows in /readyz and the spool metrics
-    onSpoolRefused: (err) => logger.error({ foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files }, err.message),
-    onAccepted: (loops) => liveLoops.observe(loops),
-    ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
   }).catch(async (err: unknown) => {
     liveLoops.stop();
     keys?.stop();
@@ -211,24 +230,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
   store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
   if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
-  const logOtlp = logOtlpAccess(logger);
-  const intake = {
-    process: collector.process,
-    commit: collector.commit,
-    overloaded: collector.overloaded,
-    // one observation per answered request: counters, the refusal's warning, the debug access line
-    onDone: (done: ExportDone) => {
-      ops.metrics.otlpDone(done);
-      if (done.error !== undefined) logger.warn({ protocol: done.protocol, code: done.error.code, err: done.error.message }, 'OTLP request refused');
-      logOtlp(done);
-    },
-    ...(auth === undefined ? {} : { admit: (projectId: string, spanCount: number) => auth.quota.admit(projectId, spanCount) }),
-  };
-  const otlp = createOtlpHttpHandler({
-    ...intake,
-    maxBodyBytes: config.maxBodyBytes,
-    ...(auth === undefined ? {} : { authenticate: (req) => auth.authenticator.projectOf(req.headers.authorization, 'ingest') }),
-  });
+  const otlp = collector.httpHandler();
   const alerts = new AlertService({ store, dispatcher, policy, dashboardUrl });
   const app = createApiApp({
     store,
@@ -278,11 +280,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   let grpc: OtlpGrpcServer | undefined;
   if (config.grpcPort !== 'off') {
     try {
-      grpc = await startOtlpGrpcServer(config.host, config.grpcPort, {
-        ...intake,
-        maxMessageBytes: config.maxBodyBytes,
-        ...(auth === undefined ? {} : { authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest') }),
-      });
+      grpc = await collector.startGrpc(config.host, config.grpcPort);
     } catch (err) {
       server.close();
       keys?.stop();

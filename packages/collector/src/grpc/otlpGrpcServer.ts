@@ -1,24 +1,10 @@
 import { Metadata, Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition } from '@grpc/grpc-js';
 import { RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { ByteBudget } from '../http/ByteBudget.js';
-import { ingestExport, RateLimitedError, refuseWhenOverloaded, startExportProgress, type ExportIntake, type ExportProgress } from '../ingest/ingestExport.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
+import { startExportProgress, type ExportProgress } from '../ingest/ExportDone.js';
+import type { ExportIntake } from '../ingest/ExportIntake.js';
+import { RateLimitedError } from '../ingest/RateLimitedError.js';
 import { encodeExportResponse, encodeRpcStatus } from '../otlp/responses.js';
-
-export interface OtlpGrpcServerOptions extends ExportIntake {
-  /** Largest accepted message after decompression; larger ones get RESOURCE_EXHAUSTED (default 16 MiB). */
-  maxMessageBytes?: number;
-  /** Bytes of messages held in memory at once across calls; past it, UNAVAILABLE (default 256 MiB). */
-  maxInFlightBytes?: number;
-  /**
-   * The caller's project from the `authorization` metadata (`Bearer <key>`,
-   * the exporter's `headers` / `metadata`), or undefined for UNAUTHENTICATED;
-   * may throw a TelltaleError. Default: everything is project `default`.
-   */
-  authenticate?: (authorization: string | undefined) => string | undefined | Promise<string | undefined>;
-  /** Retry delay sent with UNAVAILABLE, in seconds (default 2). */
-  retryAfterSeconds?: number;
-}
 
 export interface OtlpGrpcServer {
   /** The port bound (useful with port 0). */
@@ -53,24 +39,22 @@ function firstValue(metadata: Metadata, key: string): string | undefined {
 
 /**
  * OTLP/gRPC trace receiver: the same durability, limits and auth as OTLP/HTTP
- * (ExportIntake), with the spec's status codes — INVALID_ARGUMENT for an
+ * (the same ExportIntake), with the spec's status codes — INVALID_ARGUMENT for an
  * undecodable message, UNAUTHENTICATED / PERMISSION_DENIED, RESOURCE_EXHAUSTED
  * for a message over the size limit (grpc-js checks it after decompression)
  * and over a quota, UNAVAILABLE when the data cannot be kept now. The
  * retryable ones carry a google.rpc.RetryInfo in `grpc-status-details-bin`.
- * gzip-compressed messages are inflated by grpc-js.
+ * gzip-compressed messages are inflated by grpc-js. The Collector starts
+ * one (`collector.startGrpc(host, port)`).
  */
-export async function startOtlpGrpcServer(host: string, port: number, opts: OtlpGrpcServerOptions): Promise<OtlpGrpcServer> {
-  const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const budget = new ByteBudget(Math.max(opts.maxInFlightBytes ?? 256 * 1024 * 1024, maxMessageBytes));
-  const retryAfter = opts.retryAfterSeconds ?? 2;
-  const authenticate = opts.authenticate ?? (() => 'default');
+export async function startOtlpGrpcServer(host: string, port: number, intake: ExportIntake): Promise<OtlpGrpcServer> {
+  const { maxBodyBytes: maxMessageBytes, maxInFlightBytes, retryAfterSeconds: retryAfter } = intake.limits;
+  const budget = new ByteBudget(maxInFlightBytes);
 
   async function handle(call: ServerUnaryCall<Buffer, Uint8Array>, progress: ExportProgress): Promise<Uint8Array> {
-    const projectId = await authenticate(firstValue(call.metadata, 'authorization'));
-    if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
-    progress.projectId = projectId;
-    refuseWhenOverloaded(opts);
+    // the `authorization` metadata: `Bearer <key>`, the exporter's `headers` / `metadata`
+    const projectId = await intake.authenticate(firstValue(call.metadata, 'authorization'), progress);
+    intake.refuseWhenOverloaded();
     const body = call.request;
     const taken = body.length;
     progress.bytes = taken;
@@ -78,7 +62,7 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
     try {
       // grpc-js may hand over a view of a larger buffer: the worker gets a copy of its own
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-      return encodeExportResponse('proto', await ingestExport(opts, { body: own, encoding: 'proto', projectId, nowMs: Date.now() }, progress));
+      return encodeExportResponse('proto', await intake.ingest({ body: own, encoding: 'proto', projectId, nowMs: Date.now() }, progress));
     } finally {
       budget.give(taken);
     }
@@ -88,7 +72,7 @@ export async function startOtlpGrpcServer(host: string, port: number, opts: Otlp
     const startedAt = performance.now();
     const progress = startExportProgress();
     const done = (status: number, error?: TelltaleError): void =>
-      opts.onDone?.({ ...progress, protocol: 'grpc', status, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
+      intake.done({ ...progress, protocol: 'grpc', status, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
     handle(call, progress).then(
       (response) => {
         callback(null, response);

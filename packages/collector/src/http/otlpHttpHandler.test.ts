@@ -1,9 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExportProcessor } from '../ingest/ExportProcessor.js';
-import type { ProcessedExport } from '../ingest/processExport.js';
-import { createOtlpHttpHandler } from './otlpHttpHandler.js';
+import { Collector } from '../ingest/Collector.js';
 
 /** A request of `n` spans as OTLP/JSON, about 1.2 KB per span. */
 function request(n: number, tag: string): string {
@@ -22,29 +23,40 @@ function request(n: number, tag: string): string {
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] });
 }
 
-describe('createOtlpHttpHandler with worker threads', () => {
-  const processor = new ExportProcessor({ workers: 1 });
-  const committed: ProcessedExport[] = [];
+describe('the OTLP/HTTP handler with worker threads', () => {
+  /** Spans of each request acknowledged (kept in the spool), as its observation says. */
+  const acknowledged: number[] = [];
+  let dir: string;
+  let collector: Collector;
   let server: Server;
   let url: string;
 
   beforeAll(async () => {
-    const handler = createOtlpHttpHandler({
-      process: (job) => processor.process(job),
-      commit: (p) => {
-        committed.push(p);
-        return Promise.resolve();
+    dir = await mkdtemp(join(tmpdir(), 'telltale-http-'));
+    collector = await Collector.open({
+      spool: { dir },
+      storage: {
+        insert: async (messages) => {
+          for await (const m of messages) void m;
+        },
       },
-      maxBodyBytes: 256 * 1024,
-      maxInFlightBytes: 1024 * 1024,
+      workers: 1,
+      limits: { maxBodyBytes: 256 * 1024, maxInFlightBytes: 1024 * 1024 },
+      observe: {
+        onDone: (done) => {
+          if (done.ingested !== undefined) acknowledged.push(done.ingested.spanCount);
+        },
+      },
     });
-    server = createServer(handler);
+    server = createServer(collector.httpHandler());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
   });
   afterAll(async () => {
-    await processor.close();
+    server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await collector.close();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('gives every body back to the memory budget, though transferring it to a worker empties it', async () => {
@@ -53,7 +65,7 @@ describe('createOtlpHttpHandler with worker threads', () => {
       const res = await fetch(url, { method: 'POST', body: request(100, `run-${i}`), headers: { 'content-type': 'application/json' } });
       expect(res.status, `request ${i}`).toBe(200);
     }
-    expect(committed.map((p) => p.spanCount)).toEqual(Array.from({ length: 40 }, () => 100));
+    await expect.poll(() => acknowledged, { timeout: 5_000 }).toEqual(Array.from({ length: 40 }, () => 100));
   });
 
   it('answers 503 with Retry-After, without decoding, while the budget is spent by concurrent bodies', async () => {

@@ -1,25 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
-import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
+import { startExportProgress } from '../ingest/ExportDone.js';
+import type { ExportIntake } from '../ingest/ExportIntake.js';
+import { RateLimitedError } from '../ingest/RateLimitedError.js';
 import { encodeExportResponse, encodeRpcStatus, type OtlpEncoding } from '../otlp/responses.js';
-import { ingestExport, RateLimitedError, refuseWhenOverloaded, startExportProgress, type ExportIntake } from '../ingest/ingestExport.js';
 import { ByteBudget } from './ByteBudget.js';
 import { readBody } from './readBody.js';
-
-export interface OtlpHttpHandlerOptions extends ExportIntake {
-  /** Largest accepted body after decompression. */
-  maxBodyBytes?: number;
-  /** Bytes of bodies held in memory at once across requests; past it, 503 (default 256 MiB). */
-  maxInFlightBytes?: number;
-  /**
-   * The caller's project, or undefined to answer 401; may throw a
-   * TelltaleError to answer with its status (e.g. FORBIDDEN 403). Runs before
-   * the body is read. Default: everything is project `default`.
-   */
-  authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
-  /** Seconds a client should wait before retrying when storage is unavailable. */
-  retryAfterSeconds?: number;
-}
 
 const CONTENT_TYPE: Record<OtlpEncoding, string> = { proto: 'application/x-protobuf', json: 'application/json' };
 
@@ -39,15 +25,15 @@ function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body:
  * OTLP/HTTP trace receiver (`POST /v1/traces`) following the OTLP spec:
  * protobuf or JSON, optionally gzip; 200 with an ExportTraceServiceResponse
  * (partial_success when spans were rejected) only after the spans are
- * durable (`commit`); 400/401/403/413/415 with a google.rpc.Status; 429 +
+ * durable in the spool; 400/401/403/413/415 with a google.rpc.Status; 429 +
  * Retry-After over a quota; 503 + Retry-After when the data cannot be kept
  * now (spool full, disk failing) or the bodies in memory are at their budget.
+ * The Collector makes one (`collector.httpHandler()`).
  */
-export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const budget = new ByteBudget(Math.max(opts.maxInFlightBytes ?? 256 * 1024 * 1024, maxBodyBytes));
-  const retryAfter = String(opts.retryAfterSeconds ?? 2);
-  const authenticate = opts.authenticate ?? (() => 'default');
+export function createOtlpHttpHandler(intake: ExportIntake): (req: IncomingMessage, res: ServerResponse) => void {
+  const { maxBodyBytes, maxInFlightBytes } = intake.limits;
+  const budget = new ByteBudget(maxInFlightBytes);
+  const retryAfter = String(intake.limits.retryAfterSeconds);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = encodingOf(req) ?? 'json';
@@ -66,18 +52,15 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
           message: `unsupported Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')}: use application/x-protobuf or application/json`,
         });
       }
-      const projectId = await authenticate(req);
-      if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
-      progress.projectId = projectId;
-
-      refuseWhenOverloaded(opts);
+      const projectId = await intake.authenticate(req.headers.authorization, progress);
+      intake.refuseWhenOverloaded();
       const body = await readBody(req, maxBodyBytes, budget);
       // the body may be transferred to a worker (detached, length 0): remember what it took
       const taken = body.length;
       progress.bytes = taken;
       let partial;
       try {
-        partial = await ingestExport(opts, { body, encoding, projectId, nowMs: Date.now() }, progress);
+        partial = await intake.ingest({ body, encoding, projectId, nowMs: Date.now() }, progress);
       } finally {
         budget.give(taken);
       }
@@ -90,7 +73,7 @@ export function createOtlpHttpHandler(opts: OtlpHttpHandlerOptions): (req: Incom
       if (status === 401) headers['www-authenticate'] = 'Bearer';
       if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
     } finally {
-      opts.onDone?.({ ...progress, protocol: 'http', status: res.statusCode, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
+      intake.done({ ...progress, protocol: 'http', status: res.statusCode, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
     }
   }
 

@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -7,7 +9,6 @@ import { DEFAULT_SPAN_LIMITS } from '../normalise/spanLimits.js';
 import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
 import { Collector } from './Collector.js';
 
-const NOW_MS = Date.parse('2026-11-23T12:00:00Z');
 // random start times span 2020–2030: let them all through
 const limits = { ...DEFAULT_SPAN_LIMITS, maxAgeMs: 20 * 365 * 86_400_000, maxFutureMs: 20 * 365 * 86_400_000 };
 
@@ -32,9 +33,22 @@ afterEach(async () => {
   for (const done of cleanup.splice(0).reverse()) await done();
 });
 
+type Insert = (messages: AsyncIterable<Uint8Array>) => Promise<void>;
+
+/** A collector whose project is the `authorization` it is sent, served on its own OTLP/HTTP handler. */
+async function openAt(dir: string, insert: Insert, maxBatchSpans?: number): Promise<Collector> {
+  return Collector.open({
+    spool: { dir },
+    storage: { insert, ...(maxBatchSpans === undefined ? {} : { maxBatchSpans }) },
+    workers: 0,
+    limits: { spans: limits },
+    policy: { authenticate: (authorization) => authorization },
+  });
+}
+
 async function openCollector(gate: Gate, opts: { maxBatchSpans?: number } = {}): Promise<Collector> {
   const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
-  const collector = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits, ...opts });
+  const collector = await openAt(dir, gate.insert, opts.maxBatchSpans);
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
   cleanup.push(async () => {
     gate.open();
@@ -43,18 +57,32 @@ async function openCollector(gate: Gate, opts: { maxBatchSpans?: number } = {}):
   return collector;
 }
 
-async function acknowledge(collector: Collector, projectId: string, seed: number): Promise<number> {
+/** Sends 20 random spans as project `projectId` through the collector's HTTP handler; resolves once they are acknowledged. */
+async function acknowledge(collector: Collector, projectId: string, seed: number): Promise<void> {
   const body = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 20))!;
-  const processed = await collector.process({ body, encoding: 'proto', projectId, nowMs: NOW_MS });
-  await collector.commit(processed);
-  return processed.spanCount;
+  const server = createServer(collector.httpHandler());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-protobuf', authorization: projectId },
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 describe('Collector.caughtUp', () => {
   it("waits for the asking project's acknowledged spans only, not for other projects' backlog", async () => {
     const gate = new Gate();
     const collector = await openCollector(gate);
-    expect(await acknowledge(collector, 'a', 1)).toBeGreaterThan(0);
+    await acknowledge(collector, 'a', 1);
+    expect(collector.backlogSpans).toBeGreaterThan(0);
 
     // the insert holding a's spans is stuck: a waits and gives up, b (nothing sent) and c (never seen) do not wait
     const waited = performance.now();
@@ -95,12 +123,12 @@ describe('Collector.caughtUp', () => {
     const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const down = (): Promise<void> => Promise.reject(new Error('storage down'));
-    const before = await Collector.open({ spoolDir: dir, insert: down, workers: 0, limits });
+    const before = await openAt(dir, down);
     await acknowledge(before, 'a', 3);
     await before.close(0); // stops with a's spans still in the spool
 
     const gate = new Gate();
-    const after = await Collector.open({ spoolDir: dir, insert: gate.insert, workers: 0, limits });
+    const after = await openAt(dir, gate.insert);
     cleanup.push(async () => {
       gate.open();
       await after.close();

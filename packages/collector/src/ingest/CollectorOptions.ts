@@ -1,0 +1,102 @@
+import type { LoopSignals } from '../loops/loopSignals.js';
+import type { SpanLimits } from '../normalise/spanLimits.js';
+import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
+import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
+import type { ExportDone } from './ExportDone.js';
+
+/**
+ * Stores Arrow record batch messages as one insert, idempotent for a repeated
+ * token, then marks the runs. The messages are read as the insert goes (a
+ * spool record at a time) and `runs` fills as they pass: read it only after
+ * the messages.
+ */
+export type InsertSpanBatches = (
+  messages: AsyncIterable<Uint8Array>,
+  runs: ReadonlyArray<{ projectId: string; runId: string }>,
+  deduplicationToken: string,
+) => Promise<void>;
+
+/** The durable log requests are acknowledged from. */
+export interface CollectorSpoolOptions {
+  dir: string;
+  /** Cap on the spool's bytes on disk; past it, exports are refused for now (default 1 GiB). */
+  maxBytes?: number;
+  /** Segment size (default 16 MiB). */
+  segmentBytes?: number;
+}
+
+/** Where the spool drains to. */
+export interface CollectorStorageOptions {
+  insert: InsertSpanBatches;
+  /** Spans per insert (default DEFAULT_DRAIN_BATCH_SPANS). */
+  maxBatchSpans?: number;
+  /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
+  afterInsert?: () => void;
+  /**
+   * Spool payload converters to the spans Arrow schema version of this build,
+   * by the version they read (default: none). Spooled records of another
+   * version without one are refused (see `observe.onSpoolRefused`).
+   */
+  converters?: ReadonlyMap<number, SpoolRecordConverter>;
+}
+
+/** What one request and one span may carry, and what is held in memory. */
+export interface CollectorLimits {
+  /** Per span and per request (default DEFAULT_SPAN_LIMITS). */
+  spans?: SpanLimits;
+  /** Largest body (HTTP) or message (gRPC) after decompression (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
+  /** Bytes of bodies each receiver holds in memory at once; past it, 503 / UNAVAILABLE (default 256 MiB). */
+  maxInFlightBytes?: number;
+  /** Seconds a client is told to wait when the data cannot be kept now (default 2). */
+  retryAfterSeconds?: number;
+}
+
+/** Who may send, and how much. */
+export interface CollectorPolicy {
+  /**
+   * The caller's project from its `authorization` (the HTTP header, or the
+   * gRPC metadata of that name), or undefined to refuse it (401,
+   * UNAUTHENTICATED); may throw a TelltaleError to answer with its status
+   * (e.g. FORBIDDEN). Runs before the body is read. Default: everything is
+   * project `default`.
+   */
+  authenticate?: (authorization: string | undefined) => string | undefined | Promise<string | undefined>;
+  /**
+   * Admission per project after decoding (e.g. an ingest quota): undefined
+   * admits the spans; otherwise the request is refused as rate limited (429,
+   * RESOURCE_EXHAUSTED) with this retry delay.
+   */
+  admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
+}
+
+/** Hooks that hear what the collector does; none of them can fail a request. */
+export interface CollectorObservers {
+  /**
+   * Every export request once it is answered (accepted, partly accepted or
+   * refused) with what it held: access logs, operators' counters.
+   */
+  onDone?: (done: ExportDone) => void;
+  /** The loop signals of every acknowledged request (live loop detection); its errors are ignored. */
+  onAccepted?: (loops: LoopSignals) => void;
+  /** A failed insert (the batch stays in the spool and is retried). */
+  onInsertError?: (err: unknown, attempt: number) => void;
+  /** Each batch stored: its spans and how long its insert took. */
+  onBatchStored?: (spans: number, seconds: number) => void;
+  /**
+   * Records of a spans schema version this build neither stores nor converts
+   * reached the head of the spool: they are not stored, stay on disk, and the
+   * drain stops there until the operator acts (the error says how).
+   */
+  onSpoolRefused?: (err: SpoolVersionError) => void;
+}
+
+export interface CollectorOptions {
+  spool: CollectorSpoolOptions;
+  storage: CollectorStorageOptions;
+  /** Decoding worker threads; 0 decodes on the event loop (default: cores − 1, 1 to 4). */
+  workers?: number;
+  limits?: CollectorLimits;
+  policy?: CollectorPolicy;
+  observe?: CollectorObservers;
+}

@@ -1,0 +1,32 @@
+import type { TelltaleError } from '@telltale/semconv';
+import type { ProcessedExport } from './processExport.js';
+
+/** What an accepted request held, as processed: spans kept, rejected by reason, values cut by limit. */
+export type IngestedExport = Pick<ProcessedExport, 'spanCount' | 'rejectedSpans' | 'rejectedBy' | 'cut'>;
+
+/** Filled in by a receiver and the intake as a request goes, for its ExportDone. */
+export interface ExportProgress {
+  /** Undefined until the key was checked (and when it was refused). */
+  projectId: string | undefined;
+  /** Spans accepted from the request once decoded (0 when it was refused before decoding). */
+  spans: number;
+  /** Body bytes received (after decompression for gRPC). */
+  bytes: number;
+  /** Set once the accepted spans are durable (or the request had none to keep). */
+  ingested?: IngestedExport;
+}
+
+/** One answered export request. */
+export interface ExportDone extends ExportProgress {
+  protocol: 'http' | 'grpc';
+  /** HTTP status, or the gRPC status code (0: OK). */
+  status: number;
+  durationMs: number;
+  /** Why the request was refused (absent when it was accepted). */
+  error?: TelltaleError;
+}
+
+/** A new request's progress. */
+export function startExportProgress(): ExportProgress {
+  return { projectId: undefined, spans: 0, bytes: 0 };
+}

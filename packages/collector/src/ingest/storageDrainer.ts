@@ -1,0 +1,42 @@
+import type { Spool, SpoolBatch } from '../spool/Spool.js';
+import { SpoolDrainer } from '../spool/SpoolDrainer.js';
+import type { CollectorObservers, CollectorStorageOptions, InsertSpanBatches } from './CollectorOptions.js';
+import { decodeExportPayload } from './exportPayload.js';
+
+/**
+ * The spool-to-store path: the drainer hands out batches of spool records
+ * (their range checkpointed in `drain.json` first), each batch becomes one
+ * idempotent insert of its Arrow messages, and the spool acks it once stored.
+ * A failed insert stays in the spool and is retried.
+ */
+export function storageDrainer(spool: Spool, storage: CollectorStorageOptions, observe: CollectorObservers): SpoolDrainer {
+  let lastInsertSeconds = 0;
+  const { onBatchStored, onInsertError, onSpoolRefused } = observe;
+  return new SpoolDrainer({
+    spool,
+    store: async (payloads, token) => {
+      const started = performance.now();
+      await insertPayloads(storage.insert, payloads, token);
+      lastInsertSeconds = (performance.now() - started) / 1000;
+    },
+    ...(onBatchStored === undefined ? {} : { onStored: (batch: SpoolBatch) => onBatchStored(batch.weight, lastInsertSeconds) }),
+    ...(storage.maxBatchSpans === undefined ? {} : { maxBatchWeight: storage.maxBatchSpans }),
+    onError: (err, _batch: SpoolBatch | undefined, attempt) => onInsertError?.(err, attempt),
+    ...(storage.afterInsert === undefined ? {} : { beforeAck: storage.afterInsert }),
+    ...(storage.converters === undefined ? {} : { converters: storage.converters }),
+    ...(onSpoolRefused === undefined ? {} : { onRefused: onSpoolRefused }),
+  });
+}
+
+/** One insert of a batch's payloads: their Arrow messages as they are read, and the runs they hold. */
+async function insertPayloads(insert: InsertSpanBatches, payloads: AsyncIterable<Buffer>, token: string): Promise<void> {
+  const runs: { projectId: string; runId: string }[] = [];
+  async function* messages(): AsyncGenerator<Uint8Array> {
+    for await (const payload of payloads) {
+      const decoded = decodeExportPayload(payload);
+      for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+      yield decoded.message;
+    }
+  }
+  await insert(messages(), runs, token);
+}
