@@ -89,7 +89,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
   });
   afterAll(async () => {
     await closeChromium(browser);
@@ -277,7 +277,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
 
     const history = await api<{ events: HistoryEvent[] }>(telltale, 'GET', `/alerts/history?ruleId=${ruleId}`);
     expect(history.body.events.map((e) => [e.fromState, e.toState])).toEqual([['ok', 'firing']]);
-    await page.waitForSelector(`[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`, { timeout: 10_000 });
+    await page.waitForSelector(`[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`, { timeout: 20_000 });
     const uiHistory = await page.$$eval('[data-testid="alert-history-row"]', (els) => els.map((el) => [el.getAttribute('data-event-id'), el.getAttribute('data-from'), el.getAttribute('data-to')]));
     expect(uiHistory).toEqual(history.body.events.map((e) => [e.eventId, e.fromState, e.toState]));
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-rule-firing.png'), fullPage: true });
@@ -296,7 +296,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     // The list and the history tab show the same.
     await page.click('[data-testid="nav-alerts"]');
     // the row renders before its state arrives ('unknown' until then, seen under load): wait for the state the API has
-    const listRow = await page.waitForSelector(`[data-testid="alert-rule-row"][data-rule-id="${ruleId}"][data-state="firing"]`, { timeout: 10_000 });
+    const listRow = await page.waitForSelector(`[data-testid="alert-rule-row"][data-rule-id="${ruleId}"][data-state="firing"]`, { timeout: 20_000 });
     expect(await listRow.getAttribute('data-state')).toBe('firing');
     expect(await listRow.$eval('[data-testid="alert-rule-value"]', (el) => el.textContent)).toBe('40% (n = 10)');
     await page.click('[data-testid="alerts-tab-history"]');
