@@ -8,7 +8,7 @@ import { FILTER_QUERY, IntervalParam, RunIdsParam, groupByParam, pageQuery } fro
 
 export const LATENCY_GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
 export type LatencyGroupBy = (typeof LATENCY_GROUP_BYS)[number];
-export const COST_GROUP_BYS = ['model', 'step', 'tool'] as const;
+export const COST_GROUP_BYS = ['step', 'tool', 'model'] as const;
 export type CostGroupBy = (typeof COST_GROUP_BYS)[number];
 export const LOOP_KINDS = ['repeated_action', 'no_progress', 'ping_pong', 'runaway'] as const;
 export type LoopKind = (typeof LOOP_KINDS)[number];

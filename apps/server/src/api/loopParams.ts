@@ -9,15 +9,6 @@ export const LOOP_THRESHOLD_QUERY = {
   runawayHardCap: z.coerce.number().int().min(1).max(1_000_000).optional().describe('runaway: … or more than this many steps (default 50)'),
 };
 
-export const MAX_RUN_IDS = 500;
-
-/** `runIds=a,b,c`: restrict to these runs (a page of the runs list). */
-export const RunIdsParam = z
-  .string()
-  .transform((s) => s.split(',').filter((id) => id !== ''))
-  .pipe(z.array(z.string().max(256)).min(1, 'runIds lists at least one run id').max(MAX_RUN_IDS, `at most ${MAX_RUN_IDS} run ids`))
-  .describe(`comma-separated run ids, at most ${MAX_RUN_IDS}`);
-
 type ThresholdQuery = { [K in keyof typeof LOOP_THRESHOLD_QUERY]?: number | undefined };
 
 export function loopOptionsOf(q: ThresholdQuery): LoopOptions {
