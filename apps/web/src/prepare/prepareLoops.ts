@@ -1,4 +1,4 @@
-import type { CostSummary, FailureBreakdown, LoopDetection, LoopKind, LoopRate, LoopsReport } from '../api/analyticsSchemas';
+import type { CostSummary, FailureBreakdown, LoopDetection, LoopKind, LoopRate, LoopsReport } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import type { Fraction, Nanoseconds, Usd } from '../units';
 import { fraction, nanoseconds, usd } from '../units';

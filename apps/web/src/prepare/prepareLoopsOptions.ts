@@ -1,5 +1,5 @@
-import type { LoopKind } from '../api/analyticsSchemas';
-import { LOOP_KINDS } from '../api/analyticsSchemas';
+import type { LoopKind } from '@telltale/api-contract';
+import { LOOP_KINDS } from '@telltale/api-contract';
 
 export const LOOP_ORDERS = ['recent', 'wasted_cost', 'wasted_time'] as const;
 export type LoopOrder = (typeof LOOP_ORDERS)[number];

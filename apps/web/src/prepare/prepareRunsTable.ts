@@ -1,5 +1,5 @@
-import type { FailureCause, LoopKind } from '../api/analyticsSchemas';
-import type { RunOutcome, RunSummary } from '../api/schemas';
+import type { FailureCause, LoopKind } from '@telltale/api-contract';
+import type { RunOutcome, RunSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { sessionRunsHref, shortSessionId } from './sessionsFilters';
