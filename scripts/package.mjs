@@ -19,7 +19,7 @@ import { pnpmCommand } from './pnpm.mjs';
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The workspace packages that are published, dependencies first. */
-export const PUBLISHED = ['packages/semconv', 'packages/sdk', 'packages/store', 'packages/collector', 'packages/analytics', 'packages/alerts', 'apps/server'];
+export const PUBLISHED = ['packages/semconv', 'packages/api-contract', 'packages/sdk', 'packages/store', 'packages/collector', 'packages/analytics', 'packages/alerts', 'apps/server'];
 
 /** An npm install fetches from the registry (chDB's library is the bulk); bounded all the same. */
 export const INSTALL_TIMEOUT_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The build goes into the server package (apps/server/dist/web), which ships the
 // dashboard and serves it at `/` (SPA fallback) with the JSON API at `/api/v1` on
@@ -9,6 +9,8 @@ const server = 'http://127.0.0.1:4318';
 export default defineConfig({
   base: '/',
   plugins: [react()],
+  // Workspace packages (the API contract) resolve to their TypeScript sources, bundled like the app's own.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: {
     outDir: '../server/dist/web',
     emptyOutDir: true,

@@ -73,7 +73,7 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean)
 describe('the packed packages', () => {
   it('are publishable: manifests rewritten, LICENSE, exports present, every import declared', async () => {
     expect(packed.map((p) => p.name).sort()).toEqual(
-      ['@telltale/alerts', '@telltale/analytics', '@telltale/collector', '@telltale/sdk', '@telltale/semconv', '@telltale/server', '@telltale/store'],
+      ['@telltale/alerts', '@telltale/analytics', '@telltale/api-contract', '@telltale/collector', '@telltale/sdk', '@telltale/semconv', '@telltale/server', '@telltale/store'],
     );
     // packAll already refused bad tarballs; this shows the check can fail.
     const bad = join(work, 'bad');

@@ -1,4 +1,4 @@
-import type { RunOutcome, StepKind } from './api/schemas';
+import type { RunOutcome, StepKind } from '@telltale/api-contract';
 
 /**
  * The one place colours and labels for step kinds and outcomes are defined;

@@ -1,39 +1,15 @@
 /**
  * Brand units, so a millisecond is never plotted as a nanosecond and a token
  * count is never printed as dollars. Values cross into these types only at the
- * API boundary (`api/schemas.ts`) or through the constructors below.
+ * API boundary (the response schemas of `@telltale/api-contract`) or through the constructors below.
  */
-declare const brand: unique symbol;
-type Brand<T, B extends string> = T & { readonly [brand]: B };
+import { milliseconds, nanoseconds, unixNanos, type Milliseconds, type Nanoseconds, type UnixNanos } from '@telltale/api-contract';
 
-/** An absolute OTLP timestamp: nanoseconds since the Unix epoch (exceeds 2^53, so bigint). */
-export type UnixNanos = Brand<bigint, 'UnixNanos'>;
-/** A duration or an offset between two timestamps, in nanoseconds (exact below ~104 days). */
-export type Nanoseconds = Brand<number, 'Nanoseconds'>;
-/** A duration in milliseconds (what `Date` and charts speak). */
-export type Milliseconds = Brand<number, 'Milliseconds'>;
-/** A cost in US dollars. */
-export type Usd = Brand<number, 'Usd'>;
-/** A ratio in [0, 1] (rendered as a percentage). */
-export type Fraction = Brand<number, 'Fraction'>;
+// The brands and their constructors are the API contract's (its response schemas produce them).
+export { fraction, milliseconds, nanoseconds, parseNanoseconds, parseUnixNanos, unixNanos, usd } from '@telltale/api-contract';
+export type { Fraction, Milliseconds, Nanoseconds, UnixNanos, Usd } from '@telltale/api-contract';
 
 export const NS_PER_MS = 1_000_000;
-
-export const unixNanos = (value: bigint): UnixNanos => value as UnixNanos;
-export const nanoseconds = (value: number): Nanoseconds => value as Nanoseconds;
-export const milliseconds = (value: number): Milliseconds => value as Milliseconds;
-export const usd = (value: number): Usd => value as Usd;
-export const fraction = (value: number): Fraction => value as Fraction;
-
-/** Parse a decimal nanosecond string (the wire format) into an absolute timestamp. */
-export function parseUnixNanos(decimal: string): UnixNanos {
-  return unixNanos(BigInt(decimal));
-}
-
-/** Parse a decimal nanosecond string into a duration. */
-export function parseNanoseconds(decimal: string): Nanoseconds {
-  return nanoseconds(Number(BigInt(decimal)));
-}
 
 /** The (non-negative) span of time from `from` to `to`; 0 when `to` precedes `from`. */
 export function nanosBetween(from: UnixNanos, to: UnixNanos): Nanoseconds {

@@ -1,25 +1,25 @@
 import express, { type Request, type Response, type Router } from 'express';
+import type { HttpMethod, RouteContract } from '@telltale/api-contract';
 import { z } from 'zod';
 import { parseQuery } from './analyticsParams.js';
 import { parseOrThrow } from './errors.js';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type { HttpMethod };
 
 const NoParams = z.object({}).strict();
 
-/** What the OpenAPI document says about one route; the schemas are the ones that validate it. */
-export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {
-  method: HttpMethod;
-  /** Express path relative to `/api/v1`, e.g. `/runs/:runId`. */
-  path: string;
+/**
+ * A route of the contract (its query, params, body and response schemas) and
+ * what the OpenAPI document says about it. The response schema is required:
+ * every route documents what it answers.
+ */
+export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> extends RouteContract<Q, P, B> {
   tag: string;
   summary: string;
-  /** Strict object; `attr` (when present) is filled from `attr.<key>` parameters. */
-  query: Q;
-  params?: P;
-  body?: B;
-  /** What the 200 response holds. */
-  response: string;
+  /** What the 2xx answer means, in words (the `response` schema gives its shape). */
+  returns: string;
+  /** The success status (default 200; 201 for a route that creates). */
+  status?: 200 | 201;
   /** `admin`: the route takes the admin key (`--admin-key`), not a read key. */
   security?: 'admin';
 }

@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
-import { API_KEY_KINDS, PROJECT_ID_PATTERN, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { createProject, getProject, insertApiKey, listApiKeys, listProjects, MAX_SPANS_PER_SECOND_LIMIT, revokeApiKey, updateProject, type ApiKeyInfo, type Project, type Store } from '@telltale/store';
-import { z } from 'zod';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { createProject, getProject, insertApiKey, listApiKeys, listProjects, revokeApiKey, updateProject, type ApiKeyInfo, type Project, type Store } from '@telltale/store';
 import { generateApiKey } from '../auth/apiKey.js';
+import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 import { sendError } from './errors.js';
 
@@ -12,20 +12,6 @@ export interface AdminOptions {
   /** Runs after every change (the server reloads its key cache, so a new key works and a revoked one stops at once). */
   onChange?: () => Promise<unknown>;
 }
-
-const NoQuery = z.object({}).strict();
-const ProjectId = z.string().regex(PROJECT_ID_PATTERN, 'a project id is 1–64 lowercase letters, digits and hyphens, starting with a letter or digit');
-const Quota = z.number().int().min(1).max(MAX_SPANS_PER_SECOND_LIMIT);
-const Name = z.string().min(1).max(256);
-const ProjectParams = z.object({ projectId: ProjectId.describe('project id') }).strict();
-const KeyParams = z.object({ keyId: z.string().regex(/^[0-9A-Za-z]{8,64}$/, 'a key id is 8–64 letters and digits').describe('key id (the part after tt_<kind>_)') }).strict();
-const ProjectBody = z
-  .object({ id: ProjectId, name: Name.optional().describe('display name (default: the id)'), maxSpansPerSecond: Quota.optional().describe('ingest quota in spans per second (default: none)') })
-  .strict();
-const ProjectChange = z
-  .object({ name: Name.optional(), maxSpansPerSecond: Quota.nullable().optional().describe('a new ingest quota; null removes it') })
-  .strict();
-const KeyBody = z.object({ kind: z.enum(API_KEY_KINDS).describe('ingest: sends OTLP; read: calls the API'), name: z.string().max(256).optional().describe('a label, e.g. ci') }).strict();
 
 /** A project as the API answers it (`null`: no quota). */
 export interface ProjectView {
@@ -75,12 +61,12 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
     await opts.onChange?.();
   };
 
-  registry.route(router, { method: 'get', path: '/admin/projects', tag, security, summary: 'Every project', query: NoQuery, response: '{ projects: Project[] }' }, async () => ({
+  registry.route(router, { ...API_ROUTES['get /admin/projects'], tag, security, summary: 'Every project', returns: '{ projects: Project[] }' }, async () => ({
     projects: (await listProjects(store.client)).map(projectView),
   }));
   registry.route(
     router,
-    { method: 'post', path: '/admin/projects', tag, security, summary: 'Creates a project (409 when the id is taken)', query: NoQuery, body: ProjectBody, response: '{ project } (201)' },
+    { ...API_ROUTES['post /admin/projects'], status: 201, tag, security, summary: 'Creates a project (409 when the id is taken)', returns: '{ project } (201)' },
     async ({ res, body }) => {
       const project = await createProject(store.client, {
         id: body.id,
@@ -94,21 +80,17 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   );
   registry.route(
     router,
-    { method: 'get', path: '/admin/projects/:projectId', tag, security, summary: 'One project', query: NoQuery, params: ProjectParams, response: '{ project }' },
+    { ...API_ROUTES['get /admin/projects/:projectId'], tag, security, summary: 'One project', returns: '{ project }' },
     async ({ params }) => ({ project: projectView(await existingProject(store, params.projectId)) }),
   );
   registry.route(
     router,
     {
-      method: 'put',
-      path: '/admin/projects/:projectId',
+      ...API_ROUTES['put /admin/projects/:projectId'],
       tag,
       security,
       summary: "Changes a project's name or ingest quota (the fields given)",
-      query: NoQuery,
-      params: ProjectParams,
-      body: ProjectChange,
-      response: '{ project }',
+      returns: '{ project }',
     },
     async ({ params, body }) => {
       const project = await updateProject(store.client, params.projectId, {
@@ -121,7 +103,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   );
   registry.route(
     router,
-    { method: 'get', path: '/admin/projects/:projectId/keys', tag, security, summary: "A project's keys, revoked ones included (never their secrets)", query: NoQuery, params: ProjectParams, response: '{ keys: Key[] }' },
+    { ...API_ROUTES['get /admin/projects/:projectId/keys'], tag, security, summary: "A project's keys, revoked ones included (never their secrets)", returns: '{ keys: Key[] }' },
     async ({ params }) => {
       await existingProject(store, params.projectId);
       return { keys: (await listApiKeys(store.client, params.projectId)).map(keyView) };
@@ -130,15 +112,11 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   registry.route(
     router,
     {
-      method: 'post',
-      path: '/admin/projects/:projectId/keys',
+      ...API_ROUTES['post /admin/projects/:projectId/keys'], status: 201,
       tag,
       security,
       summary: 'Creates a key; answers the whole key (tt_<kind>_<id>_<secret>) once, as `secret`',
-      query: NoQuery,
-      params: ProjectParams,
-      body: KeyBody,
-      response: '{ key: Key, secret } (201)',
+      returns: '{ key: Key, secret } (201)',
     },
     async ({ res, params, body }) => {
       const generated = generateApiKey(body.kind);
@@ -156,7 +134,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   );
   registry.route(
     router,
-    { method: 'post', path: '/admin/keys/:keyId/revoke', tag, security, summary: 'Revokes a key (revoking twice keeps the first time)', query: NoQuery, params: KeyParams, response: '{ key: Key }' },
+    { ...API_ROUTES['post /admin/keys/:keyId/revoke'], tag, security, summary: 'Revokes a key (revoking twice keeps the first time)', returns: '{ key: Key }' },
     async ({ params }) => {
       const revoked = await revokeApiKey(store.client, params.keyId);
       await changed();

@@ -1,60 +1,12 @@
-import { autoInterval, LATENCY_INTERVALS, MAX_SERIES_POINTS } from '@telltale/analytics';
+import { ATTR_PREFIX, type FilterQuery } from '@telltale/api-contract';
+import { autoInterval } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { AnalyticsFilter } from '@telltale/store';
-import { z } from 'zod';
-import { TimeParam } from './timeParam.js';
+import type { z } from 'zod';
 
-/** Query parameters `attr.<key>=<value>` filter on raw span attributes. */
-export const ATTR_PREFIX = 'attr.';
-export const MAX_ATTR_FILTERS = 10;
-export const ATTR_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const DEFAULT_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-const Name = (what: string) => z.string().min(1).max(512).describe(what);
-
-/**
- * The filters every analytics route takes. Spread into a route's strict query
- * object; `parseQuery` lifts `attr.<key>` parameters into `attr`.
- */
-export const FILTER_QUERY = {
-  from: TimeParam.optional().describe('window start (inclusive): unix ms or ISO-8601; default `to` − 24 h'),
-  to: TimeParam.optional().describe('window end (exclusive): unix ms or ISO-8601; default now'),
-  service: Name('only runs of this service').optional(),
-  agent: Name("only runs whose root is this agent (the run root's name)").optional(),
-  step: Name('only steps with this step name (run metrics: runs containing one)').optional(),
-  tool: Name('only tool steps of this tool').optional(),
-  model: Name('only LLM steps of this model').optional(),
-  attr: z
-    .record(
-      z.string().regex(ATTR_KEY_PATTERN, `an attribute key is 1–128 characters of A–Z a–z 0–9 _ . : -`),
-      z.string().max(1024, 'an attribute value is at most 1024 characters'),
-    )
-    .refine((attrs) => Object.keys(attrs).length <= MAX_ATTR_FILTERS, `at most ${MAX_ATTR_FILTERS} attr.<key> filters`)
-    .optional()
-    .describe(`exact match on a span attribute, as \`attr.<key>=<value>\`; up to ${MAX_ATTR_FILTERS} different keys`),
-};
-
-export type FilterQuery = z.output<z.ZodObject<typeof FILTER_QUERY>>;
-
-/** Series bucket widths in seconds (the facade's); `auto` picks one from the window. */
-export const INTERVALS = LATENCY_INTERVALS;
 /** An explicit interval may cut the window into at most this many buckets. */
 export const MAX_BUCKETS = 2000;
-
-export const IntervalParam = z
-  .enum(['auto', ...INTERVALS.map(String)], { error: `interval is auto or one of ${INTERVALS.join(', ')} (seconds)` })
-  .default('auto')
-  .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
-  .describe(`bucket width in seconds: ${INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_SERIES_POINTS} buckets)`);
-
-/** A run histogram's query: the filters and the number of equal-width bins (`/latency/histogram`, `/cost/histogram`). */
-export const HistogramQuery = z
-  .object({ ...FILTER_QUERY, buckets: z.coerce.number().int().min(1).max(200).default(30).describe('equal-width bins from the smallest to the largest value') })
-  .strict();
-
-export function groupByParam<const T extends readonly [string, ...string[]]>(allowed: T) {
-  return z.enum(allowed, { error: `groupBy is one of ${allowed.join(', ')}` });
-}
 
 /** Rejects repeated parameters, lifts `attr.<key>` into `attr`, then parses strictly. */
 export function parseQuery<T extends z.ZodObject>(schema: T, raw: unknown): z.output<T> {

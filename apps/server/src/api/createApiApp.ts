@@ -5,7 +5,7 @@ import type { AlertService } from '@telltale/alerts';
 import type { Analytics } from '@telltale/analytics';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
-import { z } from 'zod';
+import { API_ROUTES } from '@telltale/api-contract';
 import { adminRouter, type AdminOptions } from './adminRouter.js';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
@@ -51,7 +51,6 @@ export interface ApiAppOptions {
 }
 
 export const API_VERSION = '0.1.0';
-const NoQuery = z.object({}).strict();
 
 /** Every route under `/api/v1`, registered with its schemas in `registry` (the OpenAPI source). */
 export function createApiRouter(opts: ApiAppOptions): { router: Router; registry: ApiRegistry } {
@@ -77,7 +76,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
 
   registry.route(
     router,
-    { method: 'get', path: '/health', tag: 'meta', summary: 'Storage reachability', query: NoQuery, response: '{ status: ok | degraded, storage }; 503 when storage is unreachable' },
+    { ...API_ROUTES['get /health'], tag: 'meta', summary: 'Storage reachability', returns: '{ status: ok | degraded, storage }; 503 when storage is unreachable' },
     async ({ res }) => {
       const storage = await opts.store.ping().catch(() => false);
       res.status(storage ? 200 : 503);
@@ -86,7 +85,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   );
   registry.route(
     router,
-    { method: 'get', path: '/openapi.json', tag: 'meta', summary: 'This OpenAPI 3.1 document', query: NoQuery, response: 'the OpenAPI document' },
+    { ...API_ROUTES['get /openapi.json'], tag: 'meta', summary: 'This OpenAPI 3.1 document', returns: 'the OpenAPI document' },
     () => openApiDocument(registry.routes, { title: 'Telltale API', version: API_VERSION }),
   );
   // alert rules, destinations and the delivery log are not read from spans

@@ -1,13 +1,14 @@
 import { Router, type Request } from 'express';
 import type { Analytics } from '@telltale/analytics';
-import { z } from 'zod';
+import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
-import { FILTER_QUERY, IntervalParam, resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
-import { LOOP_THRESHOLD_QUERY, RunIdsParam, loopOptionsOf } from './loopParams.js';
+import { resolveInterval, toAnalyticsFilter } from './analyticsParams.js';
+import { LOOP_THRESHOLD_QUERY, loopOptionsOf } from './loopParams.js';
 
-const FailuresQuery = z.object({ ...FILTER_QUERY, ...LOOP_THRESHOLD_QUERY }).strict();
-const SeriesQuery = z.object({ ...FILTER_QUERY, ...LOOP_THRESHOLD_QUERY, interval: IntervalParam }).strict();
-const RunsQuery = z.object({ ...FILTER_QUERY, ...LOOP_THRESHOLD_QUERY, runIds: RunIdsParam.optional() }).strict();
+// The contract's queries plus the loop thresholds (which decide the `loop` cause).
+const FailuresQuery = API_ROUTES['get /failures'].query.extend(LOOP_THRESHOLD_QUERY);
+const SeriesQuery = API_ROUTES['get /failures/series'].query.extend(LOOP_THRESHOLD_QUERY);
+const RunsQuery = API_ROUTES['get /failures/runs'].query.extend(LOOP_THRESHOLD_QUERY);
 
 /** `/failures*`: failed runs by primary cause (loop thresholds decide the `loop` cause). */
 export function failuresRouter(registry: ApiRegistry, analytics: Analytics, projectOf: (req: Request) => string): Router {
@@ -15,24 +16,22 @@ export function failuresRouter(registry: ApiRegistry, analytics: Analytics, proj
   registry.route(
     router,
     {
-      method: 'get',
-      path: '/failures',
+      ...API_ROUTES['get /failures'],
       tag: 'failures',
       summary: 'Failed runs by primary cause (loop, partial_execution, tool_failure, validation_exhausted, llm_error, timeout, unknown) with shares',
       query: FailuresQuery,
-      response: 'FailureBreakdown: failedRuns, causes { cause, runs, share } in priority order',
+      returns: 'FailureBreakdown: failedRuns, causes { cause, runs, share } in priority order',
     },
     ({ query, req }) => analytics.failures(toAnalyticsFilter(query, projectOf(req)), loopOptionsOf(query)),
   );
   registry.route(
     router,
     {
-      method: 'get',
-      path: '/failures/series',
+      ...API_ROUTES['get /failures/series'],
       tag: 'failures',
       summary: 'Failed runs per cause per interval of run start',
       query: SeriesQuery,
-      response: 'FailureSeries: intervalSeconds, points { bucketStartMs, failedRuns, counts }',
+      returns: 'FailureSeries: intervalSeconds, points { bucketStartMs, failedRuns, counts }',
     },
     ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
@@ -42,12 +41,11 @@ export function failuresRouter(registry: ApiRegistry, analytics: Analytics, proj
   registry.route(
     router,
     {
-      method: 'get',
-      path: '/failures/runs',
+      ...API_ROUTES['get /failures/runs'],
       tag: 'failures',
       summary: 'The primary cause of each failed run (pass runIds for a page of the runs list)',
       query: RunsQuery,
-      response: '{ runs: RunCause[] } { runId, cause }',
+      returns: '{ runs: RunCause[] } { runId, cause }',
     },
     async ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));

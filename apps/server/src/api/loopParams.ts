@@ -18,15 +18,6 @@ export const LOOP_THRESHOLD_QUERY = Object.fromEntries(LOOP_THRESHOLD_NAMES.map(
   ReturnType<typeof thresholdParam>
 >;
 
-export const MAX_RUN_IDS = 500;
-
-/** `runIds=a,b,c`: restrict to these runs (a page of the runs list). */
-export const RunIdsParam = z
-  .string()
-  .transform((s) => s.split(',').filter((id) => id !== ''))
-  .pipe(z.array(z.string().max(256)).min(1, 'runIds lists at least one run id').max(MAX_RUN_IDS, `at most ${MAX_RUN_IDS} run ids`))
-  .describe(`comma-separated run ids, at most ${MAX_RUN_IDS}`);
-
 type ThresholdQuery = { [K in keyof typeof LOOP_THRESHOLD_QUERY]?: number | undefined };
 
 export function loopOptionsOf(q: ThresholdQuery): LoopOptions {

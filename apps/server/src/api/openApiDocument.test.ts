@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AlertService } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
+import { API_ROUTES } from '@telltale/api-contract';
 import type { Store } from '@telltale/store';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,11 +28,16 @@ function expressRoutes(router: Router): string[] {
   return out.sort();
 }
 
-// Route registration touches neither storage nor analytics; the document route neither.
-const opts = { store: {} as Store, analytics: {} as Analytics, onInternalError: (): void => undefined };
+// Route registration touches neither storage, analytics nor alerts; the document route neither.
+const opts = { store: {} as Store, analytics: {} as Analytics, alerts: {} as AlertService, onInternalError: (): void => undefined };
 
 let server: Server;
-let doc: { openapi: string; paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }> }>> };
+interface Operation {
+  parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }>;
+  responses: Record<string, { content?: { 'application/json': { schema: Record<string, unknown> } } }>;
+  requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } };
+}
+let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 beforeAll(async () => {
   server = createServer(createApiApp(opts));
@@ -62,6 +69,28 @@ describe('GET /api/v1/openapi.json', () => {
     expect(byName.get('from')!.required).toBe(false);
     const run = doc.paths['/runs/{runId}']!.get!;
     expect(run.parameters).toEqual([expect.objectContaining({ name: 'runId', in: 'path', required: true })]);
+  });
+});
+
+describe('responses', () => {
+  it('gives every route a typed success answer from the contract', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, op })));
+    expect(operations.length).toBe(Object.keys(API_ROUTES).length);
+    for (const { route, op } of operations) {
+      const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+      expect(success, route).toHaveLength(1);
+      const schema = success[0]![1].content!['application/json'].schema;
+      expect(schema.type, route).toBe('object');
+      expect(Object.keys(schema.properties as object).length, route).toBeGreaterThan(0);
+    }
+  });
+
+  it('describes the wire form: decimal nanosecond strings, 201 for a create', () => {
+    const runs = doc.paths['/runs']!.get!.responses['200']!.content!['application/json'].schema as { properties: { runs: { items: { properties: Record<string, Record<string, unknown>> } } } };
+    expect(runs.properties.runs.items.properties.startTimeUnixNano).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+    expect(runs.properties.runs.items.properties.outcome).toMatchObject({ enum: ['success', 'failure', 'incomplete'] });
+    expect(Object.keys(doc.paths['/admin/projects']!.post!.responses)).toContain('201');
+    expect(doc.paths['/alerts/rules']!.post!.requestBody!.content['application/json'].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['name', 'metric']) });
   });
 });
 

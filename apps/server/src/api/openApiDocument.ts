@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTR_KEY_PATTERN, ATTR_PREFIX, MAX_ATTR_FILTERS } from './analyticsParams.js';
+import { ATTR_KEY_PATTERN, ATTR_PREFIX, MAX_ATTR_FILTERS } from '@telltale/api-contract';
 import type { RouteSpec } from './ApiRegistry.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -9,6 +9,7 @@ export function toOpenApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+/** The wire form (`io: 'input'`): what a request carries, or what a response holds before a client parses it. */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
   return rest;
@@ -49,7 +50,7 @@ const ERROR_SCHEMA: JsonSchema = {
   properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
 };
 
-/** An OpenAPI 3.1 document for the registered routes, parameters from their zod schemas. */
+/** An OpenAPI 3.1 document for the registered routes: parameters, bodies and answers from their contract's zod schemas. */
 export function openApiDocument(specs: readonly RouteSpec[], info: { title: string; version: string }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const spec of specs) {
@@ -60,7 +61,7 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
       tags: [spec.tag],
       parameters: parametersOf(spec),
       responses: {
-        '200': { description: spec.response, content: { 'application/json': { schema: {} } } },
+        [String(spec.status ?? 200)]: { description: spec.returns, content: { 'application/json': { schema: jsonSchemaOf(spec.response) } } },
         '400': { description: 'invalid parameters', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         '401': { description: 'missing, invalid or revoked API key (--auth keys)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         '403': {

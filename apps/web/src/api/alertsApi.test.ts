@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleJson } from '../testing/alertsFixtures';
 import { alertsUrls, createAlertRule, deleteAlertRule, fetchAlertRules, fetchAlertStates } from './alertsApi';
 import { ApiError } from './ApiError';
-import type { AlertRuleSpec } from './alertsSchemas';
+import type { AlertRuleSpec } from '@telltale/api-contract';
 import { cannedFetch } from '../testing/cannedFetch';
 
 const SPEC: AlertRuleSpec = {

@@ -1,4 +1,4 @@
-import type { AlertRule, AlertRuleSpec, AlertState, Destination, DestinationInput, DestinationWithSecret, HistoryPage, NotificationDetail, NotificationsPage, TestResult } from './alertsSchemas';
+import type { AlertRule, AlertRuleSpec, AlertState, Destination, DestinationInput, DestinationWithSecret, HistoryPage, NotificationDetail, NotificationsPage, TestResult } from '@telltale/api-contract';
 import {
   deletedResponseSchema,
   destinationResponseSchema,
@@ -13,7 +13,7 @@ import {
   ruleWithStatesResponseSchema,
   statesResponseSchema,
   testResultSchema,
-} from './alertsSchemas';
+} from '@telltale/api-contract';
 import type { RequestOptions } from './getJson';
 import { getJson, sendJson } from './getJson';
 import { API_BASE } from './runsApi';

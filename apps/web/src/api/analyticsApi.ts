@@ -17,7 +17,7 @@ import {
   runHistogramSchema,
   runLoopFlagsSchema,
   tailAttributionSchema,
-} from './analyticsSchemas';
+} from '@telltale/api-contract';
 
 /** Query parameters as the API takes them (the shared filters plus the route's own). */
 export type AnalyticsQuery = Readonly<Record<string, string | number | undefined>>;

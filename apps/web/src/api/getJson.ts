@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES } from './ApiError';
 import { storedReadKey } from './readKey';
-import { apiErrorBodySchema } from './schemas';
+import { ApiErrorBody } from '@telltale/api-contract';
 
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
@@ -51,7 +51,7 @@ async function requestJson<S extends z.ZodType>(method: 'GET' | WriteMethod, url
 
   const body = await readJson(response);
   if (!response.ok) {
-    const parsed = apiErrorBodySchema.safeParse(body);
+    const parsed = ApiErrorBody.safeParse(body);
     throw parsed.success
       ? new ApiError({ code: parsed.data.error.code, message: parsed.data.error.message, status: response.status })
       : new ApiError({ code: CLIENT_ERROR_CODES.HTTP, message: `${response.status} ${response.statusText}`.trim(), status: response.status });

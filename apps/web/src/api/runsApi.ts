@@ -1,7 +1,7 @@
 import type { RequestOptions } from './getJson';
 import { getJson } from './getJson';
-import type { RunDetail, RunOutcome, RunsPage } from './schemas';
-import { runDetailSchema, runsPageSchema } from './schemas';
+import type { RunDetail, RunOutcome, RunsPage } from '@telltale/api-contract';
+import { runDetailSchema, runsPageSchema } from '@telltale/api-contract';
 
 export const API_BASE = '/api/v1';
 

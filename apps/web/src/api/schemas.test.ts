@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runSummaryJson, spanJson, T0 } from '../testing/fixtures';
-import { runDetailSchema, runsPageSchema } from './schemas';
+import { runDetailSchema, runsPageSchema } from '@telltale/api-contract';
 
 describe('api schemas', () => {
   it('parses a runs page and converts nanosecond strings and dollars', () => {

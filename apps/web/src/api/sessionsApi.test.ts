@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionsUrl } from './sessionsApi';
-import { sessionsPageSchema } from './sessionsSchemas';
+import { sessionsPageSchema } from '@telltale/api-contract';
 
 describe('sessions API client', () => {
   it('builds the URL, leaving out empty values', () => {

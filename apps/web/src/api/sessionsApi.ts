@@ -1,8 +1,8 @@
 import type { RequestOptions } from './getJson';
 import { getJson } from './getJson';
 import { API_BASE } from './runsApi';
-import type { SessionsPage } from './sessionsSchemas';
-import { sessionsPageSchema } from './sessionsSchemas';
+import type { SessionsPage } from '@telltale/api-contract';
+import { sessionsPageSchema } from '@telltale/api-contract';
 
 /** Query parameters of `GET /api/v1/sessions`; empty values are left out of the URL. */
 export interface SessionsQuery {

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../api/schemas';
+import type { RunOutcome } from '@telltale/api-contract';
 
 export function OutcomeBadge({ outcome, label }: { outcome: RunOutcome; label: string }) {
   return (

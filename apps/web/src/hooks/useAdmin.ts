@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createKey, createProject, fetchProjectKeys, fetchProjects, revokeKey } from '../api/adminApi';
 import { storeAdminKey } from '../api/adminKey';
-import type { KeyInput, ProjectInput } from '../api/adminSchemas';
+import type { KeyInput, ProjectInput } from '@telltale/api-contract';
 
 /** Every admin query key starts here, so a change (or a new admin key) refreshes them all. */
 export const ADMIN_KEY = ['admin'] as const;

@@ -11,7 +11,7 @@ import {
   updateAlertRule,
   updateDestination,
 } from '../api/alertsApi';
-import type { AlertRuleSpec, DestinationInput } from '../api/alertsSchemas';
+import type { AlertRuleSpec, DestinationInput } from '@telltale/api-contract';
 import { ALERTS_KEY } from './useAlerts';
 
 /** Every edit refreshes every alerts query: rules, states, history and the delivery log hang together. */

@@ -12,7 +12,7 @@ import { prepareHistogram } from '../prepare/prepareHistogram';
 import { prepareCostBars, prepareCostDistribution, prepareCostSeries, trimEmptyEnds } from '../prepare/prepareCost';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
-import type { CostGroupBy } from '../api/analyticsSchemas';
+import type { CostGroupBy } from '@telltale/api-contract';
 import { usd } from '../units';
 
 const money = (v: number): string => formatUsd(usd(v));

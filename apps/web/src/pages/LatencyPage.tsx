@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { LATENCY_LEVELS, type LatencyLevel } from '../api/analyticsSchemas';
+import { LATENCY_LEVELS, type LatencyLevel } from '@telltale/api-contract';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { HistogramChart } from '../components/HistogramChart';
 import { Tile } from '../components/Tile';

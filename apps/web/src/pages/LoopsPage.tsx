@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { LOOP_KINDS } from '../api/analyticsSchemas';
+import { LOOP_KINDS } from '@telltale/semconv';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { Kpi } from '../components/Kpi';
 import { Pager } from '../components/Pager';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import { RUN_OUTCOMES } from '../api/schemas';
+import { RUN_OUTCOMES } from '@telltale/api-contract';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { ErrorView } from '../components/ErrorView';
 import { OutcomeChart } from '../components/OutcomeChart';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../api/adminSchemas';
+import type { ApiKey } from '@telltale/api-contract';
 import { keyUsage, prepareKeyRows, prepareProjectRows, selectProject } from './prepareAdminKeys';
 
 const MS0 = 1_700_000_000_000;

@@ -1,4 +1,4 @@
-import type { ApiKey, Project } from '../api/adminSchemas';
+import type { ApiKey, Project } from '@telltale/api-contract';
 import { formatEpochMs } from './prepareAlertTime';
 
 /** One key as the settings page lists it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testResultSchema } from '../api/alertsSchemas';
+import { testResultSchema } from '@telltale/api-contract';
 import { attempt, destination, MS0, notification, rule } from '../testing/alertsFixtures';
 import { describeTestResult, prepareAttemptRows, prepareDestinationRows, prepareNotificationRows } from './prepareAlertDelivery';
 

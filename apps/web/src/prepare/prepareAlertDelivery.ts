@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, Destination, Notification, TestResult } from '../api/alertsSchemas';
+import type { DeliveryAttempt, Destination, Notification, TestResult } from '@telltale/api-contract';
 import { ruleHref } from './prepareAlertRules';
 import { formatEpochMs } from './prepareAlertTime';
 

@@ -1,4 +1,4 @@
-import type { AlertHistoryEvent, AlertMetric, AlertRule } from '../api/alertsSchemas';
+import type { AlertHistoryEvent, AlertMetric, AlertRule } from '@telltale/api-contract';
 import type { StateTone } from './prepareAlertRules';
 import { ruleHref, STATE_LABEL, stateTone } from './prepareAlertRules';
 import { formatEpochMs, isoEpochMs } from './prepareAlertTime';

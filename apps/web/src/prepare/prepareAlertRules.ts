@@ -1,4 +1,4 @@
-import type { AlertRule, AlertState, Destination } from '../api/alertsSchemas';
+import type { AlertRule, AlertState, Destination } from '@telltale/api-contract';
 import { COMPARISON_INFO, describeCondition, formatAlertValue, formatSeconds, METRIC_INFO } from './prepareAlertValues';
 import { formatEpochMs } from './prepareAlertTime';
 

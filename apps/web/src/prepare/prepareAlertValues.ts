@@ -1,4 +1,4 @@
-import type { AlertMetric, Comparison } from '../api/alertsSchemas';
+import type { AlertMetric, Comparison } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import { fraction, NS_PER_MS, nanoseconds, usd } from '../units';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costBreakdownSchema, costSeriesSchema, failureBreakdownSchema } from '../api/analyticsSchemas';
+import { costBreakdownSchema, costSeriesSchema, failureBreakdownSchema } from '@telltale/api-contract';
 import { costSummary } from '../testing/analyticsFixtures';
 import { prepareCostBars, prepareCostDistribution, prepareCostSeries, prepareFailureCauses, trimEmptyEnds } from './prepareCost';
 

@@ -1,4 +1,4 @@
-import type { CostBreakdown, CostSeries, CostSummary, FailureBreakdown, FailureCause } from '../api/analyticsSchemas';
+import type { CostBreakdown, CostSeries, CostSummary, FailureBreakdown, FailureCause } from '@telltale/api-contract';
 import { formatCount, formatPercent, formatUsd } from '../format';
 import type { Usd } from '../units';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHistogramSchema } from '../api/analyticsSchemas';
+import { runHistogramSchema } from '@telltale/api-contract';
 import { prepareHistogram } from './prepareHistogram';
 
 const ms = (ns: number): number => ns / 1e6;

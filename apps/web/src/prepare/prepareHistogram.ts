@@ -1,4 +1,4 @@
-import type { RunHistogram } from '../api/analyticsSchemas';
+import type { RunHistogram } from '@telltale/api-contract';
 
 export interface HistogramBar {
   /** Bucket middle, in the plotted unit (the x of the bar). */

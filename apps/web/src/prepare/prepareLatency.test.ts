@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyPercentilesSchema, latencySeriesSchema, tailAttributionSchema } from '../api/analyticsSchemas';
+import { latencyPercentilesSchema, latencySeriesSchema, tailAttributionSchema } from '@telltale/api-contract';
 import { prepareLatencyLines, preparePercentileTable, prepareRunDurationMarks, prepareTail } from './prepareLatency';
 import { prepareLatencyOptions } from './prepareLatencyOptions';
 

@@ -1,4 +1,4 @@
-import type { LatencyLevel, LatencyPercentiles, LatencySeries, TailAttribution } from '../api/analyticsSchemas';
+import type { LatencyLevel, LatencyPercentiles, LatencySeries, TailAttribution } from '@telltale/api-contract';
 import { formatDuration, formatPercent } from '../format';
 import type { Milliseconds, Nanoseconds } from '../units';
 import { fraction, nanoseconds, nanosToMillis } from '../units';

@@ -1,5 +1,5 @@
-import type { LatencyLevel } from '../api/analyticsSchemas';
-import { LATENCY_LEVELS } from '../api/analyticsSchemas';
+import type { LatencyLevel } from '@telltale/api-contract';
+import { LATENCY_LEVELS } from '@telltale/api-contract';
 
 export const LATENCY_PAGE_GROUP_BYS = ['step', 'tool', 'model', 'agent'] as const;
 export type LatencyPageGroupBy = (typeof LATENCY_PAGE_GROUP_BYS)[number];

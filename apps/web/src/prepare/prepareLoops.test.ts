@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureBreakdownSchema, loopRateSchema } from '../api/analyticsSchemas';
+import { failureBreakdownSchema, loopRateSchema } from '@telltale/api-contract';
 import { costSummary, detectionJson, loopsReport } from '../testing/analyticsFixtures';
 import { prepareLoopCost, prepareLoopKinds, prepareLoopRate, prepareLoopRows } from './prepareLoops';
 import { prepareLoopsOptions } from './prepareLoopsOptions';

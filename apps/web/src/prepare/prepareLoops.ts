@@ -1,5 +1,5 @@
-import { LOOP_KIND_DEFINITIONS, LOOP_KIND_LABELS, LOOP_KINDS } from '@telltale/semconv';
-import type { CostSummary, FailureBreakdown, LoopDetection, LoopKind, LoopRate, LoopsReport } from '../api/analyticsSchemas';
+import type { CostSummary, FailureBreakdown, LoopDetection, LoopRate, LoopsReport } from '@telltale/api-contract';
+import { LOOP_KIND_DEFINITIONS, LOOP_KIND_LABELS, LOOP_KINDS, type LoopKind } from '@telltale/semconv';
 import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import type { Fraction, Nanoseconds, Usd } from '../units';
 import { fraction, nanoseconds, usd } from '../units';

@@ -1,5 +1,4 @@
-import type { LoopKind } from '../api/analyticsSchemas';
-import { LOOP_KINDS } from '../api/analyticsSchemas';
+import { LOOP_KINDS, type LoopKind } from '@telltale/semconv';
 
 export const LOOP_ORDERS = ['recent', 'wasted_cost', 'wasted_time'] as const;
 export type LoopOrder = (typeof LOOP_ORDERS)[number];

@@ -1,5 +1,5 @@
-import type { RunOutcome, RunSummary } from '../api/schemas';
-import { RUN_OUTCOMES } from '../api/schemas';
+import type { RunOutcome, RunSummary } from '@telltale/api-contract';
+import { RUN_OUTCOMES } from '@telltale/api-contract';
 import { OUTCOME_SWATCHES } from '../palette';
 
 export interface OutcomeBar {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compoundingCurveSchema } from '../api/analyticsSchemas';
+import { compoundingCurveSchema } from '@telltale/api-contract';
 import { est, stepJson, summary } from '../testing/analyticsFixtures';
 import { fraction } from '../units';
 import { prepareCurve, prepareFixFirst, prepareGap, prepareStepTable, prepareSuccessSeries, prepareWhatIf, rankByImpact } from './prepareReliability';

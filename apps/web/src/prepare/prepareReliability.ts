@@ -1,4 +1,4 @@
-import type { CompoundingCurve, Estimate, ReliabilitySummary, StepReliability } from '../api/analyticsSchemas';
+import type { CompoundingCurve, Estimate, ReliabilitySummary, StepReliability } from '@telltale/api-contract';
 import { formatDuration, formatMaybePercent, formatPercent, formatUsd } from '../format';
 import type { Fraction } from '../units';
 import { fraction } from '../units';

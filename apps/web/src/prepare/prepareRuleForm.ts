@@ -1,5 +1,5 @@
-import type { AlertMetric, AlertRule, AlertRuleSpec, Comparison, FailureCause, FilterKey, Percentile } from '../api/alertsSchemas';
-import { alertRuleSpecSchema, FAILURE_CAUSES, FILTER_KEYS, METRICS_WITH_PERCENTILE, PERCENTILES } from '../api/alertsSchemas';
+import type { AlertMetric, AlertRule, AlertRuleSpec, Comparison, FailureCause, AlertFilterKey, Percentile } from '@telltale/api-contract';
+import { alertRuleSpecSchema, FAILURE_CAUSES, ALERT_FILTER_KEYS, METRICS_WITH_PERCENTILE, PERCENTILES } from '@telltale/api-contract';
 import { formatSeconds, parseSecondsInput } from './prepareAlertValues';
 
 /**
@@ -23,7 +23,7 @@ export interface RuleFormValues {
   minSamples: string;
   forDuration: string;
   repeat: string;
-  filters: Record<FilterKey, string>;
+  filters: Record<AlertFilterKey, string>;
   /** One `name=value` per line. */
   labels: string;
   destinationIds: string[];
@@ -42,7 +42,7 @@ export type RuleFormField =
   | 'minSamples'
   | 'forDuration'
   | 'repeat'
-  | `filters.${FilterKey}`
+  | `filters.${AlertFilterKey}`
   | 'labels'
   | 'destinationIds'
   | 'form';
@@ -51,7 +51,7 @@ export type RuleFormErrors = Partial<Record<RuleFormField, string>>;
 
 export type RuleFormResult = { ok: true; spec: AlertRuleSpec } | { ok: false; errors: RuleFormErrors };
 
-const EMPTY_FILTERS: Record<FilterKey, string> = { service: '', agent: '', step: '', tool: '', model: '' };
+const EMPTY_FILTERS: Record<AlertFilterKey, string> = { service: '', agent: '', step: '', tool: '', model: '' };
 
 /** A new rule: the server's defaults, and a threshold that suits the default metric. */
 export const DEFAULT_RULE_FORM: RuleFormValues = {
@@ -76,7 +76,7 @@ export const DEFAULT_RULE_FORM: RuleFormValues = {
 /** The form filled with a stored rule, for editing. */
 export function ruleToFormValues(rule: AlertRule): RuleFormValues {
   const filters = { ...EMPTY_FILTERS };
-  for (const key of FILTER_KEYS) filters[key] = rule.filters[key] ?? '';
+  for (const key of ALERT_FILTER_KEYS) filters[key] = rule.filters[key] ?? '';
   return {
     name: rule.name,
     description: rule.description,
@@ -152,7 +152,7 @@ const SPEC_FIELD: Readonly<Record<string, RuleFormField>> = {
 /** The form field a schema issue's path points at. */
 function fieldOf(path: readonly PropertyKey[]): RuleFormField {
   const [head, sub] = path;
-  if (head === 'filters') return typeof sub === 'string' && (FILTER_KEYS as readonly string[]).includes(sub) ? (`filters.${sub}` as RuleFormField) : 'form';
+  if (head === 'filters') return typeof sub === 'string' && (ALERT_FILTER_KEYS as readonly string[]).includes(sub) ? (`filters.${sub}` as RuleFormField) : 'form';
   return (typeof head === 'string' ? SPEC_FIELD[head] : undefined) ?? 'form';
 }
 
@@ -172,8 +172,8 @@ export function toRuleSpec(values: RuleFormValues): RuleFormResult {
   const labels = parseLabels(values.labels);
   if ('error' in labels) errors.labels = labels.error;
 
-  const filters: Partial<Record<FilterKey, string>> = {};
-  for (const key of FILTER_KEYS) {
+  const filters: Partial<Record<AlertFilterKey, string>> = {};
+  for (const key of ALERT_FILTER_KEYS) {
     const value = values.filters[key].trim();
     if (value !== '') filters[key] = value;
   }

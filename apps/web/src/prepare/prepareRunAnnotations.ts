@@ -1,4 +1,5 @@
-import type { FailureCause, LoopKind, RunCauses, RunLoopFlags } from '../api/analyticsSchemas';
+import type { FailureCause, RunCauses, RunLoopFlags } from '@telltale/api-contract';
+import type { LoopKind } from '@telltale/semconv';
 import type { RunAnnotations } from './prepareRunsTable';
 
 /** Failure causes and loop kinds by run id, from the two per-run analytics answers (either may still be loading). */

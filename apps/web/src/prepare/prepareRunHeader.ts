@@ -1,4 +1,4 @@
-import type { RunOutcome, RunSummary } from '../api/schemas';
+import type { RunOutcome, RunSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { unixNanosToEpochMillis } from '../units';

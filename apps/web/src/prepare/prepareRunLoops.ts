@@ -1,4 +1,4 @@
-import type { LoopsReport } from '../api/analyticsSchemas';
+import type { LoopsReport } from '@telltale/api-contract';
 import type { UnixNanos, Nanoseconds } from '../units';
 import { unixNanosToEpochMillis } from '../units';
 import type { LoopRow } from './prepareLoops';

@@ -1,6 +1,5 @@
-import { LOOP_KIND_SHORT_LABELS } from '@telltale/semconv';
-import type { FailureCause, LoopKind } from '../api/analyticsSchemas';
-import type { RunOutcome, RunSummary } from '../api/schemas';
+import type { FailureCause, RunOutcome, RunSummary } from '@telltale/api-contract';
+import { LOOP_KIND_SHORT_LABELS, type LoopKind } from '@telltale/semconv';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { sessionRunsHref, shortSessionId } from './sessionsFilters';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionsPageSchema } from '../api/sessionsSchemas';
+import { sessionsPageSchema } from '@telltale/api-contract';
 import { T0 } from '../testing/fixtures';
 import { prepareSessionsTable } from './prepareSessionsTable';
 

@@ -1,5 +1,5 @@
-import type { RunOutcome } from '../api/schemas';
-import type { SessionSummary } from '../api/sessionsSchemas';
+import type { RunOutcome } from '@telltale/api-contract';
+import type { SessionSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { nanosBetween } from '../units';

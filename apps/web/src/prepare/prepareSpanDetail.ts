@@ -1,4 +1,4 @@
-import type { Attributes, Span } from '../api/schemas';
+import type { Attributes, Span } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatUsd } from '../format';
 import { STEP_KIND_SWATCHES } from '../palette';
 import type { UnixNanos } from '../units';

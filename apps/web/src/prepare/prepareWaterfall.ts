@@ -1,5 +1,5 @@
-import type { Span, StepKind } from '../api/schemas';
-import { STEP_KINDS } from '../api/schemas';
+import type { Span, StepKind } from '@telltale/api-contract';
+import { STEP_KINDS } from '@telltale/api-contract';
 import { formatDuration } from '../format';
 import type { Swatch } from '../palette';
 import { STEP_KIND_SWATCHES } from '../palette';

@@ -1,6 +1,6 @@
 import type { RunsQuery } from '../api/runsApi';
-import type { RunOutcome } from '../api/schemas';
-import { runOutcomeSchema } from '../api/schemas';
+import type { RunOutcome } from '@telltale/api-contract';
+import { runOutcomeSchema } from '@telltale/api-contract';
 import type { DashboardFilters, TimeWindow } from './dashboardFilters';
 
 /**

@@ -1,5 +1,5 @@
-import type { CostSummary, LoopDetection, LoopsReport, ReliabilitySummary, StepReliability } from '../api/analyticsSchemas';
-import { costSummarySchema, loopsReportSchema, reliabilitySummarySchema, stepReliabilitySchema } from '../api/analyticsSchemas';
+import type { CostSummary, LoopDetection, LoopsReport, ReliabilitySummary, StepReliability } from '@telltale/api-contract';
+import { costSummarySchema, loopsReportSchema, reliabilitySummarySchema, stepReliabilitySchema } from '@telltale/api-contract';
 
 /** An estimate as the API sends it. */
 export const est = (value: number | null, low: number | null = value, high: number | null = value, n = 100) => ({ value, low, high, n });

@@ -1,5 +1,5 @@
-import type { RunSummary, Span } from '../api/schemas';
-import { runSummarySchema, spanSchema } from '../api/schemas';
+import type { RunSummary, Span } from '@telltale/api-contract';
+import { runSummarySchema, spanSchema } from '@telltale/api-contract';
 
 /**
  * Wire-format builders for tests: JSON exactly as `/api/v1` sends it, so tests

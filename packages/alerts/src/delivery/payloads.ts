@@ -1,9 +1,10 @@
+import { DESTINATION_FORMATS, type DestinationFormat } from '@telltale/api-contract';
 import { z } from 'zod';
 import { COMPARISON_SYMBOL, type AlertRule } from '../rules/AlertRule.js';
 
-/** Payload formats a destination can take. */
-export const DESTINATION_FORMATS = ['standard', 'slack', 'alertmanager'] as const;
-export type DestinationFormat = (typeof DESTINATION_FORMATS)[number];
+/** Payload formats a destination can take (the API's list). */
+export { DESTINATION_FORMATS };
+export type { DestinationFormat };
 
 /** One alert notification, before it is shaped for a destination's format. */
 export interface AlertNotice {

@@ -1,3 +1,4 @@
+import { ALERT_STATES, type AlertStateName } from '@telltale/api-contract';
 import type { StoredAlertState } from '@telltale/store';
 
 /**
@@ -12,8 +13,8 @@ import type { StoredAlertState } from '@telltale/store';
  * (sparse data neither starts nor resolves an alert). A firing alert that
  * stops breaching is resolved exactly once: `resolved` behaves as `ok`.
  */
-export const ALERT_STATES = ['ok', 'pending', 'firing', 'resolved'] as const;
-export type AlertStateName = (typeof ALERT_STATES)[number];
+export { ALERT_STATES };
+export type { AlertStateName };
 
 export type NotifyKind = 'firing' | 'resolved';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { DestinationFormat } from '../../api/alertsSchemas';
-import { DESTINATION_FORMATS } from '../../api/alertsSchemas';
+import type { DestinationFormat } from '@telltale/api-contract';
+import { DESTINATION_FORMATS } from '@telltale/api-contract';
 
 export interface DestinationFormValues {
   name: string;

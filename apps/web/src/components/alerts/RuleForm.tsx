@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { Destination } from '../../api/alertsSchemas';
-import { ALERT_METRICS, COMPARISONS, FAILURE_CAUSES, FILTER_KEYS, METRICS_NEEDING_STEP } from '../../api/alertsSchemas';
+import type { Destination } from '@telltale/api-contract';
+import { ALERT_METRICS, COMPARISONS, FAILURE_CAUSES, ALERT_FILTER_KEYS, METRICS_NEEDING_STEP } from '@telltale/api-contract';
 import { COMPARISON_INFO, METRIC_INFO, thresholdHint } from '../../prepare/prepareAlertValues';
 import type { RuleFormErrors, RuleFormField, RuleFormValues } from '../../prepare/prepareRuleForm';
 import { isFailureCause, needsCause, percentileOptions } from '../../prepare/prepareRuleForm';
@@ -139,7 +139,7 @@ export function RuleForm({ values, errors, destinations, submitLabel, submitting
 
       <fieldset className="alert-fieldset">
         <legend>Filters</legend>
-        {FILTER_KEYS.map((key) => (
+        {ALERT_FILTER_KEYS.map((key) => (
           <Field key={key} name={`filters.${key}`} label={key === 'step' && METRICS_NEEDING_STEP.has(values.metric) ? 'step (required)' : key} error={errors[`filters.${key}`]}>
             <input
               type="text"

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ApiKeyKind } from '../../api/adminSchemas';
+import type { ApiKeyKind } from '@telltale/api-contract';
 
 export interface KeyFormValues {
   kind: ApiKeyKind;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { destinationInputSchema } from '../../api/alertsSchemas';
+import { destinationInputSchema } from '@telltale/api-contract';
 import { ErrorView } from '../../components/ErrorView';
 import { StatusView } from '../../components/StatusView';
 import type { DestinationFormErrors, DestinationFormValues } from '../../components/alerts/DestinationForm';

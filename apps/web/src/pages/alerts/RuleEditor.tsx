@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AlertRule, Destination } from '../../api/alertsSchemas';
+import type { AlertRule, Destination } from '@telltale/api-contract';
 import { MutationError } from '../../components/alerts/MutationError';
 import { RuleForm } from '../../components/alerts/RuleForm';
 import { useSaveAlertRule } from '../../hooks/useAlertsMutations';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { projectInputSchema } from '../../api/adminSchemas';
+import { projectInputSchema } from '@telltale/api-contract';
 import { StatusView } from '../../components/StatusView';
 import { MutationError } from '../../components/alerts/MutationError';
 import { ProjectCreateForm, type ProjectFormValues } from '../../components/settings/ProjectCreateForm';
