@@ -78,7 +78,10 @@ export class FakeOpenAiServer {
     });
   }
 
+  /** Stops at once: keep-alive connections (the client's pool) are closed, not waited for. */
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
   }
 }
