@@ -22,8 +22,8 @@ export { queryStepGroupStats, queryAgentRunStats, queryCompoundingCurve } from '
 export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';
 export { queryLatencyPercentiles, queryLatencySeries } from './analytics/latencyQueries.js';
 export type { LatencyGroupRow, LatencySeriesRow, LatencyQueryOptions, LatencySeriesOptions } from './analytics/latencyQueries.js';
-export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './analytics/latencySql.js';
-export type { LatencyGroupBy } from './analytics/latencySql.js';
+export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './sql/latencySql.js';
+export type { LatencyGroupBy } from './sql/latencySql.js';
 export { queryTailAttribution, TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
 export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';
 export { queryRunCostStats, queryCostGroups, queryUnpricedUsage, queryCostSeries, COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
@@ -37,7 +37,8 @@ export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetect
 export { queryLoopRate, queryRunLoopFlags, queryLoopingRunIds, queryAgentStepMedians, queryLoopSteps } from './analytics/loopQueries.js';
 export { queryLoopPage, LOOP_ORDERS } from './analytics/loopPageQuery.js';
 export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
-export { queryFailureCauses, queryFailureSeries, queryRunCauses, FAILURE_CAUSES, TIMEOUT_ERROR_PATTERN } from './analytics/failureQueries.js';
+export { queryFailureCauses, queryFailureSeries, queryRunCauses, FAILURE_CAUSES } from './analytics/failureQueries.js';
+export { TIMEOUT_ERROR_PATTERN } from './sql/causeSql.js';
 export type { FailureCause, FailureBucket, RunCause } from './analytics/failureQueries.js';
 export { createProject, updateProject, listProjects, getProject, MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
 export type { Project, NewProject } from './projects/projects.js';

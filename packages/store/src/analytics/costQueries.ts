@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from './sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;

@@ -8,8 +8,8 @@ import {
   filterShape,
   type FilterShape,
   type LatencyGroupBy,
-} from './latencySql.js';
-import { filterParams } from './sqlParts.js';
+} from '../sql/latencySql.js';
+import { filterParams } from '../sql/sqlParts.js';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {

@@ -2,11 +2,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
+import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from '../sql/loopSql.js';
 import { factLoopChain } from '../facts/factLoopsSql.js';
 import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
-import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);

@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE, FACT_STEPS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
+import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 /** Attempt-group counts of one step name within one agent (completed runs only). */
 export interface StepGroupStats {

@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 /** What a run histogram counts: whole-run duration (ns) or run cost (USD, the cost queries' pricing). */
 export const RUN_HISTOGRAM_METRICS = ['duration', 'cost'] as const;

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
-import { filterParams } from '../analytics/sqlParts.js';
+import { filterParams } from '../sql/sqlParts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { runFactThresholdParams } from './factsSql.js';
 import { FINALISE_RUN_FACTS_SQL, FINALISE_RUN_STEPS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';

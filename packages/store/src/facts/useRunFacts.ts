@@ -2,12 +2,16 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
 import type { LoopThresholds } from '../analytics/loopTypes.js';
 import { readsRunFacts } from './factsSql.js';
-import type { RunFacts } from './RunFacts.js';
+
+/** What a query needs of the run facts maintainer (RunFacts): finalise a project's pending runs. */
+export interface RunFactsReader {
+  beforeRead(projectId: string): Promise<void>;
+}
 
 /** The run facts maintainer of each open store's client. */
-const maintainers = new WeakMap<ClickHouseClient, RunFacts>();
+const maintainers = new WeakMap<ClickHouseClient, RunFactsReader>();
 
-export function registerRunFacts(client: ClickHouseClient, facts: RunFacts): void {
+export function registerRunFacts(client: ClickHouseClient, facts: RunFactsReader): void {
   maintainers.set(client, facts);
 }
 

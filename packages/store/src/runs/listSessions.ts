@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter, type PriceTable } from '../analytics/AnalyticsFilter.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../analytics/sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import type { Page } from './RunSummary.js';
