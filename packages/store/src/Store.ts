@@ -17,6 +17,7 @@ import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
 import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
+import { MetricsRepository } from './metrics/MetricsRepository.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -26,11 +27,14 @@ export class Store {
   readonly client: ClickHouseClient;
   /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
   readonly runFacts: RunFacts;
+  /** The metric queries of the analytics (reliability, latency, cost, loops, failures). */
+  readonly metrics: MetricsRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
   private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
+    this.metrics = new MetricsRepository(this);
     this.arrowTransport = arrowTransport;
   }
 
@@ -114,18 +118,18 @@ export class Store {
 
   /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */
   listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
-    return listRuns(this.client, filter, page, prices);
+    return listRuns(this, filter, page, prices);
   }
 
   /** A run's summary and spans, or undefined when the project has no such run. */
   /** Sessions / conversations (runs grouped by session id), most recently active first. */
   listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return listSessions(this.client, filter, page, prices);
+    return listSessions(this, filter, page, prices);
   }
 
   async getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
     const [{ runs }, spans] = await Promise.all([
-      listRuns(this.client, { projectId, runId }, { limit: 1, offset: 0 }, prices),
+      listRuns(this, { projectId, runId }, { limit: 1, offset: 0 }, prices),
       getRunSpans(this.client, projectId, runId),
     ]);
     const run = runs[0];

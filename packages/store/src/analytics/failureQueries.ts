@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
 import { loopFoundCte, scopedRunsCtes, type AgentLimitsSource } from '../sql/loopSql.js';
@@ -57,14 +57,15 @@ SELECT cause, count() AS runs FROM run_causes GROUP BY cause`;
 
 /** Failed runs per primary cause (every cause present, zeros included). */
 export async function queryFailureCauses(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<Record<FailureCause, number>> {
+  const { client } = db;
   const result = await client.query({
-    query: countsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    query: countsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: params(filter, prices, thresholds, medians),
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -92,16 +93,17 @@ ORDER BY bucket_ms, cause`;
 
 /** Failed runs per cause per interval of run start; intervals without failed runs are absent. */
 export async function queryFailureSeries(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   intervalSeconds: number,
   medians?: readonly AgentStepMedian[],
 ): Promise<FailureBucket[]> {
+  const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: { ...params(filter, prices, thresholds, medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -137,14 +139,15 @@ SELECT run_id, cause FROM run_causes ORDER BY run_id`;
  * (queryAgentStepMedians), so runaway limits do not depend on the page.
  */
 export async function queryRunCauses(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<RunCause[]> {
+  const { client } = db;
   const result = await client.query({
-    query: runCausesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    query: runCausesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: params(filter, prices, thresholds, medians),
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { RunOutcomeValue } from '../runs/RunSummary.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
@@ -107,14 +107,15 @@ const emptyPage = (): LoopPage => ({
 
 /** Loop detections (a page, without evidence span ids) with totals per kind and over all kinds. */
 export async function queryLoopPage(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   opts: LoopPageOptions,
 ): Promise<LoopPage> {
+  const { client } = db;
   const limits: AgentLimitsSource = opts.medians === undefined ? 'inline' : 'bound';
-  const facts = await useRunFacts(client, filter, thresholds);
+  const facts = await useRunFacts(db.runFacts, filter, thresholds);
   const result = await client.query({
     query: pageSql(opts.orderBy ?? 'recent', facts ? factLoopChain(limits) : loopChain(limits, 'waste')),
     format: 'JSONEachRow',

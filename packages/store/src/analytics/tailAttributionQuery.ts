@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from '../sql/latencySql.js';
 import { filterParams, withClause } from '../sql/sqlParts.js';
@@ -115,8 +115,9 @@ type Raw = Record<string, unknown>;
 const KIND_BY_CODE: Readonly<Record<number, TailTimeKind>> = { 0: 'step', 1: 'run', 2: 'other' };
 
 /** Per-step self time in the tail (≥ p99) and median-band ([p45, p55], tail excluded) completed runs. */
-export async function queryTailAttribution(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
-  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryTailAttribution(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
+  const { client } = db;
+  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Raw>();
   const first = rows[0];
   if (first === undefined) {
