@@ -1,5 +1,4 @@
 import {
-  listModelPrices,
   type AnalyticsFilter,
   type CostGroupBy,
   type ModelPriceOverride,
@@ -53,7 +52,7 @@ export class Analytics {
     private readonly store: Store,
     opts: AnalyticsOptions = {},
   ) {
-    this.priceResolver = new PriceResolver((projectId) => listModelPrices(store.client, projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
+    this.priceResolver = new PriceResolver((projectId) => store.prices.listModelPrices(projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
     const fixed = opts.pricesFor;
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);

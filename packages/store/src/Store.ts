@@ -18,6 +18,9 @@ import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
 import { MetricsRepository } from './metrics/MetricsRepository.js';
+import { AlertsRepository } from './alerts/AlertsRepository.js';
+import { AuthRepository } from './keys/AuthRepository.js';
+import { PricesRepository } from './prices/PricesRepository.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -29,12 +32,21 @@ export class Store {
   readonly runFacts: RunFacts;
   /** The metric queries of the analytics (reliability, latency, cost, loops, failures). */
   readonly metrics: MetricsRepository;
+  /** Alert rules, destinations, notifications and state. */
+  readonly alerts: AlertsRepository;
+  /** Projects and API keys. */
+  readonly auth: AuthRepository;
+  /** Model price overrides. */
+  readonly prices: PricesRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
   private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
     this.metrics = new MetricsRepository(this);
+    this.alerts = new AlertsRepository(client);
+    this.auth = new AuthRepository(client);
+    this.prices = new PricesRepository(client);
     this.arrowTransport = arrowTransport;
   }
 

@@ -1,5 +1,8 @@
 export { Store } from './Store.js';
 export type { MetricsRepository } from './metrics/MetricsRepository.js';
+export type { AlertsRepository } from './alerts/AlertsRepository.js';
+export type { AuthRepository } from './keys/AuthRepository.js';
+export type { PricesRepository } from './prices/PricesRepository.js';
 export { createClickHouseClient } from './client.js';
 export type { ClientLogEntry, ClientLogSink, StoreConnection } from './client.js';
 export { migrate } from './migrate.js';
@@ -29,7 +32,6 @@ export { COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
 export type { RunCostStats, UnpricedUsage, CostGroupBy, CostGroup, CostBucket } from './analytics/costQueries.js';
 export { RUN_HISTOGRAM_METRICS } from './analytics/runHistogramQuery.js';
 export type { RunHistogramMetric, RunHistogramRows } from './analytics/runHistogramQuery.js';
-export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/modelPrices.js';
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';
 export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetectionRow, LoopTotals, LoopPage, LoopRateBucket, RunLoopFlag, LoopStepRow } from './analytics/loopTypes.js';
@@ -38,24 +40,11 @@ export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
 export { FAILURE_CAUSES } from './analytics/failureQueries.js';
 export { TIMEOUT_ERROR_PATTERN } from './sql/causeSql.js';
 export type { FailureCause, FailureBucket, RunCause } from './analytics/failureQueries.js';
-export { createProject, updateProject, listProjects, getProject, MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
+export { MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
 export type { Project, NewProject } from './projects/projects.js';
-export { insertApiKey, listApiKeys, revokeApiKey, listApiKeyRecords } from './keys/apiKeys.js';
 export type { ApiKeyInfo, ApiKeyRecord, NewApiKey } from './keys/apiKeys.js';
 export { dataDirHolder } from './dataDirHolder.js';
-export { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule } from './alerts/alertRules.js';
 export type { StoredAlertRule } from './alerts/alertRules.js';
-export { putAlertDestination, deleteAlertDestination, listAlertDestinations, getAlertDestination } from './alerts/alertDestinations.js';
 export type { StoredAlertDestination } from './alerts/alertDestinations.js';
-export { putAlertStates, listAlertStates, appendAlertHistory, listAlertHistory } from './alerts/alertState.js';
 export type { StoredAlertState, AlertHistoryEvent } from './alerts/alertState.js';
-export {
-  putNotifications,
-  existingNotificationIds,
-  listDueNotifications,
-  listNotifications,
-  getNotification,
-  appendDeliveryAttempts,
-  listDeliveryAttempts,
-} from './alerts/alertNotifications.js';
 export type { StoredNotification, DeliveryAttempt } from './alerts/alertNotifications.js';

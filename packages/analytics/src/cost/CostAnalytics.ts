@@ -1,7 +1,5 @@
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import {
-  deleteModelPrice,
-  upsertModelPrice,
   type AnalyticsFilter,
   type CostGroupBy,
   type ModelPriceOverride,
@@ -94,7 +92,7 @@ export class CostAnalytics {
   /** Sets the project's price of one model (replacing the bundled one, if any). */
   async setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
     try {
-      await upsertModelPrice(this.store.client, projectId, price);
+      await this.store.prices.upsertModelPrice(projectId, price);
     } catch (err) {
       asBadRequest(err);
     } finally {
@@ -105,7 +103,7 @@ export class CostAnalytics {
   /** Removes the project's override of one model. */
   async deletePrice(projectId: string, model: string): Promise<void> {
     try {
-      await deleteModelPrice(this.store.client, projectId, model);
+      await this.store.prices.deleteModelPrice(projectId, model);
     } finally {
       this.resolver.invalidate(projectId);
     }
