@@ -17,6 +17,7 @@ import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
 import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
+import { QueryRunner, type QueryListener } from './QueryRunner.js';
 import { MetricsRepository } from './metrics/MetricsRepository.js';
 import { AlertsRepository } from './alerts/AlertsRepository.js';
 import { AuthRepository } from './keys/AuthRepository.js';
@@ -40,13 +41,14 @@ export class Store {
   readonly prices: PricesRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
-  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport) {
+  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport, onQuery: QueryListener | undefined) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
-    this.metrics = new MetricsRepository(this);
-    this.alerts = new AlertsRepository(client);
-    this.auth = new AuthRepository(client);
-    this.prices = new PricesRepository(client);
+    const runner = new QueryRunner(client, onQuery);
+    this.metrics = new MetricsRepository(runner, this.runFacts);
+    this.alerts = new AlertsRepository(runner);
+    this.auth = new AuthRepository(runner);
+    this.prices = new PricesRepository(runner);
     this.arrowTransport = arrowTransport;
   }
 
@@ -76,13 +78,15 @@ export class Store {
        * leaves its file there, not in the OS temp dir for good).
        */
       arrowTempDir?: string;
+      /** Hears every repository operation (`metrics.stepGroupStats`, `alerts.listAlertRules`, …): its duration and rows. */
+      onQuery?: QueryListener;
     } = {},
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
     const transport: ArrowInsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
-      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
+      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery);
     } catch (err) {
       throw explainOpenFailure(conn, err);
     }

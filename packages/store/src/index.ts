@@ -1,4 +1,5 @@
 export { Store } from './Store.js';
+export type { QueryEvent, QueryListener } from './QueryRunner.js';
 export type { MetricsRepository } from './metrics/MetricsRepository.js';
 export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { AuthRepository } from './keys/AuthRepository.js';
