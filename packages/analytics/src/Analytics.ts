@@ -102,7 +102,7 @@ export class Analytics {
     return this.costs.deletePrice(projectId, model);
   }
 
-  /** The runs list with costs priced by the project's table (use instead of Store#listRuns). */
+  /** The runs list with costs priced by the project's table (use instead of store.runs.listRuns). */
   listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
     return this.costs.listRuns(filter, page);
   }

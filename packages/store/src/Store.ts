@@ -8,13 +8,6 @@ import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport, type SpanBatchMessages } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
-import type { SpanDetail } from './spans/SpanDetail.js';
-import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
-import { listRuns } from './runs/listRuns.js';
-import { listSessions } from './runs/listSessions.js';
-import type { SessionFilter, SessionSummary } from './runs/SessionSummary.js';
-import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
-import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
 import { QueryRunner, type QueryListener } from './QueryRunner.js';
@@ -22,6 +15,7 @@ import { MetricsRepository } from './metrics/MetricsRepository.js';
 import { AlertsRepository } from './alerts/AlertsRepository.js';
 import { AuthRepository } from './keys/AuthRepository.js';
 import { PricesRepository } from './prices/PricesRepository.js';
+import { RunsRepository } from './runs/RunsRepository.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -39,6 +33,8 @@ export class Store {
   readonly auth: AuthRepository;
   /** Model price overrides. */
   readonly prices: PricesRepository;
+  /** Runs, sessions and their spans. */
+  readonly runs: RunsRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
   private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport, onQuery: QueryListener | undefined) {
@@ -49,6 +45,7 @@ export class Store {
     this.alerts = new AlertsRepository(runner);
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
+    this.runs = new RunsRepository(runner, this.runFacts);
     this.arrowTransport = arrowTransport;
   }
 
@@ -130,30 +127,6 @@ export class Store {
   ): Promise<void> {
     await insertSpanBatches(this.client, this.arrowTransport, messages, opts);
     this.runFacts.markRuns(runs);
-  }
-
-  /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */
-  listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
-    return listRuns(this, filter, page, prices);
-  }
-
-  /** A run's summary and spans, or undefined when the project has no such run. */
-  /** Sessions / conversations (runs grouped by session id), most recently active first. */
-  listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return listSessions(this, filter, page, prices);
-  }
-
-  async getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
-    const [{ runs }, spans] = await Promise.all([
-      listRuns(this, { projectId, runId }, { limit: 1, offset: 0 }, prices),
-      getRunSpans(this.client, projectId, runId),
-    ]);
-    const run = runs[0];
-    return run === undefined ? undefined : { run, spans };
-  }
-
-  getTraceSpans(projectId: string, traceId: string): Promise<SpanDetail[]> {
-    return getTraceSpans(this.client, projectId, traceId);
   }
 
   /** Spans older than this many days are dropped (whole daily parts). */

@@ -4,6 +4,7 @@ export type { MetricsRepository } from './metrics/MetricsRepository.js';
 export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { AuthRepository } from './keys/AuthRepository.js';
 export type { PricesRepository } from './prices/PricesRepository.js';
+export type { RunsRepository } from './runs/RunsRepository.js';
 export { createClickHouseClient } from './client.js';
 export type { ClientLogEntry, ClientLogSink, StoreConnection } from './client.js';
 export { migrate } from './migrate.js';

@@ -111,15 +111,15 @@ export class CostAnalytics {
 
   /** The runs list, costs priced with the project's table. */
   async listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
-    return this.store.listRuns(filter, page, await this.pricesFor(filter.projectId));
+    return this.store.runs.listRuns(filter, page, await this.pricesFor(filter.projectId));
   }
 
   /** Sessions / conversations, costs priced with the project's table. */
   async listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return this.store.listSessions(filter, page, await this.pricesFor(filter.projectId));
+    return this.store.runs.listSessions(filter, page, await this.pricesFor(filter.projectId));
   }
 
   async getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
-    return this.store.getRun(projectId, runId, await this.pricesFor(projectId));
+    return this.store.runs.getRun(projectId, runId, await this.pricesFor(projectId));
   }
 }

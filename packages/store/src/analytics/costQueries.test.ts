@@ -197,7 +197,7 @@ describe('cost queries', () => {
   });
 
   it('lists runs with priced costs and attempt groups', async () => {
-    const { runs, total } = await store.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 }, PRICES);
+    const { runs, total } = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 }, PRICES);
     expect(total).toBe(5);
     const byId = Object.fromEntries(runs.map((r) => [r.runId, r]));
     close(byId.r1!.costUsd, 0.514);
@@ -206,7 +206,7 @@ describe('cost queries', () => {
     close(byId.r5!.costUsd, 0.02);
     expect(byId.r5!.unpricedSpans).toBe(1);
     expect(byId.r4).toMatchObject({ outcome: 'incomplete', name: 'late', attemptGroups: 1 });
-    const b = await store.listRuns({ projectId: 'p1', agent: 'b', outcome: 'failure' }, { limit: 10, offset: 0 }, PRICES);
+    const b = await store.runs.listRuns({ projectId: 'p1', agent: 'b', outcome: 'failure' }, { limit: 10, offset: 0 }, PRICES);
     expect(b.runs.map((r) => r.runId)).toEqual(['r5']);
   });
 });
