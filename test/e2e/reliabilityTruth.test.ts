@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics, type ReliabilitySummary } from '@telltale/analytics';
 import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset, type DatasetTruth } from '@telltale/datasets';
-import { Store, queryAgentRunStats, queryStepGroupStats, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The scrambled copy lives beside the ordered one under its own project ids (chDB: one data dir per process). */
@@ -39,7 +39,7 @@ describe('compounding reliability against the generator truth', () => {
 
   it('counts every step of every agent exactly as generated', async () => {
     for (const projectId of projects) {
-      const stats = await queryStepGroupStats(store.client, filterFor(projectId, truth), DEFAULT_PRICES);
+      const stats = await store.metrics.stepGroupStats(filterFor(projectId, truth), DEFAULT_PRICES);
       const expected = truth.steps.filter((s) => s.projectId === projectId);
       expect(stats.length).toBe(expected.length);
       for (const t of expected) {
@@ -73,7 +73,7 @@ describe('compounding reliability against the generator truth', () => {
 
   it('counts outcomes and the gap decomposition per agent exactly', async () => {
     for (const projectId of projects) {
-      const stats = await queryAgentRunStats(store.client, filterFor(projectId, truth), DEFAULT_PRICES);
+      const stats = await store.metrics.agentRunStats(filterFor(projectId, truth), DEFAULT_PRICES);
       for (const t of truth.agents.filter((a) => a.projectId === projectId)) {
         const got = stats.find((s) => s.agent === t.agent && s.service === t.service);
         expect(got, t.agent).toMatchObject({

@@ -1,18 +1,4 @@
 import {
-  deleteAlertDestination,
-  deleteAlertRule,
-  getAlertDestination,
-  getAlertRule,
-  getNotification,
-  listAlertDestinations,
-  listAlertHistory,
-  listAlertRules,
-  listAlertStates,
-  listDeliveryAttempts,
-  listNotifications,
-  putAlertDestination,
-  putAlertRule,
-  putNotifications,
   type AlertHistoryEvent,
   type DeliveryAttempt,
   type Store,
@@ -98,21 +84,17 @@ export class AlertService {
     private readonly opts: { store: Store; dispatcher: AlertDispatcher; policy: SsrfPolicy; resolve?: Resolver; clock?: () => number; dashboardUrl: string | (() => string) },
   ) {}
 
-  private get client(): Store['client'] {
-    return this.opts.store.client;
-  }
-
   private now(): number {
     return (this.opts.clock ?? Date.now)();
   }
 
   // ── rules ──
   async listRules(projectId: string): Promise<AlertRule[]> {
-    return (await listAlertRules(this.client, projectId)).map(fromStoredRule).filter((r): r is AlertRule => r !== undefined);
+    return (await this.opts.store.alerts.listAlertRules(projectId)).map(fromStoredRule).filter((r): r is AlertRule => r !== undefined);
   }
 
   async getRule(projectId: string, ruleId: string): Promise<AlertRule> {
-    const stored = await getAlertRule(this.client, projectId, ruleId);
+    const stored = await this.opts.store.alerts.getAlertRule(projectId, ruleId);
     const rule = stored === undefined ? undefined : fromStoredRule(stored);
     if (rule === undefined) throw notFound(`no alert rule ${ruleId}`);
     return rule;
@@ -122,7 +104,7 @@ export class AlertService {
     await this.checkDestinations(projectId, spec.destinationIds);
     const now = this.now();
     const rule: AlertRule = { ...spec, id: newId('rule'), projectId, createdAtMs: now, updatedAtMs: now };
-    await putAlertRule(this.client, toStoredRule(rule));
+    await this.opts.store.alerts.putAlertRule(toStoredRule(rule));
     return rule;
   }
 
@@ -131,37 +113,37 @@ export class AlertService {
     const current = await this.getRule(projectId, ruleId);
     await this.checkDestinations(projectId, spec.destinationIds);
     const rule: AlertRule = { ...spec, id: ruleId, projectId, createdAtMs: current.createdAtMs, updatedAtMs: this.now() };
-    await putAlertRule(this.client, toStoredRule(rule));
+    await this.opts.store.alerts.putAlertRule(toStoredRule(rule));
     return rule;
   }
 
   async deleteRule(projectId: string, ruleId: string): Promise<void> {
     await this.getRule(projectId, ruleId);
-    await deleteAlertRule(this.client, projectId, ruleId);
+    await this.opts.store.alerts.deleteAlertRule(projectId, ruleId);
   }
 
   private async checkDestinations(projectId: string, ids: readonly string[]): Promise<void> {
-    const known = new Set((await listAlertDestinations(this.client, projectId)).map((d) => d.destinationId));
+    const known = new Set((await this.opts.store.alerts.listAlertDestinations(projectId)).map((d) => d.destinationId));
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length > 0) throw badRequest(`no destination ${missing.join(', ')} in this project`);
   }
 
   // ── state and history ──
   states(projectId: string, ruleId?: string): Promise<StoredAlertState[]> {
-    return listAlertStates(this.client, { projectId, ...(ruleId === undefined ? {} : { ruleId }) });
+    return this.opts.store.alerts.listAlertStates({ projectId, ...(ruleId === undefined ? {} : { ruleId }) });
   }
 
   history(projectId: string, opts: { ruleId?: string; fromMs?: number; toMs?: number; limit: number; offset?: number }): Promise<AlertHistoryEvent[]> {
-    return listAlertHistory(this.client, projectId, opts);
+    return this.opts.store.alerts.listAlertHistory(projectId, opts);
   }
 
   // ── destinations ──
   async listDestinations(projectId: string): Promise<DestinationView[]> {
-    return (await listAlertDestinations(this.client, projectId)).map(destinationView);
+    return (await this.opts.store.alerts.listAlertDestinations(projectId)).map(destinationView);
   }
 
   private async destination(projectId: string, id: string): Promise<StoredAlertDestination> {
-    const d = await getAlertDestination(this.client, projectId, id);
+    const d = await this.opts.store.alerts.getAlertDestination(projectId, id);
     if (d === undefined) throw notFound(`no destination ${id}`);
     return d;
   }
@@ -198,7 +180,7 @@ export class AlertService {
       createdAtMs: now,
       updatedAtMs: now,
     };
-    await putAlertDestination(this.client, d);
+    await this.opts.store.alerts.putAlertDestination(d);
     return { destination: destinationView(d), secret };
   }
 
@@ -217,7 +199,7 @@ export class AlertService {
       disabledReason: disabled === undefined ? '' : current.disabledAtMs === undefined ? 'disabled by an operator' : current.disabledReason,
       updatedAtMs: now,
     };
-    await putAlertDestination(this.client, next);
+    await this.opts.store.alerts.putAlertDestination(next);
     return destinationView(next);
   }
 
@@ -226,13 +208,13 @@ export class AlertService {
     const current = await this.destination(projectId, id);
     const secret = generateSecret();
     const next = { ...current, secrets: [secret, ...current.secrets.slice(0, Math.max(0, keep))], updatedAtMs: this.now() };
-    await putAlertDestination(this.client, next);
+    await this.opts.store.alerts.putAlertDestination(next);
     return { destination: destinationView(next), secret };
   }
 
   async deleteDestination(projectId: string, id: string): Promise<void> {
     await this.destination(projectId, id);
-    await deleteAlertDestination(this.client, projectId, id);
+    await this.opts.store.alerts.deleteAlertDestination(projectId, id);
   }
 
   /** Sends a test notification now (one attempt; retried later like any other when it fails) and returns it with its attempt. */
@@ -272,32 +254,32 @@ export class AlertService {
       deliveredAtMs: undefined,
       lastError: '',
     };
-    await putNotifications(this.client, [n]);
+    await this.opts.store.alerts.putNotifications([n]);
     const { outcome, attempt } = await this.opts.dispatcher.attempt(n);
     return { notification: await this.notification(projectId, n.notificationId), outcome, attempt };
   }
 
   // ── delivery log ──
   async notifications(projectId: string, opts: { destinationId?: string; ruleId?: string; deliveryState?: string; limit: number; offset?: number }): Promise<NotificationView[]> {
-    return (await listNotifications(this.client, projectId, opts)).map(notificationView);
+    return (await this.opts.store.alerts.listNotifications(projectId, opts)).map(notificationView);
   }
 
   async notification(projectId: string, id: string): Promise<NotificationView> {
-    const n = await getNotification(this.client, projectId, id);
+    const n = await this.opts.store.alerts.getNotification(projectId, id);
     if (n === undefined) throw notFound(`no notification ${id}`);
     return notificationView(n);
   }
 
   attempts(projectId: string, id: string): Promise<DeliveryAttempt[]> {
-    return listDeliveryAttempts(this.client, projectId, id);
+    return this.opts.store.alerts.listDeliveryAttempts(projectId, id);
   }
 
   /** Sends a notification again, same `webhook-id` and body, whatever became of it. */
   async redeliver(projectId: string, id: string): Promise<NotificationView> {
-    const n = await getNotification(this.client, projectId, id);
+    const n = await this.opts.store.alerts.getNotification(projectId, id);
     if (n === undefined) throw notFound(`no notification ${id}`);
     const next = { ...n, deliveryState: 'pending', nextAttemptAtMs: this.now(), deliveredAtMs: undefined };
-    await putNotifications(this.client, [next]);
+    await this.opts.store.alerts.putNotifications([next]);
     this.opts.dispatcher.wake();
     return notificationView(next);
   }

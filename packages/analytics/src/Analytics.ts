@@ -1,8 +1,4 @@
 import {
-  listModelPrices,
-  queryAgentRunStats,
-  queryCompoundingCurve,
-  queryStepGroupStats,
   type AnalyticsFilter,
   type CostGroupBy,
   type ModelPriceOverride,
@@ -23,7 +19,7 @@ import { PriceResolver, type EffectivePrice } from './cost/PriceResolver.js';
 import { compoundingCurve, type CompoundingCurve } from './reliability/compoundingCurve.js';
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { queryLatencyPercentiles, queryLatencySeries, queryRunHistogram, queryTailAttribution, type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
+import { type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
 import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
 import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type LatencyIntervalSeconds, type LatencySeries } from './latency/latencySeries.js';
@@ -56,7 +52,7 @@ export class Analytics {
     private readonly store: Store,
     opts: AnalyticsOptions = {},
   ) {
-    this.priceResolver = new PriceResolver((projectId) => listModelPrices(store.client, projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
+    this.priceResolver = new PriceResolver((projectId) => store.prices.listModelPrices(projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
     const fixed = opts.pricesFor;
     this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
@@ -67,14 +63,14 @@ export class Analytics {
   async reliability(filter: AnalyticsFilter, opts: { whatIfTarget?: number } = {}): Promise<ReliabilitySummary> {
     const prices = await this.pricesFor(filter.projectId);
     const [steps, agents] = await Promise.all([
-      queryStepGroupStats(this.store.client, filter, prices),
-      queryAgentRunStats(this.store.client, filter, prices),
+      this.store.metrics.stepGroupStats(filter, prices),
+      this.store.metrics.agentRunStats(filter, prices),
     ]);
     return reliabilityReport(steps, agents, opts.whatIfTarget);
   }
 
   async compoundingCurve(filter: AnalyticsFilter): Promise<CompoundingCurve> {
-    return compoundingCurve(await queryCompoundingCurve(this.store.client, filter, await this.pricesFor(filter.projectId)));
+    return compoundingCurve(await this.store.metrics.compoundingCurve(filter, await this.pricesFor(filter.projectId)));
   }
 
   /**
@@ -106,7 +102,7 @@ export class Analytics {
     return this.costs.deletePrice(projectId, model);
   }
 
-  /** The runs list with costs priced by the project's table (use instead of Store#listRuns). */
+  /** The runs list with costs priced by the project's table (use instead of store.runs.listRuns). */
   listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
     return this.costs.listRuns(filter, page);
   }
@@ -122,7 +118,7 @@ export class Analytics {
 
   /** Duration percentiles per step / tool / model / agent, or of whole runs (RELIABILITY-MATH "Latency"). */
   async latencyPercentiles(filter: AnalyticsFilter, opts: { groupBy: LatencyGroupBy }): Promise<LatencyPercentiles> {
-    const rows = await queryLatencyPercentiles(this.store.client, filter, await this.pricesFor(filter.projectId), { groupBy: opts.groupBy });
+    const rows = await this.store.metrics.latencyPercentiles(filter, await this.pricesFor(filter.projectId), { groupBy: opts.groupBy });
     return latencyPercentiles(rows, opts.groupBy);
   }
 
@@ -135,7 +131,7 @@ export class Analytics {
     if (!isLatencyInterval(intervalSeconds)) {
       throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `interval must be one of ${LATENCY_INTERVALS.join(', ')} seconds` });
     }
-    const rows = await queryLatencySeries(this.store.client, filter, await this.pricesFor(filter.projectId), {
+    const rows = await this.store.metrics.latencySeries(filter, await this.pricesFor(filter.projectId), {
       groupBy: opts.groupBy,
       intervalSeconds,
       ...(opts.topN === undefined ? {} : { topN: opts.topN }),
@@ -149,13 +145,13 @@ export class Analytics {
     if (!Number.isInteger(buckets) || buckets < 1 || buckets > 1000) {
       throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `buckets must be a whole number in [1, 1000], got ${buckets}` });
     }
-    const rows = await queryRunHistogram(this.store.client, filter, await this.pricesFor(filter.projectId), { metric: opts.metric, buckets });
+    const rows = await this.store.metrics.runHistogram(filter, await this.pricesFor(filter.projectId), { metric: opts.metric, buckets });
     return runHistogram(opts.metric, rows);
   }
 
   /** Which step's share of run time grows from the median runs to the p99 tail. */
   async tailAttribution(filter: AnalyticsFilter): Promise<TailAttribution> {
-    return tailAttribution(await queryTailAttribution(this.store.client, filter, await this.pricesFor(filter.projectId)));
+    return tailAttribution(await this.store.metrics.tailAttribution(filter, await this.pricesFor(filter.projectId)));
   }
 
   /** Loop detections with evidence (a page) and totals per kind (RELIABILITY-MATH "Loops and no progress"). */

@@ -59,7 +59,7 @@ describe('Store (embedded chDB)', () => {
   });
 
   it('lists runs newest first with outcomes, scoped to the project', async () => {
-    const { runs, total } = await store.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
+    const { runs, total } = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
     expect(total).toBe(3);
     expect(runs.map((r) => [r.runId, r.outcome])).toEqual([
       ['run-3', 'incomplete'],
@@ -73,16 +73,16 @@ describe('Store (embedded chDB)', () => {
   });
 
   it('filters by outcome and pages', async () => {
-    const failed = await store.listRuns({ projectId: 'p1', outcome: 'failure' }, { limit: 10, offset: 0 });
+    const failed = await store.runs.listRuns({ projectId: 'p1', outcome: 'failure' }, { limit: 10, offset: 0 });
     expect(failed.runs.map((r) => r.runId)).toEqual(['run-2']);
-    const page2 = await store.listRuns({ projectId: 'p1' }, { limit: 1, offset: 1 });
+    const page2 = await store.runs.listRuns({ projectId: 'p1' }, { limit: 1, offset: 1 });
     expect(page2).toMatchObject({ total: 3, runs: [{ runId: 'run-2' }] });
-    const past = await store.listRuns({ projectId: 'p1' }, { limit: 10, offset: 50 });
+    const past = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 50 });
     expect(past).toEqual({ runs: [], total: 3 });
   });
 
   it('reads a run back with nanosecond times and typed attributes', async () => {
-    const got = await store.getRun('p1', 'run-1');
+    const got = await store.runs.getRun('p1', 'run-1');
     expect(got?.spans.map((s) => s.spanId)).toEqual(['0000000000000001', '0000000000000002', '0000000000000003']);
     const tool = got!.spans[1]!;
     expect(tool.startTimeUnixNano).toBe((T0 + 1n).toString());
@@ -98,13 +98,13 @@ describe('Store (embedded chDB)', () => {
       kv: { k: 'v' },
     });
     expect(tool.events).toEqual([{ timeUnixNano: (T0 + 7n).toString(), name: 'retry', attributes: { n: 2 } }]);
-    expect(await store.getRun('p2', 'run-1')).toBeUndefined();
+    expect(await store.runs.getRun('p2', 'run-1')).toBeUndefined();
   });
 
   it('keeps data across a reopen of the same directory', async () => {
     await store.close();
     store = await Store.open({ kind: 'embedded', dataDir: dir });
-    const { total } = await store.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
+    const { total } = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
     expect(total).toBe(3);
   });
 

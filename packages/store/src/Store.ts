@@ -8,15 +8,14 @@ import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport, type SpanBatchMessages } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
-import type { SpanDetail } from './spans/SpanDetail.js';
-import { getRunSpans, getTraceSpans } from './spans/getSpans.js';
-import { listRuns } from './runs/listRuns.js';
-import { listSessions } from './runs/listSessions.js';
-import type { SessionFilter, SessionSummary } from './runs/SessionSummary.js';
-import type { Page, RunFilter, RunSummary } from './runs/RunSummary.js';
-import type { PriceTable } from './analytics/AnalyticsFilter.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
+import { QueryRunner, type QueryListener } from './QueryRunner.js';
+import { MetricsRepository } from './metrics/MetricsRepository.js';
+import { AlertsRepository } from './alerts/AlertsRepository.js';
+import { AuthRepository } from './keys/AuthRepository.js';
+import { PricesRepository } from './prices/PricesRepository.js';
+import { RunsRepository } from './runs/RunsRepository.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -26,11 +25,27 @@ export class Store {
   readonly client: ClickHouseClient;
   /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
   readonly runFacts: RunFacts;
+  /** The metric queries of the analytics (reliability, latency, cost, loops, failures). */
+  readonly metrics: MetricsRepository;
+  /** Alert rules, destinations, notifications and state. */
+  readonly alerts: AlertsRepository;
+  /** Projects and API keys. */
+  readonly auth: AuthRepository;
+  /** Model price overrides. */
+  readonly prices: PricesRepository;
+  /** Runs, sessions and their spans. */
+  readonly runs: RunsRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
-  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport) {
+  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport, onQuery: QueryListener | undefined) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
+    const runner = new QueryRunner(client, onQuery);
+    this.metrics = new MetricsRepository(runner, this.runFacts);
+    this.alerts = new AlertsRepository(runner);
+    this.auth = new AuthRepository(runner);
+    this.prices = new PricesRepository(runner);
+    this.runs = new RunsRepository(runner, this.runFacts);
     this.arrowTransport = arrowTransport;
   }
 
@@ -60,13 +75,15 @@ export class Store {
        * leaves its file there, not in the OS temp dir for good).
        */
       arrowTempDir?: string;
+      /** Hears every repository operation (`metrics.stepGroupStats`, `alerts.listAlertRules`, …): its duration and rows. */
+      onQuery?: QueryListener;
     } = {},
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
     const transport: ArrowInsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
-      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport);
+      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery);
     } catch (err) {
       throw explainOpenFailure(conn, err);
     }
@@ -110,30 +127,6 @@ export class Store {
   ): Promise<void> {
     await insertSpanBatches(this.client, this.arrowTransport, messages, opts);
     this.runFacts.markRuns(runs);
-  }
-
-  /** Costs use `prices` (the project's resolved table; without one only explicit span costs count). */
-  listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
-    return listRuns(this.client, filter, page, prices);
-  }
-
-  /** A run's summary and spans, or undefined when the project has no such run. */
-  /** Sessions / conversations (runs grouped by session id), most recently active first. */
-  listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return listSessions(this.client, filter, page, prices);
-  }
-
-  async getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
-    const [{ runs }, spans] = await Promise.all([
-      listRuns(this.client, { projectId, runId }, { limit: 1, offset: 0 }, prices),
-      getRunSpans(this.client, projectId, runId),
-    ]);
-    const run = runs[0];
-    return run === undefined ? undefined : { run, spans };
-  }
-
-  getTraceSpans(projectId: string, traceId: string): Promise<SpanDetail[]> {
-    return getTraceSpans(this.client, projectId, traceId);
   }
 
   /** Spans older than this many days are dropped (whole daily parts). */

@@ -1,4 +1,10 @@
 export { Store } from './Store.js';
+export type { QueryEvent, QueryListener } from './QueryRunner.js';
+export type { MetricsRepository } from './metrics/MetricsRepository.js';
+export type { AlertsRepository } from './alerts/AlertsRepository.js';
+export type { AuthRepository } from './keys/AuthRepository.js';
+export type { PricesRepository } from './prices/PricesRepository.js';
+export type { RunsRepository } from './runs/RunsRepository.js';
 export { createClickHouseClient } from './client.js';
 export type { ClientLogEntry, ClientLogSink, StoreConnection } from './client.js';
 export { migrate } from './migrate.js';
@@ -18,45 +24,29 @@ export type { AttributeValue, AttributeType, JsonValue } from './attributeValue.
 export { nanosToDateTime64 } from './time.js';
 export type { AnalyticsFilter, PriceTable } from './analytics/AnalyticsFilter.js';
 export { EMPTY_PRICE_TABLE } from './analytics/AnalyticsFilter.js';
-export { queryStepGroupStats, queryAgentRunStats, queryCompoundingCurve } from './analytics/reliabilityQueries.js';
 export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';
-export { queryLatencyPercentiles, queryLatencySeries } from './analytics/latencyQueries.js';
 export type { LatencyGroupRow, LatencySeriesRow, LatencyQueryOptions, LatencySeriesOptions } from './analytics/latencyQueries.js';
-export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './analytics/latencySql.js';
-export type { LatencyGroupBy } from './analytics/latencySql.js';
-export { queryTailAttribution, TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
+export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './sql/latencySql.js';
+export type { LatencyGroupBy } from './sql/latencySql.js';
+export { TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
 export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';
-export { queryRunCostStats, queryCostGroups, queryUnpricedUsage, queryCostSeries, COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
+export { COST_PERCENTILE_LEVELS } from './analytics/costQueries.js';
 export type { RunCostStats, UnpricedUsage, CostGroupBy, CostGroup, CostBucket } from './analytics/costQueries.js';
-export { queryRunHistogram, RUN_HISTOGRAM_METRICS } from './analytics/runHistogramQuery.js';
+export { RUN_HISTOGRAM_METRICS } from './analytics/runHistogramQuery.js';
 export type { RunHistogramMetric, RunHistogramRows } from './analytics/runHistogramQuery.js';
-export { upsertModelPrice, deleteModelPrice, listModelPrices } from './prices/modelPrices.js';
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';
 export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetectionRow, LoopTotals, LoopPage, LoopRateBucket, RunLoopFlag, LoopStepRow } from './analytics/loopTypes.js';
-export { queryLoopRate, queryRunLoopFlags, queryLoopingRunIds, queryAgentStepMedians, queryLoopSteps } from './analytics/loopQueries.js';
-export { queryLoopPage, LOOP_ORDERS } from './analytics/loopPageQuery.js';
+export { LOOP_ORDERS } from './analytics/loopPageQuery.js';
 export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
-export { queryFailureCauses, queryFailureSeries, queryRunCauses, FAILURE_CAUSES, TIMEOUT_ERROR_PATTERN } from './analytics/failureQueries.js';
+export { FAILURE_CAUSES } from './analytics/failureQueries.js';
+export { TIMEOUT_ERROR_PATTERN } from './sql/causeSql.js';
 export type { FailureCause, FailureBucket, RunCause } from './analytics/failureQueries.js';
-export { createProject, updateProject, listProjects, getProject, MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
+export { MAX_SPANS_PER_SECOND_LIMIT } from './projects/projects.js';
 export type { Project, NewProject } from './projects/projects.js';
-export { insertApiKey, listApiKeys, revokeApiKey, listApiKeyRecords } from './keys/apiKeys.js';
 export type { ApiKeyInfo, ApiKeyRecord, NewApiKey } from './keys/apiKeys.js';
 export { dataDirHolder } from './dataDirHolder.js';
-export { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule } from './alerts/alertRules.js';
 export type { StoredAlertRule } from './alerts/alertRules.js';
-export { putAlertDestination, deleteAlertDestination, listAlertDestinations, getAlertDestination } from './alerts/alertDestinations.js';
 export type { StoredAlertDestination } from './alerts/alertDestinations.js';
-export { putAlertStates, listAlertStates, appendAlertHistory, listAlertHistory } from './alerts/alertState.js';
 export type { StoredAlertState, AlertHistoryEvent } from './alerts/alertState.js';
-export {
-  putNotifications,
-  existingNotificationIds,
-  listDueNotifications,
-  listNotifications,
-  getNotification,
-  appendDeliveryAttempts,
-  listDeliveryAttempts,
-} from './alerts/alertNotifications.js';
 export type { StoredNotification, DeliveryAttempt } from './alerts/alertNotifications.js';

@@ -1,4 +1,4 @@
-import { queryCostGroups, queryCostSeries, queryRunCostStats, queryUnpricedUsage, type CostGroupBy } from '@telltale/store';
+import { type CostGroupBy } from '@telltale/store';
 import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import { PLAIN_COST_SERIES, PLAIN_RUN_COST, PLAIN_UNPRICED, plainCostBreakdown } from './plainCostSql.js';
@@ -21,7 +21,7 @@ export function costCases(ctx: BenchContext): BenchCase[] {
       groups: {
         keys: ['key'],
         values: ['cost_sum', 'calls', 'billed_calls', 'in_tok', 'cached_tok', 'out_tok', 'unpriced_spans'],
-        rows: (await queryCostGroups(store.client, filter, prices, groupBy)).map((g) => ({
+        rows: (await store.metrics.costGroups(filter, prices, groupBy)).map((g) => ({
           key: g.key,
           cost_sum: g.costUsd,
           calls: g.calls,
@@ -45,7 +45,7 @@ export function costCases(ctx: BenchContext): BenchCase[] {
         return { runs, unpriced };
       },
       reference: async () => {
-        const [s, unpriced] = await Promise.all([queryRunCostStats(store.client, filter, prices), queryUnpricedUsage(store.client, filter, prices)]);
+        const [s, unpriced] = await Promise.all([store.metrics.runCostStats(filter, prices), store.metrics.unpricedUsage(filter, prices)]);
         return {
           runs: {
             keys: [],
@@ -77,7 +77,7 @@ export function costCases(ctx: BenchContext): BenchCase[] {
         buckets: {
           keys: ['bucket_ms'],
           values: ['runs', 'completed_runs', 'total', 'failure_cost', 'mean_cost', 'p50', 'p95', 'max_cost'],
-          rows: (await queryCostSeries(store.client, filter, prices, COST_INTERVAL_SECONDS)).map((b) => ({
+          rows: (await store.metrics.costSeries(filter, prices, COST_INTERVAL_SECONDS)).map((b) => ({
             bucket_ms: b.bucketStartMs, runs: b.runs, completed_runs: b.completedRuns, total: b.totalUsd, failure_cost: b.failureUsd,
             mean_cost: b.meanUsd, p50: b.p50Usd, p95: b.p95Usd, max_cost: b.maxUsd,
           })),

@@ -1,5 +1,5 @@
 import { autoInterval } from '@telltale/analytics';
-import { queryLatencyPercentiles, queryLatencySeries, queryRunHistogram, queryTailAttribution, type LatencyGroupRow } from '@telltale/store';
+import { type LatencyGroupRow } from '@telltale/store';
 import { PLAIN_COST_HISTOGRAM } from './plainCostSql.js';
 import type { BenchCase, ReferencePart } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
@@ -38,7 +38,7 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
     plain: async () => ({
       groups: plainLatencyRows(await sql(groupBy === 'agent' || groupBy === 'run' ? plainRunLatency(groupBy) : plainSpanLatency(groupBy))),
     }),
-    reference: async () => ({ groups: latencyPart(await queryLatencyPercentiles(store.client, filter, prices, { groupBy }), ['key', 'service']) }),
+    reference: async () => ({ groups: latencyPart(await store.metrics.latencyPercentiles(filter, prices, { groupBy }), ['key', 'service']) }),
   }));
   return [
     ...percentiles,
@@ -49,7 +49,7 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
       ours: () => analytics.latencySeries(filter, { groupBy: 'step' }),
       plain: async () => ({ buckets: plainLatencyRows(await sql(PLAIN_STEP_SERIES, { intervalMs: intervalSeconds * 1000, topN: TOP_N })) }),
       reference: async () => {
-        const rows = await queryLatencySeries(store.client, filter, prices, { groupBy: 'step', intervalSeconds, topN: TOP_N });
+        const rows = await store.metrics.latencySeries(filter, prices, { groupBy: 'step', intervalSeconds, topN: TOP_N });
         const part = latencyPart(rows, ['key', 'service', 'bucket_ms']);
         return { buckets: { ...part, rows: part.rows.map((r, i) => ({ ...r, bucket_ms: rows[i]?.bucketStartMs })) } };
       },
@@ -62,7 +62,7 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
         ours: () => analytics.runHistogram(filter, { metric, buckets: HISTOGRAM_BUCKETS }),
         plain: async () => ({ buckets: await sql(metric === 'duration' ? PLAIN_DURATION_HISTOGRAM : PLAIN_COST_HISTOGRAM, { buckets: HISTOGRAM_BUCKETS }) }),
         reference: async () => {
-          const h = await queryRunHistogram(store.client, filter, prices, { metric, buckets: HISTOGRAM_BUCKETS });
+          const h = await store.metrics.runHistogram(filter, prices, { metric, buckets: HISTOGRAM_BUCKETS });
           return { buckets: { keys: ['bucket'], values: ['runs'], rows: h.counts.map((runs, bucket) => ({ bucket, runs })).filter((r) => r.runs > 0) } };
         },
       }),
@@ -74,7 +74,7 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
       ours: () => analytics.tailAttribution(filter),
       plain: async () => ({ steps: await sql(PLAIN_TAIL) }),
       reference: async () => {
-        const t = await queryTailAttribution(store.client, filter, prices);
+        const t = await store.metrics.tailAttribution(filter, prices);
         return {
           steps: {
             keys: ['kind', 'step'],

@@ -1,4 +1,3 @@
-import { queryAgentRunStats, queryCompoundingCurve, queryStepGroupStats } from '@telltale/store';
 import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import { PLAIN_AGENT_RUNS, PLAIN_CURVE, PLAIN_STEP_STATS } from './plainReliabilitySql.js';
@@ -19,7 +18,7 @@ export function reliabilityCases(ctx: BenchContext): BenchCase[] {
         return { steps, agents };
       },
       reference: async () => {
-        const [steps, agents] = await Promise.all([queryStepGroupStats(store.client, filter, prices), queryAgentRunStats(store.client, filter, prices)]);
+        const [steps, agents] = await Promise.all([store.metrics.stepGroupStats(filter, prices), store.metrics.agentRunStats(filter, prices)]);
         return {
           steps: {
             keys: ['agent', 'service', 'step_name'],
@@ -62,7 +61,7 @@ export function reliabilityCases(ctx: BenchContext): BenchCase[] {
       ours: () => analytics.compoundingCurve(filter),
       plain: async () => ({ curve: await sql(PLAIN_CURVE) }),
       reference: async () => ({
-        curve: { keys: ['groups'], values: ['runs', 'success'], rows: (await queryCompoundingCurve(store.client, filter, prices)).map((r) => ({ ...r })) },
+        curve: { keys: ['groups'], values: ['runs', 'success'], rows: (await store.metrics.compoundingCurve(filter, prices)).map((r) => ({ ...r })) },
       }),
     },
   ];

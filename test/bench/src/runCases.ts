@@ -77,7 +77,7 @@ export function runCases(ctx: BenchContext): BenchCase[] {
       targetMs: 25,
       maxRatio: undefined,
       ours: async () => {
-        const spans = await store.getTraceSpans(filter.projectId, sample.traceId);
+        const spans = await store.runs.getTraceSpans(filter.projectId, sample.traceId);
         if (spans.length === 0) throw new Error(`trace ${sample.traceId} not found`);
         return spans;
       },

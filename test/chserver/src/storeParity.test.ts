@@ -126,8 +126,8 @@ describe('the store in remote mode against chserver, next to an embedded store',
 
   it('reads a run and a trace the same', async () => {
     for (const r of truth.runs.filter((x) => x.projectId === projectIds[1]).slice(0, 5)) {
-      expectNoDifference(await remote.getRun(r.projectId, r.runId, DEFAULT_PRICES), await embedded.getRun(r.projectId, r.runId, DEFAULT_PRICES), `run ${r.runId}`);
-      expectNoDifference(await remote.getTraceSpans(r.projectId, r.traceId), await embedded.getTraceSpans(r.projectId, r.traceId), `trace ${r.traceId}`);
+      expectNoDifference(await remote.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES), await embedded.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES), `run ${r.runId}`);
+      expectNoDifference(await remote.runs.getTraceSpans(r.projectId, r.traceId), await embedded.runs.getTraceSpans(r.projectId, r.traceId), `trace ${r.traceId}`);
     }
   });
 

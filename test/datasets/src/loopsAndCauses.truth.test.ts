@@ -5,10 +5,6 @@ import {
   FAILURE_CAUSES,
   LOOP_KINDS,
   Store,
-  queryFailureCauses,
-  queryLoopPage,
-  queryRunCauses,
-  queryRunLoopFlags,
   type AnalyticsFilter,
   type LoopThresholds,
 } from '@telltale/store';
@@ -56,7 +52,7 @@ describe('loops and failure causes against the dataset truth', () => {
     const prices = DEFAULT_PRICES;
     let checked = 0;
     for (const projectId of projects) {
-      const page = await queryLoopPage(store.client, filterOf(projectId), prices, thresholds, { limit: 100_000, offset: 0 });
+      const page = await store.metrics.loopPage(filterOf(projectId), prices, thresholds, { limit: 100_000, offset: 0 });
       const got = page.detections.map((d) => `${d.runId} ${d.variant} ${d.count} ${d.anchorSpanId} ${d.wastedNs} ${d.wastedCostUsd.toFixed(9)}`).sort();
       const want = data.truth.runs
         .filter((r) => r.projectId === projectId)
@@ -74,12 +70,12 @@ describe('loops and failure causes against the dataset truth', () => {
   it('counts flagged runs per kind as the truth does', async () => {
     const prices = DEFAULT_PRICES;
     for (const projectId of projects) {
-      const page = await queryLoopPage(store.client, filterOf(projectId), prices, thresholds, { limit: 1, offset: 0 });
+      const page = await store.metrics.loopPage(filterOf(projectId), prices, thresholds, { limit: 1, offset: 0 });
       const runs = data.truth.runs.filter((r) => r.projectId === projectId);
       for (const kind of LOOP_KINDS) {
         expect(page.byKind[kind].runsFlagged, `${projectId} ${kind}`).toBe(runs.filter((r) => r.loops.some((l) => l.kind === kind)).length);
       }
-      const flags = await queryRunLoopFlags(store.client, filterOf(projectId), prices, thresholds);
+      const flags = await store.metrics.runLoopFlags(filterOf(projectId), prices, thresholds);
       expect(flags.map((f) => f.runId).sort()).toEqual(runs.filter((r) => r.loops.length > 0).map((r) => r.runId).sort());
     }
   });
@@ -88,14 +84,14 @@ describe('loops and failure causes against the dataset truth', () => {
     const prices = DEFAULT_PRICES;
     const causesSeen = new Set<string>();
     for (const projectId of projects) {
-      const causes = await queryRunCauses(store.client, filterOf(projectId), prices, thresholds);
+      const causes = await store.metrics.runCauses(filterOf(projectId), prices, thresholds);
       const want = data.truth.runs
         .filter((r) => r.projectId === projectId && r.outcome === 'failure')
         .map((r) => ({ runId: r.runId, cause: r.primaryCause }))
         .sort((a, b) => (a.runId < b.runId ? -1 : 1));
       expect(causes).toEqual(want);
       for (const c of causes) causesSeen.add(c.cause);
-      const counts = await queryFailureCauses(store.client, filterOf(projectId), prices, thresholds);
+      const counts = await store.metrics.failureCauses(filterOf(projectId), prices, thresholds);
       for (const cause of FAILURE_CAUSES) expect(counts[cause], cause).toBe(want.filter((w) => w.cause === cause).length);
     }
     // every cause occurs in the small preset
@@ -105,11 +101,11 @@ describe('loops and failure causes against the dataset truth', () => {
   it('answers the same when the spans arrived shuffled and late', async () => {
     const prices = DEFAULT_PRICES;
     for (const projectId of projects) {
-      const a = await queryLoopPage(store.client, filterOf(projectId), prices, thresholds, { limit: 100_000, offset: 0 });
-      const b = await queryLoopPage(store.client, filterOf(`late-${projectId}`), prices, thresholds, { limit: 100_000, offset: 0 });
+      const a = await store.metrics.loopPage(filterOf(projectId), prices, thresholds, { limit: 100_000, offset: 0 });
+      const b = await store.metrics.loopPage(filterOf(`late-${projectId}`), prices, thresholds, { limit: 100_000, offset: 0 });
       expect(b).toEqual(a);
-      expect(await queryRunCauses(store.client, filterOf(`late-${projectId}`), prices, thresholds)).toEqual(
-        await queryRunCauses(store.client, filterOf(projectId), prices, thresholds),
+      expect(await store.metrics.runCauses(filterOf(`late-${projectId}`), prices, thresholds)).toEqual(
+        await store.metrics.runCauses(filterOf(projectId), prices, thresholds),
       );
     }
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
-import { createProject, insertApiKey, Store } from '@telltale/store';
+import { Store } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminGate } from '../auth/AdminGate.js';
 import { generateApiKey } from '../auth/apiKey.js';
@@ -63,10 +63,10 @@ describe('/api/v1/admin', () => {
 
   beforeAll(async () => {
     store = await Store.open({ kind: 'embedded', dataDir });
-    await createProject(store.client, { id: 'seed' });
+    await store.auth.createProject({ id: 'seed' });
     for (const kind of ['read', 'ingest'] as const) {
       const key = generateApiKey(kind);
-      await insertApiKey(store.client, { keyId: key.keyId, projectId: 'seed', kind, secretSha256: key.secretSha256 });
+      await store.auth.insertApiKey({ keyId: key.keyId, projectId: 'seed', kind, secretSha256: key.secretSha256 });
       projectKeys[kind] = key.key;
     }
     // a long refresh: only the admin routes' own reload can make a change visible within these tests

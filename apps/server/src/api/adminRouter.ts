@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { createProject, getProject, insertApiKey, listApiKeys, listProjects, revokeApiKey, updateProject, type ApiKeyInfo, type Project, type Store } from '@telltale/store';
+import { type ApiKeyInfo, type Project, type Store } from '@telltale/store';
 import { generateApiKey } from '../auth/apiKey.js';
 import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
@@ -62,13 +62,13 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   };
 
   registry.route(router, { ...API_ROUTES['get /admin/projects'], tag, security, summary: 'Every project', returns: '{ projects: Project[] }' }, async () => ({
-    projects: (await listProjects(store.client)).map(projectView),
+    projects: (await store.auth.listProjects()).map(projectView),
   }));
   registry.route(
     router,
     { ...API_ROUTES['post /admin/projects'], status: 201, tag, security, summary: 'Creates a project (409 when the id is taken)', returns: '{ project } (201)' },
     async ({ res, body }) => {
-      const project = await createProject(store.client, {
+      const project = await store.auth.createProject({
         id: body.id,
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: body.maxSpansPerSecond }),
@@ -93,7 +93,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
       returns: '{ project }',
     },
     async ({ params, body }) => {
-      const project = await updateProject(store.client, params.projectId, {
+      const project = await store.auth.updateProject(params.projectId, {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: body.maxSpansPerSecond }),
       });
@@ -106,7 +106,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
     { ...API_ROUTES['get /admin/projects/:projectId/keys'], tag, security, summary: "A project's keys, revoked ones included (never their secrets)", returns: '{ keys: Key[] }' },
     async ({ params }) => {
       await existingProject(store, params.projectId);
-      return { keys: (await listApiKeys(store.client, params.projectId)).map(keyView) };
+      return { keys: (await store.auth.listApiKeys(params.projectId)).map(keyView) };
     },
   );
   registry.route(
@@ -120,7 +120,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
     },
     async ({ res, params, body }) => {
       const generated = generateApiKey(body.kind);
-      const stored = await insertApiKey(store.client, {
+      const stored = await store.auth.insertApiKey({
         keyId: generated.keyId,
         projectId: params.projectId,
         kind: body.kind,
@@ -136,7 +136,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
     router,
     { ...API_ROUTES['post /admin/keys/:keyId/revoke'], tag, security, summary: 'Revokes a key (revoking twice keeps the first time)', returns: '{ key: Key }' },
     async ({ params }) => {
-      const revoked = await revokeApiKey(store.client, params.keyId);
+      const revoked = await store.auth.revokeApiKey(params.keyId);
       await changed();
       return { key: keyView(revoked) };
     },
@@ -146,7 +146,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
 }
 
 async function existingProject(store: Store, projectId: string): Promise<Project> {
-  const project = await getProject(store.client, projectId);
+  const project = await store.auth.getProject(projectId);
   if (project === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
   return project;
 }

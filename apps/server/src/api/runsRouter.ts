@@ -73,7 +73,7 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
     router,
     { ...API_ROUTES['get /traces/:traceId'], tag: 'runs', summary: 'The spans of one trace', returns: '{ traceId, spans }' },
     async ({ params, req }) => {
-      const spans = await store.getTraceSpans(projectOf(req), params.traceId);
+      const spans = await store.runs.getTraceSpans(projectOf(req), params.traceId);
       if (spans.length === 0) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${params.traceId}` });
       return { traceId: params.traceId.toLowerCase(), spans };
     },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TelltaleError } from '@telltale/semconv';
-import { createProject, insertApiKey, revokeApiKey, Store } from '@telltale/store';
+import { Store } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from './apiKey.js';
 import { Authenticator } from './Authenticator.js';
@@ -31,9 +31,9 @@ describe('Authenticator', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-authn-'));
     store = await Store.open({ kind: 'embedded', dataDir: dir });
-    await createProject(store.client, { id: 'p' });
-    for (const key of [ingest, read, revoked]) await insertApiKey(store.client, { keyId: key.keyId, projectId: 'p', kind: key.kind, secretSha256: key.secretSha256 });
-    await revokeApiKey(store.client, revoked.keyId);
+    await store.auth.createProject({ id: 'p' });
+    for (const key of [ingest, read, revoked]) await store.auth.insertApiKey({ keyId: key.keyId, projectId: 'p', kind: key.kind, secretSha256: key.secretSha256 });
+    await store.auth.revokeApiKey(revoked.keyId);
     cache = await KeyCache.open({ load: () => (storeDown.now ? Promise.reject(new Error('down')) : loadKeySnapshot(store)), refreshMs: 60_000, onError: () => undefined });
     auth = new Authenticator(cache);
   });

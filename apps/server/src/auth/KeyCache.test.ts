@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyKind } from '@telltale/semconv';
-import { createProject, insertApiKey, revokeApiKey, Store, updateProject } from '@telltale/store';
+import { Store } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from './apiKey.js';
 import { KeyCache } from './KeyCache.js';
@@ -15,7 +15,7 @@ describe('KeyCache over the store', () => {
 
   async function newKey(projectId: string, kind: ApiKeyKind): Promise<string> {
     const key = generateApiKey(kind);
-    await insertApiKey(store.client, { keyId: key.keyId, projectId, kind, secretSha256: key.secretSha256 });
+    await store.auth.insertApiKey({ keyId: key.keyId, projectId, kind, secretSha256: key.secretSha256 });
     return key.key;
   }
 
@@ -34,8 +34,8 @@ describe('KeyCache over the store', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-keycache-'));
     store = await Store.open({ kind: 'embedded', dataDir: dir });
-    await createProject(store.client, { id: 'alpha', maxSpansPerSecond: 100 });
-    await createProject(store.client, { id: 'beta' });
+    await store.auth.createProject({ id: 'alpha', maxSpansPerSecond: 100 });
+    await store.auth.createProject({ id: 'beta' });
   });
   afterAll(async () => {
     for (const cache of caches) cache.stop();
@@ -91,8 +91,8 @@ describe('KeyCache over the store', () => {
     const key = await newKey('alpha', 'ingest');
     const cache = await openCache({ refreshMs: 50 });
     expect((await cache.check(key)).status).toBe('ok');
-    await revokeApiKey(store.client, key.split('_')[2]!);
-    await updateProject(store.client, 'beta', { maxSpansPerSecond: 7 });
+    await store.auth.revokeApiKey(key.split('_')[2]!);
+    await store.auth.updateProject('beta', { maxSpansPerSecond: 7 });
     const deadline = Date.now() + 5_000;
     // the two changes may land in different reloads
     while (((await cache.check(key)).status === 'ok' || cache.quotaOf('beta') === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -40,38 +40,31 @@ export function adminBackend(opts: AdminOptions, command?: Command): AdminBacken
 }
 
 function storeBackend(opts: StoreOptions): AdminBackend {
-  const store = async () => import('@telltale/store');
   return {
     listProjects: async () => {
-      const { listProjects } = await store();
-      return withStore(opts, (s) => listProjects(s.client));
+      return withStore(opts, (s) => s.auth.listProjects());
     },
     createProject: async (input) => {
-      const { createProject } = await store();
-      return withStore(opts, (s) => createProject(s.client, input));
+      return withStore(opts, (s) => s.auth.createProject(input));
     },
     updateProject: async (id, change) => {
-      const { updateProject } = await store();
-      return withStore(opts, (s) => updateProject(s.client, id, change));
+      return withStore(opts, (s) => s.auth.updateProject(id, change));
     },
     listKeys: async (projectId) => {
-      const { getProject, listApiKeys } = await store();
       return withStore(opts, async (s) => {
-        if ((await getProject(s.client, projectId)) === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
-        return listApiKeys(s.client, projectId);
+        if ((await s.auth.getProject(projectId)) === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
+        return s.auth.listApiKeys(projectId);
       });
     },
     createKey: async (input) => {
-      const { insertApiKey } = await store();
       const key = generateApiKey(input.kind);
       const info = await withStore(opts, (s) =>
-        insertApiKey(s.client, { keyId: key.keyId, projectId: input.projectId, kind: input.kind, secretSha256: key.secretSha256, ...(input.name === undefined ? {} : { name: input.name }) }),
+        s.auth.insertApiKey({ keyId: key.keyId, projectId: input.projectId, kind: input.kind, secretSha256: key.secretSha256, ...(input.name === undefined ? {} : { name: input.name }) }),
       );
       return { info, key: key.key };
     },
     revokeKey: async (keyId) => {
-      const { revokeApiKey } = await store();
-      return withStore(opts, (s) => revokeApiKey(s.client, keyId));
+      return withStore(opts, (s) => s.auth.revokeApiKey(keyId));
     },
   };
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProject, insertApiKey, revokeApiKey, updateProject } from '@telltale/store';
 import type { ApiKeyKind } from '@telltale/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../auth/apiKey.js';
@@ -20,7 +19,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
 
   async function newKey(projectId: string, kind: ApiKeyKind): Promise<{ key: string; keyId: string }> {
     const key = generateApiKey(kind);
-    await insertApiKey(running.store.client, { keyId: key.keyId, projectId, kind, secretSha256: key.secretSha256 });
+    await running.store.auth.insertApiKey({ keyId: key.keyId, projectId, kind, secretSha256: key.secretSha256 });
     return key;
   }
   const runs = (key: string): Promise<Response> => fetch(`${running.url}/api/v1/runs`, { headers: { authorization: `Bearer ${key}` } });
@@ -49,7 +48,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
 
   beforeAll(async () => {
     running = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, auth: 'keys', authRefreshSeconds: REFRESH_S, logLevel: 'silent', webDir: dataDir }));
-    await createProject(running.store.client, { id: 'live' });
+    await running.store.auth.createProject({ id: 'live' });
   });
   afterAll(async () => {
     await running.close();
@@ -65,7 +64,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
   it('refuses a revoked key within the refresh interval', async () => {
     const { key, keyId } = await newKey('live', 'read');
     expect((await runs(key)).status).toBe(200);
-    await revokeApiKey(running.store.client, keyId);
+    await running.store.auth.revokeApiKey(keyId);
     const revokedAt = Date.now();
     let res = await runs(key);
     while (res.status === 200 && Date.now() - revokedAt < 10_000) {
@@ -82,7 +81,7 @@ describe('a server with --auth keys follows key changes in the store', () => {
     const { key } = await newKey('live', 'ingest');
     expect((await spans(key, 20)).status).toBe(200);
     expect((await spans(key, 20)).status).toBe(200);
-    await updateProject(running.store.client, 'live', { maxSpansPerSecond: 2 }); // holds 10
+    await running.store.auth.updateProject('live', { maxSpansPerSecond: 2 }); // holds 10
     const setAt = Date.now();
     let res = await spans(key, 20);
     while (res.status === 200 && Date.now() - setAt < 10_000) {

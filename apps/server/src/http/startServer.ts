@@ -17,6 +17,7 @@ import { loadKeySnapshot } from '../auth/loadKeySnapshot.js';
 import { resolveAuthMode, type AuthMode } from '../auth/resolveAuthMode.js';
 import type { StartConfig } from '../config.js';
 import { createLogger } from '../log/createLogger.js';
+import { logStoreQuery } from '../log/logStoreQuery.js';
 import { logApiAccess } from '../log/logApiAccess.js';
 import { logOtlpAccess } from '../log/logOtlpAccess.js';
 import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
@@ -132,6 +133,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       if (done === total) migrations.finish();
     },
     runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
+    onQuery: logStoreQuery(logger),
   });
   let keys: KeyCache | undefined;
   if (authMode === 'keys') {

@@ -1,9 +1,4 @@
 import {
-  appendDeliveryAttempts,
-  getAlertDestination,
-  listDueNotifications,
-  putAlertDestination,
-  putNotifications,
   type DeliveryAttempt,
   type Store,
   type StoredNotification,
@@ -73,7 +68,7 @@ export class AlertDispatcher {
 
   /** Sends every due notification once (one attempt each); returns how many were attempted. */
   async deliverDue(): Promise<number> {
-    const due = (await listDueNotifications(this.opts.store.client, this.clock(), 200)).filter((n) => !this.inFlight.has(n.notificationId));
+    const due = (await this.opts.store.alerts.listDueNotifications(this.clock(), 200)).filter((n) => !this.inFlight.has(n.notificationId));
     const width = this.opts.concurrency ?? 8;
     for (let i = 0; i < due.length; i += width) await Promise.all(due.slice(i, i + width).map((n) => this.attempt(n)));
     return due.length;
@@ -93,7 +88,7 @@ export class AlertDispatcher {
 
   private async send(n: StoredNotification): Promise<{ outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
     const store = this.opts.store;
-    const destination = await getAlertDestination(store.client, n.projectId, n.destinationId);
+    const destination = await store.alerts.getAlertDestination(n.projectId, n.destinationId);
     const number = n.attempts + 1;
     const started = this.clock();
     let outcome: AttemptOutcome;
@@ -125,8 +120,8 @@ export class AlertDispatcher {
       error: outcome.outcome === 'delivered' ? '' : outcome.reason,
       durationMs: now - started,
     };
-    await appendDeliveryAttempts(store.client, [attempt]);
-    await putNotifications(store.client, [
+    await store.alerts.appendDeliveryAttempts([attempt]);
+    await store.alerts.putNotifications([
       {
         ...n,
         attempts: number,
@@ -137,7 +132,7 @@ export class AlertDispatcher {
       },
     ]);
     if (outcome.outcome === 'disabled' && destination !== undefined) {
-      await putAlertDestination(store.client, { ...destination, disabledAtMs: now, disabledReason: outcome.reason, updatedAtMs: now });
+      await store.alerts.putAlertDestination({ ...destination, disabledAtMs: now, disabledReason: outcome.reason, updatedAtMs: now });
     }
     return { outcome, attempt };
   }

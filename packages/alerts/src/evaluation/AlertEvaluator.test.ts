@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listAlertHistory, listNotifications, putAlertStates, Store } from '@telltale/store';
+import { Store } from '@telltale/store';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertService } from '../AlertService.js';
@@ -82,7 +82,7 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     }
     const bodies = receiver.bodies<{ status: string }>();
     expect(bodies.map((b) => b.status)).toEqual(['firing', 'firing', 'resolved']);
-    const history = await listAlertHistory(store.client, 'p1', { limit: 10 });
+    const history = await store.alerts.listAlertHistory('p1', { limit: 10 });
     expect(history.map((h) => `${h.fromState}>${h.toState}`).reverse()).toEqual(['ok>pending', 'pending>firing', 'firing>resolved']);
   });
 
@@ -91,13 +91,13 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     const { destination } = await service.createDestination('p2', { name: 'ops', url: receiver.url, format: 'slack' });
     const rule = await service.createRule('p2', ruleSpec({ destinationIds: [destination.id] }));
     // the state a crashed evaluator wrote just before its outbox rows
-    await putAlertStates(store.client, [
+    await store.alerts.putAlertStates([
       { projectId: 'p2', ruleId: rule.id, groupKey: '', state: 'firing', episode: 'ep_x', sinceMs: now, firedAtMs: now, lastEvalAtMs: now, lastValue: 0.4, lastSample: 30, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: now, labels: {} },
     ]);
     const before = receiver.received.length;
     await evaluator.load();
     await evaluator.load();
-    expect(await listNotifications(store.client, 'p2', { limit: 10 })).toHaveLength(1);
+    expect(await store.alerts.listNotifications('p2', { limit: 10 })).toHaveLength(1);
     await dispatcher.deliverDue();
     await dispatcher.deliverDue();
     expect(receiver.received.length - before).toBe(1);

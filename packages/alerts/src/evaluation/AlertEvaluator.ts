@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendAlertHistory, listAlertRules, listAlertStates, putAlertStates, type Store, type StoredAlertState } from '@telltale/store';
+import { type Store, type StoredAlertState } from '@telltale/store';
 import { breaches, type AlertRule } from '../rules/AlertRule.js';
 import type { Observation } from '../rules/measureRule.js';
 import { fromStoredRule, newId } from '../rules/ruleRecords.js';
@@ -82,7 +82,7 @@ export class AlertEvaluator implements AlertEventSink {
   async load(): Promise<void> {
     await this.serial(async () => {
       const rules = await this.rules();
-      for (const s of await listAlertStates(this.opts.store.client)) {
+      for (const s of await this.opts.store.alerts.listAlertStates()) {
         this.states.set(key(s.projectId, s.ruleId, s.groupKey), s);
         const rule = rules.get(key(s.projectId, s.ruleId));
         if (s.groupKey === '' && rule !== undefined) this.nextEvalAt.set(key(s.projectId, s.ruleId), s.lastEvalAtMs + rule.evaluationIntervalSeconds * 1000);
@@ -146,10 +146,10 @@ export class AlertEvaluator implements AlertEventSink {
     const t = advance(prev === undefined ? initialState(now) : toSeries(prev), verdict, timing, now, () => newId('ep'));
     const stored: StoredAlertState = { ...t.next, projectId: rule.projectId, ruleId: rule.id, groupKey, labels: { ...prev?.labels, ...labels } };
     // state first: it records the notification decision the outbox rows are derived from
-    await putAlertStates(this.opts.store.client, [stored]);
+    await this.opts.store.alerts.putAlertStates([stored]);
     this.states.set(k, stored);
     if (t.changed !== undefined) {
-      await appendAlertHistory(this.opts.store.client, [
+      await this.opts.store.alerts.appendAlertHistory([
         {
           projectId: rule.projectId,
           ruleId: rule.id,
@@ -175,7 +175,7 @@ export class AlertEvaluator implements AlertEventSink {
 
   private async rules(): Promise<Map<string, AlertRule>> {
     const rules = new Map<string, AlertRule>();
-    for (const stored of await listAlertRules(this.opts.store.client)) {
+    for (const stored of await this.opts.store.alerts.listAlertRules()) {
       const rule = fromStoredRule(stored);
       if (rule === undefined) this.opts.onError?.(new Error(`rule ${stored.ruleId} of project ${stored.projectId} has a definition that does not parse`), stored.ruleId);
       else rules.set(key(rule.projectId, rule.id), rule);

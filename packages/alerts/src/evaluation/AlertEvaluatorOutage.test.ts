@@ -2,11 +2,12 @@ import type { Store } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { AlertEvaluator } from './AlertEvaluator.js';
 
-/** A store whose first `ok` queries answer no rows, and every later one fails (ClickHouse went away). */
+/** A store whose first `ok` alert repository calls answer no rows, and every later one fails (ClickHouse went away). */
 function storeFailingAfter(ok: number): { store: Store; queries: () => number } {
   let n = 0;
-  const query = (): Promise<unknown> => (++n <= ok ? Promise.resolve({ json: () => Promise.resolve([]) }) : Promise.reject(new Error('ClickHouse is down')));
-  return { store: { client: { query } } as unknown as Store, queries: () => n };
+  const query = (): Promise<unknown> => (++n <= ok ? Promise.resolve([]) : Promise.reject(new Error('ClickHouse is down')));
+  const alerts = new Proxy({}, { get: () => query });
+  return { store: { alerts } as unknown as Store, queries: () => n };
 }
 
 describe('AlertEvaluator when storage becomes unreachable', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existingNotificationIds, getAlertDestination, putNotifications, type Store, type StoredAlertState, type StoredNotification } from '@telltale/store';
+import { type Store, type StoredAlertState, type StoredNotification } from '@telltale/store';
 import { DESTINATION_FORMATS, formatPayload, summarise, type AlertNotice, type DestinationFormat } from '../delivery/payloads.js';
 import type { AlertRule } from '../rules/AlertRule.js';
 
@@ -52,16 +52,14 @@ export async function enqueueNotifications(store: Store, rule: AlertRule, state:
     destinationId,
     id: notificationId({ projectId: state.projectId, ruleId: rule.id, groupKey: state.groupKey, episode: state.episode, seq: state.notifySeq, destinationId }),
   }));
-  const existing = await existingNotificationIds(
-    store.client,
-    state.projectId,
+  const existing = await store.alerts.existingNotificationIds(state.projectId,
     wanted.map((w) => w.id),
   );
   const notice = noticeOf(rule, state, dashboardUrl);
   const rows: StoredNotification[] = [];
   for (const w of wanted) {
     if (existing.has(w.id)) continue;
-    const destination = await getAlertDestination(store.client, state.projectId, w.destinationId);
+    const destination = await store.alerts.getAlertDestination(state.projectId, w.destinationId);
     if (destination === undefined || !isFormat(destination.format)) continue;
     rows.push({
       projectId: state.projectId,
@@ -79,6 +77,6 @@ export async function enqueueNotifications(store: Store, rule: AlertRule, state:
       lastError: '',
     });
   }
-  await putNotifications(store.client, rows);
+  await store.alerts.putNotifications(rows);
   return rows.length;
 }

@@ -1,11 +1,5 @@
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import {
-  deleteModelPrice,
-  queryCostGroups,
-  queryCostSeries,
-  queryRunCostStats,
-  queryUnpricedUsage,
-  upsertModelPrice,
   type AnalyticsFilter,
   type CostGroupBy,
   type ModelPriceOverride,
@@ -50,11 +44,11 @@ export class CostAnalytics {
   async cost(filter: AnalyticsFilter, opts: { looping?: boolean } = {}): Promise<CostSummary> {
     const prices = await this.pricesFor(filter.projectId);
     const [stats, looping] = await Promise.all([
-      queryRunCostStats(this.store.client, filter, prices),
+      this.store.metrics.runCostStats(filter, prices),
       opts.looping === false ? Promise.resolve(null) : this.loopingCost(filter, prices),
     ]);
     // a second pass over the spans only when there is unpriced usage to itemise
-    const unpriced = stats.unpricedSpans > 0 ? await queryUnpricedUsage(this.store.client, filter, prices) : [];
+    const unpriced = stats.unpricedSpans > 0 ? await this.store.metrics.unpricedUsage(filter, prices) : [];
     return costReport(stats, unpriced, looping);
   }
 
@@ -64,7 +58,7 @@ export class CostAnalytics {
     const ids = await this.loopingRunIds(filter);
     const total: Required<LoopingRunCost> = { runs: 0, costUsd: 0, failedRuns: 0, failedUsd: 0 };
     for (let i = 0; i < ids.length; i += LOOPING_IDS_PER_QUERY) {
-      const s = await queryRunCostStats(this.store.client, { ...filter, runIds: ids.slice(i, i + LOOPING_IDS_PER_QUERY) }, prices);
+      const s = await this.store.metrics.runCostStats({ ...filter, runIds: ids.slice(i, i + LOOPING_IDS_PER_QUERY) }, prices);
       total.runs += s.successRuns + s.incompleteRuns;
       total.costUsd += s.successUsd + s.incompleteUsd;
       total.failedRuns += s.failureRuns;
@@ -75,7 +69,7 @@ export class CostAnalytics {
 
   async costBreakdown(filter: AnalyticsFilter, opts: { groupBy: CostGroupBy }): Promise<CostBreakdown> {
     const prices = await this.pricesFor(filter.projectId);
-    return costBreakdown(opts.groupBy, await queryCostGroups(this.store.client, filter, prices, opts.groupBy));
+    return costBreakdown(opts.groupBy, await this.store.metrics.costGroups(filter, prices, opts.groupBy));
   }
 
   async costSeries(filter: AnalyticsFilter, opts: { intervalSeconds: number }): Promise<CostSeries> {
@@ -87,7 +81,7 @@ export class CostAnalytics {
       asBadRequest(err);
     }
     const prices = await this.pricesFor(filter.projectId);
-    const rows = await queryCostSeries(this.store.client, filter, prices, opts.intervalSeconds);
+    const rows = await this.store.metrics.costSeries(filter, prices, opts.intervalSeconds);
     return costSeries(rows, fromMs, toMs, opts.intervalSeconds);
   }
 
@@ -98,7 +92,7 @@ export class CostAnalytics {
   /** Sets the project's price of one model (replacing the bundled one, if any). */
   async setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
     try {
-      await upsertModelPrice(this.store.client, projectId, price);
+      await this.store.prices.upsertModelPrice(projectId, price);
     } catch (err) {
       asBadRequest(err);
     } finally {
@@ -109,7 +103,7 @@ export class CostAnalytics {
   /** Removes the project's override of one model. */
   async deletePrice(projectId: string, model: string): Promise<void> {
     try {
-      await deleteModelPrice(this.store.client, projectId, model);
+      await this.store.prices.deleteModelPrice(projectId, model);
     } finally {
       this.resolver.invalidate(projectId);
     }
@@ -117,15 +111,15 @@ export class CostAnalytics {
 
   /** The runs list, costs priced with the project's table. */
   async listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
-    return this.store.listRuns(filter, page, await this.pricesFor(filter.projectId));
+    return this.store.runs.listRuns(filter, page, await this.pricesFor(filter.projectId));
   }
 
   /** Sessions / conversations, costs priced with the project's table. */
   async listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return this.store.listSessions(filter, page, await this.pricesFor(filter.projectId));
+    return this.store.runs.listSessions(filter, page, await this.pricesFor(filter.projectId));
   }
 
   async getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
-    return this.store.getRun(projectId, runId, await this.pricesFor(projectId));
+    return this.store.runs.getRun(projectId, runId, await this.pricesFor(projectId));
   }
 }

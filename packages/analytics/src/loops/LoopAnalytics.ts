@@ -1,13 +1,4 @@
 import {
-  queryAgentStepMedians,
-  queryFailureCauses,
-  queryFailureSeries,
-  queryLoopPage,
-  queryLoopRate,
-  queryLoopingRunIds,
-  queryLoopSteps,
-  queryRunCauses,
-  queryRunLoopFlags,
   type AgentStepMedian,
   type AnalyticsFilter,
   type LoopKind,
@@ -60,7 +51,7 @@ export class LoopAnalytics {
     const t = resolveLoopThresholds(opts.thresholds);
     const prices = await this.pricesFor(filter.projectId);
     const restricted = (filter.runIds?.length ?? 0) > 0;
-    const medians = restricted ? await queryAgentStepMedians(this.store.client, { ...filter, runIds: [] }, prices) : undefined;
+    const medians = restricted ? await this.store.metrics.agentStepMedians({ ...filter, runIds: [] }, prices) : undefined;
     return { prices, t, medians };
   }
 
@@ -69,7 +60,7 @@ export class LoopAnalytics {
     const limit = wholeNumber('limit', opts.limit ?? 50, 1, MAX_LIMIT);
     const offset = wholeNumber('offset', opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const { prices, t, medians } = await this.context(filter, opts);
-    const page = await queryLoopPage(this.store.client, filter, prices, t, {
+    const page = await this.store.metrics.loopPage(filter, prices, t, {
       limit,
       offset,
       ...(opts.kind === undefined ? {} : { kind: opts.kind }),
@@ -77,7 +68,7 @@ export class LoopAnalytics {
       ...(medians === undefined ? {} : { medians }),
     });
     const runIds = [...new Set(page.detections.map((d) => d.runId))];
-    const steps = runIds.length === 0 ? [] : await queryLoopSteps(this.store.client, { ...filter, runIds }, prices);
+    const steps = runIds.length === 0 ? [] : await this.store.metrics.loopSteps({ ...filter, runIds }, prices);
     return loopReport(page, steps, t, { limit, offset });
   }
 
@@ -85,36 +76,36 @@ export class LoopAnalytics {
   async loopRate(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<LoopRateSeries> {
     const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
     const { prices, t, medians } = await this.context(filter, opts);
-    return loopRateSeries(await queryLoopRate(this.store.client, filter, prices, t, intervalSeconds, medians), intervalSeconds, t);
+    return loopRateSeries(await this.store.metrics.loopRate(filter, prices, t, intervalSeconds, medians), intervalSeconds, t);
   }
 
   /** The filter's looping runs with their kinds and waste (for the runs list: pass `runIds`). */
   async runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
     const { prices, t, medians } = await this.context(filter, opts);
-    return queryRunLoopFlags(this.store.client, filter, prices, t, medians);
+    return this.store.metrics.runLoopFlags(filter, prices, t, medians);
   }
 
   /** The ids of the filter's looping runs (the runs of runLoopFlags, without their kinds and waste: much cheaper). */
   async loopingRunIds(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<string[]> {
     const { prices, t, medians } = await this.context(filter, opts);
-    return queryLoopingRunIds(this.store.client, filter, prices, t, medians);
+    return this.store.metrics.loopingRunIds(filter, prices, t, medians);
   }
 
   /** Failed runs per primary cause, with shares. */
   async failures(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<FailureBreakdown> {
     const { prices, t, medians } = await this.context(filter, opts);
-    return failureBreakdown(await queryFailureCauses(this.store.client, filter, prices, t, medians));
+    return failureBreakdown(await this.store.metrics.failureCauses(filter, prices, t, medians));
   }
 
   async failureSeries(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<FailureSeries> {
     const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
     const { prices, t, medians } = await this.context(filter, opts);
-    return failureSeries(await queryFailureSeries(this.store.client, filter, prices, t, intervalSeconds, medians), intervalSeconds);
+    return failureSeries(await this.store.metrics.failureSeries(filter, prices, t, intervalSeconds, medians), intervalSeconds);
   }
 
   /** The primary cause of each failed run of the filter (for the runs list: pass `runIds`). */
   async runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunCause[]> {
     const { prices, t, medians } = await this.context(filter, opts);
-    return queryRunCauses(this.store.client, filter, prices, t, medians);
+    return this.store.metrics.runCauses(filter, prices, t, medians);
   }
 }

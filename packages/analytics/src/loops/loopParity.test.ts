@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store, queryLoopPage, queryLoopingRunIds, queryRunLoopFlags, DEFAULT_LOOP_THRESHOLDS, EMPTY_PRICE_TABLE, LOOP_KINDS, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { Store, DEFAULT_LOOP_THRESHOLDS, EMPTY_PRICE_TABLE, LOOP_KINDS, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
@@ -145,7 +145,7 @@ describe('SQL and TS loop detection agree', () => {
   });
 
   it('finds the same detections, counts, anchors and waste', async () => {
-    const page = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 10_000, offset: 0 });
+    const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 10_000, offset: 0 });
     const sql = page.detections.map((d) => key(d.runId, d, d.anchorStartNs, d.anchorSpanId)).sort();
     const expected = ts.flatMap((run) => run.detections.map((d) => key(run.runId, d, d.anchorStartNs, d.spanIds[0]))).sort();
     expect(sql).toEqual(expected);
@@ -158,7 +158,7 @@ describe('SQL and TS loop detection agree', () => {
   });
 
   it('agrees on the totals per kind and overall, each wasted span once', async () => {
-    const page = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
+    const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
     for (const k of LOOP_KINDS) {
       const u = union(ts, (d) => d.kind === k);
       expect([page.byKind[k].runsFlagged, page.byKind[k].wastedNs, page.byKind[k].wastedCostUsd.toFixed(9)], k).toEqual([u.runs, u.ns, u.cost.toFixed(9)]);
@@ -168,7 +168,7 @@ describe('SQL and TS loop detection agree', () => {
   });
 
   it('agrees on the run flags', async () => {
-    const flags = await queryRunLoopFlags(store.client, filter, EMPTY_PRICE_TABLE, T);
+    const flags = await store.metrics.runLoopFlags(filter, EMPTY_PRICE_TABLE, T);
     const expected = ts
       .filter((r) => r.detections.length > 0)
       .map((r) => {
@@ -185,9 +185,9 @@ describe('SQL and TS loop detection agree', () => {
       ['spans, default thresholds', { ...filter, recompute: true }, DEFAULT_LOOP_THRESHOLDS],
       ['spans, these thresholds', filter, T],
     ] as const) {
-      const flagged = (await queryRunLoopFlags(store.client, f, EMPTY_PRICE_TABLE, t)).map((r) => r.runId);
+      const flagged = (await store.metrics.runLoopFlags(f, EMPTY_PRICE_TABLE, t)).map((r) => r.runId);
       expect(flagged.length, label).toBeGreaterThan(10);
-      expect(await queryLoopingRunIds(store.client, f, EMPTY_PRICE_TABLE, t), label).toEqual(flagged);
+      expect(await store.metrics.loopingRunIds(f, EMPTY_PRICE_TABLE, t), label).toEqual(flagged);
     }
     // through the facade's loop analytics, for a page of runs too (runaway limits from the whole window's medians)
     const loops = new LoopAnalytics(store, () => Promise.resolve(EMPTY_PRICE_TABLE));

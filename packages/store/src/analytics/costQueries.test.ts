@@ -6,7 +6,6 @@ import { Store } from '../Store.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { queryCostGroups, queryCostSeries, queryRunCostStats, queryUnpricedUsage } from './costQueries.js';
 
 const HOUR_NS = 3_600_000_000_000n;
 const MS = 1_000_000n;
@@ -100,7 +99,7 @@ describe('cost queries', () => {
   });
 
   it('sums run costs by outcome, priced or explicit, without double counting aggregate spans', async () => {
-    const s = await queryRunCostStats(store.client, filter, PRICES);
+    const s = await store.metrics.runCostStats(filter, PRICES);
     expect(s).toMatchObject({ runs: 5, successRuns: 2, failureRuns: 2, incompleteRuns: 1, unpricedSpans: 2 });
     close(s.totalUsd, 0.514 + 0.0227 + 0.0005 + 0.01 + 0.02);
     close(s.successUsd, 0.514 + 0.0005);
@@ -119,38 +118,38 @@ describe('cost queries', () => {
   });
 
   it('prices nothing without a table: explicit costs only, the rest reported unpriced', async () => {
-    const s = await queryRunCostStats(store.client, filter, { models: [], input: [], output: [], cachedInput: [] });
+    const s = await store.metrics.runCostStats(filter, { models: [], input: [], output: [], cachedInput: [] });
     close(s.totalUsd, 0.01 + 0.5 + 0.02);
     expect(s.unpricedSpans).toBe(7); // every counted span with tokens and no explicit cost
   });
 
   it('applies run filters (agent) and span filters (model) to whole runs', async () => {
-    const b = await queryRunCostStats(store.client, { ...filter, agent: 'b' }, PRICES);
+    const b = await store.metrics.runCostStats({ ...filter, agent: 'b' }, PRICES);
     expect(b.runs).toBe(2);
     close(b.totalUsd, 0.0205);
-    const cheap = await queryRunCostStats(store.client, { ...filter, model: 'cheap' }, PRICES);
+    const cheap = await store.metrics.runCostStats({ ...filter, model: 'cheap' }, PRICES);
     expect(cheap.runs).toBe(3);
     close(cheap.totalUsd, 0.0227 + 0.0005 + 0.01);
-    const pro = await queryRunCostStats(store.client, { ...filter, attributes: { tier: 'pro' } }, PRICES);
+    const pro = await store.metrics.runCostStats({ ...filter, attributes: { tier: 'pro' } }, PRICES);
     expect(pro.runs).toBe(1);
     close(pro.totalUsd, 0.0005);
-    expect((await queryRunCostStats(store.client, { ...filter, attributes: { tier: 'free' } }, PRICES)).runs).toBe(0);
+    expect((await store.metrics.runCostStats({ ...filter, attributes: { tier: 'free' } }, PRICES)).runs).toBe(0);
   });
 
   it('reports unpriced usage per model', async () => {
-    expect(await queryUnpricedUsage(store.client, filter, PRICES)).toEqual([
+    expect(await store.metrics.unpricedUsage(filter, PRICES)).toEqual([
       { model: 'mystery-1', spans: 1, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 },
       { model: '', spans: 1, inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 },
     ]);
     // with a filter: the unpriced spans of the kept runs (r2, r3, r4 use `cheap`), as RunCostStats counts them
     const cheap = { ...filter, model: 'cheap' };
-    expect((await queryRunCostStats(store.client, cheap, PRICES)).unpricedSpans).toBe(1);
-    expect((await queryUnpricedUsage(store.client, cheap, PRICES)).map((u) => [u.model, u.spans])).toEqual([['mystery-1', 1]]);
-    expect(await queryUnpricedUsage(store.client, { ...filter, agent: 'a' }, PRICES)).toEqual([]);
+    expect((await store.metrics.runCostStats(cheap, PRICES)).unpricedSpans).toBe(1);
+    expect((await store.metrics.unpricedUsage(cheap, PRICES)).map((u) => [u.model, u.spans])).toEqual([['mystery-1', 1]]);
+    expect(await store.metrics.unpricedUsage({ ...filter, agent: 'a' }, PRICES)).toEqual([]);
   });
 
   it('breaks cost down by model, tool and step', async () => {
-    const byModel = Object.fromEntries((await queryCostGroups(store.client, filter, PRICES, 'model')).map((g) => [g.key, g]));
+    const byModel = Object.fromEntries((await store.metrics.costGroups(filter, PRICES, 'model')).map((g) => [g.key, g]));
     expect(Object.keys(byModel).sort()).toEqual(['', 'cheap', 'gpt-4o', 'gpt-4o-2024-08-06', 'mystery-1']);
     close(byModel['gpt-4o']!.costUsd, 0.5 + 0.0225);
     expect(byModel['gpt-4o']).toMatchObject({ calls: 2, billedCalls: 2, inputTokens: 6000, outputTokens: 1100, unpricedSpans: 0 });
@@ -162,19 +161,19 @@ describe('cost queries', () => {
     close(byModel['']!.costUsd, 0.03);
     expect(byModel['']).toMatchObject({ calls: 3, unpricedSpans: 1 });
 
-    const byTool = await queryCostGroups(store.client, filter, PRICES, 'tool');
+    const byTool = await store.metrics.costGroups(filter, PRICES, 'tool');
     expect(byTool.map((g) => g.key)).toEqual(['', 'search']);
     close(byTool[1]!.costUsd, 0.03);
     expect(byTool[1]!.calls).toBe(2);
 
-    const byStep = Object.fromEntries((await queryCostGroups(store.client, filter, PRICES, 'step')).map((g) => [g.key, g.costUsd]));
+    const byStep = Object.fromEntries((await store.metrics.costGroups(filter, PRICES, 'step')).map((g) => [g.key, g.costUsd]));
     close(byStep.answer!, 0.504);
     close(byStep.chat!, 0.0225);
     close(byStep['ai.generateText.doGenerate']!, 0.0002);
     expect(byStep['sub-agent']).toBeUndefined(); // aggregate span: not counted
     expect(byStep['']).toBeUndefined();
 
-    const bModels = await queryCostGroups(store.client, { ...filter, agent: 'b' }, PRICES, 'model');
+    const bModels = await store.metrics.costGroups({ ...filter, agent: 'b' }, PRICES, 'model');
     expect(bModels.map((g) => [g.key, Math.round(g.costUsd * 1e6)])).toEqual([
       ['', 20_000],
       ['cheap', 500],
@@ -183,7 +182,7 @@ describe('cost queries', () => {
   });
 
   it('gives a cost series by run start', async () => {
-    const series = await queryCostSeries(store.client, filter, PRICES, 3600);
+    const series = await store.metrics.costSeries(filter, PRICES, 3600);
     const hourMs = Number(T0 / MS);
     expect(series.map((b) => [b.bucketStartMs - hourMs, b.runs, b.completedRuns])).toEqual([
       [0, 4, 3],
@@ -194,11 +193,11 @@ describe('cost queries', () => {
     close(series[0]!.p50Usd, 0.0227);
     close(series[0]!.maxUsd, 0.514);
     close(series[1]!.p95Usd, 0.02);
-    await expect(queryCostSeries(store.client, filter, PRICES, 0)).rejects.toThrow(RangeError);
+    await expect(store.metrics.costSeries(filter, PRICES, 0)).rejects.toThrow(RangeError);
   });
 
   it('lists runs with priced costs and attempt groups', async () => {
-    const { runs, total } = await store.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 }, PRICES);
+    const { runs, total } = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 }, PRICES);
     expect(total).toBe(5);
     const byId = Object.fromEntries(runs.map((r) => [r.runId, r]));
     close(byId.r1!.costUsd, 0.514);
@@ -207,7 +206,7 @@ describe('cost queries', () => {
     close(byId.r5!.costUsd, 0.02);
     expect(byId.r5!.unpricedSpans).toBe(1);
     expect(byId.r4).toMatchObject({ outcome: 'incomplete', name: 'late', attemptGroups: 1 });
-    const b = await store.listRuns({ projectId: 'p1', agent: 'b', outcome: 'failure' }, { limit: 10, offset: 0 }, PRICES);
+    const b = await store.runs.listRuns({ projectId: 'p1', agent: 'b', outcome: 'failure' }, { limit: 10, offset: 0 }, PRICES);
     expect(b.runs.map((r) => r.runId)).toEqual(['r5']);
   });
 });

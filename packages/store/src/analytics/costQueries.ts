@@ -1,8 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from './sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
@@ -85,8 +85,8 @@ const n = (v: Num | undefined): number => Number(v ?? 0);
 const q = (v: readonly Num[] | undefined, i: number): number => n(v?.[i]);
 
 /** The `runs` CTE of run-level cost queries: from the run facts when the filter allows, else from the spans. */
-async function runsSource(client: ClickHouseClient, filter: AnalyticsFilter): Promise<string> {
-  return (await useRunFacts(client, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+async function runsSource(db: StoreDb, filter: AnalyticsFilter): Promise<string> {
+  return (await useRunFacts(db.runFacts, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
 }
 
 const RUN_COST_SELECT = `SELECT
@@ -193,8 +193,9 @@ FROM runs
 GROUP BY bucket_ms
 ORDER BY bucket_ms`;
 
-export async function queryRunCostStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<RunCostStats> {
-  const result = await client.query({ query: `${await runsSource(client, filter)}\n${RUN_COST_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryRunCostStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<RunCostStats> {
+  const { client } = db;
+  const result = await client.query({ query: `${await runsSource(db, filter)}\n${RUN_COST_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const [r] = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return {
     runs: n(r?.runs),
@@ -217,7 +218,8 @@ export async function queryRunCostStats(client: ClickHouseClient, filter: Analyt
   };
 }
 
-export async function queryCostGroups(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable, groupBy: CostGroupBy): Promise<CostGroup[]> {
+export async function queryCostGroups(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable, groupBy: CostGroupBy): Promise<CostGroup[]> {
+  const { client } = db;
   const result = await client.query({ query: breakdownSql(filter, groupBy), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { key: string }>();
   return rows.map((r) => ({
@@ -232,8 +234,9 @@ export async function queryCostGroups(client: ClickHouseClient, filter: Analytic
   }));
 }
 
-export async function queryUnpricedUsage(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<UnpricedUsage[]> {
-  const result = await client.query({ query: unpricedSql(filter, await useRunFacts(client, filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryUnpricedUsage(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<UnpricedUsage[]> {
+  const { client } = db;
+  const result = await client.query({ query: unpricedSql(filter, await useRunFacts(db.runFacts, filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { model: string }>();
   return rows.map((r) => ({
     model: r.model,
@@ -245,9 +248,10 @@ export async function queryUnpricedUsage(client: ClickHouseClient, filter: Analy
 }
 
 /** Cost per interval of run start; intervals without runs are absent. */
-export async function queryCostSeries(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable, intervalSeconds: number): Promise<CostBucket[]> {
+export async function queryCostSeries(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable, intervalSeconds: number): Promise<CostBucket[]> {
+  const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
-  const result = await client.query({ query: `${await runsSource(client, filter)}\n${SERIES_SELECT}`, format: 'JSONEachRow', query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 } });
+  const result = await client.query({ query: `${await runsSource(db, filter)}\n${SERIES_SELECT}`, format: 'JSONEachRow', query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 } });
   const rows = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return rows.map((r) => ({
     bucketStartMs: n(r.bucket_ms),

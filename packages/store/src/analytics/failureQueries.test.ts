@@ -7,8 +7,7 @@ import type { SpanRecord } from '../spans/SpanRecord.js';
 import { loopRun, type LoopRunStep } from '../testing/loopRun.js';
 import { shuffled } from '../testing/spanAt.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { queryFailureCauses, queryFailureSeries, queryRunCauses, type FailureCause } from './failureQueries.js';
-import { queryAgentStepMedians } from './loopQueries.js';
+import { type FailureCause } from './failureQueries.js';
 import type { LoopThresholds } from './loopTypes.js';
 
 const HOUR_NS = 3_600_000_000_000n;
@@ -76,18 +75,18 @@ describe('failure causes', () => {
   });
 
   it('gives every failed run exactly one cause, in priority order', async () => {
-    const causes = await queryRunCauses(store.client, filter, EMPTY_PRICE_TABLE, T);
+    const causes = await store.metrics.runCauses(filter, EMPTY_PRICE_TABLE, T);
     const expected = FAILED.map((r) => ({ runId: r.runId, cause: r.cause })).sort((a, b) => (a.runId < b.runId ? -1 : 1));
     expect(causes).toEqual(expected);
   });
 
   it('counts runs per cause', async () => {
-    const counts = await queryFailureCauses(store.client, filter, EMPTY_PRICE_TABLE, T);
+    const counts = await store.metrics.failureCauses(filter, EMPTY_PRICE_TABLE, T);
     expect(counts).toEqual({ loop: 2, partial_execution: 2, tool_failure: 3, validation_exhausted: 1, llm_error: 2, timeout: 2, unknown: 2 });
   });
 
   it('counts causes per interval of run start', async () => {
-    const series = await queryFailureSeries(store.client, filter, EMPTY_PRICE_TABLE, T, 5);
+    const series = await store.metrics.failureSeries(filter, EMPTY_PRICE_TABLE, T, 5);
     // runs start 1 s apart: [loop-effect … nested, tool], [validation … timeout-step], [timeout-recovered … runaway]
     expect(series.map((b) => b.bucketStartMs - Number(T0 / 1_000_000n))).toEqual([0, 5000, 10_000]);
     expect(series.map((b) => b.counts)).toEqual([
@@ -95,27 +94,27 @@ describe('failure causes', () => {
       { loop: 0, partial_execution: 0, tool_failure: 0, validation_exhausted: 1, llm_error: 2, timeout: 2, unknown: 0 },
       { loop: 1, partial_execution: 0, tool_failure: 1, validation_exhausted: 0, llm_error: 0, timeout: 0, unknown: 2 },
     ]);
-    await expect(queryFailureSeries(store.client, filter, EMPTY_PRICE_TABLE, T, 1.5)).rejects.toThrow(RangeError);
+    await expect(store.metrics.failureSeries(filter, EMPTY_PRICE_TABLE, T, 1.5)).rejects.toThrow(RangeError);
   });
 
   it('uses the window\'s medians for a page of runs', async () => {
     const page = { ...filter, runIds: ['runaway', 'tool'] };
     // alone, the runaway run is its agent's median (12 steps → limit 36): not a loop
-    expect(await queryRunCauses(store.client, page, EMPTY_PRICE_TABLE, T)).toEqual([
+    expect(await store.metrics.runCauses(page, EMPTY_PRICE_TABLE, T)).toEqual([
       { runId: 'runaway', cause: 'unknown' },
       { runId: 'tool', cause: 'tool_failure' },
     ]);
-    const medians = await queryAgentStepMedians(store.client, filter, EMPTY_PRICE_TABLE);
+    const medians = await store.metrics.agentStepMedians(filter, EMPTY_PRICE_TABLE);
     expect(medians).toEqual([{ service: 'svc', agent: 'f', medianSteps: 3 }]);
-    expect(await queryRunCauses(store.client, page, EMPTY_PRICE_TABLE, T, medians)).toEqual([
+    expect(await store.metrics.runCauses(page, EMPTY_PRICE_TABLE, T, medians)).toEqual([
       { runId: 'runaway', cause: 'loop' },
       { runId: 'tool', cause: 'tool_failure' },
     ]);
   });
 
   it('gives the same causes whatever order the spans arrived in', async () => {
-    const a = await queryRunCauses(store.client, filter, EMPTY_PRICE_TABLE, T);
-    const b = await queryRunCauses(store.client, { ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T);
+    const a = await store.metrics.runCauses(filter, EMPTY_PRICE_TABLE, T);
+    const b = await store.metrics.runCauses({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T);
     expect(b).toEqual(a);
     expect(a).toHaveLength(FAILED.length);
   });

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import {
   DIGEST_QUANTILES_SQL,
@@ -8,8 +8,8 @@ import {
   filterShape,
   type FilterShape,
   type LatencyGroupBy,
-} from './latencySql.js';
-import { filterParams } from './sqlParts.js';
+} from '../sql/latencySql.js';
+import { filterParams } from '../sql/sqlParts.js';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {
@@ -99,11 +99,12 @@ function limitParam(opts: LatencyQueryOptions): number {
 
 /** Duration percentiles per group over the filter's window. */
 export async function queryLatencyPercentiles(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   opts: LatencyQueryOptions,
 ): Promise<LatencyGroupRow[]> {
+  const { client } = db;
   const result = await client.query({
     query: percentilesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
@@ -114,11 +115,12 @@ export async function queryLatencyPercentiles(
 
 /** Duration percentiles per group and time bucket, for the topN groups by count. */
 export async function queryLatencySeries(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   opts: LatencySeriesOptions,
 ): Promise<LatencySeriesRow[]> {
+  const { client } = db;
   if (!Number.isInteger(opts.intervalSeconds) || opts.intervalSeconds < 1) {
     throw new RangeError(`intervalSeconds must be a whole number ≥ 1, got ${opts.intervalSeconds}`);
   }

@@ -1,11 +1,11 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { RunOutcomeValue } from '../runs/RunSummary.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
-import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource } from './loopSql.js';
+import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
+import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource } from '../sql/loopSql.js';
 import { factLoopChain } from '../facts/factLoopsSql.js';
 import { LOOP_KINDS, LOOP_VARIANTS, type AgentStepMedian, type LoopDetectionRow, type LoopKind, type LoopPage, type LoopThresholds, type LoopTotals, type LoopVariant } from './loopTypes.js';
-import { filterParams } from './sqlParts.js';
+import { filterParams } from '../sql/sqlParts.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 
 type Num = number | string;
@@ -107,14 +107,15 @@ const emptyPage = (): LoopPage => ({
 
 /** Loop detections (a page, without evidence span ids) with totals per kind and over all kinds. */
 export async function queryLoopPage(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   opts: LoopPageOptions,
 ): Promise<LoopPage> {
+  const { client } = db;
   const limits: AgentLimitsSource = opts.medians === undefined ? 'inline' : 'bound';
-  const facts = await useRunFacts(client, filter, thresholds);
+  const facts = await useRunFacts(db.runFacts, filter, thresholds);
   const result = await client.query({
     query: pageSql(opts.orderBy ?? 'recent', facts ? factLoopChain(limits) : loopChain(limits, 'waste')),
     format: 'JSONEachRow',

@@ -7,8 +7,6 @@ import type { SpanRecord } from '../spans/SpanRecord.js';
 import { loopRun, type LoopRunStep } from '../testing/loopRun.js';
 import { shuffled } from '../testing/spanAt.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { queryLoopPage } from './loopPageQuery.js';
-import { queryAgentStepMedians, queryLoopRate, queryLoopSteps, queryRunLoopFlags } from './loopQueries.js';
 import type { LoopThresholds } from './loopTypes.js';
 
 const MS = 1_000_000;
@@ -73,7 +71,7 @@ describe('loop queries', () => {
   });
 
   it('finds every kind with its count, waste and runaway limit', async () => {
-    const page = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
+    const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
     const got = page.detections.map((d) => [d.runId, d.variant, d.count, d.wastedNs, Number(d.wastedCostUsd.toFixed(9))]);
     expect(got).toEqual([
       ['inc11', 'step_count', 11, 1 * MS, 0],
@@ -99,7 +97,7 @@ describe('loop queries', () => {
   });
 
   it('totals per kind count runs once and wasted spans once', async () => {
-    const page = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
+    const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
     const round = (t: { runsFlagged: number; detections: number; wastedNs: number; wastedCostUsd: number }): number[] => [t.runsFlagged, t.detections, t.wastedNs, Number(t.wastedCostUsd.toFixed(9))];
     expect(round(page.byKind.repeated_action)).toEqual([2, 3, 6 * MS, 0.02]);
     expect(round(page.byKind.no_progress)).toEqual([2, 2, 10 * MS, 0]);
@@ -111,25 +109,25 @@ describe('loop queries', () => {
   });
 
   it('pages, filters by kind and orders by waste', async () => {
-    const p2 = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 2, kind: 'repeated_action' });
+    const p2 = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 2, kind: 'repeated_action' });
     expect(p2.total).toBe(3);
     expect(p2.detections.map((d) => d.runId)).toEqual(['repeat']);
-    const byCost = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 0, orderBy: 'wasted_cost' });
+    const byCost = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 0, orderBy: 'wasted_cost' });
     expect(byCost.detections.map((d) => d.runId)).toEqual(['repeat', 'pp']);
-    const byTime = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0, orderBy: 'wasted_time' });
+    const byTime = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0, orderBy: 'wasted_time' });
     expect(byTime.detections.map((d) => d.runId)).toEqual(['valid']);
   });
 
   it('gives the loop rate per interval', async () => {
-    const hourly = await queryLoopRate(store.client, filter, EMPTY_PRICE_TABLE, T, 3600);
+    const hourly = await store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 3600);
     expect(hourly).toEqual([{ bucketStartMs: Number(T0 / 1_000_000n), runs: 13, loopingRuns: 7 }]);
-    const perSecond = await queryLoopRate(store.client, filter, EMPTY_PRICE_TABLE, T, 1);
+    const perSecond = await store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 1);
     expect(perSecond.map((b) => b.loopingRuns)).toEqual([1, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1]);
-    await expect(queryLoopRate(store.client, filter, EMPTY_PRICE_TABLE, T, 0)).rejects.toThrow(RangeError);
+    await expect(store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 0)).rejects.toThrow(RangeError);
   });
 
   it('flags runs, with bound medians for a page of runs', async () => {
-    const flags = await queryRunLoopFlags(store.client, filter, EMPTY_PRICE_TABLE, T);
+    const flags = await store.metrics.runLoopFlags(filter, EMPTY_PRICE_TABLE, T);
     expect(flags.map((f) => [f.runId, f.kinds, f.detections, f.wastedNs])).toEqual([
       ['b3', ['runaway'], 1, 4 * MS],
       ['both', ['repeated_action', 'ping_pong'], 3, 4 * MS],
@@ -141,18 +139,18 @@ describe('loop queries', () => {
     ]);
     const onlyB3 = { ...filter, runIds: ['b3'] };
     // alone, b3's own 14 steps would be the median: pass the window's medians instead
-    expect(await queryRunLoopFlags(store.client, onlyB3, EMPTY_PRICE_TABLE, T)).toEqual([]);
-    const medians = await queryAgentStepMedians(store.client, filter, EMPTY_PRICE_TABLE);
+    expect(await store.metrics.runLoopFlags(onlyB3, EMPTY_PRICE_TABLE, T)).toEqual([]);
+    const medians = await store.metrics.agentStepMedians(filter, EMPTY_PRICE_TABLE);
     expect(medians).toEqual([
       { service: 'svc', agent: 'a', medianSteps: 6 },
       { service: 'svc', agent: 'b', medianSteps: 2 },
     ]);
-    const b3 = await queryRunLoopFlags(store.client, onlyB3, EMPTY_PRICE_TABLE, T, medians);
+    const b3 = await store.metrics.runLoopFlags(onlyB3, EMPTY_PRICE_TABLE, T, medians);
     expect(b3.map((f) => [f.runId, f.kinds])).toEqual([['b3', ['runaway']]]);
   });
 
   it('returns a run\'s steps in order for the evidence', async () => {
-    const steps = await queryLoopSteps(store.client, { ...filter, runIds: ['pp', 'repeat'] }, EMPTY_PRICE_TABLE);
+    const steps = await store.metrics.loopSteps({ ...filter, runIds: ['pp', 'repeat'] }, EMPTY_PRICE_TABLE);
     expect(steps.filter((s) => s.runId === 'pp').map((s) => s.name)).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
     const search = steps.find((s) => s.runId === 'repeat' && s.kind === 'tool')!;
     expect(search).toMatchObject({ name: 'search', argsHash: 'h1', ok: true, durationNs: MS, costUsd: 0.01 });
@@ -161,18 +159,18 @@ describe('loop queries', () => {
 
   it('gives the same answers whatever order the spans arrived in', async () => {
     const strip = <T extends object>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
-    const a = await queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
-    const b = await queryLoopPage(store.client, { ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
+    const a = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
+    const b = await store.metrics.loopPage({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
     expect(strip(b)).toEqual(strip(a));
     expect(a.detections.length).toBeGreaterThan(0);
   });
 
   it('rejects thresholds that make no sense as a bad request naming the threshold', async () => {
-    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+    await expect(store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/threshold repeat must be a whole number from 2/),
     });
-    await expect(queryLoopPage(store.client, filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+    await expect(store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/threshold runawayMultiplier must be a number > 0/),
     });

@@ -1,12 +1,12 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from './loopSql.js';
+import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from '../sql/loopSql.js';
 import { factLoopChain } from '../facts/factLoopsSql.js';
 import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
-import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from './loopParams.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
@@ -41,16 +41,17 @@ ORDER BY bucket_ms`;
 
 /** Runs and looping runs per interval of run start. */
 export async function queryLoopRate(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   intervalSeconds: number,
   medians?: readonly AgentStepMedian[],
 ): Promise<LoopRateBucket[]> {
+  const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
-    query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians), intervalMs: intervalSeconds * 1000 },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -74,14 +75,15 @@ SELECT run_id FROM run_loops WHERE notEmpty(dets) ORDER BY run_id`;
  * from the run facts this reads one row per run, like queryLoopRate).
  */
 export async function queryLoopingRunIds(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<string[]> {
+  const { client } = db;
   const result = await client.query({
-    query: loopingIdsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(client, filter, thresholds)),
+    query: loopingIdsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
     query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -101,14 +103,15 @@ SELECT run_id, kinds, detections, wasted_ns, wasted_cost FROM run_waste ORDER BY
  * (queryAgentStepMedians), so runaway limits do not depend on the page.
  */
 export async function queryRunLoopFlags(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   thresholds: LoopThresholds,
   medians?: readonly AgentStepMedian[],
 ): Promise<RunLoopFlag[]> {
+  const { client } = db;
   const limits: AgentLimitsSource = medians === undefined ? 'inline' : 'bound';
-  const facts = await useRunFacts(client, filter, thresholds);
+  const facts = await useRunFacts(db.runFacts, filter, thresholds);
   const result = await client.query({
     query: flagsSql(facts ? factLoopChain(limits) : loopChain(limits, 'waste')),
     format: 'JSONEachRow',
@@ -133,8 +136,9 @@ GROUP BY service, agent
 ORDER BY service, agent`;
 
 /** Median steps per completed run of each agent (quantileExact(0.5): the upper median). */
-export async function queryAgentStepMedians(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentStepMedian[]> {
-  const source = (await useRunFacts(client, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+export async function queryAgentStepMedians(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentStepMedian[]> {
+  const { client } = db;
+  const source = (await useRunFacts(db.runFacts, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const result = await client.query({ query: `${source}\n${MEDIANS_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<{ service: string; agent: string; median_steps: Num }>();
   return rows.map((r) => ({ service: r.service, agent: r.agent, medianSteps: n(r.median_steps) }));
@@ -149,7 +153,8 @@ WHERE step_kind NOT IN ('', 'run')
 ORDER BY run_id, start_time, span_id`;
 
 /** The step spans of the filter's runs (pass `filter.runIds`), for the TS detector's evidence. */
-export async function queryLoopSteps(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<LoopStepRow[]> {
+export async function queryLoopSteps(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<LoopStepRow[]> {
+  const { client } = db;
   const result = await client.query({ query: STEPS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<{
     run_id: string;

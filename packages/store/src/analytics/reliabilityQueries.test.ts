@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../Store.js';
 import { buildRun } from '../testing/runBuilder.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { queryAgentRunStats, queryCompoundingCurve, queryStepGroupStats } from './reliabilityQueries.js';
 
 const NOW = BigInt(Date.now()) * 1_000_000n;
 const T0 = NOW - 3_600_000_000_000n;
@@ -55,7 +54,7 @@ describe('reliability queries', () => {
   });
 
   it('counts attempt groups per step name', async () => {
-    const stats = await queryStepGroupStats(store.client, filter, EMPTY_PRICE_TABLE);
+    const stats = await store.metrics.stepGroupStats(filter, EMPTY_PRICE_TABLE);
     const byName = Object.fromEntries(stats.map((s) => [s.stepName, s]));
     expect(byName.search).toMatchObject({ groups: 5, firstOk: 3, anyOk: 4, failedFirst: 2, recovered: 1, attempts: 7, okAttempts: 4, groupsInSuccessfulRuns: 3 });
     expect(byName.search!.retryExtraNs).toBe(2_000_000);
@@ -64,7 +63,7 @@ describe('reliability queries', () => {
   });
 
   it('counts outcomes and the gap decomposition per agent', async () => {
-    const stats = await queryAgentRunStats(store.client, filter, EMPTY_PRICE_TABLE);
+    const stats = await store.metrics.agentRunStats(filter, EMPTY_PRICE_TABLE);
     expect(stats).toEqual([
       // a run with no root has no known agent yet
       { agent: '', service: 'svc', success: 0, failure: 0, incomplete: 1, stepExplainedFailures: 0, seamFailures: 0, fallbackRecoveries: 0 },
@@ -73,7 +72,7 @@ describe('reliability queries', () => {
   });
 
   it('gives observed success by number of attempt groups', async () => {
-    const curve = await queryCompoundingCurve(store.client, filter, EMPTY_PRICE_TABLE);
+    const curve = await store.metrics.compoundingCurve(filter, EMPTY_PRICE_TABLE);
     expect(curve).toEqual([
       { groups: 2, runs: 3, success: 1 },
       { groups: 5, runs: 1, success: 1 },
@@ -81,7 +80,7 @@ describe('reliability queries', () => {
   });
 
   it('applies the span filters to steps', async () => {
-    const stats = await queryStepGroupStats(store.client, { ...filter, stepName: 'check' }, EMPTY_PRICE_TABLE);
+    const stats = await store.metrics.stepGroupStats({ ...filter, stepName: 'check' }, EMPTY_PRICE_TABLE);
     expect(stats.map((s) => s.stepName)).toEqual(['check']);
   });
 });

@@ -1,8 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE, FACT_STEPS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from './sqlParts.js';
+import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 /** Attempt-group counts of one step name within one agent (completed runs only). */
 export interface StepGroupStats {
@@ -133,8 +133,9 @@ WHERE r.outcome != 'incomplete'
 GROUP BY groups
 ORDER BY groups`;
 
-export async function queryStepGroupStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<StepGroupStats[]> {
-  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_STEP_STATS_SQL : STEP_STATS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryStepGroupStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<StepGroupStats[]> {
+  const { client } = db;
+  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_STEP_STATS_SQL : STEP_STATS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { agent: string; service: string; step_name: string; kind: string }>();
   return rows.map((r) => ({
     agent: r.agent,
@@ -154,8 +155,9 @@ export async function queryStepGroupStats(client: ClickHouseClient, filter: Anal
   }));
 }
 
-export async function queryAgentRunStats(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentRunStats[]> {
-  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_AGENT_RUNS_SQL : AGENT_RUNS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryAgentRunStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentRunStats[]> {
+  const { client } = db;
+  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_AGENT_RUNS_SQL : AGENT_RUNS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num> & { agent: string; service: string }>();
   return rows.map((r) => ({
     agent: r.agent,
@@ -169,8 +171,9 @@ export async function queryAgentRunStats(client: ClickHouseClient, filter: Analy
   }));
 }
 
-export async function queryCompoundingCurve(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<CurvePoint[]> {
-  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_CURVE_SQL : CURVE_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryCompoundingCurve(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<CurvePoint[]> {
+  const { client } = db;
+  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_CURVE_SQL : CURVE_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Record<string, Num>>();
   return rows.map((r) => ({ groups: n(r.groups!), runs: n(r.runs!), success: n(r.success!) }));
 }

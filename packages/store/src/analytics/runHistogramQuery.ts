@@ -1,8 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from './sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
 /** What a run histogram counts: whole-run duration (ns) or run cost (USD, the cost queries' pricing). */
 export const RUN_HISTOGRAM_METRICS = ['duration', 'cost'] as const;
@@ -40,13 +40,14 @@ FROM (
 type Num = number | string;
 
 export async function queryRunHistogram(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: AnalyticsFilter,
   prices: PriceTable,
   opts: { metric: RunHistogramMetric; buckets: number },
 ): Promise<RunHistogramRows> {
+  const { client } = db;
   if (!Number.isInteger(opts.buckets) || opts.buckets < 1 || opts.buckets > 1000) throw new RangeError(`buckets must be a whole number in [1, 1000], got ${opts.buckets}`);
-  const source = (await useRunFacts(client, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const source = (await useRunFacts(db.runFacts, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const result = await client.query({
     query: `${source}\n${histogramSql(opts.metric)}`,
     format: 'JSONEachRow',

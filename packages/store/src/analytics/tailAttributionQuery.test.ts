@@ -6,7 +6,7 @@ import { Store } from '../Store.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { shuffled, spanAt } from '../testing/spanAt.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { queryTailAttribution, type TailStepRow } from './tailAttributionQuery.js';
+import { type TailStepRow } from './tailAttributionQuery.js';
 
 const MS = 1_000_000;
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
@@ -65,7 +65,7 @@ describe('tail attribution query', () => {
   });
 
   it('finds the thresholds and the tail and median-band runs', async () => {
-    const t = await queryTailAttribution(store.client, filter, EMPTY_PRICE_TABLE);
+    const t = await store.metrics.tailAttribution(filter, EMPTY_PRICE_TABLE);
     // sorted durations 100..118, 210: nearest ranks ⌈p·20⌉ = 20 (p99), 9 (p45), 10 (p50), 11 (p55)
     expect(t).toMatchObject({ completedRuns: 20, p99Ns: 210 * MS, p45Ns: 108 * MS, p50Ns: 109 * MS, p55Ns: 110 * MS, tailRuns: 1, medianRuns: 3 });
     expect(t.tailRunNs).toBe(210 * MS);
@@ -73,7 +73,7 @@ describe('tail attribution query', () => {
   });
 
   it('sums self time per step without double-subtracting overlapping children', async () => {
-    const steps = byName((await queryTailAttribution(store.client, filter, EMPTY_PRICE_TABLE)).steps);
+    const steps = byName((await store.metrics.tailAttribution(filter, EMPTY_PRICE_TABLE)).steps);
     expect(steps.search).toEqual({ stepName: 'search', kind: 'step', tailSelfNs: 40 * MS, medianSelfNs: 90 * MS });
     expect(steps.fetch).toEqual({ stepName: 'fetch', kind: 'step', tailSelfNs: 130 * MS, medianSelfNs: 0 });
     expect(steps.plan).toMatchObject({ tailSelfNs: 20 * MS, medianSelfNs: 60 * MS });
@@ -97,7 +97,7 @@ describe('tail attribution query', () => {
       spanAt(T0, 'clip', 'z', 'ghost', 'tool', 'late', 10, 12, { projectId: 'p3' }),
     ];
     await store.insertSpans(spans);
-    const t = await queryTailAttribution(store.client, { ...filter, projectId: 'p3' }, EMPTY_PRICE_TABLE);
+    const t = await store.metrics.tailAttribution({ ...filter, projectId: 'p3' }, EMPTY_PRICE_TABLE);
     // one run: it is the tail, and the tail takes precedence over the median band
     expect(t).toMatchObject({ completedRuns: 1, tailRuns: 1, medianRuns: 0, tailRunNs: 100 * MS, medianRunNs: 0 });
     const steps = byName(t.steps);
@@ -122,26 +122,26 @@ describe('tail attribution query', () => {
       spanAt(T0, 'merge', 'k5', 'm', 'tool', 'part', 55, 58, p),
       spanAt(T0, 'merge', 'k6', 'm', 'tool', 'part', 90, 120, p),
     ]);
-    const steps = byName((await queryTailAttribution(store.client, { ...filter, projectId: 'p4' }, EMPTY_PRICE_TABLE)).steps);
+    const steps = byName((await store.metrics.tailAttribution({ ...filter, projectId: 'p4' }, EMPTY_PRICE_TABLE)).steps);
     expect(steps.merge!.tailSelfNs).toBe(40 * MS);
     expect(steps.part!.tailSelfNs).toBe((40 + 20 + 10 + 10 + 3 + 30) * MS);
     expect(steps['(run)']!.tailSelfNs).toBe(0);
   });
 
   it('selects runs by the filters', async () => {
-    const none = await queryTailAttribution(store.client, { ...filter, agent: 'nobody' }, EMPTY_PRICE_TABLE);
+    const none = await store.metrics.tailAttribution({ ...filter, agent: 'nobody' }, EMPTY_PRICE_TABLE);
     expect(none).toEqual({ completedRuns: 0, p99Ns: 0, p45Ns: 0, p50Ns: 0, p55Ns: 0, tailRuns: 0, medianRuns: 0, tailRunNs: 0, medianRunNs: 0, steps: [] });
     // runs with a fetch call: only run 19
-    const fetchRuns = await queryTailAttribution(store.client, { ...filter, stepName: 'fetch' }, EMPTY_PRICE_TABLE);
+    const fetchRuns = await store.metrics.tailAttribution({ ...filter, stepName: 'fetch' }, EMPTY_PRICE_TABLE);
     expect(fetchRuns).toMatchObject({ completedRuns: 1, p99Ns: 210 * MS, tailRuns: 1, medianRuns: 0 });
     expect(byName(fetchRuns.steps).fetch).toMatchObject({ tailSelfNs: 130 * MS, medianSelfNs: 0 });
-    const plain = await queryTailAttribution(store.client, { ...filter, stepName: 'answer' }, EMPTY_PRICE_TABLE);
+    const plain = await store.metrics.tailAttribution({ ...filter, stepName: 'answer' }, EMPTY_PRICE_TABLE);
     expect(plain).toMatchObject({ completedRuns: 20, tailRuns: 1, medianRuns: 3 });
   });
 
   it('gives identical numbers when the spans arrive shuffled in several batches', async () => {
-    const inOrder = await queryTailAttribution(store.client, filter, EMPTY_PRICE_TABLE);
-    const mixed = await queryTailAttribution(store.client, { ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE);
+    const inOrder = await store.metrics.tailAttribution(filter, EMPTY_PRICE_TABLE);
+    const mixed = await store.metrics.tailAttribution({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE);
     expect(mixed).toEqual(inOrder);
     expect(inOrder.steps.length).toBe(6);
   });

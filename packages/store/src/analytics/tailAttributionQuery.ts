@@ -1,7 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from './latencySql.js';
-import { filterParams, withClause } from './sqlParts.js';
+import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from '../sql/latencySql.js';
+import { filterParams, withClause } from '../sql/sqlParts.js';
+import { selfTimeCtes } from '../sql/selfTimeSql.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 
@@ -109,52 +110,14 @@ tail_rows AS (
 )
 ${TAIL_SELECT}`;
 
-/**
- * span_roles and self_times (needs PRICED_SPANS_CTE): the self time of every
- * span whose `flagSql` (a UInt8 expression of the span's row) is not 0, with
- * its run (`run`), flag, kind code (0 step, 1 run root, 2 other) and step name
- * in `me`. Shared by the tail query and the run-facts finaliser.
- */
-export function selfTimeCtes(flagSql: string): string {
-  return `span_roles AS (
-    SELECT run_id, flag, role_key.1 AS role, cityHash64(run_id, role_key.2) AS group_key, kind_code, step_name, s, e
-    FROM (
-        SELECT run_id, flag, s, e, kind_code, step_name, arrayJoin([(0, span_id), (1, parent_span_id)]) AS role_key
-        FROM (
-            SELECT run_id, ${flagSql} AS flag,
-                toUnixTimestamp64Nano(start_time) AS s, toUnixTimestamp64Nano(end_time) AS e,
-                multiIf(root_rank > 0, 1, step_kind = '', 2, 0) AS kind_code, step_name, span_id, parent_span_id
-            FROM priced
-            WHERE flag != 0
-        )
-    )
-    WHERE NOT (role = 1 AND role_key.2 = '')
-),
-self_times AS (
-    SELECT
-        any(run_id) AS run,
-        any(flag) AS run_flag,
-        min(role) = 0 AS present,
-        argMin((kind_code, step_name, s, e), role) AS me,
-        arrayFilter(c -> c.2 > c.1, arrayMap(c -> (greatest(c.1, me.3), least(c.2, me.4)), groupArrayIf((s, e), role = 1))) AS clipped,
-        arraySort(x -> x.1, arrayConcat(arrayMap(c -> (c.1, 1), clipped), arrayMap(c -> (c.2, -1), clipped))) AS events,
-        arraySum((gap, depth) -> if(depth > 0, gap, 0),
-                 arrayPopFront(arrayDifference(arrayMap(x -> x.1, events))),
-                 arrayPopBack(arrayCumSum(arrayMap(x -> x.2, events)))) AS covered,
-        greatest(0, me.4 - me.3 - covered) AS self_ns
-    FROM span_roles
-    GROUP BY group_key
-    HAVING present
-)`;
-}
-
 type Raw = Record<string, unknown>;
 
 const KIND_BY_CODE: Readonly<Record<number, TailTimeKind>> = { 0: 'step', 1: 'run', 2: 'other' };
 
 /** Per-step self time in the tail (≥ p99) and median-band ([p45, p55], tail excluded) completed runs. */
-export async function queryTailAttribution(client: ClickHouseClient, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
-  const result = await client.query({ query: (await useRunFacts(client, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+export async function queryTailAttribution(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
+  const { client } = db;
+  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
   const rows = await result.json<Raw>();
   const first = rows[0];
   if (first === undefined) {

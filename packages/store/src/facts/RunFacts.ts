@@ -1,10 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
-import { filterParams } from '../analytics/sqlParts.js';
+import { filterParams } from '../sql/sqlParts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { runFactThresholdParams } from './factsSql.js';
 import { FINALISE_RUN_FACTS_SQL, FINALISE_RUN_STEPS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
-import { registerRunFacts } from './useRunFacts.js';
 
 /**
  * Runs finalised per statement: a bounded `IN` set, and a few hundred ms of
@@ -102,7 +101,6 @@ export class RunFacts {
     this.quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
     this.maxPendingMs = opts.maxPendingMs ?? DEFAULT_MAX_PENDING_MS;
     this.clock = opts.clock ?? Date.now;
-    registerRunFacts(client, this);
   }
 
   /** Marks the runs of stored spans (or of (project, run) pairs) as pending: spans for them arrived now. */

@@ -1,5 +1,5 @@
-import { scopedRunsCtes, variantCodeSql, type AgentLimitsSource } from '../analytics/loopSql.js';
-import { priceOf, withClause } from '../analytics/sqlParts.js';
+import { scopedRunsCtes, variantCodeSql, type AgentLimitsSource } from '../sql/loopSql.js';
+import { priceOf, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from './factsSql.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
-import { filterShape } from '../analytics/latencySql.js';
+import { filterShape } from '../sql/latencySql.js';
 import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES } from '@telltale/semconv';
 import { DEFAULT_LOOP_THRESHOLDS, type LoopThresholds } from '../analytics/loopTypes.js';
-import { priceOf } from '../analytics/sqlParts.js';
+import { priceOf } from '../sql/sqlParts.js';
 
 /**
  * Reading the run facts instead of the spans. A query can when the filter

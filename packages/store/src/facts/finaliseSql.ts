@@ -1,7 +1,7 @@
-import { CAUSE_FACTS_CTE, CAUSE_GROUPS_CTE, CAUSE_WITHOUT_LOOP_SQL } from '../analytics/failureQueries.js';
-import { KIND_OF_CODE_SQL, SPAN_KEY, START_NS, loopFoundCte, loopSeqCte } from '../analytics/loopSql.js';
-import { PRICED_ONCE_CTE, PRICED_SPANS_CTE, RUNS_ONCE_CTE, STEP_LEDGER_CTE, withClause } from '../analytics/sqlParts.js';
-import { selfTimeCtes } from '../analytics/tailAttributionQuery.js';
+import { CAUSE_FACTS_CTE, CAUSE_GROUPS_CTE, CAUSE_WITHOUT_LOOP_SQL } from '../sql/causeSql.js';
+import { KIND_OF_CODE_SQL, SPAN_KEY, START_NS, loopFoundCte, loopSeqCte } from '../sql/loopSql.js';
+import { PRICED_ONCE_CTE, PRICED_SPANS_CTE, RUNS_ONCE_CTE, STEP_LEDGER_CTE, withClause } from '../sql/sqlParts.js';
+import { selfTimeCtes } from '../sql/selfTimeSql.js';
 
 /**
  * The finaliser's SQL: per-run facts computed from the spans of a set of runs

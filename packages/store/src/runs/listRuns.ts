@@ -1,6 +1,6 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter, type PriceTable } from '../analytics/AnalyticsFilter.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../analytics/sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import type { Page, RunFilter, RunOutcomeValue, RunSummary } from './RunSummary.js';
@@ -93,15 +93,16 @@ function toAnalyticsFilter(f: RunFilter): AnalyticsFilter {
  * with the window.
  */
 export async function listRuns(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: RunFilter,
   page: Page,
   prices: PriceTable = EMPTY_PRICE_TABLE,
 ): Promise<{ runs: RunSummary[]; total: number }> {
+  const { client } = db;
   const analyticsFilter = toAnalyticsFilter(filter);
   const params = { ...filterParams(analyticsFilter, prices), outcome: filter.outcome ?? '' };
   // one run by id reads its spans directly (bloom filter), so it is found even before it is finalised
-  const facts = filter.runId === undefined && (await useRunFacts(client, analyticsFilter));
+  const facts = filter.runId === undefined && (await useRunFacts(db.runFacts, analyticsFilter));
   const runs = facts ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const idsResult = await client.query({ query: pageIdsSql(runs), format: 'JSONEachRow', query_params: { ...params, limit: page.limit, offset: page.offset } });
   const ids = await idsResult.json<{ run_id: string; total: string | number }>();

@@ -71,7 +71,7 @@ describe('sessions (migration 0007)', () => {
 
   for (const recompute of [false, true]) {
     it(`lists runs with their session and filters by it (${recompute ? 'from the spans' : 'from the run facts'})`, async () => {
-      const all = await store.listRuns({ projectId: 'ps', recompute }, { limit: 10, offset: 0 });
+      const all = await store.runs.listRuns({ projectId: 'ps', recompute }, { limit: 10, offset: 0 });
       expect(all.runs.map((r) => [r.runId, r.sessionId])).toEqual([
         ['r5', ''],
         ['r4', 'conv-b'],
@@ -79,21 +79,21 @@ describe('sessions (migration 0007)', () => {
         ['r2', 'conv-a'],
         ['r1', 'conv-a'],
       ]);
-      const a = await store.listRuns({ projectId: 'ps', session: 'conv-a', recompute }, { limit: 10, offset: 0 });
+      const a = await store.runs.listRuns({ projectId: 'ps', session: 'conv-a', recompute }, { limit: 10, offset: 0 });
       expect([a.total, a.runs.map((r) => r.runId)]).toEqual([2, ['r2', 'r1']]);
-      const none = await store.listRuns({ projectId: 'ps', session: 'nope', recompute }, { limit: 10, offset: 0 });
+      const none = await store.runs.listRuns({ projectId: 'ps', session: 'nope', recompute }, { limit: 10, offset: 0 });
       expect(none.total).toBe(0);
     });
   }
 
   it('lists sessions, most recently active first, with outcomes, cost and tokens summed over their runs', async () => {
-    const { sessions, total } = await store.listSessions({ projectId: 'ps' }, { limit: 10, offset: 0 });
+    const { sessions, total } = await store.runs.listSessions({ projectId: 'ps' }, { limit: 10, offset: 0 });
     expect(total).toBe(2);
     expect(sessions.map((s) => ({ id: s.sessionId, runs: s.runs, ok: s.successRuns, failed: s.failureRuns, cost: s.costUsd, input: s.inputTokens, agents: s.agents }))).toEqual([
       { id: 'conv-b', runs: 2, ok: 2, failed: 0, cost: 1, input: 200, agents: ['agent'] },
       { id: 'conv-a', runs: 2, ok: 1, failed: 1, cost: 1, input: 200, agents: ['agent'] },
     ]);
-    const page = await store.listSessions({ projectId: 'ps' }, { limit: 1, offset: 1 });
+    const page = await store.runs.listSessions({ projectId: 'ps' }, { limit: 1, offset: 1 });
     expect([page.total, page.sessions.map((s) => s.sessionId)]).toEqual([2, ['conv-a']]);
   });
 });

@@ -1,6 +1,6 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { StoreDb } from '../StoreDb.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter, type PriceTable } from '../analytics/AnalyticsFilter.js';
-import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../analytics/sqlParts.js';
+import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import type { Page } from './RunSummary.js';
@@ -46,18 +46,19 @@ const MAX_TIME_NS = 4_102_444_800_000_000_000n; // 2100-01-01
  * that start in the window.
  */
 export async function listSessions(
-  client: ClickHouseClient,
+  db: StoreDb,
   filter: SessionFilter,
   page: Page,
   prices: PriceTable = EMPTY_PRICE_TABLE,
 ): Promise<{ sessions: SessionSummary[]; total: number }> {
+  const { client } = db;
   const analyticsFilter: AnalyticsFilter = {
     projectId: filter.projectId,
     fromUnixNano: filter.fromUnixNano ?? 0n,
     toUnixNano: filter.toUnixNano ?? MAX_TIME_NS,
     ...(filter.service === undefined ? {} : { service: filter.service }),
   };
-  const runs = (await useRunFacts(client, analyticsFilter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const runs = (await useRunFacts(db.runFacts, analyticsFilter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const result = await client.query({
     query: sessionsSql(runs),
     format: 'JSONEachRow',

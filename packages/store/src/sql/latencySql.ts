@@ -1,4 +1,4 @@
-import type { AnalyticsFilter } from './AnalyticsFilter.js';
+import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
 import { PRICED_SPANS_CTE, RUN_ROOTS_CTE, withClause } from './sqlParts.js';
 
 /** What latency percentiles are grouped by (RELIABILITY-MATH "Latency"). */

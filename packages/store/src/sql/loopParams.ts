@@ -1,5 +1,5 @@
 import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES, resolveLoopThresholds, type LoopThresholdName } from '@telltale/semconv';
-import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
+import type { AgentStepMedian, LoopThresholds } from '../analytics/loopTypes.js';
 import type { QueryParams } from './sqlParts.js';
 
 /** Materialised CTEs are computed once however often a query reads them. */

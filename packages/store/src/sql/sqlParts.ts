@@ -1,5 +1,5 @@
 import { nanosToDateTime64 } from '../time.js';
-import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
+import type { AnalyticsFilter, PriceTable } from '../analytics/AnalyticsFilter.js';
 
 /**
  * Building blocks shared by the analytics queries. Every user value is a

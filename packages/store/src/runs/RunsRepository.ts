@@ -1,0 +1,47 @@
+import type { RunFactsReader } from '../facts/useRunFacts.js';
+import type { PriceTable } from '../analytics/AnalyticsFilter.js';
+import type { QueryRunner } from '../QueryRunner.js';
+import type { SpanDetail } from '../spans/SpanDetail.js';
+import { getRunSpans, getTraceSpans } from '../spans/getSpans.js';
+import { listRuns } from './listRuns.js';
+import { listSessions } from './listSessions.js';
+import type { Page, RunFilter, RunSummary } from './RunSummary.js';
+import type { SessionFilter, SessionSummary } from './SessionSummary.js';
+
+/**
+ * Runs, sessions and their spans. Costs use `prices` (the project's resolved
+ * table; without one only explicit span costs count). A list the run facts
+ * can answer finalises the project's pending runs first (the store's run
+ * facts are passed to it: `runFacts.beforeRead(projectId)`).
+ */
+export class RunsRepository {
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly runFacts: RunFactsReader,
+  ) {}
+
+  listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
+    return this.runner.run('runs.listRuns', (client) => listRuns({ client, runFacts: this.runFacts }, filter, page, prices));
+  }
+
+  /** Sessions / conversations (runs grouped by session id), most recently active first. */
+  listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
+    return this.runner.run('runs.listSessions', (client) => listSessions({ client, runFacts: this.runFacts }, filter, page, prices));
+  }
+
+  /** A run's summary and spans, or undefined when the project has no such run. */
+  getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+    return this.runner.run('runs.getRun', async (client) => {
+      const [{ runs }, spans] = await Promise.all([
+        listRuns({ client, runFacts: this.runFacts }, { projectId, runId }, { limit: 1, offset: 0 }, prices),
+        getRunSpans(client, projectId, runId),
+      ]);
+      const run = runs[0];
+      return run === undefined ? undefined : { run, spans };
+    });
+  }
+
+  getTraceSpans(projectId: string, traceId: string): Promise<SpanDetail[]> {
+    return this.runner.run('runs.getTraceSpans', (client) => getTraceSpans(client, projectId, traceId));
+  }
+}
