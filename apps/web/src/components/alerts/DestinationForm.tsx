@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { DestinationFormat } from '@telltale/api-contract';
 import { DESTINATION_FORMATS } from '@telltale/api-contract';
+import { FormActions } from '../FormActions';
 
 export interface DestinationFormValues {
   name: string;
@@ -69,14 +70,7 @@ export function DestinationForm({
         </label>
       </fieldset>
       {serverError}
-      <div className="alert-form-actions">
-        <button type="submit" className="button button-primary" disabled={submitting} data-testid="destination-submit">
-          {submitting ? 'Creating…' : 'Create destination'}
-        </button>
-        <button type="button" className="button button-quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitting={submitting} submitLabel="Create destination" busyLabel="Creating…" onCancel={onCancel} submitTestId="destination-submit" />
     </form>
   );
 }

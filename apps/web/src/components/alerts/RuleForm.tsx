@@ -4,6 +4,7 @@ import { ALERT_METRICS, COMPARISONS, FAILURE_CAUSES, ALERT_FILTER_KEYS, METRICS_
 import { COMPARISON_INFO, METRIC_INFO, thresholdHint } from '../../prepare/prepareAlertValues';
 import type { RuleFormErrors, RuleFormField, RuleFormValues } from '../../prepare/prepareRuleForm';
 import { isFailureCause, needsCause, percentileOptions } from '../../prepare/prepareRuleForm';
+import { FormActions } from '../FormActions';
 
 interface RuleFormProps {
   values: RuleFormValues;
@@ -192,14 +193,7 @@ export function RuleForm({ values, errors, destinations, submitLabel, submitting
         </div>
       )}
       {serverError}
-      <div className="alert-form-actions">
-        <button type="submit" className="button button-primary" disabled={submitting} data-testid="rule-submit">
-          {submitting ? 'Saving…' : submitLabel}
-        </button>
-        <button type="button" className="button button-quiet" onClick={onCancel} data-testid="rule-cancel">
-          Cancel
-        </button>
-      </div>
+      <FormActions submitting={submitting} submitLabel={submitLabel} busyLabel="Saving…" onCancel={onCancel} submitTestId="rule-submit" cancelTestId="rule-cancel" />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiKeyKind } from '@telltale/api-contract';
+import { FormActions } from '../FormActions';
 
 export interface KeyFormValues {
   kind: ApiKeyKind;
@@ -45,14 +46,7 @@ export function KeyCreateForm({
         <input type="text" maxLength={256} placeholder="ci, checkout-agent…" value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} data-testid="key-name" />
       </label>
       {serverError}
-      <div className="alert-form-actions">
-        <button type="submit" className="button button-primary" disabled={submitting} data-testid="key-create-submit">
-          {submitting ? 'Creating…' : 'Create key'}
-        </button>
-        <button type="button" className="button button-quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitting={submitting} submitLabel="Create key" busyLabel="Creating…" onCancel={onCancel} submitTestId="key-create-submit" />
     </form>
   );
 }

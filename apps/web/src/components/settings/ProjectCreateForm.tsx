@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormActions } from '../FormActions';
 
 export interface ProjectFormValues {
   id: string;
@@ -42,14 +43,7 @@ export function ProjectCreateForm({
         <input type="text" maxLength={256} value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} data-testid="project-name-input" />
       </label>
       {serverError}
-      <div className="alert-form-actions">
-        <button type="submit" className="button button-primary" disabled={submitting} data-testid="project-create-submit">
-          {submitting ? 'Creating…' : 'Create project'}
-        </button>
-        <button type="button" className="button button-quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitting={submitting} submitLabel="Create project" busyLabel="Creating…" onCancel={onCancel} submitTestId="project-create-submit" />
     </form>
   );
 }
