@@ -3,7 +3,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', '**/*.d.mts', 'apps/web/vite.config.ts', 'vitest.config.ts'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.d.mts',
+      'apps/web/vite.config.ts',
+      'vitest.config.ts',
+    ],
   },
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,7 +27,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@telltale/*/src/*', '@telltale/*/dist/*'], message: 'Import the package entry point, not its files.' },
+            {
+              group: ['@telltale/*/src/*', '@telltale/*/dist/*'],
+              message: 'Import the package entry point, not its files.',
+            },
             { group: ['**/internal/*'], message: 'Internals are private to their package.' },
           ],
         },
@@ -32,7 +43,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@telltale/*/src/*', '@telltale/*/dist/*'], message: 'Import the package entry point, not its files.' }] },
+        {
+          patterns: [
+            {
+              group: ['@telltale/*/src/*', '@telltale/*/dist/*'],
+              message: 'Import the package entry point, not its files.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -17,6 +17,8 @@ export default defineConfig({
     // export condition, pointing at its TypeScript, which our `source`
     // condition selects: Node cannot load that, vite can. So vite transforms
     // it, and the packages that import it (ai, @ai-sdk/*), instead of Node.
-    server: { deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] } },
+    server: {
+      deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] },
+    },
   },
 });

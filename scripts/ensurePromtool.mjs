@@ -9,7 +9,9 @@ export const PROMTOOL = process.env.TELLTALE_PROMTOOL ?? '/usr/bin/promtool';
 export function ensurePromtool() {
   if (existsSync(PROMTOOL)) return true;
   if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    console.error(`promtool not found at ${PROMTOOL}; install Debian's prometheus package (the metrics tests need it).`);
+    console.error(
+      `promtool not found at ${PROMTOOL}; install Debian's prometheus package (the metrics tests need it).`,
+    );
     return false;
   }
   console.log('Installing Debian prometheus (for promtool) for the metrics tests…');

@@ -19,7 +19,16 @@ import { pnpmCommand } from './pnpm.mjs';
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The workspace packages that are published, dependencies first. */
-export const PUBLISHED = ['packages/semconv', 'packages/api-contract', 'packages/sdk', 'packages/store', 'packages/collector', 'packages/analytics', 'packages/alerts', 'apps/server'];
+export const PUBLISHED = [
+  'packages/semconv',
+  'packages/api-contract',
+  'packages/sdk',
+  'packages/store',
+  'packages/collector',
+  'packages/analytics',
+  'packages/alerts',
+  'apps/server',
+];
 
 /** An npm install fetches from the registry (chDB's library is the bulk); bounded all the same. */
 export const INSTALL_TIMEOUT_MS = 5 * 60_000;
@@ -27,10 +36,17 @@ export const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const REQUIRED_FIELDS = ['name', 'version', 'description', 'license', 'repository', 'engines', 'exports', 'files'];
 
 function run(command, args, opts = {}) {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
+  const result = spawnSync(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    ...opts,
+  });
   if (result.error !== undefined) throw new Error(`${command} ${args.join(' ')}: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}:\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${result.status ?? result.signal}:\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
   }
   return result.stdout ?? '';
 }
@@ -94,7 +110,9 @@ function bareImports(source) {
 
 function exportTargets(exportsField) {
   if (typeof exportsField === 'string') return [exportsField];
-  return Object.entries(exportsField).flatMap(([condition, value]) => (condition === 'source' ? [] : exportTargets(value)));
+  return Object.entries(exportsField).flatMap(([condition, value]) =>
+    condition === 'source' ? [] : exportTargets(value),
+  );
 }
 
 /**
@@ -109,11 +127,17 @@ export async function tarballProblems(tarball) {
   try {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const problems = [];
-    for (const field of REQUIRED_FIELDS) if (manifest[field] === undefined) problems.push(`package.json has no "${field}"`);
-    if (manifest.engines?.node !== '>=20.19') problems.push(`engines.node is ${JSON.stringify(manifest.engines?.node)}, not ">=20.19"`);
+    for (const field of REQUIRED_FIELDS)
+      if (manifest[field] === undefined) problems.push(`package.json has no "${field}"`);
+    if (manifest.engines?.node !== '>=20.19')
+      problems.push(`engines.node is ${JSON.stringify(manifest.engines?.node)}, not ">=20.19"`);
     if (manifest.license !== 'Apache-2.0') problems.push(`license is ${JSON.stringify(manifest.license)}`);
     if (typeof manifest.repository?.directory !== 'string') problems.push('repository.directory is missing');
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), manifest.name]);
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+      manifest.name,
+    ]);
     for (const section of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
       for (const [dep, range] of Object.entries(manifest[section] ?? {})) {
         if (/^(workspace|catalog|link|file):/.test(range)) problems.push(`${section}.${dep} is still "${range}"`);
@@ -123,7 +147,9 @@ export async function tarballProblems(tarball) {
     for (const target of exportTargets(manifest.exports ?? {})) {
       if (!existsSync(join(root, target))) problems.push(`exports target ${target} is not in the tarball`);
     }
-    for (const file of filesUnder(root).filter((f) => /\.(m?js)$/.test(f) && !f.startsWith(join(root, 'dist', 'web') + sep))) {
+    for (const file of filesUnder(root).filter(
+      (f) => /\.(m?js)$/.test(f) && !f.startsWith(join(root, 'dist', 'web') + sep),
+    )) {
       for (const name of bareImports(readFileSync(file, 'utf8'))) {
         if (!declared.has(name)) problems.push(`${relative(root, file)} imports ${name}, which is not a dependency`);
       }
@@ -145,24 +171,45 @@ async function checkTarballs(tarballs) {
  */
 export function installTarballs(tarballs, prefix, opts = {}) {
   mkdirSync(prefix, { recursive: true });
-  run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--prefix', prefix, ...tarballs], {
-    cwd: prefix,
-    timeout: opts.timeoutMs ?? INSTALL_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
-  });
+  run(
+    'npm',
+    [
+      'install',
+      '--omit=dev',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--no-package-lock',
+      '--prefix',
+      prefix,
+      ...tarballs,
+    ],
+    {
+      cwd: prefix,
+      timeout: opts.timeoutMs ?? INSTALL_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    },
+  );
 }
 
 async function main(argv) {
   const outIndex = argv.indexOf('--out');
-  const out = resolve(outIndex >= 0 && argv[outIndex + 1] !== undefined ? argv[outIndex + 1] : join(REPO_ROOT, '.package'));
+  const out = resolve(
+    outIndex >= 0 && argv[outIndex + 1] !== undefined ? argv[outIndex + 1] : join(REPO_ROOT, '.package'),
+  );
   if (!argv.includes('--no-build')) build();
   const packed = await packAll(join(out, 'tarballs'));
   for (const p of packed) console.log(`packed ${p.name} → ${relative(process.cwd(), p.tarball)}`);
   if (argv.includes('--no-install')) return;
   const app = join(out, 'app');
   rmSync(app, { recursive: true, force: true });
-  installTarballs(packed.map((p) => p.tarball), app);
-  console.log(`installed into ${relative(process.cwd(), app) || '.'}: ${join(relative(process.cwd(), app), 'node_modules/.bin/telltale')}`);
+  installTarballs(
+    packed.map((p) => p.tarball),
+    app,
+  );
+  console.log(
+    `installed into ${relative(process.cwd(), app) || '.'}: ${join(relative(process.cwd(), app), 'node_modules/.bin/telltale')}`,
+  );
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -9,10 +9,18 @@
  */
 export function summarise(report, exitStatus) {
   const { numPassedTests = 0, numFailedTests = 0, numPendingTests = 0, numTodoTests = 0, testResults = [] } = report;
-  const outside = testResults.filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'));
+  const outside = testResults.filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  );
   let failed = numFailedTests + outside.length;
   if (failed === 0 && exitStatus !== 0) failed = 1;
   const skipped = numPendingTests + numTodoTests;
-  const notes = outside.map((file) => `failed outside its tests: ${file.name}${file.message ? ` — ${String(file.message).split('\n', 1)[0]}` : ''}`);
-  return { line: `tests: ${numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`, notes };
+  const notes = outside.map(
+    (file) =>
+      `failed outside its tests: ${file.name}${file.message ? ` — ${String(file.message).split('\n', 1)[0]}` : ''}`,
+  );
+  return {
+    line: `tests: ${numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+    notes,
+  };
 }

@@ -27,14 +27,26 @@ pnpm(['run', 'lint']);
 const report = join(mkdtempSync(join(tmpdir(), 'telltale-vitest-')), 'report.json');
 const vitest = spawnSync(
   pnpmCommand[0],
-  [...pnpmCommand.slice(1), 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    ...pnpmCommand.slice(1),
+    'exec',
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 let summary;
 try {
   summary = summarise(JSON.parse(readFileSync(report, 'utf8')), vitest.status);
 } catch {
-  summary = { notes: [`vitest wrote no report (exit ${vitest.status ?? vitest.signal})`], line: 'tests: 0 passed, 1 failed' };
+  summary = {
+    notes: [`vitest wrote no report (exit ${vitest.status ?? vitest.signal})`],
+    line: 'tests: 0 passed, 1 failed',
+  };
 }
 for (const note of summary.notes) console.log(note);
 console.log(`\n${summary.line}`);

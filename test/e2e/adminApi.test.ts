@@ -18,20 +18,36 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
   let telltale: TelltaleProcess;
   const server = (): string[] => ['--endpoint', telltale.url, '--admin-key', ADMIN_KEY];
 
-  const admin = async <T>(method: string, path: string, body?: unknown, key = ADMIN_KEY): Promise<{ status: number; body: T }> => {
+  const admin = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    key = ADMIN_KEY,
+  ): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${telltale.url}/api/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(15_000),
     });
     return { status: res.status, body: (await res.json()) as T };
   };
   const runStatus = async (runId: string, readKey: string): Promise<number> =>
-    (await fetch(`${telltale.url}/api/v1/runs/${runId}`, { headers: { authorization: `Bearer ${readKey}` }, signal: AbortSignal.timeout(15_000) })).status;
+    (
+      await fetch(`${telltale.url}/api/v1/runs/${runId}`, {
+        headers: { authorization: `Bearer ${readKey}` },
+        signal: AbortSignal.timeout(15_000),
+      })
+    ).status;
 
   beforeAll(async () => {
-    telltale = await TelltaleProcess.start({ dataDir, args: ['--auth', 'keys', '--admin-key', ADMIN_KEY, '--auth-refresh-seconds', String(REFRESH_S)] });
+    telltale = await TelltaleProcess.start({
+      dataDir,
+      args: ['--auth', 'keys', '--admin-key', ADMIN_KEY, '--auth-refresh-seconds', String(REFRESH_S)],
+    });
   });
   afterAll(async () => {
     await telltale?.dispose();
@@ -40,21 +56,36 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
 
   it('creates a project and an ingest key through the API: OTLP is accepted with it, and refused once it is revoked', async () => {
     expect((await admin('POST', '/admin/projects', { id: 'fleet', maxSpansPerSecond: 1000 })).status).toBe(201);
-    const ingest = await admin<{ key: { keyId: string }; secret: string }>('POST', '/admin/projects/fleet/keys', { kind: 'ingest', name: 'agents' });
+    const ingest = await admin<{ key: { keyId: string }; secret: string }>('POST', '/admin/projects/fleet/keys', {
+      kind: 'ingest',
+      name: 'agents',
+    });
     expect(ingest.status).toBe(201);
     expect(ingest.body.secret).toMatch(KEY_PATTERN);
     const read = await admin<{ secret: string }>('POST', '/admin/projects/fleet/keys', { kind: 'read' });
     // a project key never opens the admin API
     expect((await admin('GET', '/admin/projects', undefined, read.body.secret)).status).toBe(403);
 
-    const accepted = await pollUntil(() => exportRun(telltale.url, ingest.body.secret), (r) => r.result.code === ExportResultCode.SUCCESS, DEADLINE_MS);
+    const accepted = await pollUntil(
+      () => exportRun(telltale.url, ingest.body.secret),
+      (r) => r.result.code === ExportResultCode.SUCCESS,
+      DEADLINE_MS,
+    );
     expect(accepted.value.result.code, String(accepted.value.result.error)).toBe(ExportResultCode.SUCCESS);
     expect(accepted.tookMs).toBeLessThan(DEADLINE_MS);
-    const stored = await pollUntil(() => runStatus(accepted.value.runId, read.body.secret), (s) => s === 200, DEADLINE_MS);
+    const stored = await pollUntil(
+      () => runStatus(accepted.value.runId, read.body.secret),
+      (s) => s === 200,
+      DEADLINE_MS,
+    );
     expect(stored.value).toBe(200);
 
     expect((await admin('POST', `/admin/keys/${ingest.body.key.keyId}/revoke`)).status).toBe(200);
-    const refused = await pollUntil(() => exportRun(telltale.url, ingest.body.secret), (r) => r.result.code === ExportResultCode.FAILED, DEADLINE_MS);
+    const refused = await pollUntil(
+      () => exportRun(telltale.url, ingest.body.secret),
+      (r) => r.result.code === ExportResultCode.FAILED,
+      DEADLINE_MS,
+    );
     expect(refused.value.result.code).toBe(ExportResultCode.FAILED);
     expect(String(refused.value.result.error)).toMatch(/401|Unauthorized/);
     expect(refused.tookMs).toBeLessThan(DEADLINE_MS);
@@ -67,7 +98,16 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
     expect(direct.code).not.toBe(0);
     expect(direct.stderr).toMatch(/in use by another process/);
 
-    const created = await runCli(['projects', 'create', 'cli-made', '--name', 'Made by the CLI', '--max-spans-per-second', '300', ...server()]);
+    const created = await runCli([
+      'projects',
+      'create',
+      'cli-made',
+      '--name',
+      'Made by the CLI',
+      '--max-spans-per-second',
+      '300',
+      ...server(),
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toContain('created project cli-made (at most 300 spans/s)');
     const again = await runCli(['projects', 'create', 'cli-made', ...server()]);
@@ -79,14 +119,30 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
     expect(list.stdout).toMatch(/cli-made +Made by the CLI +— +\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
     expect(list.stdout).toMatch(/fleet +fleet +1000 /);
 
-    const key = await runCli(['keys', 'create', '--project', 'cli-made', '--kind', 'read', '--name', 'cli', ...server()]);
+    const key = await runCli([
+      'keys',
+      'create',
+      '--project',
+      'cli-made',
+      '--kind',
+      'read',
+      '--name',
+      'cli',
+      ...server(),
+    ]);
     expect(key.code, key.stderr).toBe(0);
     expect(key.stdout).toMatch(/^tt_read_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}\n$/);
     const readKey = key.stdout.trim();
     const keyId = readKey.split('_')[2]!;
     expect(key.stderr).toContain(`Created read key ${keyId} for project cli-made. This is the only time it is shown`);
     const works = await pollUntil(
-      async () => (await fetch(`${telltale.url}/api/v1/runs`, { headers: { authorization: `Bearer ${readKey}` }, signal: AbortSignal.timeout(15_000) })).status,
+      async () =>
+        (
+          await fetch(`${telltale.url}/api/v1/runs`, {
+            headers: { authorization: `Bearer ${readKey}` },
+            signal: AbortSignal.timeout(15_000),
+          })
+        ).status,
       (s) => s === 200,
       DEADLINE_MS,
     );
@@ -94,7 +150,9 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
 
     const table = await runCli(['keys', 'list', '--project', 'cli-made', ...server()]);
     expect(table.stdout).toMatch(new RegExp(`${keyId} +read +cli +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +—`));
-    const json = JSON.parse((await runCli(['keys', 'list', '--project', 'cli-made', '--json', ...server()])).stdout) as Record<string, unknown>[];
+    const json = JSON.parse(
+      (await runCli(['keys', 'list', '--project', 'cli-made', '--json', ...server()])).stdout,
+    ) as Record<string, unknown>[];
     expect(json.map((k) => Object.keys(k).sort())).toEqual([['createdAtMs', 'keyId', 'kind', 'name', 'projectId']]);
     expect(JSON.stringify(json)).not.toContain(readKey.split('_')[3]!);
 
@@ -102,7 +160,13 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`^revoked read key ${keyId} of project cli-made at \\d{4}-`));
     const refused = await pollUntil(
-      async () => (await fetch(`${telltale.url}/api/v1/runs`, { headers: { authorization: `Bearer ${readKey}` }, signal: AbortSignal.timeout(15_000) })).status,
+      async () =>
+        (
+          await fetch(`${telltale.url}/api/v1/runs`, {
+            headers: { authorization: `Bearer ${readKey}` },
+            signal: AbortSignal.timeout(15_000),
+          })
+        ).status,
       (s) => s === 401,
       DEADLINE_MS,
     );
@@ -113,16 +177,27 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
     const wrong = await runCli(['projects', 'list', '--endpoint', telltale.url, '--admin-key', 'x'.repeat(30)]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/refused the request \(401: invalid admin key\).*--admin-key or TELLTALE_ADMIN_KEY/);
-    const fromEnv = await runCli(['projects', 'list', '--endpoint', telltale.url], { env: { TELLTALE_ADMIN_KEY: ADMIN_KEY } });
+    const fromEnv = await runCli(['projects', 'list', '--endpoint', telltale.url], {
+      env: { TELLTALE_ADMIN_KEY: ADMIN_KEY },
+    });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     expect(fromEnv.stdout).toContain('cli-made');
-    const missing = await runCli(['keys', 'list', '--project', 'fleet', '--endpoint', telltale.url], { env: { TELLTALE_ADMIN_KEY: '' } });
+    const missing = await runCli(['keys', 'list', '--project', 'fleet', '--endpoint', telltale.url], {
+      env: { TELLTALE_ADMIN_KEY: '' },
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/missing admin key/);
     const ghost = await runCli(['keys', 'create', '--project', 'ghost', '--kind', 'ingest', ...server()]);
     expect(ghost.code).toBe(1);
     expect(ghost.stderr).toContain('telltale: no project ghost');
-    const unreachable = await runCli(['projects', 'list', '--endpoint', 'http://127.0.0.1:1', '--admin-key', ADMIN_KEY]);
+    const unreachable = await runCli([
+      'projects',
+      'list',
+      '--endpoint',
+      'http://127.0.0.1:1',
+      '--admin-key',
+      ADMIN_KEY,
+    ]);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toMatch(/cannot reach the Telltale server at http:\/\/127\.0\.0\.1:1/);
     const noEndpoint = await runCli(['projects', 'list', '--admin-key', ADMIN_KEY, '--data-dir', dataDir]);

@@ -51,7 +51,12 @@ interface HistoryEvent {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function api<T>(proc: TelltaleProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  proc: TelltaleProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${proc.url}/api/v1${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -82,7 +87,14 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     telltale = await TelltaleProcess.start({ args: ARGS });
     receiver = await WebhookReceiver.start();
     // A flaky agent through the SDK and OTLP: 6 of its 10 runs fail, so end-to-end success is 40%.
-    await sendAgentRuns(telltale.url, { service: 'shop', agent: 'checkout', runs: 10, startMs: Date.now() - 120_000, fails: (i) => i < 6, durationMs: () => 100 });
+    await sendAgentRuns(telltale.url, {
+      service: 'shop',
+      agent: 'checkout',
+      runs: 10,
+      startMs: Date.now() - 120_000,
+      fails: (i) => i < 6,
+      durationMs: () => 100,
+    });
     await until('the 10 runs to be stored', 20_000, async () => {
       const runs = await telltale.getJson<{ total: number }>('/api/v1/runs?service=shop&limit=1');
       return runs.body.total === 10 ? true : undefined;
@@ -122,7 +134,12 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     const { body } = await api<{ destinations: Destination[] }>(telltale, 'GET', '/alerts/destinations');
     expect(body.destinations).toHaveLength(1);
     const [created] = body.destinations;
-    expect(created).toMatchObject({ name: 'on-call', url: receiver.url, enabled: true, secretPrefixes: [`${secret.slice(0, 10)}…`] });
+    expect(created).toMatchObject({
+      name: 'on-call',
+      url: receiver.url,
+      enabled: true,
+      secretPrefixes: [`${secret.slice(0, 10)}…`],
+    });
     destinationId = created!.id;
     const row = await page.waitForSelector(`[data-testid="destination-row"][data-destination-id="${destinationId}"]`);
     expect(await row.textContent()).toContain(receiver.url);
@@ -133,11 +150,16 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
   });
 
   it('sends a test notification from the UI; it arrives signed; the delivery log shows its attempt and redelivers it', async () => {
-    await page.click(`[data-testid="destination-row"][data-destination-id="${destinationId}"] [data-testid="destination-test"]`);
+    await page.click(
+      `[data-testid="destination-row"][data-destination-id="${destinationId}"] [data-testid="destination-test"]`,
+    );
     const result = await page.waitForSelector('[data-testid="test-result"]');
     expect(await result.textContent()).toContain('Delivered (HTTP 200)');
     const [test] = await receiver.waitFor(1, 10_000);
-    const payload = new Webhook(secret).verify(test!.body, test!.headers as Record<string, string>) as { type: string; status: string };
+    const payload = new Webhook(secret).verify(test!.body, test!.headers as Record<string, string>) as {
+      type: string;
+      status: string;
+    };
     expect(payload).toMatchObject({ type: 'alert.test', status: 'firing' });
     const webhookId = String(test!.headers['webhook-id']);
 
@@ -148,7 +170,9 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     await page.selectOption('[data-testid="deliveries-filter-state"]', 'failed');
     await page.waitForSelector('text=No failed notifications');
     await page.selectOption('[data-testid="deliveries-filter-state"]', '');
-    await page.click(`[data-testid="notification-row"][data-notification-id="${webhookId}"] [data-testid="notification-toggle"]`);
+    await page.click(
+      `[data-testid="notification-row"][data-notification-id="${webhookId}"] [data-testid="notification-toggle"]`,
+    );
     await page.waitForSelector('[data-testid="attempt-row"][data-outcome="delivered"]');
     expect(await page.textContent('[data-testid="attempts-table"]')).toContain('HTTP 200');
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-delivery-log.png'), fullPage: true });
@@ -175,24 +199,43 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
 
     await page.click(`${row} [data-testid="destination-toggle"]`);
     await page.waitForSelector(`${row}[data-enabled="false"]`);
-    expect((await api<{ destination: Destination }>(telltale, 'GET', `/alerts/destinations/${destinationId}`)).body.destination.enabled).toBe(false);
+    expect(
+      (await api<{ destination: Destination }>(telltale, 'GET', `/alerts/destinations/${destinationId}`)).body
+        .destination.enabled,
+    ).toBe(false);
     await page.click(`${row} [data-testid="destination-toggle"]`);
     await page.waitForSelector(`${row}[data-enabled="true"]`);
-    expect((await api<{ destination: Destination }>(telltale, 'GET', `/alerts/destinations/${destinationId}`)).body.destination.enabled).toBe(true);
+    expect(
+      (await api<{ destination: Destination }>(telltale, 'GET', `/alerts/destinations/${destinationId}`)).body
+        .destination.enabled,
+    ).toBe(true);
   });
 
   it('creates a rule in the form (client-side and server-side errors shown) and the API has exactly that rule', async () => {
     // A destination deleted behind the form's back: only the server can refuse it.
-    const doomed = await api<{ destination: Destination }>(telltale, 'POST', '/alerts/destinations', { name: 'doomed', url: receiver.url });
+    const doomed = await api<{ destination: Destination }>(telltale, 'POST', '/alerts/destinations', {
+      name: 'doomed',
+      url: receiver.url,
+    });
     await page.goto(`${telltale.url}/alerts`);
     await page.waitForSelector('text=No alert rules yet');
     await page.click('[data-testid="new-rule"]');
-    await page.waitForSelector(`[data-testid="rule-field-destination"][data-destination-id="${doomed.body.destination.id}"]`);
+    await page.waitForSelector(
+      `[data-testid="rule-field-destination"][data-destination-id="${doomed.body.destination.id}"]`,
+    );
 
     // The form offers exactly the choices the server's rule schema (its OpenAPI document) accepts.
-    const doc = await api<{ paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: RuleBodySchema } } } } }> }>(telltale, 'GET', '/openapi.json');
+    const doc = await api<{
+      paths: Record<
+        string,
+        { post?: { requestBody: { content: { 'application/json': { schema: RuleBodySchema } } } } }
+      >;
+    }>(telltale, 'GET', '/openapi.json');
     const accepted = doc.body.paths['/alerts/rules']!.post!.requestBody.content['application/json'].schema.properties;
-    const options = (select: string) => page.$$eval(`[data-testid="${select}"] option`, (els) => els.map((el) => (el as HTMLOptionElement).value).filter((v) => v !== ''));
+    const options = (select: string) =>
+      page.$$eval(`[data-testid="${select}"] option`, (els) =>
+        els.map((el) => (el as HTMLOptionElement).value).filter((v) => v !== ''),
+      );
     expect(await options('rule-field-metric')).toEqual(accepted.metric.enum);
     expect(await options('rule-field-comparison')).toEqual(accepted.comparison.enum);
     await page.selectOption('[data-testid="rule-field-metric"]', 'failure_cause_share');
@@ -255,55 +298,79 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     await page.waitForSelector('[data-testid="alert-state-row"][data-state="ok"]', { timeout: 15_000 });
   });
 
-  it('edits the threshold in the UI; the API sees it; the rule fires and the UI shows the state and history the API has', { timeout: 60_000 }, async () => {
-    await page.click('[data-testid="rule-edit"]');
-    expect(await page.inputValue('[data-testid="rule-field-threshold"]')).toBe('0.3');
-    expect(await page.inputValue('[data-testid="rule-field-labels"]')).toBe('team=payments\nseverity=page');
-    await page.fill('[data-testid="rule-field-threshold"]', '0.8');
-    await page.click('[data-testid="rule-submit"]');
-    await page.waitForSelector('[data-testid="rule-summary-condition"]:has-text("< 80%")');
-    const edited = await api<{ rule: Rule }>(telltale, 'GET', `/alerts/rules/${ruleId}`);
-    expect(edited.body.rule).toMatchObject({ threshold: 0.8, name: 'checkout success', labels: { team: 'payments', severity: 'page' }, destinationIds: [destinationId] });
+  it(
+    'edits the threshold in the UI; the API sees it; the rule fires and the UI shows the state and history the API has',
+    { timeout: 60_000 },
+    async () => {
+      await page.click('[data-testid="rule-edit"]');
+      expect(await page.inputValue('[data-testid="rule-field-threshold"]')).toBe('0.3');
+      expect(await page.inputValue('[data-testid="rule-field-labels"]')).toBe('team=payments\nseverity=page');
+      await page.fill('[data-testid="rule-field-threshold"]', '0.8');
+      await page.click('[data-testid="rule-submit"]');
+      await page.waitForSelector('[data-testid="rule-summary-condition"]:has-text("< 80%")');
+      const edited = await api<{ rule: Rule }>(telltale, 'GET', `/alerts/rules/${ruleId}`);
+      expect(edited.body.rule).toMatchObject({
+        threshold: 0.8,
+        name: 'checkout success',
+        labels: { team: 'payments', severity: 'page' },
+        destinationIds: [destinationId],
+      });
 
-    const firing = await until('the rule to fire', 30_000, async () => {
-      const { body } = await api<{ states: State[] }>(telltale, 'GET', `/alerts/rules/${ruleId}`);
-      const state = body.states.find((s) => s.groupKey === '');
-      return state?.state === 'firing' ? state : undefined;
-    });
-    expect(firing).toMatchObject({ lastValue: 0.4, lastSample: 10 });
-    await page.waitForSelector('[data-testid="alert-rule-state"][data-state="firing"]', { timeout: 15_000 });
-    const stateRow = await page.waitForSelector('[data-testid="alert-state-row"][data-state="firing"]');
-    expect(await stateRow.$eval('[data-testid="alert-state-value"]', (el) => el.textContent)).toBe('40%');
+      const firing = await until('the rule to fire', 30_000, async () => {
+        const { body } = await api<{ states: State[] }>(telltale, 'GET', `/alerts/rules/${ruleId}`);
+        const state = body.states.find((s) => s.groupKey === '');
+        return state?.state === 'firing' ? state : undefined;
+      });
+      expect(firing).toMatchObject({ lastValue: 0.4, lastSample: 10 });
+      await page.waitForSelector('[data-testid="alert-rule-state"][data-state="firing"]', { timeout: 15_000 });
+      const stateRow = await page.waitForSelector('[data-testid="alert-state-row"][data-state="firing"]');
+      expect(await stateRow.$eval('[data-testid="alert-state-value"]', (el) => el.textContent)).toBe('40%');
 
-    const history = await api<{ events: HistoryEvent[] }>(telltale, 'GET', `/alerts/history?ruleId=${ruleId}`);
-    expect(history.body.events.map((e) => [e.fromState, e.toState])).toEqual([['ok', 'firing']]);
-    await page.waitForSelector(`[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`, { timeout: 20_000 });
-    const uiHistory = await page.$$eval('[data-testid="alert-history-row"]', (els) => els.map((el) => [el.getAttribute('data-event-id'), el.getAttribute('data-from'), el.getAttribute('data-to')]));
-    expect(uiHistory).toEqual(history.body.events.map((e) => [e.eventId, e.fromState, e.toState]));
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-rule-firing.png'), fullPage: true });
+      const history = await api<{ events: HistoryEvent[] }>(telltale, 'GET', `/alerts/history?ruleId=${ruleId}`);
+      expect(history.body.events.map((e) => [e.fromState, e.toState])).toEqual([['ok', 'firing']]);
+      await page.waitForSelector(
+        `[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`,
+        { timeout: 20_000 },
+      );
+      const uiHistory = await page.$$eval('[data-testid="alert-history-row"]', (els) =>
+        els.map((el) => [el.getAttribute('data-event-id'), el.getAttribute('data-from'), el.getAttribute('data-to')]),
+      );
+      expect(uiHistory).toEqual(history.body.events.map((e) => [e.eventId, e.fromState, e.toState]));
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-rule-firing.png'), fullPage: true });
 
-    // The firing notification reached the receiver, signed with the current secret.
-    const received = await until('the firing webhook', 15_000, () => {
-      const hit = receiver.received.find((r) => (JSON.parse(r.body) as { type?: string }).type === 'alert.firing');
-      return Promise.resolve(hit);
-    });
-    const notice = new Webhook(secret).verify(received.body, received.headers as Record<string, string>) as { status: string; value: number; threshold: number; dashboardUrl: string };
-    expect(notice).toMatchObject({ status: 'firing', value: 0.4, threshold: 0.8 });
-    // Its link opens this rule in the dashboard.
-    await page.goto(notice.dashboardUrl);
-    await page.waitForSelector(`[data-testid="alert-rule-page"][data-rule-id="${ruleId}"]`);
+      // The firing notification reached the receiver, signed with the current secret.
+      const received = await until('the firing webhook', 15_000, () => {
+        const hit = receiver.received.find((r) => (JSON.parse(r.body) as { type?: string }).type === 'alert.firing');
+        return Promise.resolve(hit);
+      });
+      const notice = new Webhook(secret).verify(received.body, received.headers as Record<string, string>) as {
+        status: string;
+        value: number;
+        threshold: number;
+        dashboardUrl: string;
+      };
+      expect(notice).toMatchObject({ status: 'firing', value: 0.4, threshold: 0.8 });
+      // Its link opens this rule in the dashboard.
+      await page.goto(notice.dashboardUrl);
+      await page.waitForSelector(`[data-testid="alert-rule-page"][data-rule-id="${ruleId}"]`);
 
-    // The list and the history tab show the same.
-    await page.click('[data-testid="nav-alerts"]');
-    // the row renders before its state arrives ('unknown' until then, seen under load): wait for the state the API has
-    const listRow = await page.waitForSelector(`[data-testid="alert-rule-row"][data-rule-id="${ruleId}"][data-state="firing"]`, { timeout: 20_000 });
-    expect(await listRow.getAttribute('data-state')).toBe('firing');
-    expect(await listRow.$eval('[data-testid="alert-rule-value"]', (el) => el.textContent)).toBe('40% (n = 10)');
-    await page.click('[data-testid="alerts-tab-history"]');
-    await page.selectOption('[data-testid="history-filter-rule"]', ruleId);
-    await page.waitForSelector(`[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-history.png'), fullPage: true });
-  });
+      // The list and the history tab show the same.
+      await page.click('[data-testid="nav-alerts"]');
+      // the row renders before its state arrives ('unknown' until then, seen under load): wait for the state the API has
+      const listRow = await page.waitForSelector(
+        `[data-testid="alert-rule-row"][data-rule-id="${ruleId}"][data-state="firing"]`,
+        { timeout: 20_000 },
+      );
+      expect(await listRow.getAttribute('data-state')).toBe('firing');
+      expect(await listRow.$eval('[data-testid="alert-rule-value"]', (el) => el.textContent)).toBe('40% (n = 10)');
+      await page.click('[data-testid="alerts-tab-history"]');
+      await page.selectOption('[data-testid="history-filter-rule"]', ruleId);
+      await page.waitForSelector(
+        `[data-testid="alert-history-row"][data-event-id="${history.body.events[0]!.eventId}"]`,
+      );
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'alerts-history.png'), fullPage: true });
+    },
+  );
 
   it('deletes the rule from the UI and the API no longer has it', async () => {
     await page.click('[data-testid="alerts-tab-rules"]');

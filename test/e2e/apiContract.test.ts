@@ -22,20 +22,30 @@ describe('the API answers what its contract says', () => {
   const called = new Set<string>();
 
   /** Calls a route of the contract; fails unless it answers 2xx with a body its response schema accepts. */
-  async function call<K extends ApiRouteKey>(key: K, opts: Call = {}): Promise<ReturnType<(typeof API_ROUTES)[K]['response']['parse']>> {
+  async function call<K extends ApiRouteKey>(
+    key: K,
+    opts: Call = {},
+  ): Promise<ReturnType<(typeof API_ROUTES)[K]['response']['parse']>> {
     const route = API_ROUTES[key];
-    const path = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(opts.params?.[name] ?? `<missing ${name}>`));
+    const path = route.path.replace(/:(\w+)/g, (_m, name: string) =>
+      encodeURIComponent(opts.params?.[name] ?? `<missing ${name}>`),
+    );
     const query = new URLSearchParams(opts.query ?? {}).toString();
     const res = await fetch(`${telltale.url}/api/v1${path}${query === '' ? '' : `?${query}`}`, {
       method: route.method.toUpperCase(),
-      ...(opts.body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(opts.body) }),
+      ...(opts.body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(opts.body) }),
       signal: AbortSignal.timeout(30_000),
     });
     const body: unknown = await res.json();
     expect(res.status, `${key}: ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(200);
     expect(res.status, `${key}: ${JSON.stringify(body)}`).toBeLessThan(300);
     const parsed = route.response.safeParse(body);
-    if (!parsed.success) throw new Error(`${key} broke its contract: ${JSON.stringify(parsed.error.issues.slice(0, 3))}\n${JSON.stringify(body).slice(0, 2000)}`);
+    if (!parsed.success)
+      throw new Error(
+        `${key} broke its contract: ${JSON.stringify(parsed.error.issues.slice(0, 3))}\n${JSON.stringify(body).slice(0, 2000)}`,
+      );
     called.add(`${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     return parsed.data as ReturnType<(typeof API_ROUTES)[K]['response']['parse']>;
   }
@@ -49,7 +59,9 @@ describe('the API answers what its contract says', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     for (;;) {
-      const { body } = await telltale.getJson<{ runs: { success: number; failure: number } }>('/api/v1/reliability/summary');
+      const { body } = await telltale.getJson<{ runs: { success: number; failure: number } }>(
+        '/api/v1/reliability/summary',
+      );
       if (body.runs.success + body.runs.failure === DEMO_RUNS) break;
       if (Date.now() > deadline) throw new Error(`only ${body.runs.success + body.runs.failure} runs stored`);
       await new Promise((r) => setTimeout(r, 200));
@@ -73,7 +85,10 @@ describe('the API answers what its contract says', () => {
 
     const { prices } = await call('get /prices');
     const model = prices[0]!.model;
-    const set = await call('put /prices/:model', { params: { model }, body: { inputPerMTok: 1, cachedInputPerMTok: 0.5, outputPerMTok: 2 } });
+    const set = await call('put /prices/:model', {
+      params: { model },
+      body: { inputPerMTok: 1, cachedInputPerMTok: 0.5, outputPerMTok: 2 },
+    });
     expect(set.price).toMatchObject({ model, origin: 'override', inputPerMTok: 1 });
     expect((await call('delete /prices/:model', { params: { model } })).deleted).toBe(model);
 
@@ -103,37 +118,72 @@ describe('the API answers what its contract says', () => {
     const { project } = await call('post /admin/projects', { body: { id: 'contract-test', name: 'Contract test' } });
     expect(project).toMatchObject({ id: 'contract-test', maxSpansPerSecond: null });
     await call('get /admin/projects/:projectId', { params: { projectId: 'contract-test' } });
-    expect((await call('put /admin/projects/:projectId', { params: { projectId: 'contract-test' }, body: { maxSpansPerSecond: 100 } })).project.maxSpansPerSecond).toBe(100);
-    const created = await call('post /admin/projects/:projectId/keys', { params: { projectId: 'contract-test' }, body: { kind: 'read', name: 'ci' } });
+    expect(
+      (
+        await call('put /admin/projects/:projectId', {
+          params: { projectId: 'contract-test' },
+          body: { maxSpansPerSecond: 100 },
+        })
+      ).project.maxSpansPerSecond,
+    ).toBe(100);
+    const created = await call('post /admin/projects/:projectId/keys', {
+      params: { projectId: 'contract-test' },
+      body: { kind: 'read', name: 'ci' },
+    });
     expect(created.secret.startsWith(created.key.prefix)).toBe(true);
-    expect((await call('get /admin/projects/:projectId/keys', { params: { projectId: 'contract-test' } })).keys.map((k) => k.keyId)).toEqual([created.key.keyId]);
-    expect((await call('post /admin/keys/:keyId/revoke', { params: { keyId: created.key.keyId } })).key.revokedAtMs).not.toBeNull();
+    expect(
+      (await call('get /admin/projects/:projectId/keys', { params: { projectId: 'contract-test' } })).keys.map(
+        (k) => k.keyId,
+      ),
+    ).toEqual([created.key.keyId]);
+    expect(
+      (await call('post /admin/keys/:keyId/revoke', { params: { keyId: created.key.keyId } })).key.revokedAtMs,
+    ).not.toBeNull();
   });
 
   it('alert rules, destinations and the delivery log', { timeout: 60_000 }, async () => {
-    const { destination, secret } = await call('post /alerts/destinations', { body: { name: 'contract', url: receiver.url } });
+    const { destination, secret } = await call('post /alerts/destinations', {
+      body: { name: 'contract', url: receiver.url },
+    });
     expect(secret).toMatch(/^whsec_/);
     const params = { destinationId: destination.id };
     expect((await call('get /alerts/destinations')).destinations.map((d) => d.id)).toContain(destination.id);
     await call('get /alerts/destinations/:destinationId', { params });
-    expect((await call('put /alerts/destinations/:destinationId', { params, body: { name: 'contract 2' } })).destination.name).toBe('contract 2');
+    expect(
+      (await call('put /alerts/destinations/:destinationId', { params, body: { name: 'contract 2' } })).destination
+        .name,
+    ).toBe('contract 2');
     const test = await call('post /alerts/destinations/:destinationId/test', { params });
     expect(test.notification.kind).toBe('test');
-    expect((await call('post /alerts/destinations/:destinationId/rotate-secret', { params, body: { keep: 1 } })).destination.secretPrefixes).toHaveLength(2);
+    expect(
+      (await call('post /alerts/destinations/:destinationId/rotate-secret', { params, body: { keep: 1 } })).destination
+        .secretPrefixes,
+    ).toHaveLength(2);
 
-    const spec = { name: 'contract rule', metric: 'e2e_success', comparison: 'lt', threshold: 0.5, destinationIds: [destination.id] };
+    const spec = {
+      name: 'contract rule',
+      metric: 'e2e_success',
+      comparison: 'lt',
+      threshold: 0.5,
+      destinationIds: [destination.id],
+    };
     const { rule } = await call('post /alerts/rules', { body: spec });
     const ruleParams = { ruleId: rule.id };
     expect((await call('get /alerts/rules')).rules.map((r) => r.id)).toContain(rule.id);
     await call('get /alerts/rules/:ruleId', { params: ruleParams });
-    expect((await call('put /alerts/rules/:ruleId', { params: ruleParams, body: { ...spec, threshold: 0.4 } })).rule.threshold).toBe(0.4);
+    expect(
+      (await call('put /alerts/rules/:ruleId', { params: ruleParams, body: { ...spec, threshold: 0.4 } })).rule
+        .threshold,
+    ).toBe(0.4);
     await call('get /alerts/state', { query: { ruleId: rule.id } });
     await call('get /alerts/history', { query: { limit: '10' } });
 
     const log = await call('get /alerts/notifications', { query: { destinationId: destination.id } });
     expect(log.notifications.map((n) => n.notificationId)).toContain(test.notification.notificationId);
     const notificationParams = { notificationId: test.notification.notificationId };
-    expect((await call('get /alerts/notifications/:notificationId', { params: notificationParams })).attempts.length).toBeGreaterThan(0);
+    expect(
+      (await call('get /alerts/notifications/:notificationId', { params: notificationParams })).attempts.length,
+    ).toBeGreaterThan(0);
     await call('post /alerts/notifications/:notificationId/redeliver', { params: notificationParams });
 
     expect((await call('delete /alerts/rules/:ruleId', { params: ruleParams })).deleted).toBe(rule.id);
@@ -141,8 +191,12 @@ describe('the API answers what its contract says', () => {
   });
 
   it('left no documented route uncalled, and documents exactly the contract', async () => {
-    const { body: doc } = await telltale.getJson<{ paths: Record<string, Record<string, unknown>> }>('/api/v1/openapi.json');
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
+    const { body: doc } = await telltale.getJson<{ paths: Record<string, Record<string, unknown>> }>(
+      '/api/v1/openapi.json',
+    );
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
     const contract = Object.values(API_ROUTES).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(documented.sort()).toEqual(contract.sort());
     expect(documented.filter((route) => !called.has(route))).toEqual([]);

@@ -20,7 +20,9 @@ function otlpJson(runId: string, spans: number, claimedProject?: string): string
         resource: {
           attributes: [
             { key: 'service.name', value: { stringValue: 'auth-e2e' } },
-            ...(claimedProject === undefined ? [] : [{ key: 'telltale.project', value: { stringValue: claimedProject } }]),
+            ...(claimedProject === undefined
+              ? []
+              : [{ key: 'telltale.project', value: { stringValue: claimedProject } }]),
           ],
         },
         scopeSpans: [
@@ -28,7 +30,9 @@ function otlpJson(runId: string, spans: number, claimedProject?: string): string
             scope: { name: 'handmade' },
             spans: Array.from({ length: spans }, (_, i) => ({
               traceId: '7b8efff798038103d269b633813fc60c',
-              spanId: (0x1000_0000_0000_0000n + BigInt(i) + BigInt(Math.floor(Math.random() * 1e9)) * 1000n).toString(16).padStart(16, '0'),
+              spanId: (0x1000_0000_0000_0000n + BigInt(i) + BigInt(Math.floor(Math.random() * 1e9)) * 1000n)
+                .toString(16)
+                .padStart(16, '0'),
               name: i === 0 ? 'agent' : `step ${i}`,
               kind: 1,
               startTimeUnixNano: String(now + BigInt(i)),
@@ -44,7 +48,16 @@ function otlpJson(runId: string, spans: number, claimedProject?: string): string
 }
 
 async function createKey(dataDir: string, project: string, kind: 'ingest' | 'read'): Promise<string> {
-  const { code, stdout, stderr } = await runCli(['keys', 'create', '--project', project, '--kind', kind, '--data-dir', dataDir]);
+  const { code, stdout, stderr } = await runCli([
+    'keys',
+    'create',
+    '--project',
+    project,
+    '--kind',
+    kind,
+    '--data-dir',
+    dataDir,
+  ]);
   expect(code, stderr).toBe(0);
   expect(stdout).toMatch(KEY_PATTERN);
   return stdout.trim();
@@ -56,9 +69,15 @@ describe('telltale start --auth keys (real server process, keys made with the CL
   const keys = { aIngest: '', aRead: '', bIngest: '', bRead: '', qIngest: '', revoked: '' };
 
   const post = (body: string, key?: string): Promise<Response> =>
-    fetch(`${telltale.url}/v1/traces`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) } });
+    fetch(`${telltale.url}/v1/traces`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+    });
   const api = async <T>(path: string, key?: string): Promise<{ status: number; body: T; headers: Headers }> => {
-    const res = await fetch(`${telltale.url}/api/v1${path}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${telltale.url}/api/v1${path}`, {
+      headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+    });
     return { status: res.status, body: (await res.json()) as T, headers: res.headers };
   };
 
@@ -109,7 +128,10 @@ describe('telltale start --auth keys (real server process, keys made with the CL
     expect(status.message).toMatch(/a read key cannot send spans.*ingest key/);
     const read = await api<{ error: { code: string; message: string } }>('/runs', keys.aIngest);
     expect(read.status).toBe(403);
-    expect(read.body.error).toEqual({ code: 'FORBIDDEN', message: expect.stringMatching(/an ingest key cannot call the API.*read key/) as unknown });
+    expect(read.body.error).toEqual({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/an ingest key cannot call the API.*read key/) as unknown,
+    });
   });
 
   it("writes with A's ingest key into A only, whatever project the payload claims", async () => {
@@ -126,7 +148,10 @@ describe('telltale start --auth keys (real server process, keys made with the CL
     const listB = await api<{ total: number; runs: unknown[] }>('/runs', keys.bRead);
     expect(listB.status).toBe(200);
     expect(listB.body).toMatchObject({ total: 0, runs: [] });
-    const reliabilityB = await api<{ runs: { success: number; failure: number; incomplete: number } }>('/reliability/summary', keys.bRead);
+    const reliabilityB = await api<{ runs: { success: number; failure: number; incomplete: number } }>(
+      '/reliability/summary',
+      keys.bRead,
+    );
     expect(reliabilityB.body.runs).toEqual({ success: 0, failure: 0, incomplete: 0 });
     // the query string cannot pick a project either
     expect((await api('/runs?project=a', keys.bRead)).status).toBe(400);
@@ -185,10 +210,14 @@ describe('telltale start --auth keys (real server process, keys made with the CL
 
   it('a CLI command on the data directory of the running server fails at once with a clear message', async () => {
     const started = Date.now();
-    const { code, stderr } = await runCli(['keys', 'list', '--project', 'a', '--data-dir', dataDir], { timeoutMs: 20_000 });
+    const { code, stderr } = await runCli(['keys', 'list', '--project', 'a', '--data-dir', dataDir], {
+      timeoutMs: 20_000,
+    });
     expect(code).toBe(1);
     expect(stderr).toContain(`telltale: the data directory ${dataDir} is in use by another process`);
-    expect(stderr).toMatch(/Stop that server and retry, or run the server and this command against a shared ClickHouse/);
+    expect(stderr).toMatch(
+      /Stop that server and retry, or run the server and this command against a shared ClickHouse/,
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
     // and the server is unharmed
     expect((await api('/runs', keys.aRead)).status).toBe(200);
@@ -199,7 +228,10 @@ describe('binding beyond loopback', () => {
   it.each([[[]], [['--auth', 'none']]])('refuses to start on 0.0.0.0 without keys (%j)', async (extra) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'telltale-open-'));
     try {
-      const { code, stdout, stderr } = await runCli(['start', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir, ...extra], { timeoutMs: 20_000 });
+      const { code, stdout, stderr } = await runCli(
+        ['start', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir, ...extra],
+        { timeoutMs: 20_000 },
+      );
       expect(code).toBe(1);
       expect(stderr).toMatch(/^telltale: refusing to listen on 0\.0\.0\.0 without authentication.*--auth keys/m);
       expect(stdout).not.toContain('telltale listening');
@@ -220,7 +252,10 @@ describe('binding beyond loopback', () => {
   });
 
   it('refuses --demo with --auth keys (the demo has no key)', async () => {
-    const { code, stderr } = await runCli(['start', '--auth', 'keys', '--demo', '--port', '0', '--data-dir', join(tmpdir(), 'telltale-never')], { timeoutMs: 20_000 });
+    const { code, stderr } = await runCli(
+      ['start', '--auth', 'keys', '--demo', '--port', '0', '--data-dir', join(tmpdir(), 'telltale-never')],
+      { timeoutMs: 20_000 },
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('--demo sends spans without a key');
   });

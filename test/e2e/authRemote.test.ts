@@ -53,17 +53,25 @@ describe('keys managed with the CLI while a server shares the ClickHouse', () =>
   });
 
   const post = (key: string, runId: string): Promise<Response> =>
-    fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: otlpJson(runId), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+    fetch(`${telltale.url}/v1/traces`, {
+      method: 'POST',
+      body: otlpJson(runId),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    });
 
   it('accepts a key the CLI creates while it runs, and refuses it within the refresh interval once revoked', async () => {
     expect((await runCli(['projects', 'create', 'shared', ...remote])).code).toBe(0);
     const created = await runCli(['keys', 'create', '--project', 'shared', '--kind', 'ingest', ...remote]);
     expect(created.code, created.stderr).toBe(0);
     const key = created.stdout.trim();
-    const readKey = (await runCli(['keys', 'create', '--project', 'shared', '--kind', 'read', ...remote])).stdout.trim();
+    const readKey = (
+      await runCli(['keys', 'create', '--project', 'shared', '--kind', 'read', ...remote])
+    ).stdout.trim();
 
     expect((await post(key, 'remote-run-1')).status).toBe(200);
-    const run = await fetch(`${telltale.url}/api/v1/runs/remote-run-1`, { headers: { authorization: `Bearer ${readKey}` } });
+    const run = await fetch(`${telltale.url}/api/v1/runs/remote-run-1`, {
+      headers: { authorization: `Bearer ${readKey}` },
+    });
     expect(run.status).toBe(200);
 
     const listed = await runCli(['keys', 'list', '--project', 'shared', ...remote]);

@@ -15,8 +15,20 @@ describe('telltale projects / keys CLI round trip (embedded data directory)', ()
   let secret = '';
 
   it('creates and lists projects, refusing duplicates and bad ids', async () => {
-    const created = await runCli(['projects', 'create', 'checkout', '--name', 'Checkout agents', '--max-spans-per-second', '2000', ...dir]);
-    expect(created).toMatchObject({ code: 0, stdout: expect.stringContaining('created project checkout (at most 2000 spans/s)') as unknown });
+    const created = await runCli([
+      'projects',
+      'create',
+      'checkout',
+      '--name',
+      'Checkout agents',
+      '--max-spans-per-second',
+      '2000',
+      ...dir,
+    ]);
+    expect(created).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('created project checkout (at most 2000 spans/s)') as unknown,
+    });
     const again = await runCli(['projects', 'create', 'checkout', ...dir]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('telltale: project checkout exists already');
@@ -33,12 +45,24 @@ describe('telltale projects / keys CLI round trip (embedded data directory)', ()
   });
 
   it('prints a new key once, alone on stdout, with how to use it on stderr', async () => {
-    const created = await runCli(['keys', 'create', '--project', 'checkout', '--kind', 'ingest', '--name', 'ci', ...dir]);
+    const created = await runCli([
+      'keys',
+      'create',
+      '--project',
+      'checkout',
+      '--kind',
+      'ingest',
+      '--name',
+      'ci',
+      ...dir,
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^tt_ingest_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}\n$/);
     key = created.stdout.trim();
     [, , keyId = '', secret = ''] = key.split('_');
-    expect(created.stderr).toContain(`Created ingest key ${keyId} for project checkout. This is the only time it is shown`);
+    expect(created.stderr).toContain(
+      `Created ingest key ${keyId} for project checkout. This is the only time it is shown`,
+    );
     expect(created.stderr).toContain('OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer%20<key>"');
     expect(created.stderr).not.toContain(secret);
     const read = await runCli(['keys', 'create', '--project', 'checkout', '--kind', 'read', ...dir]);
@@ -76,7 +100,9 @@ describe('telltale projects / keys CLI round trip (embedded data directory)', ()
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`^revoked ingest key ${keyId} of project checkout at \\d{4}-`));
     const listed = await runCli(['keys', 'list', '--project', 'checkout', ...dir]);
-    expect(listed.stdout).toMatch(new RegExp(`${keyId} +ingest +ci +\\S+ \\S+ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ`));
+    expect(listed.stdout).toMatch(
+      new RegExp(`${keyId} +ingest +ci +\\S+ \\S+ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ`),
+    );
     const byKey = await runCli(['keys', 'revoke', key, ...dir]);
     expect(byKey.stdout).toBe(revoked.stdout);
     const unknown = await runCli(['keys', 'revoke', 'AAAAAAAAAAAAAAAA', ...dir]);
@@ -87,12 +113,18 @@ describe('telltale projects / keys CLI round trip (embedded data directory)', ()
   it('stores only the SHA-256 of the secret: no column holds the key or the secret', async () => {
     const store = await Store.open({ kind: 'embedded', dataDir }, { reconcile: false });
     try {
-      const result = await store.client.query({ query: 'SELECT * FROM api_keys FINAL WHERE key_id = {keyId:String}', query_params: { keyId }, format: 'JSONEachRow' });
+      const result = await store.client.query({
+        query: 'SELECT * FROM api_keys FINAL WHERE key_id = {keyId:String}',
+        query_params: { keyId },
+        format: 'JSONEachRow',
+      });
       const rows = await result.json<Record<string, unknown>>();
       expect(rows).toHaveLength(1);
       expect(rows[0]!.secret_sha256).toBe(createHash('sha256').update(secret).digest('hex'));
       expect(rows[0]!.secret_sha256).not.toBe(key);
-      const everything = JSON.stringify(await (await store.client.query({ query: 'SELECT * FROM api_keys', format: 'JSONEachRow' })).json());
+      const everything = JSON.stringify(
+        await (await store.client.query({ query: 'SELECT * FROM api_keys', format: 'JSONEachRow' })).json(),
+      );
       expect(everything).not.toContain(secret);
     } finally {
       await store.close();

@@ -9,7 +9,9 @@ import { runCli } from './harness/runCli.js';
 import { withinMs } from './harness/withinMs.js';
 
 const CLI = fileURLToPath(new URL('../../apps/server/dist/cli.js', import.meta.url));
-const SERVER_PACKAGE = JSON.parse(readFileSync(new URL('../../apps/server/package.json', import.meta.url), 'utf8')) as { version: string };
+const SERVER_PACKAGE = JSON.parse(readFileSync(new URL('../../apps/server/package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 interface Started {
   lines: string[];
@@ -21,7 +23,11 @@ interface Started {
 
 /** Runs a command in its own process group, collecting stdout and stderr lines. */
 function startProcess(command: string, args: string[], env: Record<string, string>): Started {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const lines: string[] = [];
   const waiters = new Set<(line: string) => void>();
   const add = (line: string): void => {
@@ -80,9 +86,21 @@ describe('telltale --version', () => {
 describe('telltale start with a bad value', () => {
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--port', 'abc'], {}, 'telltale: --port (TELLTALE_PORT) must be an integer from 0 to 65535, got "abc"'],
-    [[], { TELLTALE_PORT: '99999' }, 'telltale: --port (TELLTALE_PORT) must be an integer from 0 to 65535, got "99999"'],
-    [['--retention-days', '0'], {}, 'telltale: --retention-days (TELLTALE_RETENTION_DAYS) must be an integer from 1 to 3650, got "0"'],
-    [['--clickhouse-url', 'ftp://x'], {}, 'telltale: --clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://x"'],
+    [
+      [],
+      { TELLTALE_PORT: '99999' },
+      'telltale: --port (TELLTALE_PORT) must be an integer from 0 to 65535, got "99999"',
+    ],
+    [
+      ['--retention-days', '0'],
+      {},
+      'telltale: --retention-days (TELLTALE_RETENTION_DAYS) must be an integer from 1 to 3650, got "0"',
+    ],
+    [
+      ['--clickhouse-url', 'ftp://x'],
+      {},
+      'telltale: --clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://x"',
+    ],
     [['--auth', 'maybe'], {}, 'telltale: --auth (TELLTALE_AUTH) must be one of keys, none, got "maybe"'],
     [[], { TELLTALE_DEMO: 'perhaps' }, 'telltale: --demo (TELLTALE_DEMO) must be true, false, 1 or 0, got "perhaps"'],
   ];
@@ -122,30 +140,49 @@ describe('telltale start configured by its variables', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('TELLTALE_PORT, TELLTALE_GRPC_PORT, TELLTALE_DATA_DIR and TELLTALE_LOG_LEVEL change the running server', { timeout: 60_000 }, async () => {
-    // no flags at all: without the variables it would listen on 4318 with gRPC on 4317, at info level
-    const server = startProcess(process.execPath, [CLI, 'start'], { TELLTALE_PORT: '0', TELLTALE_GRPC_PORT: 'off', TELLTALE_DATA_DIR: dataDir, TELLTALE_LOG_LEVEL: 'debug' });
-    started.push(server);
-    const listening = parseJson(await server.waitFor((line) => parseJson(line)?.msg === 'telltale listening', 30_000))!;
-    expect(listening).toMatchObject({ grpc: 'off', storage: dataDir });
-    const url = String(listening.url);
-    expect(new URL(url).port).not.toBe('4318');
-    const res = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"resourceSpans":[]}' });
-    expect(res.status).toBe(200);
-    // a debug line: the level came from the variable
-    const otlp = parseJson(await server.waitFor((line) => parseJson(line)?.msg === 'otlp request', 10_000))!;
-    expect(otlp).toMatchObject({ level: 20, protocol: 'http', status: 200, spans: 0, project: 'default' });
-    await server.stop();
-  });
+  it(
+    'TELLTALE_PORT, TELLTALE_GRPC_PORT, TELLTALE_DATA_DIR and TELLTALE_LOG_LEVEL change the running server',
+    { timeout: 60_000 },
+    async () => {
+      // no flags at all: without the variables it would listen on 4318 with gRPC on 4317, at info level
+      const server = startProcess(process.execPath, [CLI, 'start'], {
+        TELLTALE_PORT: '0',
+        TELLTALE_GRPC_PORT: 'off',
+        TELLTALE_DATA_DIR: dataDir,
+        TELLTALE_LOG_LEVEL: 'debug',
+      });
+      started.push(server);
+      const listening = parseJson(
+        await server.waitFor((line) => parseJson(line)?.msg === 'telltale listening', 30_000),
+      )!;
+      expect(listening).toMatchObject({ grpc: 'off', storage: dataDir });
+      const url = String(listening.url);
+      expect(new URL(url).port).not.toBe('4318');
+      const res = await fetch(`${url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"resourceSpans":[]}',
+      });
+      expect(res.status).toBe(200);
+      // a debug line: the level came from the variable
+      const otlp = parseJson(await server.waitFor((line) => parseJson(line)?.msg === 'otlp request', 10_000))!;
+      expect(otlp).toMatchObject({ level: 20, protocol: 'http', status: 200, spans: 0, project: 'default' });
+      await server.stop();
+    },
+  );
 
   it('on a terminal, prints readable lines instead of JSON', { timeout: 60_000 }, async () => {
     // `script` (util-linux, Debian's bsdutils) gives the server a pseudo-terminal as stdout
-    const command = [process.execPath, CLI, 'start', '--port', '0', '--grpc-port', 'off', '--data-dir', dataDir].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, CLI, 'start', '--port', '0', '--grpc-port', 'off', '--data-dir', dataDir]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const server = startProcess('script', ['-qec', command, '/dev/null'], { NO_COLOR: '1' });
     started.push(server);
     const line = await server.waitFor((l) => l.includes('telltale listening'), 30_000);
     expect(parseJson(line)).toBeUndefined();
-    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: telltale listening \{"url":"http:\/\/127\.0\.0\.1:\d+","grpc":"off"/);
+    expect(line).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: telltale listening \{"url":"http:\/\/127\.0\.0\.1:\d+","grpc":"off"/,
+    );
     await server.stop();
   });
 });

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
-import { DEFAULT_PRICES, exactPercentiles, generateDataset, shuffleForDelivery, smallDataset, type RunTruth } from '@telltale/datasets';
+import {
+  DEFAULT_PRICES,
+  exactPercentiles,
+  generateDataset,
+  shuffleForDelivery,
+  smallDataset,
+  type RunTruth,
+} from '@telltale/datasets';
 import { Store, type AnalyticsFilter, type RunSummary, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,7 +25,11 @@ describe('cost against the generator truth', () => {
   let dir: string;
   let store: Store;
   let analytics: Analytics;
-  const filterFor = (projectId: string): AnalyticsFilter => ({ projectId, fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n });
+  const filterFor = (projectId: string): AnalyticsFilter => ({
+    projectId,
+    fromUnixNano: truth.startNs,
+    toUnixNano: truth.endNs + 1n,
+  });
   const runsOf = (projectId: string): RunTruth[] => truth.runs.filter((r) => r.projectId === projectId);
 
   beforeAll(async () => {
@@ -38,7 +49,9 @@ describe('cost against the generator truth', () => {
   it('has runs with explicit costs, priced tokens, cached tokens, aggregate spans and unpriced models', () => {
     expect(spans.some((s) => s.costUsd !== null && s.stepKind === 'llm')).toBe(true);
     expect(spans.some((s) => s.costUsd === null && s.cachedInputTokens > 0)).toBe(true);
-    expect(spans.some((s) => (s.stepKind === 'handoff' || s.stepKind === '' || s.stepKind === 'run') && s.inputTokens > 0)).toBe(true);
+    expect(
+      spans.some((s) => (s.stepKind === 'handoff' || s.stepKind === '' || s.stepKind === 'run') && s.inputTokens > 0),
+    ).toBe(true);
     expect(truth.runs.some((r) => r.unpricedSpans > 0)).toBe(true);
   });
 
@@ -46,7 +59,10 @@ describe('cost against the generator truth', () => {
     for (const projectId of projects) {
       const expected = runsOf(projectId);
       for (const stored of [projectId, projectId + SCRAMBLED]) {
-        const { runs, total } = await analytics.listRuns({ projectId: stored, fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n }, { limit: 10_000, offset: 0 });
+        const { runs, total } = await analytics.listRuns(
+          { projectId: stored, fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n },
+          { limit: 10_000, offset: 0 },
+        );
         expect(total).toBe(expected.length);
         const byId = new Map<string, RunSummary>(runs.map((r) => [r.runId, r]));
         for (const t of expected) {
@@ -54,9 +70,23 @@ describe('cost against the generator truth', () => {
           expect(got, t.runId).toBeDefined();
           close(got!.costUsd, t.costUsd, `${stored}/${t.runId} cost`);
           expect(
-            { outcome: got!.outcome, input: got!.inputTokens, output: got!.outputTokens, cached: got!.cachedInputTokens, unpriced: got!.unpricedSpans, groups: got!.attemptGroups },
+            {
+              outcome: got!.outcome,
+              input: got!.inputTokens,
+              output: got!.outputTokens,
+              cached: got!.cachedInputTokens,
+              unpriced: got!.unpricedSpans,
+              groups: got!.attemptGroups,
+            },
             t.runId,
-          ).toEqual({ outcome: t.outcome, input: t.inputTokens, output: t.outputTokens, cached: t.cachedInputTokens, unpriced: t.unpricedSpans, groups: t.attemptGroups });
+          ).toEqual({
+            outcome: t.outcome,
+            input: t.inputTokens,
+            output: t.outputTokens,
+            cached: t.cachedInputTokens,
+            unpriced: t.unpricedSpans,
+            groups: t.attemptGroups,
+          });
         }
       }
     }
@@ -89,7 +119,11 @@ describe('cost against the generator truth', () => {
         close(c.looping?.costUsd ?? NaN, sum(loopingOk.map((r) => r.costUsd)), 'looping runs that did not fail');
         close(c.looping?.failedUsd ?? NaN, sum(loopingFailed.map((r) => r.costUsd)), 'looping runs that failed');
         close(c.wasted.loopingRunsUsd ?? NaN, sum(loopingOk.map((r) => r.costUsd)), 'wasted on looping runs');
-        close(c.wasted.totalUsd, sum(failed.map((r) => r.costUsd)) + sum(loopingOk.map((r) => r.costUsd)), 'wasted in total');
+        close(
+          c.wasted.totalUsd,
+          sum(failed.map((r) => r.costUsd)) + sum(loopingOk.map((r) => r.costUsd)),
+          'wasted in total',
+        );
         expect(c.unpriced.spans).toBe(sum(runs.map((r) => r.unpricedSpans)));
         expect(c.unpriced.byModel.map((u) => u.model)).toEqual(c.unpriced.spans > 0 ? ['llama-3.1-8b'] : []);
       }
@@ -98,7 +132,10 @@ describe('cost against the generator truth', () => {
 
   it('filters by agent (the root name: incomplete runs have none yet)', async () => {
     for (const a of truth.agents) {
-      const runs = truth.runs.filter((r) => r.projectId === a.projectId && r.agent === a.agent && r.service === a.service && r.outcome !== 'incomplete');
+      const runs = truth.runs.filter(
+        (r) =>
+          r.projectId === a.projectId && r.agent === a.agent && r.service === a.service && r.outcome !== 'incomplete',
+      );
       const c = await analytics.cost({ ...filterFor(a.projectId), service: a.service, agent: a.agent });
       expect(c.runs.total, a.agent).toBe(runs.length);
       close(c.totalUsd, sum(runs.map((r) => r.costUsd)), `${a.agent} cost`);
@@ -106,20 +143,40 @@ describe('cost against the generator truth', () => {
   });
 
   it('breaks cost down by model as generated', async () => {
-    const got = new Map<string, { costUsd: number; calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number }>();
+    const got = new Map<
+      string,
+      { costUsd: number; calls: number; inputTokens: number; outputTokens: number; cachedInputTokens: number }
+    >();
     for (const projectId of projects) {
       for (const row of (await analytics.costBreakdown(filterFor(projectId), { groupBy: 'model' })).rows) {
         if (row.key === '') continue;
         const g = got.get(row.key) ?? { costUsd: 0, calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-        got.set(row.key, { costUsd: g.costUsd + row.costUsd, calls: g.calls + row.calls, inputTokens: g.inputTokens + row.inputTokens, outputTokens: g.outputTokens + row.outputTokens, cachedInputTokens: g.cachedInputTokens + row.cachedInputTokens });
+        got.set(row.key, {
+          costUsd: g.costUsd + row.costUsd,
+          calls: g.calls + row.calls,
+          inputTokens: g.inputTokens + row.inputTokens,
+          outputTokens: g.outputTokens + row.outputTokens,
+          cachedInputTokens: g.cachedInputTokens + row.cachedInputTokens,
+        });
       }
     }
     expect([...got.keys()].sort()).toEqual(truth.models.map((m) => m.model).sort());
     for (const m of truth.models) {
       const g = got.get(m.model)!;
       close(g.costUsd, m.costUsd, `${m.model} cost`);
-      expect({ calls: g.calls, inputTokens: g.inputTokens, outputTokens: g.outputTokens, cachedInputTokens: g.cachedInputTokens }, m.model).toEqual({
-        calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedInputTokens: m.cachedInputTokens,
+      expect(
+        {
+          calls: g.calls,
+          inputTokens: g.inputTokens,
+          outputTokens: g.outputTokens,
+          cachedInputTokens: g.cachedInputTokens,
+        },
+        m.model,
+      ).toEqual({
+        calls: m.calls,
+        inputTokens: m.inputTokens,
+        outputTokens: m.outputTokens,
+        cachedInputTokens: m.cachedInputTokens,
       });
     }
   });

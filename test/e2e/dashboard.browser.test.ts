@@ -20,7 +20,9 @@ async function seed(url: string): Promise<void> {
     await tt.run('triage-agent', async () => {
       await tt.plan('plan', () => 'ok', { state: { ticket } });
       await tt.tool('lookup', { ticket }, () => 'found', { retry: { attempts: 2 } });
-      await tt.llm('summarise', { model: 'gpt-4o-mini' }, (s) => s.recordUsage({ inputTokens: 500, outputTokens: 100, costUsd: 0.002 }));
+      await tt.llm('summarise', { model: 'gpt-4o-mini' }, (s) =>
+        s.recordUsage({ inputTokens: 500, outputTokens: 100, costUsd: 0.002 }),
+      );
     });
   }
   await tt
@@ -56,7 +58,9 @@ describe('dashboard in a real browser', () => {
     expect(api.body.total).toBe(3);
     await page.goto(`${telltale.url}/runs`);
     await page.waitForSelector('[data-testid="run-row"]');
-    const rows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome')]));
+    const rows = await page.$$eval('[data-testid="run-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome')]),
+    );
     expect(rows).toEqual(api.body.runs.map((r) => [r.runId, r.outcome]));
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'runs.png'), fullPage: true });
   });
@@ -65,7 +69,9 @@ describe('dashboard in a real browser', () => {
     await page.selectOption('[data-testid="filter-outcome"]', 'failure');
     await page.waitForURL(/outcome=failure/);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 1);
-    const outcomes = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => el.getAttribute('data-outcome')));
+    const outcomes = await page.$$eval('[data-testid="run-row"]', (els) =>
+      els.map((el) => el.getAttribute('data-outcome')),
+    );
     expect(outcomes).toEqual(['failure']);
   });
 
@@ -78,7 +84,11 @@ describe('dashboard in a real browser', () => {
     const header = await page.getAttribute('[data-testid="run-header"]', 'data-run-id');
     expect(header).toBe(failed.runId);
     const rows = await page.$$eval('[data-testid="waterfall-row"]', (els) =>
-      els.map((el) => ({ depth: el.getAttribute('data-depth'), kind: el.getAttribute('data-step-kind'), error: el.getAttribute('data-error') })),
+      els.map((el) => ({
+        depth: el.getAttribute('data-depth'),
+        kind: el.getAttribute('data-step-kind'),
+        error: el.getAttribute('data-error'),
+      })),
     );
     expect(rows).toEqual([
       { depth: '0', kind: 'run', error: 'true' },

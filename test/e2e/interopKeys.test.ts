@@ -14,7 +14,16 @@ import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 async function createKey(dataDir: string, kind: 'ingest' | 'read'): Promise<string> {
-  const { code, stdout, stderr } = await runCli(['keys', 'create', '--project', 'agents', '--kind', kind, '--data-dir', dataDir]);
+  const { code, stdout, stderr } = await runCli([
+    'keys',
+    'create',
+    '--project',
+    'agents',
+    '--kind',
+    kind,
+    '--data-dir',
+    dataDir,
+  ]);
   expect(code, stderr).toBe(0);
   return stdout.trim();
 }
@@ -32,13 +41,18 @@ describe('integrations with ingest keys (--auth keys): OTLP/HTTP headers and gRP
     telltale = await TelltaleProcess.start({ dataDir, args: ['--auth', 'keys'] });
 
     // Vercel AI SDK over OTLP/HTTP with the Authorization header (docs/integrations/vercel-ai-sdk.md)
-    const http = new InteropTracing(telltale.url, 'keyed-vercel', { headers: { Authorization: `Bearer ${ingestKey}` } });
+    const http = new InteropTracing(telltale.url, 'keyed-vercel', {
+      headers: { Authorization: `Bearer ${ingestKey}` },
+    });
     const model = new MockLanguageModelV3({
       modelId: 'mock-model',
       doGenerate: {
         content: [{ type: 'text', text: 'ok' }],
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        usage: {
+          inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
         warnings: [],
       },
     });
@@ -50,9 +64,19 @@ describe('integrations with ingest keys (--auth keys): OTLP/HTTP headers and gRP
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${ingestKey}`);
     const grpc = new InteropTracing(telltale.url, 'keyed-genai', {
-      exporter: new OtlpGrpcExporter({ url: `http://${telltale.grpcAddress}`, metadata, compression: CompressionAlgorithm.GZIP }),
+      exporter: new OtlpGrpcExporter({
+        url: `http://${telltale.grpcAddress}`,
+        metadata,
+        compression: CompressionAlgorithm.GZIP,
+      }),
     });
-    grpc.tracer('app').startActiveSpan('invoke_agent keyed', { attributes: { [OtelAttr.genAiOperationName]: 'invoke_agent', [OtelAttr.genAiAgentName]: 'keyed' } }, (span) => span.end());
+    grpc
+      .tracer('app')
+      .startActiveSpan(
+        'invoke_agent keyed',
+        { attributes: { [OtelAttr.genAiOperationName]: 'invoke_agent', [OtelAttr.genAiAgentName]: 'keyed' } },
+        (span) => span.end(),
+      );
     await grpc.flush();
     await grpc.shutdown();
   });

@@ -28,7 +28,9 @@ describe('OpenInference (@arizeai/openinference-instrumentation-openai around th
     ]);
     tracing = new InteropTracing(telltale.url, 'oi-weather');
     const instrumentation = new OpenAIInstrumentation({ tracerProvider: tracing.provider });
-    instrumentation.manuallyInstrument(openaiModule as unknown as Parameters<typeof instrumentation.manuallyInstrument>[0]);
+    instrumentation.manuallyInstrument(
+      openaiModule as unknown as Parameters<typeof instrumentation.manuallyInstrument>[0],
+    );
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: fake.baseUrl, maxRetries: 0 });
     const tracer = tracing.tracer('weather-agent');
 
@@ -42,13 +44,19 @@ describe('OpenInference (@arizeai/openinference-instrumentation-openai around th
     );
     const agent = traceAgent(
       async (question: string) => {
-        const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: question }] });
+        const first = await client.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: question }],
+        });
         const call = first.choices[0]?.message.tool_calls?.[0];
         if (call?.type !== 'function') throw new Error('expected a tool call');
         const weather = await getWeather((JSON.parse(call.function.arguments) as { city: string }).city);
         const second = await client.chat.completions.create({
           model: 'gpt-4o-mini',
-          messages: [{ role: 'user', content: question }, { role: 'assistant', content: JSON.stringify(weather) }],
+          messages: [
+            { role: 'user', content: question },
+            { role: 'assistant', content: JSON.stringify(weather) },
+          ],
         });
         return second.choices[0]?.message.content ?? '';
       },
@@ -78,8 +86,15 @@ describe('OpenInference (@arizeai/openinference-instrumentation-openai around th
     ]);
     const ok = await runSpans(telltale, runs[1]!.runId);
     // (as a multiset: spans of one run that start within the same clock tick may list in either order)
-    expect(stepsOf(ok).sort()).toEqual(['llm:OpenAI Chat Completions', 'llm:OpenAI Chat Completions', 'run:weather-agent', 'tool:get_weather']);
-    const llm = ok.filter((s) => s.stepKind === 'llm').map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens]);
+    expect(stepsOf(ok).sort()).toEqual([
+      'llm:OpenAI Chat Completions',
+      'llm:OpenAI Chat Completions',
+      'run:weather-agent',
+      'tool:get_weather',
+    ]);
+    const llm = ok
+      .filter((s) => s.stepKind === 'llm')
+      .map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens]);
     expect(llm.sort()).toEqual([
       [MODEL, 'openai', 120, 20, 100],
       [MODEL, 'openai', 150, 10, 0],
@@ -90,7 +105,9 @@ describe('OpenInference (@arizeai/openinference-instrumentation-openai around th
 
   it('names the tool from the TOOL span and hashes its input.value as the arguments, the same in both runs', async () => {
     const runs = await listRuns(telltale, '&service=oi-weather');
-    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId)))).flat().filter((s) => s.stepKind === 'tool');
+    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId))))
+      .flat()
+      .filter((s) => s.stepKind === 'tool');
     expect(tools.map((s) => s.toolName)).toEqual(['get_weather', 'get_weather']);
     expect(tools[0]!.toolArgsHash).toMatch(/^[0-9a-f]{16}$/);
     expect(tools[1]!.toolArgsHash).toBe(tools[0]!.toolArgsHash);
@@ -107,7 +124,12 @@ describe('OpenInference (@arizeai/openinference-instrumentation-openai around th
 
   it('groups the runs by session.id', async () => {
     const sessions = await listSessions(telltale);
-    expect(sessions.map((s) => [s.sessionId, s.runs, s.successRuns, s.inputTokens, s.agents])).toEqual([['support-7', 2, 1, 390, ['weather-agent']]]);
-    expect((await listRuns(telltale, '&session=support-7')).map((r) => r.sessionId)).toEqual(['support-7', 'support-7']);
+    expect(sessions.map((s) => [s.sessionId, s.runs, s.successRuns, s.inputTokens, s.agents])).toEqual([
+      ['support-7', 2, 1, 390, ['weather-agent']],
+    ]);
+    expect((await listRuns(telltale, '&session=support-7')).map((r) => r.sessionId)).toEqual([
+      'support-7',
+      'support-7',
+    ]);
   });
 });

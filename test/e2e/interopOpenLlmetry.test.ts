@@ -32,7 +32,8 @@ async function withEntity<T>(
     [SpanAttributes.TRACELOOP_ENTITY_PATH]: kind === TraceloopSpanKindValues.WORKFLOW ? '' : name,
     [SpanAttributes.TRACELOOP_ENTITY_INPUT]: JSON.stringify({ args: input, kwargs: {} }),
   };
-  for (const [key, value] of Object.entries(association)) attributes[`${SpanAttributes.TRACELOOP_ASSOCIATION_PROPERTIES}.${key}`] = value;
+  for (const [key, value] of Object.entries(association))
+    attributes[`${SpanAttributes.TRACELOOP_ASSOCIATION_PROPERTIES}.${key}`] = value;
   return tracer.startActiveSpan(`${name}.${kind}`, { attributes }, async (span) => {
     try {
       const out = await fn();
@@ -66,8 +67,12 @@ describe('OpenLLMetry (@traceloop/instrumentation-openai around the official ope
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: fake.baseUrl, maxRetries: 0 });
     const tracer = tracing.tracer('@traceloop/node-server-sdk');
 
-    const getWeather = (city: string) => withEntity(tracer, TraceloopSpanKindValues.TOOL, 'get_weather', [city], () => Promise.resolve({ city, temperatureC: 21 }));
-    const formatAnswer = (text: string) => withEntity(tracer, TraceloopSpanKindValues.TASK, 'format_answer', [text], () => Promise.resolve(text.trim()));
+    const getWeather = (city: string) =>
+      withEntity(tracer, TraceloopSpanKindValues.TOOL, 'get_weather', [city], () =>
+        Promise.resolve({ city, temperatureC: 21 }),
+      );
+    const formatAnswer = (text: string) =>
+      withEntity(tracer, TraceloopSpanKindValues.TASK, 'format_answer', [text], () => Promise.resolve(text.trim()));
     const workflow = (question: string) =>
       withEntity(
         tracer,
@@ -75,19 +80,28 @@ describe('OpenLLMetry (@traceloop/instrumentation-openai around the official ope
         'weather_workflow',
         [question],
         async () => {
-          const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: question }] });
+          const first = await client.chat.completions.create({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: question }],
+          });
           const call = first.choices[0]?.message.tool_calls?.[0];
           if (call?.type !== 'function') throw new Error('expected a tool call');
           const weather = await getWeather((JSON.parse(call.function.arguments) as { city: string }).city);
           const second = await client.chat.completions.create({
             model: 'gpt-4o-mini',
-            messages: [{ role: 'user', content: question }, { role: 'assistant', content: JSON.stringify(weather) }],
+            messages: [
+              { role: 'user', content: question },
+              { role: 'assistant', content: JSON.stringify(weather) },
+            ],
           });
           return formatAnswer(second.choices[0]?.message.content ?? '');
         },
         { session_id: 'thread-9' },
       );
-    for (let i = 0; i < 2; i++) expect(await context.with(trace.deleteSpan(context.active()), () => workflow('Weather in Paris?'))).toBe('Sunny, 21 °C');
+    for (let i = 0; i < 2; i++)
+      expect(await context.with(trace.deleteSpan(context.active()), () => workflow('Weather in Paris?'))).toBe(
+        'Sunny, 21 °C',
+      );
     await tracing.flush();
     tracing.recordFixture('openllmetry');
   });
@@ -106,8 +120,16 @@ describe('OpenLLMetry (@traceloop/instrumentation-openai around the official ope
     ]);
     for (const run of runs) {
       const spans = await runSpans(telltale, run.runId);
-      expect(stepsOf(spans).sort()).toEqual(['custom:format_answer', 'llm:chat gpt-4o-mini', 'llm:chat gpt-4o-mini', 'run:weather_workflow', 'tool:get_weather']);
-      const llm = spans.filter((s) => s.stepKind === 'llm').map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens]);
+      expect(stepsOf(spans).sort()).toEqual([
+        'custom:format_answer',
+        'llm:chat gpt-4o-mini',
+        'llm:chat gpt-4o-mini',
+        'run:weather_workflow',
+        'tool:get_weather',
+      ]);
+      const llm = spans
+        .filter((s) => s.stepKind === 'llm')
+        .map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens]);
       expect(llm.sort()).toEqual([
         [MODEL, 'openai', 120, 20],
         [MODEL, 'openai', 150, 10],
@@ -117,7 +139,9 @@ describe('OpenLLMetry (@traceloop/instrumentation-openai around the official ope
 
   it('names tools by traceloop.entity.name and hashes traceloop.entity.input as the arguments', async () => {
     const runs = await listRuns(telltale, '&service=openllmetry-weather');
-    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId)))).flat().filter((s) => s.stepKind === 'tool');
+    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId))))
+      .flat()
+      .filter((s) => s.stepKind === 'tool');
     expect(tools.map((s) => [s.name, s.toolName])).toEqual([
       ['get_weather.tool', 'get_weather'],
       ['get_weather.tool', 'get_weather'],
@@ -136,6 +160,8 @@ describe('OpenLLMetry (@traceloop/instrumentation-openai around the official ope
 
   it('groups the runs by the session_id association property', async () => {
     const sessions = await listSessions(telltale);
-    expect(sessions.map((s) => [s.sessionId, s.runs, s.successRuns, s.inputTokens, s.outputTokens])).toEqual([['thread-9', 2, 2, 540, 60]]);
+    expect(sessions.map((s) => [s.sessionId, s.runs, s.successRuns, s.inputTokens, s.outputTokens])).toEqual([
+      ['thread-9', 2, 2, 540, 60],
+    ]);
   });
 });

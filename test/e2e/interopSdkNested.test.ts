@@ -35,8 +35,14 @@ describe('@telltale/sdk llm step around an OpenLLMetry-instrumented client: one 
     const tt = createTelltale({ tracerProvider: provider });
     runId = await tt.run('greeter', async (run) => {
       await tt.llm('greet', { model: 'gpt-4o-mini', provider: 'openai' }, async (step) => {
-        const res = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] });
-        step.recordUsage({ inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: res.usage?.completion_tokens ?? 0 });
+        const res = await client.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'Hello' }],
+        });
+        step.recordUsage({
+          inputTokens: res.usage?.prompt_tokens ?? 0,
+          outputTokens: res.usage?.completion_tokens ?? 0,
+        });
         return res.choices[0]?.message.content;
       });
       return run.runId;
@@ -52,13 +58,21 @@ describe('@telltale/sdk llm step around an OpenLLMetry-instrumented client: one 
 
   it('keeps both llm spans, the usage on the inner one only', async () => {
     const spans = await runSpans(telltale, runId);
-    const llm = spans.filter((s) => s.stepKind === 'llm').map((s) => [s.name, s.parentSpanId === '' ? 'root' : 'child', s.inputTokens, s.outputTokens]);
+    const llm = spans
+      .filter((s) => s.stepKind === 'llm')
+      .map((s) => [s.name, s.parentSpanId === '' ? 'root' : 'child', s.inputTokens, s.outputTokens]);
     expect(llm.sort()).toEqual([
       ['chat gpt-4o-mini', 'child', 150, 10], // OpenLLMetry's span: the innermost
       ['greet', 'child', 0, 0], // the SDK step: same call, stored without usage
     ]);
     const [run] = (await listRuns(telltale, '&service=sdk-nested')).filter((r) => r.runId === runId);
-    expect([run!.name, run!.outcome, run!.steps, run!.inputTokens, run!.outputTokens]).toEqual(['greeter', 'success', 2, 150, 10]);
+    expect([run!.name, run!.outcome, run!.steps, run!.inputTokens, run!.outputTokens]).toEqual([
+      'greeter',
+      'success',
+      2,
+      150,
+      10,
+    ]);
     expect(run!.costUsd).toBeCloseTo(costOf({ input: 150, cached: 0, output: 10 }, PRICE), 12);
   });
 });

@@ -9,7 +9,10 @@ import { TelltaleProcess } from './harness/TelltaleProcess.js';
 const MODEL = 'mock-weather-model';
 const PRICE = { input: 1, cached: 0.5, output: 2 };
 /** Usage of every model call: 100 input tokens of which 20 cached, 30 output of which 10 reasoning. */
-const CALL_USAGE = { inputTokens: { total: 100, noCache: 80, cacheRead: 20, cacheWrite: undefined }, outputTokens: { total: 30, text: 20, reasoning: 10 } };
+const CALL_USAGE = {
+  inputTokens: { total: 100, noCache: 80, cacheRead: 20, cacheWrite: undefined },
+  outputTokens: { total: 30, text: 20, reasoning: 10 },
+};
 
 /** The AI SDK's mock model streaming one answer, with the usage in its finish part. */
 function streamingModel(): MockLanguageModelV3 {
@@ -42,12 +45,24 @@ function weatherModel(): MockLanguageModelV3 {
       return Promise.resolve(
         first
           ? {
-              content: [{ type: 'tool-call' as const, toolCallId: `call-${calls}`, toolName: 'getWeather', input: JSON.stringify({ city: 'Paris' }) }],
+              content: [
+                {
+                  type: 'tool-call' as const,
+                  toolCallId: `call-${calls}`,
+                  toolName: 'getWeather',
+                  input: JSON.stringify({ city: 'Paris' }),
+                },
+              ],
               finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
               usage: CALL_USAGE,
               warnings: [],
             }
-          : { content: [{ type: 'text' as const, text: 'Sunny, 21 °C' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage: CALL_USAGE, warnings: [] },
+          : {
+              content: [{ type: 'text' as const, text: 'Sunny, 21 °C' }],
+              finishReason: { unified: 'stop' as const, raw: 'stop' },
+              usage: CALL_USAGE,
+              warnings: [],
+            },
       );
     },
   });
@@ -74,7 +89,12 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
         prompt: 'What is the weather in Paris?',
         tools: { getWeather },
         stopWhen: stepCountIs(3),
-        experimental_telemetry: { isEnabled: true, functionId: 'weather-agent', metadata: { sessionId: 'chat-42' }, tracer: tracing.tracer('ai') },
+        experimental_telemetry: {
+          isEnabled: true,
+          functionId: 'weather-agent',
+          metadata: { sessionId: 'chat-42' },
+          tracer: tracing.tracer('ai'),
+        },
       });
       expect(result.text).toBe('Sunny, 21 °C');
     }
@@ -82,7 +102,12 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
     const streamed = streamText({
       model: streamingModel(),
       prompt: 'Say hello in French',
-      experimental_telemetry: { isEnabled: true, functionId: 'greeter', metadata: { sessionId: 'chat-43' }, tracer: tracing.tracer('ai') },
+      experimental_telemetry: {
+        isEnabled: true,
+        functionId: 'greeter',
+        metadata: { sessionId: 'chat-43' },
+        tracer: tracing.tracer('ai'),
+      },
     });
     expect(await streamed.text).toBe('Bonjour');
     await tracing.flush();
@@ -97,12 +122,33 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
     const runs = (await listRuns(telltale, '&service=vercel-weather')).filter((r) => r.name === 'ai.generateText');
     expect(runs).toHaveLength(2);
     for (const run of runs) {
-      expect(run).toMatchObject({ name: 'ai.generateText', service: 'vercel-weather', outcome: 'success', steps: 3, spans: 4, sessionId: 'chat-42' });
+      expect(run).toMatchObject({
+        name: 'ai.generateText',
+        service: 'vercel-weather',
+        outcome: 'success',
+        steps: 3,
+        spans: 4,
+        sessionId: 'chat-42',
+      });
       const spans = await runSpans(telltale, run.runId);
       // as a multiset: the tool call starts in the millisecond its doGenerate ended, so the two may list in either order
-      expect(stepsOf(spans).sort()).toEqual(['llm:ai.generateText.doGenerate', 'llm:ai.generateText.doGenerate', 'tool:getWeather']);
+      expect(stepsOf(spans).sort()).toEqual([
+        'llm:ai.generateText.doGenerate',
+        'llm:ai.generateText.doGenerate',
+        'tool:getWeather',
+      ]);
       const llm = spans.filter((s) => s.stepKind === 'llm');
-      expect(llm.map((s) => [s.model, s.provider, s.inputTokens, s.outputTokens, s.cachedInputTokens, s.reasoningTokens, s.sessionId])).toEqual([
+      expect(
+        llm.map((s) => [
+          s.model,
+          s.provider,
+          s.inputTokens,
+          s.outputTokens,
+          s.cachedInputTokens,
+          s.reasoningTokens,
+          s.sessionId,
+        ]),
+      ).toEqual([
         [MODEL, 'mock-provider', 100, 30, 20, 10, 'chat-42'],
         [MODEL, 'mock-provider', 100, 30, 20, 10, 'chat-42'],
       ]);
@@ -111,7 +157,15 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
 
   it('shows a streamText call as a run with its doStream llm step and the usage of its finish part', async () => {
     const [run] = (await listRuns(telltale, '&service=vercel-weather')).filter((r) => r.name === 'ai.streamText');
-    expect(run).toMatchObject({ outcome: 'success', steps: 1, spans: 2, inputTokens: 100, outputTokens: 30, cachedInputTokens: 20, sessionId: 'chat-43' });
+    expect(run).toMatchObject({
+      outcome: 'success',
+      steps: 1,
+      spans: 2,
+      inputTokens: 100,
+      outputTokens: 30,
+      cachedInputTokens: 20,
+      sessionId: 'chat-43',
+    });
     expect(run!.costUsd).toBeCloseTo(costOf({ input: 100, cached: 20, output: 30 }, PRICE), 12);
     const spans = await runSpans(telltale, run!.runId);
     expect(stepsOf(spans)).toEqual(['llm:ai.streamText.doStream']);
@@ -119,7 +173,9 @@ describe('Vercel AI SDK (ai 6, MockLanguageModelV3, telemetry on) → official O
 
   it('records the tool call with its name and an arguments hash that repeats across runs', async () => {
     const runs = (await listRuns(telltale, '&service=vercel-weather')).filter((r) => r.name === 'ai.generateText');
-    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId)))).flat().filter((s) => s.stepKind === 'tool');
+    const tools = (await Promise.all(runs.map((r) => runSpans(telltale, r.runId))))
+      .flat()
+      .filter((s) => s.stepKind === 'tool');
     expect(tools.map((s) => s.toolName)).toEqual(['getWeather', 'getWeather']);
     expect(tools[0]!.toolArgsHash).toMatch(/^[0-9a-f]{16}$/);
     expect(tools[1]!.toolArgsHash).toBe(tools[0]!.toolArgsHash);

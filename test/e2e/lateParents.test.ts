@@ -32,7 +32,11 @@ const int = (key: string, value: number): Attr => ({ key, value: { intValue: Str
 const dbl = (key: string, value: number): Attr => ({ key, value: { doubleValue: value } });
 const T0 = BigInt(Date.now() - 60_000) * 1_000_000n;
 
-function span(traceId: string, name: string, opts: { parent?: string; at: number; attributes?: Attr[]; status?: number; spanId?: string }): JsonSpan {
+function span(
+  traceId: string,
+  name: string,
+  opts: { parent?: string; at: number; attributes?: Attr[]; status?: number; spanId?: string },
+): JsonSpan {
   const start = T0 + BigInt(opts.at) * 1_000_000n;
   return {
     traceId,
@@ -48,8 +52,19 @@ function span(traceId: string, name: string, opts: { parent?: string; at: number
 }
 
 async function send(telltale: TelltaleProcess, spans: JsonSpan[]): Promise<void> {
-  const body = { resourceSpans: [{ resource: { attributes: [str('service.name', 'late-parents')] }, scopeSpans: [{ scope: { name: 'late-parents-test' }, spans }] }] };
-  const res = await fetch(`${telltale.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const body = {
+    resourceSpans: [
+      {
+        resource: { attributes: [str('service.name', 'late-parents')] },
+        scopeSpans: [{ scope: { name: 'late-parents-test' }, spans }],
+      },
+    ],
+  };
+  const res = await fetch(`${telltale.url}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -73,22 +88,56 @@ describe('orphans and late parents land in the right run', () => {
     const chat = span(trace, 'chat gpt-4o', {
       parent: rootId,
       at: 1,
-      attributes: [str(OtelAttr.genAiOperationName, 'chat'), int(OtelAttr.genAiInputTokens, 100), int(OtelAttr.genAiOutputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.01)],
+      attributes: [
+        str(OtelAttr.genAiOperationName, 'chat'),
+        int(OtelAttr.genAiInputTokens, 100),
+        int(OtelAttr.genAiOutputTokens, 10),
+        dbl(OpenInferenceAttr.costTotal, 0.01),
+      ],
     });
-    const tool = span(trace, 'execute_tool search', { parent: rootId, at: 2, attributes: [str(OtelAttr.genAiOperationName, 'execute_tool'), str(OtelAttr.genAiToolName, 'search')] });
+    const tool = span(trace, 'execute_tool search', {
+      parent: rootId,
+      at: 2,
+      attributes: [str(OtelAttr.genAiOperationName, 'execute_tool'), str(OtelAttr.genAiToolName, 'search')],
+    });
     await send(telltale, [chat, tool]);
-    expect(await run(telltale, trace)).toMatchObject({ outcome: 'incomplete', steps: 2, spans: 2, inputTokens: 100, costUsd: 0.01 });
+    expect(await run(telltale, trace)).toMatchObject({
+      outcome: 'incomplete',
+      steps: 2,
+      spans: 2,
+      inputTokens: 100,
+      costUsd: 0.01,
+    });
 
     const root = span(trace, 'invoke_agent helper', {
       spanId: rootId,
       at: 0,
-      attributes: [str(OtelAttr.genAiOperationName, 'invoke_agent'), int(OtelAttr.genAiInputTokens, 100), int(OtelAttr.genAiOutputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.01)],
+      attributes: [
+        str(OtelAttr.genAiOperationName, 'invoke_agent'),
+        int(OtelAttr.genAiInputTokens, 100),
+        int(OtelAttr.genAiOutputTokens, 10),
+        dbl(OpenInferenceAttr.costTotal, 0.01),
+      ],
     });
     await send(telltale, [root]);
     // the runs list (run facts, finalised again) and the run's detail agree
-    expect(await run(telltale, trace)).toMatchObject({ name: 'invoke_agent helper', outcome: 'success', steps: 2, spans: 3, inputTokens: 100, outputTokens: 10, costUsd: 0.01 });
+    expect(await run(telltale, trace)).toMatchObject({
+      name: 'invoke_agent helper',
+      outcome: 'success',
+      steps: 2,
+      spans: 3,
+      inputTokens: 100,
+      outputTokens: 10,
+      costUsd: 0.01,
+    });
     const spans = await runSpans(telltale, trace);
-    expect(spans.map((s) => [s.name, s.stepKind, s.parentSpanId === '' ? 'root' : s.parentSpanId === rootId ? 'child' : '?'])).toEqual([
+    expect(
+      spans.map((s) => [
+        s.name,
+        s.stepKind,
+        s.parentSpanId === '' ? 'root' : s.parentSpanId === rootId ? 'child' : '?',
+      ]),
+    ).toEqual([
       ['invoke_agent helper', 'run', 'root'],
       ['chat gpt-4o', 'llm', 'child'],
       ['execute_tool search', 'tool', 'child'],
@@ -101,14 +150,36 @@ describe('orphans and late parents land in the right run', () => {
     const lostMiddle = hex(8);
     await send(telltale, [
       span(trace, 'agent', { spanId: rootId, at: 0, attributes: [str(OpenInferenceAttr.spanKind, 'AGENT')] }),
-      span(trace, 'llm call', { parent: lostMiddle, at: 1, attributes: [str(OpenInferenceAttr.spanKind, 'LLM'), int(OpenInferenceAttr.promptTokens, 40), dbl(OpenInferenceAttr.costTotal, 0.02)] }),
+      span(trace, 'llm call', {
+        parent: lostMiddle,
+        at: 1,
+        attributes: [
+          str(OpenInferenceAttr.spanKind, 'LLM'),
+          int(OpenInferenceAttr.promptTokens, 40),
+          dbl(OpenInferenceAttr.costTotal, 0.02),
+        ],
+      }),
     ]);
-    expect(await run(telltale, trace)).toMatchObject({ name: 'agent', outcome: 'success', steps: 1, spans: 2, inputTokens: 40, costUsd: 0.02 });
+    expect(await run(telltale, trace)).toMatchObject({
+      name: 'agent',
+      outcome: 'success',
+      steps: 1,
+      spans: 2,
+      inputTokens: 40,
+      costUsd: 0.02,
+    });
   });
 
   it('a run whose root never arrives stays listed as incomplete, with its steps and cost', async () => {
     const trace = hex(16);
-    await send(telltale, [span(trace, 'llm call', { parent: hex(8), at: 3, status: 2, attributes: [str(OpenInferenceAttr.spanKind, 'LLM'), dbl(OpenInferenceAttr.costTotal, 0.03)] })]);
+    await send(telltale, [
+      span(trace, 'llm call', {
+        parent: hex(8),
+        at: 3,
+        status: 2,
+        attributes: [str(OpenInferenceAttr.spanKind, 'LLM'), dbl(OpenInferenceAttr.costTotal, 0.03)],
+      }),
+    ]);
     expect(await run(telltale, trace)).toMatchObject({ outcome: 'incomplete', steps: 1, spans: 1, costUsd: 0.03 });
   });
 
@@ -118,10 +189,20 @@ describe('orphans and late parents land in the right run', () => {
     const rootId = hex(8);
     const tagged = (extra: Attr[]): Attr[] => [str(TelltaleAttr.runId, runId), ...extra];
     // a background step in a trace of its own (e.g. a queue consumer), sent before the run's root
-    await send(telltale, [span(traceB, 'index docs', { parent: hex(8), at: 4, attributes: tagged([str(TelltaleAttr.stepKind, 'act'), str(TelltaleAttr.stepName, 'index')]) })]);
-    await send(telltale, [span(traceA, 'plan', { parent: rootId, at: 1, attributes: tagged([str(TelltaleAttr.stepKind, 'plan')]) })]);
+    await send(telltale, [
+      span(traceB, 'index docs', {
+        parent: hex(8),
+        at: 4,
+        attributes: tagged([str(TelltaleAttr.stepKind, 'act'), str(TelltaleAttr.stepName, 'index')]),
+      }),
+    ]);
+    await send(telltale, [
+      span(traceA, 'plan', { parent: rootId, at: 1, attributes: tagged([str(TelltaleAttr.stepKind, 'plan')]) }),
+    ]);
     expect(await run(telltale, runId)).toMatchObject({ outcome: 'incomplete', steps: 2, spans: 2 });
-    await send(telltale, [span(traceA, 'indexer', { spanId: rootId, at: 0, attributes: tagged([str(TelltaleAttr.stepKind, 'run')]) })]);
+    await send(telltale, [
+      span(traceA, 'indexer', { spanId: rootId, at: 0, attributes: tagged([str(TelltaleAttr.stepKind, 'run')]) }),
+    ]);
     expect(await run(telltale, runId)).toMatchObject({ name: 'indexer', outcome: 'success', steps: 2, spans: 3 });
     expect(await run(telltale, traceA)).toBeUndefined();
     expect(await run(telltale, traceB)).toBeUndefined();
@@ -132,18 +213,40 @@ describe('orphans and late parents land in the right run', () => {
     const runId = `agent-${hex(4)}`;
     const trace = hex(16);
     const [rootId, llmStepId, outerId] = [hex(8), hex(8), hex(8)];
-    await send(telltale, [span(trace, 'support-agent', { spanId: rootId, at: 0, attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'run')] })]);
+    await send(telltale, [
+      span(trace, 'support-agent', {
+        spanId: rootId,
+        at: 0,
+        attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'run')],
+      }),
+    ]);
     // a later request: the untagged ai.generateText and its doGenerate child, under an SDK step of the same request
     await send(telltale, [
       span(trace, 'ai.generateText.doGenerate', {
         parent: outerId,
         at: 2,
-        attributes: [str(VercelAiAttr.modelId, 'gpt-4o'), int(OtelAttr.genAiInputTokens, 10), dbl(OpenInferenceAttr.costTotal, 0.04)],
+        attributes: [
+          str(VercelAiAttr.modelId, 'gpt-4o'),
+          int(OtelAttr.genAiInputTokens, 10),
+          dbl(OpenInferenceAttr.costTotal, 0.04),
+        ],
       }),
       span(trace, 'ai.generateText', { spanId: outerId, parent: llmStepId, at: 1 }),
-      span(trace, 'draft', { spanId: llmStepId, parent: rootId, at: 1, attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'act')] }),
+      span(trace, 'draft', {
+        spanId: llmStepId,
+        parent: rootId,
+        at: 1,
+        attributes: [str(TelltaleAttr.runId, runId), str(TelltaleAttr.stepKind, 'act')],
+      }),
     ]);
-    expect(await run(telltale, runId)).toMatchObject({ name: 'support-agent', outcome: 'success', steps: 2, spans: 4, inputTokens: 10, costUsd: 0.04 });
+    expect(await run(telltale, runId)).toMatchObject({
+      name: 'support-agent',
+      outcome: 'success',
+      steps: 2,
+      spans: 4,
+      inputTokens: 10,
+      costUsd: 0.04,
+    });
     expect(await run(telltale, trace)).toBeUndefined();
   });
 });

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics, type LatencyGroup, type LatencyPercentiles, type TailAttribution } from '@telltale/analytics';
-import { DEFAULT_PRICES, exactPercentiles, generateDataset, shuffleForDelivery, smallDataset, tailAttribution as referenceTail } from '@telltale/datasets';
+import {
+  DEFAULT_PRICES,
+  exactPercentiles,
+  generateDataset,
+  shuffleForDelivery,
+  smallDataset,
+  tailAttribution as referenceTail,
+} from '@telltale/datasets';
 import { PERCENTILE_LEVELS, Store, type AnalyticsFilter, type LatencyGroupBy, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -40,12 +47,17 @@ function referenceGroups(spans: readonly SpanRecord[], groupBy: LatencyGroupBy):
   return groups;
 }
 
-const keyOf = (g: LatencyGroup, groupBy: LatencyGroupBy): string => (groupBy === 'agent' ? `${g.service}/${g.key}` : g.key);
+const keyOf = (g: LatencyGroup, groupBy: LatencyGroupBy): string =>
+  groupBy === 'agent' ? `${g.service}/${g.key}` : g.key;
 
 describe('latency against the generator truth', () => {
   const { spans, truth } = generateDataset(smallDataset());
   const projects = [...new Set(truth.runs.map((r) => r.projectId))];
-  const filterFor = (projectId: string): AnalyticsFilter => ({ projectId, fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n });
+  const filterFor = (projectId: string): AnalyticsFilter => ({
+    projectId,
+    fromUnixNano: truth.startNs,
+    toUnixNano: truth.endNs + 1n,
+  });
   const spansOf = (projectId: string): SpanRecord[] => spans.filter((s) => s.projectId === projectId);
   let dir: string;
   let store: Store;
@@ -72,11 +84,16 @@ describe('latency against the generator truth', () => {
       for (const groupBy of ['step', 'tool', 'model', 'agent', 'run'] as const) {
         const got = await analytics.latencyPercentiles(filterFor(projectId), { groupBy });
         const expected = referenceGroups(spansOf(projectId), groupBy);
-        expect(got.groups.map((g) => keyOf(g, groupBy)).sort(), `${projectId} ${groupBy}`).toEqual([...expected.keys()].sort());
+        expect(got.groups.map((g) => keyOf(g, groupBy)).sort(), `${projectId} ${groupBy}`).toEqual(
+          [...expected.keys()].sort(),
+        );
         for (const g of got.groups) {
           const values = expected.get(keyOf(g, groupBy))!;
           const [p50, p90, p95, p99, p999] = exactPercentiles(values, PERCENTILE_LEVELS);
-          expect({ count: g.count, maxNs: g.maxNs, percentilesNs: g.percentilesNs, accuracy: g.accuracy }, `${projectId} ${groupBy} ${g.key}`).toEqual({
+          expect(
+            { count: g.count, maxNs: g.maxNs, percentilesNs: g.percentilesNs, accuracy: g.accuracy },
+            `${projectId} ${groupBy} ${g.key}`,
+          ).toEqual({
             count: values.length,
             maxNs: Math.max(...values),
             percentilesNs: { p50, p90, p95, p99, p999 },
@@ -92,9 +109,16 @@ describe('latency against the generator truth', () => {
 
   it('gives a series whose buckets hold the reference percentiles of their spans', async () => {
     const projectId = projects[0]!;
-    const series = await analytics.latencySeries(filterFor(projectId), { groupBy: 'step', intervalSeconds: 3600, topN: 3 });
+    const series = await analytics.latencySeries(filterFor(projectId), {
+      groupBy: 'step',
+      intervalSeconds: 3600,
+      topN: 3,
+    });
     const counts = referenceGroups(spansOf(projectId), 'step');
-    const top = [...counts].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([k]) => k);
+    const top = [...counts]
+      .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 3)
+      .map(([k]) => k);
     expect(series.series.map((s) => s.key)).toEqual(top);
     for (const s of series.series) {
       const byBucket = new Map<number, number[]>();
@@ -128,14 +152,18 @@ describe('latency against the generator truth', () => {
     }
     // the reference names its top step even when nothing grows; we name none then
     const top = ref.shares.find((s) => s.isStep);
-    expect(got.tailDriver).toBe(top !== undefined && top.growth > 0 && ref.tailRuns > 0 && ref.medianRuns > 0 ? top.stepName : null);
+    expect(got.tailDriver).toBe(
+      top !== undefined && top.growth > 0 && ref.tailRuns > 0 && ref.medianRuns > 0 ? top.stepName : null,
+    );
   };
 
   it('finds each agent’s injected tail driver, with the reference shares', async () => {
     const withDriver = truth.agents.filter((a) => a.tailDriver !== null);
     expect(withDriver.length).toBeGreaterThan(0);
     for (const a of truth.agents) {
-      const runIds = new Set(truth.runs.filter((r) => r.agent === a.agent && r.projectId === a.projectId).map((r) => r.runId));
+      const runIds = new Set(
+        truth.runs.filter((r) => r.agent === a.agent && r.projectId === a.projectId).map((r) => r.runId),
+      );
       const got = await analytics.tailAttribution({ ...filterFor(a.projectId), agent: a.agent });
       compareTail(got, referenceTail(spans.filter((s) => runIds.has(s.runId))));
       if (a.tailDriver !== null) {
@@ -147,7 +175,8 @@ describe('latency against the generator truth', () => {
   });
 
   it('matches the reference over a whole project', async () => {
-    for (const projectId of projects) compareTail(await analytics.tailAttribution(filterFor(projectId)), referenceTail(spansOf(projectId)));
+    for (const projectId of projects)
+      compareTail(await analytics.tailAttribution(filterFor(projectId)), referenceTail(spansOf(projectId)));
   });
 
   it('gives identical numbers when the spans arrive out of order', async () => {
@@ -157,7 +186,9 @@ describe('latency against the generator truth', () => {
         const b = await analytics.latencyPercentiles(filterFor(projectId + SHUFFLED), { groupBy });
         expect(b).toEqual(a);
       }
-      expect(await analytics.tailAttribution(filterFor(projectId + SHUFFLED))).toEqual(await analytics.tailAttribution(filterFor(projectId)));
+      expect(await analytics.tailAttribution(filterFor(projectId + SHUFFLED))).toEqual(
+        await analytics.tailAttribution(filterFor(projectId)),
+      );
       const s1 = await analytics.latencySeries(filterFor(projectId), { groupBy: 'agent' });
       expect(await analytics.latencySeries(filterFor(projectId + SHUFFLED), { groupBy: 'agent' })).toEqual(s1);
       expect(s1.intervalSeconds).toBe(300);

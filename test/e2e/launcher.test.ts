@@ -25,10 +25,14 @@ afterEach(() => {
 function launch(): Promise<Launched> {
   const dataDir = mkdtempSync(join(tmpdir(), 'telltale-launcher-'));
   dirs.push(dataDir);
-  const launcher = spawn(process.execPath, [SERVE, 'start', '--port', '0', '--grpc-port', '0', '--data-dir', dataDir, '--log-level', 'info'], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const launcher = spawn(
+    process.execPath,
+    [SERVE, 'start', '--port', '0', '--grpc-port', '0', '--data-dir', dataDir, '--log-level', 'info'],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
   createInterface({ input: launcher.stderr }).on('line', (line) => logs.push(line));
@@ -51,7 +55,11 @@ function launch(): Promise<Launched> {
 
 /** The one child process of `pid` (Linux /proc). */
 function childPid(pid: number): number {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(' ')
+    .filter(Boolean)
+    .map(Number);
   if (children.length !== 1) throw new Error(`expected one child of the launcher, found ${children.length}`);
   return children[0]!;
 }

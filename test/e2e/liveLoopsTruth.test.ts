@@ -22,7 +22,8 @@ describe('live loop detection against the dataset truth', () => {
     for (const batch of batches) {
       const firingBefore = events.length;
       detector.observe(loopSignalsOf('proj', batch));
-      for (const e of events.slice(firingBefore)) if (e.status === 'firing') expect(ended.has(e.runId), `${e.runId} fired after its root arrived`).toBe(false);
+      for (const e of events.slice(firingBefore))
+        if (e.status === 'firing') expect(ended.has(e.runId), `${e.runId} fired after its root arrived`).toBe(false);
       for (const s of batch) if (s.stepKind === 'run') ended.add(s.runId);
     }
 
@@ -41,6 +42,8 @@ describe('live loop detection against the dataset truth', () => {
     const resolved = events.filter((e) => e.status === 'resolved').map((e) => e.runId);
     expect(new Set(resolved).size).toBe(resolved.length);
     expect(new Set(resolved)).toEqual(new Set(firing.map((e) => e.runId).filter((r) => ended.has(r))));
-    console.log(`live loops: ${firing.length} of ${dataset.truth.runs.length} runs fired (all true loops), ${resolved.length} resolved at their end`);
+    console.log(
+      `live loops: ${firing.length} of ${dataset.truth.runs.length} runs fired (all true loops), ${resolved.length} resolved at their end`,
+    );
   });
 });

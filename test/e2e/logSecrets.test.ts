@@ -25,7 +25,9 @@ function otlpJson(runId: string): string {
     resourceSpans: [
       {
         resource: { attributes: [{ key: 'service.name', value: { stringValue: 'secrets-e2e' } }] },
-        scopeSpans: [{ spans: [span('a1a1a1a1a1a1a1a1', 'agent'), span('b2b2b2b2b2b2b2b2', 'tool', 'a1a1a1a1a1a1a1a1')] }],
+        scopeSpans: [
+          { spans: [span('a1a1a1a1a1a1a1a1', 'agent'), span('b2b2b2b2b2b2b2b2', 'tool', 'a1a1a1a1a1a1a1a1')] },
+        ],
       },
     ],
   });
@@ -34,17 +36,28 @@ function otlpJson(runId: string): string {
 /** One OTLP/gRPC Export of `spans` spans (made by the OTel SDK) with `key`; resolves with the gRPC status code. */
 function grpcExport(address: string, runId: string, spans: number, key: string): Promise<status> {
   const memory = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('secrets-e2e');
-  for (let i = 0; i < spans; i++) tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': runId } }).end();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer(
+    'secrets-e2e',
+  );
+  for (let i = 0; i < spans; i++)
+    tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': runId } }).end();
   const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())!);
   const client = new Client(address, credentials.createInsecure());
   const metadata = new Metadata();
   metadata.set('authorization', `Bearer ${key}`);
   return new Promise((resolve) => {
-    client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (b: Buffer) => b, (b: Buffer) => b, body, metadata, {}, (err: ServiceError | null) => {
-      client.close();
-      resolve(err?.code ?? status.OK);
-    });
+    client.makeUnaryRequest(
+      '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+      metadata,
+      {},
+      (err: ServiceError | null) => {
+        client.close();
+        resolve(err?.code ?? status.OK);
+      },
+    );
   });
 }
 
@@ -77,8 +90,24 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     chUrl = url.toString();
     remote = ['--clickhouse-url', clickhouse.url];
     telltale = await TelltaleProcess.start({
-      args: ['--auth', 'keys', '--auth-refresh-seconds', '1', '--log-level', 'debug', '--clickhouse-url', chUrl, '--alerts-allow-private', '127.0.0.0/8'],
-      env: { TELLTALE_CLICKHOUSE_USER: 'telltale', TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD, TELLTALE_ADMIN_KEY: ADMIN_KEY, TELLTALE_METRICS_TOKEN: METRICS_TOKEN },
+      args: [
+        '--auth',
+        'keys',
+        '--auth-refresh-seconds',
+        '1',
+        '--log-level',
+        'debug',
+        '--clickhouse-url',
+        chUrl,
+        '--alerts-allow-private',
+        '127.0.0.0/8',
+      ],
+      env: {
+        TELLTALE_CLICKHOUSE_USER: 'telltale',
+        TELLTALE_CLICKHOUSE_PASSWORD: PASSWORD,
+        TELLTALE_ADMIN_KEY: ADMIN_KEY,
+        TELLTALE_METRICS_TOKEN: METRICS_TOKEN,
+      },
     });
   });
   afterAll(async () => {
@@ -90,15 +119,24 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
 
   it('logs access lines as JSON and none of the secrets in use', { timeout: 120_000 }, async () => {
     expect((await runCli(['projects', 'create', 'vault', ...remote])).code).toBe(0);
-    const ingest = (await runCli(['keys', 'create', '--project', 'vault', '--kind', 'ingest', ...remote])).stdout.trim();
+    const ingest = (
+      await runCli(['keys', 'create', '--project', 'vault', '--kind', 'ingest', ...remote])
+    ).stdout.trim();
     const read = (await runCli(['keys', 'create', '--project', 'vault', '--kind', 'read', ...remote])).stdout.trim();
     expect(ingest).toMatch(/^tt_ingest_/);
     expect(read).toMatch(/^tt_read_/);
     const wrong = `tt_ingest_${ingest.split('_')[2]!}_${'Z'.repeat(43)}`;
     const post = (key: string, runId: string): Promise<Response> =>
-      fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: otlpJson(runId), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+      fetch(`${telltale.url}/v1/traces`, {
+        method: 'POST',
+        body: otlpJson(runId),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      });
     const api = (path: string, init: RequestInit = {}, key = read): Promise<Response> =>
-      fetch(`${telltale.url}/api/v1${path}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+      fetch(`${telltale.url}/api/v1${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      });
 
     // the server picks up the new keys within its refresh interval (1 s)
     const deadline = Date.now() + 10_000;
@@ -117,17 +155,28 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     expect((await api('/runs', {}, ingest)).status).toBe(403);
 
     // the admin API answers a new key's secret once; a wrong admin key is refused
-    const adminCreated = await api('/admin/projects/vault/keys', { method: 'POST', body: JSON.stringify({ kind: 'read' }) }, ADMIN_KEY);
+    const adminCreated = await api(
+      '/admin/projects/vault/keys',
+      { method: 'POST', body: JSON.stringify({ kind: 'read' }) },
+      ADMIN_KEY,
+    );
     expect(adminCreated.status).toBe(201);
     const adminRead = ((await adminCreated.json()) as { secret: string }).secret;
     expect(adminRead).toMatch(/^tt_read_/);
     expect((await api('/admin/projects', {}, `${ADMIN_KEY}x`)).status).toBe(401);
 
     // the metrics token opens /metrics on the main port, a wrong one does not
-    expect((await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
-    expect((await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
+    expect(
+      (await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status,
+    ).toBe(401);
 
-    const created = await api('/alerts/destinations', { method: 'POST', body: JSON.stringify({ name: 'on-call', url: receiver.url }) });
+    const created = await api('/alerts/destinations', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'on-call', url: receiver.url }),
+    });
     expect(created.status).toBe(201);
     const { destination, secret } = (await created.json()) as { destination: { id: string }; secret: string };
     expect(secret).toMatch(/^whsec_/);
@@ -161,7 +210,8 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
       adminReadSecret: adminRead.split('_')[3]!,
       webhookSecretBody: secret.slice('whsec_'.length),
     };
-    for (const [name, value] of Object.entries(secrets)) expect(output.includes(value), `${name} appears in the server output`).toBe(false);
+    for (const [name, value] of Object.entries(secrets))
+      expect(output.includes(value), `${name} appears in the server output`).toBe(false);
     expect(output).toContain('storing spooled spans failed');
 
     // piped output: every stdout line is JSON (stderr carries nothing here)
@@ -170,7 +220,9 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     expect(listening?.storage).toBe(clickhouse.url.replace(/\/?$/, '/'));
 
     const access = entries.filter((e) => e.msg === 'api request');
-    const seen = access.map((e) => `${String(e.method)} ${String(e.route ?? e.path)} ${String(e.status)} ${String(e.project)}`);
+    const seen = access.map(
+      (e) => `${String(e.method)} ${String(e.route ?? e.path)} ${String(e.status)} ${String(e.project)}`,
+    );
     expect(seen).toEqual(
       expect.arrayContaining([
         'GET /api/v1/runs/:runId 200 vault',
@@ -188,8 +240,15 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
     for (const line of access) expect(line.durationMs).toEqual(expect.any(Number));
 
     const otlp = entries.filter((e) => e.msg === 'otlp request');
-    expect(otlp.map((e) => `${String(e.protocol)} ${String(e.status)} ${String(e.spans)} ${String(e.project)}`)).toEqual(
-      expect.arrayContaining(['http 200 2 vault', 'http 401 0 undefined', `grpc ${status.OK} 3 vault`, `grpc ${status.UNAUTHENTICATED} 0 undefined`]),
+    expect(
+      otlp.map((e) => `${String(e.protocol)} ${String(e.status)} ${String(e.spans)} ${String(e.project)}`),
+    ).toEqual(
+      expect.arrayContaining([
+        'http 200 2 vault',
+        'http 401 0 undefined',
+        `grpc ${status.OK} 3 vault`,
+        `grpc ${status.UNAUTHENTICATED} 0 undefined`,
+      ]),
     );
     expect(otlp.every((e) => e.level === 20 && typeof e.bytes === 'number')).toBe(true);
   });

@@ -34,12 +34,26 @@ async function getText(url: string, headers: Record<string, string> = {}): Promi
 /** One request with one valid span and two with a zero trace id (rejected one by one: partial success). */
 function partlyInvalidRequest(): string {
   const now = BigInt(Date.now()) * 1_000_000n;
-  const span = (traceId: string, spanId: string): object => ({ traceId, spanId, name: 'step', startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n) });
+  const span = (traceId: string, spanId: string): object => ({
+    traceId,
+    spanId,
+    name: 'step',
+    startTimeUnixNano: String(now),
+    endTimeUnixNano: String(now + 1000n),
+  });
   return JSON.stringify({
     resourceSpans: [
       {
         resource: { attributes: [{ key: 'service.name', value: { stringValue: 'ops-test' } }] },
-        scopeSpans: [{ spans: [span('5b8efff798038103d269b633813fc60c', '00000000000000a1'), span('0'.repeat(32), '00000000000000a2'), span('0'.repeat(32), '00000000000000a3')] }],
+        scopeSpans: [
+          {
+            spans: [
+              span('5b8efff798038103d269b633813fc60c', '00000000000000a1'),
+              span('0'.repeat(32), '00000000000000a2'),
+              span('0'.repeat(32), '00000000000000a3'),
+            ],
+          },
+        ],
       },
     ],
   });
@@ -88,9 +102,17 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
     const healthBody = JSON.parse(health.text) as { status: string; eventLoopLag: { p99Ms: number } };
     expect(healthBody.status).toBe('ok');
     expect(typeof healthBody.eventLoopLag.p99Ms).toBe('number');
-    const ready = await pollUntil(() => getText(`${telltale.url}/readyz`), (r) => r.status === 200, 30_000);
+    const ready = await pollUntil(
+      () => getText(`${telltale.url}/readyz`),
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(ready.status, ready.text).toBe(200);
-    expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready', reasons: [], checks: { storage: 'ok', migrations: 'applied', runFacts: { state: 'caught_up' } } });
+    expect(JSON.parse(ready.text)).toMatchObject({
+      status: 'ready',
+      reasons: [],
+      checks: { storage: 'ok', migrations: 'applied', runFacts: { state: 'caught_up' } },
+    });
     for (const body of [health.text, ready.text]) expect(body).not.toContain(PROJECT);
     expect((await getText(`${telltale.url}/api/v1/runs`)).status).toBe(401);
     expect((await getText(`${telltale.url}/api/v1/health`)).status).toBe(401);
@@ -121,14 +143,20 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
     expect(metricValue(text, 'telltale_otlp_spans_rejected_total', { reason: 'invalid' })).toBe(2);
     expect(metricValue(text, 'telltale_otlp_spans_rejected_total', { reason: 'out_of_time_range' })).toBe(0);
     expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'accepted' })).toBe(runs);
-    expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'partially_accepted' })).toBe(1);
+    expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'partially_accepted' })).toBe(
+      1,
+    );
     expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'bad_request' })).toBe(1);
     expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'unauthorized' })).toBe(1);
     expect(metricValue(text, 'telltale_spool_max_bytes')).toBe(1024 ** 3);
     expect(text).not.toContain(PROJECT);
 
     // the drainer stores every accepted span; the spool empties
-    const drained = await pollUntil(metrics, (t) => metricValue(t, 'telltale_drain_spans_stored_total') === accepted, 30_000);
+    const drained = await pollUntil(
+      metrics,
+      (t) => metricValue(t, 'telltale_drain_spans_stored_total') === accepted,
+      30_000,
+    );
     expect(metricValue(drained, 'telltale_drain_spans_stored_total')).toBe(accepted);
     expect(metricValue(drained, 'telltale_drain_batch_duration_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(metricValue(drained, 'telltale_spool_backlog_spans')).toBe(0);
@@ -144,7 +172,11 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${ingestKey}`);
     const provider = new BasicTracerProvider({
-      spanProcessors: [new BatchSpanProcessor(new OtlpGrpcExporter({ url: `http://${telltale.grpcAddress}`, metadata }), { maxExportBatchSize: 25 })],
+      spanProcessors: [
+        new BatchSpanProcessor(new OtlpGrpcExporter({ url: `http://${telltale.grpcAddress}`, metadata }), {
+          maxExportBatchSize: 25,
+        }),
+      ],
     });
     const tracer = provider.getTracer('ops-test');
     const spans = 60;
@@ -158,13 +190,23 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
 
   it('times API requests by route pattern, not by raw URL', async () => {
     const text = await metrics();
-    expect(metricValue(text, 'telltale_api_request_duration_seconds_count', { method: 'GET', route: 'unmatched', code: '401' })).toBeGreaterThanOrEqual(2);
+    expect(
+      metricValue(text, 'telltale_api_request_duration_seconds_count', {
+        method: 'GET',
+        route: 'unmatched',
+        code: '401',
+      }),
+    ).toBeGreaterThanOrEqual(2);
     expect(text).not.toMatch(/route="\/api\/v1\/runs\/ops-/);
   });
 
   it('turns /readyz 503 with its reason while storage is down, /healthz still 200, and ready again once it is back', async () => {
     await clickhouse.stop('SIGKILL');
-    const down = await pollUntil(() => getText(`${telltale.url}/readyz`), (r) => r.status === 503, 20_000);
+    const down = await pollUntil(
+      () => getText(`${telltale.url}/readyz`),
+      (r) => r.status === 503,
+      20_000,
+    );
     expect(down.status, down.text).toBe(503);
     const body = JSON.parse(down.text) as { status: string; reasons: string[]; checks: { storage: string } };
     expect(body.status).toBe('not_ready');
@@ -173,7 +215,11 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
     expect((await getText(`${telltale.url}/healthz`)).status).toBe(200);
 
     await clickhouse.start();
-    const up = await pollUntil(() => getText(`${telltale.url}/readyz`), (r) => r.status === 200, 30_000);
+    const up = await pollUntil(
+      () => getText(`${telltale.url}/readyz`),
+      (r) => r.status === 200,
+      30_000,
+    );
     expect(up.status, up.text).toBe(200);
   });
 });
@@ -184,7 +230,9 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
     try {
       expect((await getText(`${telltale.url}/metrics`)).status).toBe(404);
       expect((await getText(`${telltale.url}/healthz`)).status).toBe(200);
-      const listening = JSON.parse(await telltale.waitForLog((l) => l.includes('"telltale listening"'))) as { metrics?: string };
+      const listening = JSON.parse(await telltale.waitForLog((l) => l.includes('"telltale listening"'))) as {
+        metrics?: string;
+      };
       expect(listening.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const scraped = await getText(`${listening.metrics}/metrics`);
       expect(scraped.status).toBe(200);
@@ -201,7 +249,11 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
     try {
       const runs = 30;
       for (let i = 0; i < runs; i++) {
-        const res = await fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: runRequest(`catch-up-${i}`, 3), headers: { 'content-type': 'application/json' } });
+        const res = await fetch(`${telltale.url}/v1/traces`, {
+          method: 'POST',
+          body: runRequest(`catch-up-${i}`, 3),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status).toBe(200);
       }
       // stored, but not finalised: the runs wait 10 s of quiet before the background finalises them
@@ -215,9 +267,13 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
       await telltale.kill('SIGKILL');
       const from = telltale.logs.length;
       await telltale.restart();
-      const caughtUp = JSON.parse(await telltale.waitForLog((l) => l.includes('"run facts caught up"'), from)) as { runs: number };
+      const caughtUp = JSON.parse(await telltale.waitForLog((l) => l.includes('"run facts caught up"'), from)) as {
+        runs: number;
+      };
       expect(caughtUp.runs).toBe(runs);
-      expect(telltale.logs.slice(from).some((l) => l.includes(`run facts catch-up: ${runs}/${runs} runs (100%)`))).toBe(true);
+      expect(telltale.logs.slice(from).some((l) => l.includes(`run facts catch-up: ${runs}/${runs} runs (100%)`))).toBe(
+        true,
+      );
       expect((await getText(`${telltale.url}/readyz`)).status).toBe(200);
       const listed = await telltale.getJson<{ total: number }>('/api/v1/runs?limit=1');
       expect(listed.body.total).toBe(runs);

@@ -34,20 +34,32 @@ function retryDelayOf(statusBytes: Buffer | undefined): number | undefined {
 
 /** One raw Export call with bytes of our choosing (the official exporter never sends malformed ones). */
 function exportCall(address: string, body: Buffer, opts: { key?: string; gzip?: boolean } = {}): Promise<CallResult> {
-  const client = new Client(address, credentials.createInsecure(), opts.gzip === true ? { 'grpc.default_compression_algorithm': GZIP } : {});
+  const client = new Client(
+    address,
+    credentials.createInsecure(),
+    opts.gzip === true ? { 'grpc.default_compression_algorithm': GZIP } : {},
+  );
   const metadata = new Metadata();
   if (opts.key !== undefined) metadata.set('authorization', `Bearer ${opts.key}`);
   return new Promise((resolve) => {
-    client.makeUnaryRequest(EXPORT, (b: Buffer) => b, (b: Buffer) => b, body, metadata, {}, (err: ServiceError | null, response?: Buffer) => {
-      client.close();
-      const details = err?.metadata.get('grpc-status-details-bin')[0];
-      resolve({
-        code: err?.code ?? status.OK,
-        details: err?.details ?? '',
-        retryDelaySeconds: retryDelayOf(typeof details === 'string' ? Buffer.from(details) : details),
-        response,
-      });
-    });
+    client.makeUnaryRequest(
+      EXPORT,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+      metadata,
+      {},
+      (err: ServiceError | null, response?: Buffer) => {
+        client.close();
+        const details = err?.metadata.get('grpc-status-details-bin')[0];
+        resolve({
+          code: err?.code ?? status.OK,
+          details: err?.details ?? '',
+          retryDelaySeconds: retryDelayOf(typeof details === 'string' ? Buffer.from(details) : details),
+          response,
+        });
+      },
+    );
   });
 }
 
@@ -56,12 +68,15 @@ function exportRequest(runId: string, spans: number): Buffer {
   const memory = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
   const tracer = provider.getTracer('grpc-e2e');
-  for (let i = 0; i < spans; i++) tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': runId } }).end();
+  for (let i = 0; i < spans; i++)
+    tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': runId } }).end();
   return Buffer.from(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())!);
 }
 
 async function storedSpans(telltale: TelltaleProcess, runId: string, key?: string): Promise<number> {
-  const res = await fetch(`${telltale.url}/api/v1/runs/${runId}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${telltale.url}/api/v1/runs/${runId}`, {
+    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+  });
   if (res.status === 404) return 0;
   expect(res.status).toBe(200);
   return ((await res.json()) as { spans: unknown[] }).spans.length;
@@ -115,7 +130,16 @@ describe('OTLP/gRPC receiver with API keys', () => {
   const keys = { aIngest: '', aRead: '', bRead: '', quota: '' };
 
   async function createKey(project: string, kind: 'ingest' | 'read'): Promise<string> {
-    const { code, stdout, stderr } = await runCli(['keys', 'create', '--project', project, '--kind', kind, '--data-dir', dataDir]);
+    const { code, stdout, stderr } = await runCli([
+      'keys',
+      'create',
+      '--project',
+      project,
+      '--kind',
+      kind,
+      '--data-dir',
+      dataDir,
+    ]);
     expect(code, stderr).toBe(0);
     return stdout.trim();
   }
@@ -139,13 +163,17 @@ describe('OTLP/gRPC receiver with API keys', () => {
   it('UNAUTHENTICATED without a key or with a wrong one; PERMISSION_DENIED with a read key', async () => {
     const body = exportRequest('grpc-nokey', 2);
     expect((await exportCall(telltale.grpcAddress, body)).code).toBe(status.UNAUTHENTICATED);
-    expect((await exportCall(telltale.grpcAddress, body, { key: 'tt_ingest_0000000000000000_nope' })).code).toBe(status.UNAUTHENTICATED);
+    expect((await exportCall(telltale.grpcAddress, body, { key: 'tt_ingest_0000000000000000_nope' })).code).toBe(
+      status.UNAUTHENTICATED,
+    );
     expect((await exportCall(telltale.grpcAddress, body, { key: keys.aRead })).code).toBe(status.PERMISSION_DENIED);
     expect(await storedSpans(telltale, 'grpc-nokey', keys.aRead)).toBe(0);
   });
 
   it("stores into the key's project: project b cannot read it", async () => {
-    expect((await exportCall(telltale.grpcAddress, exportRequest('grpc-a', 4), { key: keys.aIngest })).code).toBe(status.OK);
+    expect((await exportCall(telltale.grpcAddress, exportRequest('grpc-a', 4), { key: keys.aIngest })).code).toBe(
+      status.OK,
+    );
     expect(await storedSpans(telltale, 'grpc-a', keys.aRead)).toBe(4);
     expect(await storedSpans(telltale, 'grpc-a', keys.bRead)).toBe(0);
   });
@@ -167,7 +195,9 @@ describe('OTLP/gRPC receiver when storage is behind', () => {
   let telltale: TelltaleProcess;
   beforeAll(async () => {
     ch = await startChServer();
-    telltale = await TelltaleProcess.start({ args: ['--clickhouse-url', ch.url, '--spool-max-bytes', String(1024 * 1024)] });
+    telltale = await TelltaleProcess.start({
+      args: ['--clickhouse-url', ch.url, '--spool-max-bytes', String(1024 * 1024)],
+    });
   });
   afterAll(async () => {
     await telltale.dispose();
@@ -184,7 +214,10 @@ describe('OTLP/gRPC receiver when storage is behind', () => {
       if (result.code === status.OK) acked.push(runId);
       else refused = result;
     }
-    expect(refused).toMatchObject({ code: status.UNAVAILABLE, details: expect.stringMatching(/spool is full/) as unknown });
+    expect(refused).toMatchObject({
+      code: status.UNAVAILABLE,
+      details: expect.stringMatching(/spool is full/) as unknown,
+    });
     expect(refused?.retryDelaySeconds).toBeGreaterThanOrEqual(1);
     expect(refused?.retryDelaySeconds).toBeLessThanOrEqual(3);
     expect(acked.length).toBeGreaterThan(5);

@@ -62,7 +62,9 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
   });
 
   it('answers 400 with a google.rpc.Status for an undecodable protobuf body', async () => {
-    const res = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), { 'content-type': 'application/x-protobuf' });
+    const res = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), {
+      'content-type': 'application/x-protobuf',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/x-protobuf');
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -82,7 +84,10 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
 
   it('answers 415 for other content types and unknown encodings', async () => {
     expect((await post('hello', { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post(jsonRequest(['eee19b7ec3c1b176']), { 'content-type': 'application/json', 'content-encoding': 'br' })).status).toBe(415);
+    expect(
+      (await post(jsonRequest(['eee19b7ec3c1b176']), { 'content-type': 'application/json', 'content-encoding': 'br' }))
+        .status,
+    ).toBe(415);
   });
 
   it('answers 413 for a body over the limit, compressed or not, and cuts a gzip bomb off early', async () => {
@@ -91,13 +96,19 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
     // 64 MiB of zeros gzips to ~64 KiB; the limit is 64 KiB decompressed.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
     const started = Date.now();
-    const res = await post(new Uint8Array(bomb), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
+    const res = await post(new Uint8Array(bomb), {
+      'content-type': 'application/x-protobuf',
+      'content-encoding': 'gzip',
+    });
     expect(res.status).toBe(413);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('accepts gzip-compressed bodies', async () => {
-    const res = await post(new Uint8Array(gzipSync(jsonRequest(["eee19b7ec3c1b177"]))), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const res = await post(new Uint8Array(gzipSync(jsonRequest(['eee19b7ec3c1b177']))), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -106,7 +117,12 @@ describe('OTLP/HTTP receiver follows the spec and keeps serving', () => {
     expect(res.status).toBe(200);
     const { status, body } = await telltale.getJson<{ spans: { spanId: string }[] }>('/api/v1/runs/raw-run');
     expect(status).toBe(200);
-    expect(body.spans.map((s) => s.spanId).sort()).toEqual(['eee19b7ec3c1b174', 'eee19b7ec3c1b175', 'eee19b7ec3c1b177', 'eee19b7ec3c1b178']);
+    expect(body.spans.map((s) => s.spanId).sort()).toEqual([
+      'eee19b7ec3c1b174',
+      'eee19b7ec3c1b175',
+      'eee19b7ec3c1b177',
+      'eee19b7ec3c1b178',
+    ]);
   });
 
   it('answers API errors as JSON with a code', async () => {

@@ -75,8 +75,12 @@ describe('OTLP/HTTP input limits', () => {
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { partialSuccess: { rejectedSpans: string; errorMessage: string } };
     expect(Number(answer.partialSuccess.rejectedSpans)).toBe(2);
-    expect(answer.partialSuccess.errorMessage).toMatch(/aaaa000000000002: start time 1970-01-01T00:00:01\.000Z is more than \d+ days in the past/);
-    expect(answer.partialSuccess.errorMessage).toMatch(/aaaa000000000003: start time 2100-01-01T00:00:00\.000Z is more than \d+ minutes in the future/);
+    expect(answer.partialSuccess.errorMessage).toMatch(
+      /aaaa000000000002: start time 1970-01-01T00:00:01\.000Z is more than \d+ days in the past/,
+    );
+    expect(answer.partialSuccess.errorMessage).toMatch(
+      /aaaa000000000003: start time 2100-01-01T00:00:00\.000Z is more than \d+ minutes in the future/,
+    );
     expect(answer.partialSuccess.errorMessage).toMatch(/9746 attributes dropped over 256 per span/);
     expect(answer.partialSuccess.errorMessage).toMatch(/1 attribute values cut to 32768 bytes/);
 

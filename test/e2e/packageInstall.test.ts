@@ -10,7 +10,14 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { StepKind, TelltaleAttr } from '@telltale/semconv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { installTarballs, packAll, REPO_ROOT, tarballProblems, unpack, type PackedPackage } from '../../scripts/package.mjs';
+import {
+  installTarballs,
+  packAll,
+  REPO_ROOT,
+  tarballProblems,
+  unpack,
+  type PackedPackage,
+} from '../../scripts/package.mjs';
 import { cleanEnv, InstalledTelltale } from './harness/InstalledTelltale.js';
 
 // Telltale as a user gets it: the packed tarballs installed with npm into
@@ -41,11 +48,23 @@ beforeAll(async () => {
   packed = await packAll(join(work, 'tarballs'));
   appDir = join(work, 'app');
   agentDir = join(work, 'agent');
-  installTarballs(packed.map((p) => p.tarball), appDir, { timeoutMs: INSTALL_MS });
+  installTarballs(
+    packed.map((p) => p.tarball),
+    appDir,
+    { timeoutMs: INSTALL_MS },
+  );
   mkdirSync(agentDir);
   writeFileSync(join(agentDir, 'package.json'), JSON.stringify({ name: 'agent', private: true, type: 'module' }));
-  installTarballs([tarball('@telltale/sdk'), tarball('@telltale/semconv'), `@opentelemetry/api@${OTEL_API_VERSION}`], agentDir, { timeoutMs: INSTALL_MS });
-  server = await InstalledTelltale.start(join(appDir, 'node_modules/.bin/telltale'), ['--demo', '--port', '0', '--grpc-port', 'off', '--data-dir', join(work, 'data')], work);
+  installTarballs(
+    [tarball('@telltale/sdk'), tarball('@telltale/semconv'), `@opentelemetry/api@${OTEL_API_VERSION}`],
+    agentDir,
+    { timeoutMs: INSTALL_MS },
+  );
+  server = await InstalledTelltale.start(
+    join(appDir, 'node_modules/.bin/telltale'),
+    ['--demo', '--port', '0', '--grpc-port', 'off', '--data-dir', join(work, 'data')],
+    work,
+  );
 }, SETUP_MS);
 
 afterAll(async () => {
@@ -72,18 +91,38 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean)
 
 describe('the packed packages', () => {
   it('are publishable: manifests rewritten, LICENSE, exports present, every import declared', async () => {
-    expect(packed.map((p) => p.name).sort()).toEqual(
-      ['@telltale/alerts', '@telltale/analytics', '@telltale/api-contract', '@telltale/collector', '@telltale/sdk', '@telltale/semconv', '@telltale/server', '@telltale/store'],
-    );
+    expect(packed.map((p) => p.name).sort()).toEqual([
+      '@telltale/alerts',
+      '@telltale/analytics',
+      '@telltale/api-contract',
+      '@telltale/collector',
+      '@telltale/sdk',
+      '@telltale/semconv',
+      '@telltale/server',
+      '@telltale/store',
+    ]);
     // packAll already refused bad tarballs; this shows the check can fail.
     const bad = join(work, 'bad');
     mkdirSync(join(bad, 'package'), { recursive: true });
-    writeFileSync(join(bad, 'package/package.json'), JSON.stringify({ name: 'bad', version: '1.0.0', dependencies: { x: 'workspace:*' }, exports: { '.': './index.js' } }));
+    writeFileSync(
+      join(bad, 'package/package.json'),
+      JSON.stringify({
+        name: 'bad',
+        version: '1.0.0',
+        dependencies: { x: 'workspace:*' },
+        exports: { '.': './index.js' },
+      }),
+    );
     writeFileSync(join(bad, 'package/index.js'), "import 'left-pad';\n");
     await execFileAsync('tar', ['czf', join(bad, 'bad.tgz'), '-C', bad, 'package']);
     const problems = await tarballProblems(join(bad, 'bad.tgz'));
     expect(problems).toEqual(
-      expect.arrayContaining(['bad: package.json has no "license"', 'bad: dependencies.x is still "workspace:*"', 'bad: no LICENSE', 'bad: index.js imports left-pad, which is not a dependency']),
+      expect.arrayContaining([
+        'bad: package.json has no "license"',
+        'bad: dependencies.x is still "workspace:*"',
+        'bad: no LICENSE',
+        'bad: index.js imports left-pad, which is not a dependency',
+      ]),
     );
   });
 
@@ -99,8 +138,12 @@ describe('the packed packages', () => {
   });
 
   it('resolve from the install, not from the repository', async () => {
-    const script = "for (const p of ['@telltale/server', '@telltale/store', 'chdb']) console.log(import.meta.resolve(p));";
-    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { cwd: appDir, env: cleanEnv() });
+    const script =
+      "for (const p of ['@telltale/server', '@telltale/store', 'chdb']) console.log(import.meta.resolve(p));";
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: appDir,
+      env: cleanEnv(),
+    });
     const resolved = stdout.trim().split('\n');
     expect(resolved).toHaveLength(3);
     for (const url of resolved) {
@@ -120,12 +163,28 @@ describe('telltale start from the installed package', () => {
     const tracer = provider.getTracer('package-install-test');
     for (const outcome of ['success', 'failure'] as const) {
       const runId = randomUUID();
-      tracer.startActiveSpan('answer', { attributes: { [TelltaleAttr.runId]: runId, [TelltaleAttr.stepKind]: StepKind.run, [TelltaleAttr.runOutcome]: outcome } }, (root) => {
-        const step = tracer.startSpan('lookup', { attributes: { [TelltaleAttr.runId]: runId, [TelltaleAttr.stepKind]: StepKind.tool, [TelltaleAttr.stepName]: 'lookup' } });
-        step.setStatus({ code: outcome === 'success' ? SpanStatusCode.OK : SpanStatusCode.ERROR });
-        step.end();
-        root.end();
-      });
+      tracer.startActiveSpan(
+        'answer',
+        {
+          attributes: {
+            [TelltaleAttr.runId]: runId,
+            [TelltaleAttr.stepKind]: StepKind.run,
+            [TelltaleAttr.runOutcome]: outcome,
+          },
+        },
+        (root) => {
+          const step = tracer.startSpan('lookup', {
+            attributes: {
+              [TelltaleAttr.runId]: runId,
+              [TelltaleAttr.stepKind]: StepKind.tool,
+              [TelltaleAttr.stepName]: 'lookup',
+            },
+          });
+          step.setStatus({ code: outcome === 'success' ? SpanStatusCode.OK : SpanStatusCode.ERROR });
+          step.end();
+          root.end();
+        },
+      );
     }
     await provider.forceFlush();
     await provider.shutdown();

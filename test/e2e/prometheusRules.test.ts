@@ -41,6 +41,8 @@ describe('deploy/prometheus/telltale-rules.yml (alerts on Telltale itself)', () 
       expect(rules).toContain(`section "${alert}"`);
     }
     // every telltale_ metric the server exports is documented
-    for (const name of exported) if (name.startsWith('telltale_')) expect(docs, `docs/operations.md does not list ${name}`).toContain(`\`${name}\``);
+    for (const name of exported)
+      if (name.startsWith('telltale_'))
+        expect(docs, `docs/operations.md does not list ${name}`).toContain(`\`${name}\``);
   });
 });

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics, type ReliabilitySummary } from '@telltale/analytics';
-import { DEFAULT_PRICES, generateDataset, shuffleForDelivery, smallDataset, type DatasetTruth } from '@telltale/datasets';
+import {
+  DEFAULT_PRICES,
+  generateDataset,
+  shuffleForDelivery,
+  smallDataset,
+  type DatasetTruth,
+} from '@telltale/datasets';
 import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,7 +17,9 @@ const SCRAMBLED = '-scrambled';
 
 /** Float sums depend on row order; compare to 12 significant digits. */
 function rounded<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v))) as T;
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)),
+  ) as T;
 }
 
 const Z_WIDE = 4; // a 1-in-15,000 miss: used where every one of many checks must hold
@@ -19,7 +27,11 @@ const Z_WIDE = 4; // a 1-in-15,000 miss: used where every one of many checks mus
 describe('compounding reliability against the generator truth', () => {
   const { spans, truth } = generateDataset(smallDataset());
   const projects = [...new Set(truth.runs.map((r) => r.projectId))];
-  const filterFor = (projectId: string, t: DatasetTruth): AnalyticsFilter => ({ projectId, fromUnixNano: t.startNs, toUnixNano: t.endNs + 1n });
+  const filterFor = (projectId: string, t: DatasetTruth): AnalyticsFilter => ({
+    projectId,
+    fromUnixNano: t.startNs,
+    toUnixNano: t.endNs + 1n,
+  });
   let dir: string;
   let store: Store;
 
@@ -45,17 +57,20 @@ describe('compounding reliability against the generator truth', () => {
       for (const t of expected) {
         const got = stats.find((s) => s.agent === t.agent && s.service === t.service && s.stepName === t.stepName);
         expect(got, `${t.agent}/${t.stepName}`).toBeDefined();
-        expect({
-          groups: got!.groups,
-          groupsInSuccessfulRuns: got!.groupsInSuccessfulRuns,
-          firstOk: got!.firstOk,
-          anyOk: got!.anyOk,
-          failedFirst: got!.failedFirst,
-          recovered: got!.recovered,
-          attempts: got!.attempts,
-          okAttempts: got!.okAttempts,
-          retryExtraNs: got!.retryExtraNs,
-        }, `${t.agent}/${t.stepName}`).toEqual({
+        expect(
+          {
+            groups: got!.groups,
+            groupsInSuccessfulRuns: got!.groupsInSuccessfulRuns,
+            firstOk: got!.firstOk,
+            anyOk: got!.anyOk,
+            failedFirst: got!.failedFirst,
+            recovered: got!.recovered,
+            attempts: got!.attempts,
+            okAttempts: got!.okAttempts,
+            retryExtraNs: got!.retryExtraNs,
+          },
+          `${t.agent}/${t.stepName}`,
+        ).toEqual({
           groups: t.groups,
           groupsInSuccessfulRuns: t.groupsInSuccessfulRuns,
           firstOk: t.firstOk,
@@ -141,7 +156,9 @@ describe('compounding reliability against the generator truth', () => {
     for (const projectId of projects) {
       const scrambled = filterFor(projectId + SCRAMBLED, truth);
       expect(rounded(await analytics.reliability(scrambled))).toEqual(rounded(reports.get(projectId)));
-      expect(rounded(await analytics.compoundingCurve(scrambled))).toEqual(rounded(await analytics.compoundingCurve(filterFor(projectId, truth))));
+      expect(rounded(await analytics.compoundingCurve(scrambled))).toEqual(
+        rounded(await analytics.compoundingCurve(filterFor(projectId, truth))),
+      );
     }
   });
 });

@@ -40,12 +40,19 @@ describe('data survives a server restart', () => {
   });
 
   it('keeps acknowledged spans across SIGTERM and a new process on the same data dir', async () => {
-    const res = await fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: request('before-restart', '00000000000000a1'), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${telltale.url}/v1/traces`, {
+      method: 'POST',
+      body: request('before-restart', '00000000000000a1'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(await telltale.stop()).toBe(0);
 
     await telltale.restart();
-    const { status, body } = await telltale.getJson<{ run: { outcome: string }; spans: { spanId: string; startTimeUnixNano: string }[] }>('/api/v1/runs/before-restart');
+    const { status, body } = await telltale.getJson<{
+      run: { outcome: string };
+      spans: { spanId: string; startTimeUnixNano: string }[];
+    }>('/api/v1/runs/before-restart');
     expect(status).toBe(200);
     expect(body.run.outcome).toBe('success');
     expect(body.spans.map((s) => s.spanId)).toEqual(['00000000000000a1']);

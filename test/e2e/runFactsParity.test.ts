@@ -7,7 +7,8 @@ import { Store, runFilterOf, type AnalyticsFilter, type SpanRecord } from '@tell
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Both values agree (numbers to a relative 1e-9); the failure names the first difference. */
-const expectNoDifference = (got: unknown, want: unknown, path: string): void => expect(firstDifference(got, want, path)).toBeUndefined();
+const expectNoDifference = (got: unknown, want: unknown, path: string): void =>
+  expect(firstDifference(got, want, path)).toBeUndefined();
 
 /*
  * The run facts (finalised once per run) against recomputing from the spans:
@@ -35,7 +36,8 @@ function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<
     failureSeries: () => analytics.failureSeries(filter, { intervalSeconds: 3600 }),
     runCauses: () => analytics.runCauses(filter),
     runsFirstPage: () => analytics.listRuns(runFilterOf(filter), { limit: 100, offset: 0 }),
-    failedRunsThirdPage: () => analytics.listRuns({ ...runFilterOf(filter), outcome: 'failure' }, { limit: 20, offset: 40 }),
+    failedRunsThirdPage: () =>
+      analytics.listRuns({ ...runFilterOf(filter), outcome: 'failure' }, { limit: 20, offset: 40 }),
   };
 }
 
@@ -47,7 +49,8 @@ describe('run facts against recomputing from the spans', () => {
   let store: Store;
   let analytics: Analytics;
 
-  const copy = (suffix: string, list: readonly SpanRecord[]): SpanRecord[] => list.map((s) => ({ ...s, projectId: s.projectId + suffix }));
+  const copy = (suffix: string, list: readonly SpanRecord[]): SpanRecord[] =>
+    list.map((s) => ({ ...s, projectId: s.projectId + suffix }));
 
   async function expectParity(projectId: string, extra: Partial<AnalyticsFilter> = {}): Promise<void> {
     const filter: AnalyticsFilter = { projectId, ...window, ...extra };
@@ -63,7 +66,8 @@ describe('run facts against recomputing from the spans', () => {
     store = await Store.open({ kind: 'embedded', dataDir: dir });
     analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
     await store.insertSpans(spans);
-    for (const batch of shuffleForDelivery(copy('-shuffled', spans), 11, { batchSize: [300, 2_000] })) await store.insertSpans(batch);
+    for (const batch of shuffleForDelivery(copy('-shuffled', spans), 11, { batchSize: [300, 2_000] }))
+      await store.insertSpans(batch);
   });
   afterAll(async () => {
     await store?.close();
@@ -84,14 +88,24 @@ describe('run facts against recomputing from the spans', () => {
     const run = truth.runs.find((r) => r.projectId === projectId && r.outcome === 'failure')!;
     await expectParity(projectId, { agent: run.agent });
     await expectParity(projectId, { service: run.service });
-    const someRuns = truth.runs.filter((r) => r.projectId === projectId).slice(0, 40).map((r) => r.runId);
+    const someRuns = truth.runs
+      .filter((r) => r.projectId === projectId)
+      .slice(0, 40)
+      .map((r) => r.runId);
     await expectParity(projectId, { runIds: someRuns });
   });
 
   it('refinalises runs whose spans arrive after they were read', async () => {
     const projectId = projectIds[0]!;
     const suffix = '-halves';
-    const scrambled = shuffleForDelivery(copy(suffix, spans.filter((s) => s.projectId === projectId)), 5, { batchSize: [200, 800] });
+    const scrambled = shuffleForDelivery(
+      copy(
+        suffix,
+        spans.filter((s) => s.projectId === projectId),
+      ),
+      5,
+      { batchSize: [200, 800] },
+    );
     const half = Math.ceil(scrambled.length / 2);
     for (const batch of scrambled.slice(0, half)) await store.insertSpans(batch);
     const early = await analytics.reliability({ projectId: projectId + suffix, ...window });

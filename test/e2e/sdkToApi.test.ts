@@ -2,7 +2,12 @@ import { OTLPTraceExporter as OtlpGrpcExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpHttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
@@ -43,10 +48,14 @@ class FlakyTool {
 async function sampleAgent(tt: ReturnType<typeof createTelltale>): Promise<string> {
   const flaky = new FlakyTool(2);
   return tt.run('support-agent', async (run) => {
-    await tt.plan('plan', (step) => {
-      step.span.addEvent('plan.ready', { 'plan.steps': 3, 'plan.note': 'ünïcødé ✓' });
-      return ['search', 'answer'];
-    }, { state: { ticket: 42 } });
+    await tt.plan(
+      'plan',
+      (step) => {
+        step.span.addEvent('plan.ready', { 'plan.steps': 3, 'plan.note': 'ünïcødé ✓' });
+        return ['search', 'answer'];
+      },
+      { state: { ticket: 42 } },
+    );
     const hits = await tt.tool('search', { query: 'refund policy', k: 3 }, (args) => flaky.search(args.query), {
       retry: { attempts: 3, backoff: { initialMs: 1 } },
     });
@@ -89,7 +98,11 @@ describe.each([
   ['OTLP/HTTP protobuf', (t: TelltaleProcess): SpanExporter => new OtlpProtoExporter({ url: `${t.url}/v1/traces` })],
   ['OTLP/HTTP JSON', (t: TelltaleProcess): SpanExporter => new OtlpHttpJsonExporter({ url: `${t.url}/v1/traces` })],
   ['OTLP/gRPC', (t: TelltaleProcess): SpanExporter => new OtlpGrpcExporter({ url: `http://${t.grpcAddress}` })],
-  ['OTLP/gRPC with gzip', (t: TelltaleProcess): SpanExporter => new OtlpGrpcExporter({ url: `http://${t.grpcAddress}`, compression: CompressionAlgorithm.GZIP })],
+  [
+    'OTLP/gRPC with gzip',
+    (t: TelltaleProcess): SpanExporter =>
+      new OtlpGrpcExporter({ url: `http://${t.grpcAddress}`, compression: CompressionAlgorithm.GZIP }),
+  ],
 ])('SDK → official %s exporter → collector → ClickHouse → API', (_label, makeExporter) => {
   let telltale: TelltaleProcess;
   beforeAll(async () => {
@@ -112,7 +125,9 @@ describe.each([
     await provider.shutdown();
     expect(exported.length).toBe(8); // run, plan, 3 search attempts, llm, validate, act
 
-    const { status, body } = await telltale.getJson<{ run: Record<string, unknown>; spans: ApiSpan[] }>(`/api/v1/runs/${runId}`);
+    const { status, body } = await telltale.getJson<{ run: Record<string, unknown>; spans: ApiSpan[] }>(
+      `/api/v1/runs/${runId}`,
+    );
     expect(status).toBe(200);
     expectSpansMatch(exported, body.spans);
 
@@ -126,7 +141,14 @@ describe.each([
     expect(attempts[0]!.toolName).toBe('search');
     const llm = body.spans.find((s) => s.stepKind === 'llm')!;
     expect(llm).toMatchObject({ model: 'gpt-4o-mini', inputTokens: 1200, outputTokens: 300, costUsd: 0.00036 });
-    expect(body.run).toMatchObject({ runId, name: 'support-agent', service: 'e2e-agent', outcome: 'success', steps: 7, spans: 8 });
+    expect(body.run).toMatchObject({
+      runId,
+      name: 'support-agent',
+      service: 'e2e-agent',
+      outcome: 'success',
+      steps: 7,
+      spans: 8,
+    });
 
     const list = await telltale.getJson<{ runs: { runId: string }[]; total: number }>('/api/v1/runs');
     expect(list.body.runs.map((r) => r.runId)).toContain(runId);

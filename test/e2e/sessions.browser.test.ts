@@ -37,7 +37,14 @@ const ALPHA = 'conv-alpha-7f3c9e1b-4d2a-4b8e-9c61-0e5f2a7d8b90';
 const BETA = 'conv-beta';
 
 /** What each run does: its agent, conversation ('' for none), whether it fails, its model usage. */
-const SCRIPT: readonly { agent: string; session: string; fails: boolean; inputTokens: number; outputTokens: number; costUsd: number }[] = [
+const SCRIPT: readonly {
+  agent: string;
+  session: string;
+  fails: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}[] = [
   { agent: 'triage-agent', session: ALPHA, fails: false, inputTokens: 400, outputTokens: 80, costUsd: 0.0012 },
   { agent: 'triage-agent', session: BETA, fails: false, inputTokens: 300, outputTokens: 50, costUsd: 0.0009 },
   { agent: 'refund-agent', session: ALPHA, fails: true, inputTokens: 700, outputTokens: 120, costUsd: 0.0031 },
@@ -93,7 +100,11 @@ describe('sessions in a real browser', () => {
 
   async function runRows(): Promise<{ runId: string | null; outcome: string | null; sessionId: string | null }[]> {
     return page.$$eval('[data-testid="run-row"]', (els) =>
-      els.map((el) => ({ runId: el.getAttribute('data-run-id'), outcome: el.getAttribute('data-outcome'), sessionId: el.getAttribute('data-session-id') })),
+      els.map((el) => ({
+        runId: el.getAttribute('data-run-id'),
+        outcome: el.getAttribute('data-outcome'),
+        sessionId: el.getAttribute('data-session-id'),
+      })),
     );
   }
 
@@ -108,7 +119,9 @@ describe('sessions in a real browser', () => {
     const deadline = Date.now() + 15_000;
     for (;;) {
       const { body } = await telltale.getJson<{ sessions: SessionJson[] }>('/api/v1/sessions');
-      const counts = Object.fromEntries(body.sessions.map((s) => [s.sessionId, [s.successRuns, s.failureRuns, s.incompleteRuns]]));
+      const counts = Object.fromEntries(
+        body.sessions.map((s) => [s.sessionId, [s.successRuns, s.failureRuns, s.incompleteRuns]]),
+      );
       if (JSON.stringify(counts) === JSON.stringify({ [BETA]: [2, 0, 0], [ALPHA]: [2, 1, 0] })) break;
       if (Date.now() > deadline) throw new Error(`sessions not stored: ${JSON.stringify(body)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -133,7 +146,10 @@ describe('sessions in a real browser', () => {
 
   it('lists the sessions with the API’s numbers, most recently active first', async () => {
     await page.waitForSelector('[data-testid="session-row"]');
-    const { sessions } = await api<{ sessions: SessionJson[]; total: number }>('sessions', { limit: '50', offset: '0' });
+    const { sessions } = await api<{ sessions: SessionJson[]; total: number }>('sessions', {
+      limit: '50',
+      offset: '0',
+    });
     expect(sessions.map((s) => s.sessionId)).toEqual([BETA, ALPHA]);
     const rows = await page.$$eval('[data-testid="session-row"]', (els) =>
       els.map((el) => ({
@@ -167,17 +183,32 @@ describe('sessions in a real browser', () => {
     const alpha = sessions.find((s) => s.sessionId === ALPHA)!;
     const mine = SCRIPT.filter((r) => r.session === ALPHA);
     expect(alpha.runs).toBe(mine.length);
-    expect(alpha.inputTokens + alpha.outputTokens).toBe(mine.reduce((sum, r) => sum + r.inputTokens + r.outputTokens, 0));
-    expect(alpha.costUsd).toBeCloseTo(mine.reduce((sum, r) => sum + r.costUsd, 0), 10);
+    expect(alpha.inputTokens + alpha.outputTokens).toBe(
+      mine.reduce((sum, r) => sum + r.inputTokens + r.outputTokens, 0),
+    );
+    expect(alpha.costUsd).toBeCloseTo(
+      mine.reduce((sum, r) => sum + r.costUsd, 0),
+      10,
+    );
     expect(alpha.agents).toEqual(['refund-agent', 'triage-agent']);
     await shot('sessions');
   });
 
   it('a session opens the runs list filtered to exactly its runs', async () => {
     await page.click(`[data-testid="session-row"][data-session-id="${ALPHA}"] [data-testid="session-link"]`);
-    await page.waitForURL((url) => url.pathname === '/runs' && url.searchParams.get('session') === ALPHA && url.searchParams.get('range') === '6h');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="run-row"]').length === n, SCRIPT.filter((r) => r.session === ALPHA).length);
-    const { runs, total } = await api<{ runs: RunJson[]; total: number }>('runs', { session: ALPHA, limit: '50', offset: '0' });
+    await page.waitForURL(
+      (url) =>
+        url.pathname === '/runs' && url.searchParams.get('session') === ALPHA && url.searchParams.get('range') === '6h',
+    );
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="run-row"]').length === n,
+      SCRIPT.filter((r) => r.session === ALPHA).length,
+    );
+    const { runs, total } = await api<{ runs: RunJson[]; total: number }>('runs', {
+      session: ALPHA,
+      limit: '50',
+      offset: '0',
+    });
     expect(total).toBe(3);
     expect(await runRows()).toEqual(runs.map((r) => ({ runId: r.runId, outcome: r.outcome, sessionId: ALPHA })));
     expect(await page.getAttribute('[data-testid="filter-session"]', 'data-session-id')).toBe(ALPHA);

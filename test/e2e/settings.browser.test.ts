@@ -18,7 +18,9 @@ describe('settings page: projects and keys through the admin API (--auth keys --
   let keyId = '';
 
   beforeAll(async () => {
-    telltale = await TelltaleProcess.start({ args: ['--auth', 'keys', '--admin-key', ADMIN_KEY, '--auth-refresh-seconds', String(REFRESH_S)] });
+    telltale = await TelltaleProcess.start({
+      args: ['--auth', 'keys', '--admin-key', ADMIN_KEY, '--auth-refresh-seconds', String(REFRESH_S)],
+    });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(15_000);
@@ -36,7 +38,11 @@ describe('settings page: projects and keys through the admin API (--auth keys --
 
     await page.fill('[data-testid="admin-key-input"]', 'not-the-admin-key-but-long-enough');
     await page.click('[data-testid="admin-key-submit"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="admin-key-message"]')?.textContent?.includes('invalid admin key') === true);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="admin-key-message"]')?.textContent?.includes('invalid admin key') ===
+        true,
+    );
 
     await page.fill('[data-testid="admin-key-input"]', ADMIN_KEY);
     await page.click('[data-testid="admin-key-submit"]');
@@ -71,7 +77,11 @@ describe('settings page: projects and keys through the admin API (--auth keys --
     await page.waitForSelector(`[data-testid="key-row"][data-key-id="${keyId}"][data-revoked="false"]`);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'settings-new-key.png'), fullPage: true });
 
-    const accepted = await pollUntil(() => exportRunWithKey(telltale.url, secret), (r) => r.result.code === ExportResultCode.SUCCESS, DEADLINE_MS);
+    const accepted = await pollUntil(
+      () => exportRunWithKey(telltale.url, secret),
+      (r) => r.result.code === ExportResultCode.SUCCESS,
+      DEADLINE_MS,
+    );
     expect(accepted.value.result.code, String(accepted.value.result.error)).toBe(ExportResultCode.SUCCESS);
 
     // once dismissed (or after a reload) the secret is nowhere on the page
@@ -96,7 +106,11 @@ describe('settings page: projects and keys through the admin API (--auth keys --
     await page.waitForSelector(`[data-testid="key-row"][data-key-id="${keyId}"][data-revoked="true"]`);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'settings-revoked-key.png'), fullPage: true });
 
-    const refused = await pollUntil(() => exportRunWithKey(telltale.url, secret), (r) => r.result.code === ExportResultCode.FAILED, DEADLINE_MS);
+    const refused = await pollUntil(
+      () => exportRunWithKey(telltale.url, secret),
+      (r) => r.result.code === ExportResultCode.FAILED,
+      DEADLINE_MS,
+    );
     expect(refused.value.result.code).toBe(ExportResultCode.FAILED);
     expect(String(refused.value.result.error)).toMatch(/401|Unauthorized/);
   });

@@ -59,7 +59,9 @@ describe('the collector never loses an acknowledged span', () => {
     expect({ code, logs: code === 0 ? [] : telltale.logs.slice(seen) }).toEqual({ code: 0, logs: [] });
     const counts = await storedRunCounts(telltale.dataDir);
     expectKeptExactlyOnce(counts, tally);
-    console.log(`SIGKILL: ${tally.acked.size} runs (${tally.acked.size * SPANS_PER_RUN} spans) acknowledged, all stored once; ${tally.refused.size} unacknowledged runs, ${[...tally.refused].filter((r) => counts.has(r)).length} of them stored whole`);
+    console.log(
+      `SIGKILL: ${tally.acked.size} runs (${tally.acked.size * SPANS_PER_RUN} spans) acknowledged, all stored once; ${tally.refused.size} unacknowledged runs, ${[...tally.refused].filter((r) => counts.has(r)).length} of them stored whole`,
+    );
   });
 
   it('a crash between the insert and the spool checkpoint stores no duplicate, with the batch spanning spool segments', async () => {
@@ -69,16 +71,27 @@ describe('the collector never loses an acknowledged span', () => {
     const holdDir = mkdtempSync(join(tmpdir(), 'telltale-hold-'));
     cleanup.push(() => Promise.resolve(rmSync(holdDir, { recursive: true, force: true })));
     const holdFile = join(holdDir, 'release-inserts');
-    const telltale = await TelltaleProcess.start({ args, env: { TELLTALE_FAILPOINT: 'crash-after-insert', TELLTALE_FAILPOINT_HOLD_FILE: holdFile } });
+    const telltale = await TelltaleProcess.start({
+      args,
+      env: { TELLTALE_FAILPOINT: 'crash-after-insert', TELLTALE_FAILPOINT_HOLD_FILE: holdFile },
+    });
     cleanup.push(() => telltale.dispose());
-    const sender = new RunSender(() => telltale.url, { concurrency: 4, spansPerRun: SPANS_PER_RUN, prefix: 'crash', maxRuns: 40 });
+    const sender = new RunSender(() => telltale.url, {
+      concurrency: 4,
+      spansPerRun: SPANS_PER_RUN,
+      prefix: 'crash',
+      maxRuns: 40,
+    });
     sender.start();
     const tally = await sender.done();
     writeFileSync(holdFile, '');
     // the drainer inserts the first batch, then the failpoint kills the process before the ack
     expect(await telltale.exited(15_000)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(tally.acked.size).toBe(40);
-    const checkpoint = JSON.parse(readFileSync(join(telltale.dataDir, 'spool', 'drain.json'), 'utf8')) as { seq: number; pendingSeq?: number };
+    const checkpoint = JSON.parse(readFileSync(join(telltale.dataDir, 'spool', 'drain.json'), 'utf8')) as {
+      seq: number;
+      pendingSeq?: number;
+    };
     expect(checkpoint.pendingSeq).toBeGreaterThan(checkpoint.seq); // the crashed insert's batch crossed segments
 
     await telltale.restart({ args, env: {} });
@@ -101,7 +114,12 @@ describe('the collector never loses an acknowledged span', () => {
 
     it('unreachable for a while during ingest: clients get 503 + Retry-After, and 0 spans are lost after recovery', async () => {
       const telltale = await startRemote(['--spool-max-bytes', String(1024 * 1024)]);
-      const sender = new RunSender(() => telltale.url, { concurrency: 8, spansPerRun: SPANS_PER_RUN, prefix: 'outage', retry503: true });
+      const sender = new RunSender(() => telltale.url, {
+        concurrency: 8,
+        spansPerRun: SPANS_PER_RUN,
+        prefix: 'outage',
+        retry503: true,
+      });
       sender.start();
       await sleep(1_000);
       await ch.stop('SIGKILL');
@@ -117,16 +135,28 @@ describe('the collector never loses an acknowledged span', () => {
       expect(await telltale.stop()).toBe(0); // drains the spool on the way out
       const counts = await remoteCounts(ch.url);
       expectKeptExactlyOnce(counts, tally);
-      console.log(`outage: ${tally.acked.size} runs acknowledged and stored once; ${tally.statuses.get(503)} answers were 503`);
+      console.log(
+        `outage: ${tally.acked.size} runs acknowledged and stored once; ${tally.statuses.get(503)} answers were 503`,
+      );
     });
 
     it('spool full: 503 with Retry-After and nothing half-written; the refused runs are not stored, the acknowledged ones are', async () => {
       const telltale = await startRemote(['--spool-max-bytes', String(1024 * 1024)]);
       await ch.setMode({ mode: 'refuse' });
-      const tally: SendTally = { acked: new Set(), refused: new Set(), statuses: new Map(), retryAfter: [], networkErrors: 0 };
+      const tally: SendTally = {
+        acked: new Set(),
+        refused: new Set(),
+        statuses: new Map(),
+        retryAfter: [],
+        networkErrors: 0,
+      };
       for (let i = 0; i < 400 && (tally.statuses.get(503) ?? 0) < 5; i++) {
         const runId = `full-${i}`;
-        const res = await fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: runRequest(runId, SPANS_PER_RUN), headers: { 'content-type': 'application/json' } });
+        const res = await fetch(`${telltale.url}/v1/traces`, {
+          method: 'POST',
+          body: runRequest(runId, SPANS_PER_RUN),
+          headers: { 'content-type': 'application/json' },
+        });
         const body = (await res.json()) as { code?: number; message?: string };
         tally.statuses.set(res.status, (tally.statuses.get(res.status) ?? 0) + 1);
         if (res.status === 200) tally.acked.add(runId);

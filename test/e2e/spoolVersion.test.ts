@@ -49,7 +49,10 @@ describe('a spool holding records of another spans schema version', () => {
     const spoolDir = join(dataDir, 'spool');
     // a real, insertable record, as a build of spans schema version 99 would have spooled it
     const foreign = await Spool.open({ dir: spoolDir, version: 99 });
-    const processed = processExport({ body: request('foreign-run', '00000000000000f1'), encoding: 'json', projectId: 'default', nowMs: Date.now() }, undefined);
+    const processed = processExport(
+      { body: request('foreign-run', '00000000000000f1'), encoding: 'json', projectId: 'default', nowMs: Date.now() },
+      undefined,
+    );
     expect(processed.spanCount).toBe(1);
     await foreign.append(processed.parts, processed.spanCount);
     await foreign.close();
@@ -65,7 +68,11 @@ describe('a spool holding records of another spans schema version', () => {
 
     // still serving: probes answer and an export is acknowledged (it waits behind the refused record)
     expect((await fetch(`${telltale.url}/healthz`)).status).toBe(200);
-    const res = await fetch(`${telltale.url}/v1/traces`, { method: 'POST', body: request('current-run', '00000000000000c1').toString('utf8'), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${telltale.url}/v1/traces`, {
+      method: 'POST',
+      body: request('current-run', '00000000000000c1').toString('utf8'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect((await telltale.getJson('/api/v1/runs/foreign-run')).status).toBe(404);
     expect(await telltale.stop()).toBe(0);

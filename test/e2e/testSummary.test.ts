@@ -20,20 +20,35 @@ describe('the test command closing line', () => {
       const report = join(dir, 'report.json');
       const run = spawnSync(
         process.execPath,
-        [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', FIXTURE, '--config', join(FIXTURE, 'vitest.config.mjs'), '--reporter=json', `--outputFile.json=${report}`],
+        [
+          join(ROOT, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--root',
+          FIXTURE,
+          '--config',
+          join(FIXTURE, 'vitest.config.mjs'),
+          '--reporter=json',
+          `--outputFile.json=${report}`,
+        ],
         { cwd: FIXTURE, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true' } },
       );
       expect(run.status, run.stderr).toBe(1);
       const { line, notes } = summarise(JSON.parse(readFileSync(report, 'utf8')) as VitestJsonReport, run.status);
       expect(line).toBe('tests: 2 passed, 2 failed');
-      expect(notes.map((n) => n.replace(/ — .*/, '').split('/').pop())).toEqual(expect.arrayContaining(['hookThrows.check.mjs', 'hookHangs.check.mjs']));
+      expect(notes.map((n) => n.replace(/ — .*/, '').split('/').pop())).toEqual(
+        expect.arrayContaining(['hookThrows.check.mjs', 'hookHangs.check.mjs']),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('never reads 0 failed beside a failing exit', () => {
-    expect(summarise({ numPassedTests: 898, numFailedTests: 0, testResults: [] }, 1).line).toBe('tests: 898 passed, 1 failed');
-    expect(summarise({ numPassedTests: 3, numFailedTests: 0, numPendingTests: 1, testResults: [] }, 0).line).toBe('tests: 3 passed, 0 failed, 1 skipped');
+    expect(summarise({ numPassedTests: 898, numFailedTests: 0, testResults: [] }, 1).line).toBe(
+      'tests: 898 passed, 1 failed',
+    );
+    expect(summarise({ numPassedTests: 3, numFailedTests: 0, numPendingTests: 1, testResults: [] }, 0).line).toBe(
+      'tests: 3 passed, 0 failed, 1 skipped',
+    );
   });
 });

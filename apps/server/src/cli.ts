@@ -23,10 +23,20 @@ const program = new Command()
   .version(packageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError();
 
-const start = addStartOptions(program.command('start').description('run the collector, API and dashboard in one process'))
+const start = addStartOptions(
+  program.command('start').description('run the collector, API and dashboard in one process'),
+)
   // usage errors (unknown flag, missing value) answer one line and exit 2, like a bad value
   .showHelpAfterError(false)
-  .configureOutput({ outputError: (text, write) => write(`telltale: ${text.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`) })
+  .configureOutput({
+    outputError: (text, write) =>
+      write(
+        `telltale: ${text
+          .replace(/^error: /, '')
+          .trim()
+          .replace(/\s*\n\s*/g, ' ')}\n`,
+      ),
+  })
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE))
   .action(async (_opts: unknown, command: Command) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
@@ -63,7 +73,10 @@ const start = addStartOptions(program.command('start').description('run the coll
     ]);
     const config = startConfigOf(command, process.env);
     if (config.demo && config.auth === 'keys') {
-      throw new CliError('--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server', 1);
+      throw new CliError(
+        '--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server',
+        1,
+      );
     }
     const running = await startServer(config);
     state.server = running;
@@ -75,7 +88,10 @@ const start = addStartOptions(program.command('start').description('run the coll
       running.logger.info('demo: running a simulated agent fleet');
       const { createProgress } = await import('./progress/createProgress.js');
       const progress = createProgress(running.logger, 'demo', 'runs');
-      const result = await runDemo({ endpoint: running.url, onProgress: (done, total) => progress.update(done, total) }).finally(() => progress.finish());
+      const result = await runDemo({
+        endpoint: running.url,
+        onProgress: (done, total) => progress.update(done, total),
+      }).finally(() => progress.finish());
       running.logger.info({ ...result, dashboard: running.url }, 'demo data loaded: open the dashboard');
     }
   });
@@ -86,19 +102,28 @@ program
   .option('--endpoint <url>', 'the server to send to', 'http://127.0.0.1:4318')
   .option('--runs <n>', 'how many runs', '300')
   .option('--seed <n>', 'random seed (same seed, same fleet)', '42')
-  .addOption(new Option('--api-key <key>', 'an ingest key, for a server started with --auth keys').env('TELLTALE_INGEST_KEY'))
+  .addOption(
+    new Option('--api-key <key>', 'an ingest key, for a server started with --auth keys').env('TELLTALE_INGEST_KEY'),
+  )
   .action(async (opts: { endpoint: string; runs: string; seed: string; apiKey?: string }) => {
     const { runDemo } = await import('./demo/runDemo.js');
-    const result = await runDemo({ endpoint: opts.endpoint, runs: Number(opts.runs), seed: Number(opts.seed), ...(opts.apiKey === undefined ? {} : { apiKey: opts.apiKey }) });
+    const result = await runDemo({
+      endpoint: opts.endpoint,
+      runs: Number(opts.runs),
+      seed: Number(opts.seed),
+      ...(opts.apiKey === undefined ? {} : { apiKey: opts.apiKey }),
+    });
     console.log(`sent ${result.runs} runs to ${opts.endpoint}`);
   });
 
-addStoreOptions(program.command('migrate').description('apply pending storage migrations and exit')).action(async (opts: StoreOptions) => {
-  const { Store } = await import('@telltale/store');
-  const store = await Store.open(storeConnection(opts));
-  await store.close();
-  console.log('migrations applied');
-});
+addStoreOptions(program.command('migrate').description('apply pending storage migrations and exit')).action(
+  async (opts: StoreOptions) => {
+    const { Store } = await import('@telltale/store');
+    const store = await Store.open(storeConnection(opts));
+    await store.close();
+    console.log('migrations applied');
+  },
+);
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);

@@ -29,7 +29,13 @@ export const StartConfigSchema = z
     /** How often the server reloads API keys and quotas (a revoked key stops working within this). */
     authRefreshSeconds: z.coerce.number().min(0.1).max(3600).default(5),
     /** With `auth: keys`, the bearer key of `/api/v1/admin/…` (projects and API keys); unset: the admin API is off. */
-    adminKey: z.string().min(MIN_ADMIN_KEY_LENGTH, `an admin key must be at least ${MIN_ADMIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`).optional(),
+    adminKey: z
+      .string()
+      .min(
+        MIN_ADMIN_KEY_LENGTH,
+        `an admin key must be at least ${MIN_ADMIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`,
+      )
+      .optional(),
     dataDir: z.string().min(1).default('./.telltale'),
     clickhouseUrl: z.url({ protocol: /^https?$/ }).optional(),
     clickhouseUser: z.string().optional(),
@@ -38,9 +44,18 @@ export const StartConfigSchema = z
     maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),
-    spoolMaxBytes: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_SPOOL_MAX_BYTES),
+    spoolMaxBytes: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(DEFAULT_SPOOL_MAX_BYTES),
     /** A spool segment is sealed at this size (drained space comes back a segment at a time). */
-    spoolSegmentBytes: z.coerce.number().int().min(4096).max(1024 ** 3).default(DEFAULT_SPOOL_SEGMENT_BYTES),
+    spoolSegmentBytes: z.coerce
+      .number()
+      .int()
+      .min(4096)
+      .max(1024 ** 3)
+      .default(DEFAULT_SPOOL_SEGMENT_BYTES),
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),
@@ -50,7 +65,12 @@ export const StartConfigSchema = z
     alertsAllowPrivate: z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+      )
       .refine(isCidrList, { message: 'comma-separated CIDR ranges such as 10.0.0.0/8,127.0.0.0/8' }),
     /** First retry delay of a failed webhook (doubles per attempt, with jitter). */
     alertsRetryBaseMs: z.coerce.number().int().min(10).max(3_600_000).default(10_000),

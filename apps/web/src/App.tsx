@@ -30,7 +30,13 @@ export function createRouter() {
         { path: 'runs', element: <RunsPage /> },
         { path: 'runs/:runId', element: <RunDetailPage /> },
         { path: 'sessions', element: <SessionsPage /> },
-        { path: 'alerts', children: [{ index: true, element: <AlertsPage /> }, { path: 'rules/:ruleId', element: <AlertRulePage /> }] },
+        {
+          path: 'alerts',
+          children: [
+            { index: true, element: <AlertsPage /> },
+            { path: 'rules/:ruleId', element: <AlertRulePage /> },
+          ],
+        },
         { path: 'settings', element: <SettingsPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDuration, formatIso, formatPercent, formatTimestamp, formatTokens, formatUsd } from './format';
+import {
+  formatCount,
+  formatDuration,
+  formatIso,
+  formatPercent,
+  formatTimestamp,
+  formatTokens,
+  formatUsd,
+} from './format';
 import { fraction, nanoseconds, unixNanos, usd } from './units';
 
 const ns = nanoseconds;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addNanos, nanosBetween, nanosToMillis, parseNanoseconds, parseUnixNanos, unixNanosToEpochMillis } from './units';
+import {
+  addNanos,
+  nanosBetween,
+  nanosToMillis,
+  parseNanoseconds,
+  parseUnixNanos,
+  unixNanosToEpochMillis,
+} from './units';
 
 describe('units', () => {
   it('keeps full nanosecond precision for absolute timestamps', () => {

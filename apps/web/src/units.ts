@@ -3,10 +3,25 @@
  * count is never printed as dollars. Values cross into these types only at the
  * API boundary (the response schemas of `@telltale/api-contract`) or through the constructors below.
  */
-import { milliseconds, nanoseconds, unixNanos, type Milliseconds, type Nanoseconds, type UnixNanos } from '@telltale/api-contract';
+import {
+  milliseconds,
+  nanoseconds,
+  unixNanos,
+  type Milliseconds,
+  type Nanoseconds,
+  type UnixNanos,
+} from '@telltale/api-contract';
 
 // The brands and their constructors are the API contract's (its response schemas produce them).
-export { fraction, milliseconds, nanoseconds, parseNanoseconds, parseUnixNanos, unixNanos, usd } from '@telltale/api-contract';
+export {
+  fraction,
+  milliseconds,
+  nanoseconds,
+  parseNanoseconds,
+  parseUnixNanos,
+  unixNanos,
+  usd,
+} from '@telltale/api-contract';
 export type { Fraction, Milliseconds, Nanoseconds, UnixNanos, Usd } from '@telltale/api-contract';
 
 export const NS_PER_MS = 1_000_000;

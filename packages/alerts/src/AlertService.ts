@@ -45,8 +45,10 @@ export interface NotificationView extends Omit<StoredNotification, 'body' | 'del
   payload: unknown;
 }
 
-const notFound = (what: string): TelltaleError => new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: what });
-const badRequest = (message: string): TelltaleError => new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message });
+const notFound = (what: string): TelltaleError =>
+  new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: what });
+const badRequest = (message: string): TelltaleError =>
+  new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message });
 
 export function destinationView(d: StoredAlertDestination): DestinationView {
   return {
@@ -81,7 +83,14 @@ function notificationView(n: StoredNotification): NotificationView {
  */
 export class AlertService {
   constructor(
-    private readonly opts: { store: Store; dispatcher: AlertDispatcher; policy: SsrfPolicy; resolve?: Resolver; clock?: () => number; dashboardUrl: string | (() => string) },
+    private readonly opts: {
+      store: Store;
+      dispatcher: AlertDispatcher;
+      policy: SsrfPolicy;
+      resolve?: Resolver;
+      clock?: () => number;
+      dashboardUrl: string | (() => string);
+    },
   ) {}
 
   private now(): number {
@@ -90,7 +99,9 @@ export class AlertService {
 
   // ── rules ──
   async listRules(projectId: string): Promise<AlertRule[]> {
-    return (await this.opts.store.alerts.listAlertRules(projectId)).map(fromStoredRule).filter((r): r is AlertRule => r !== undefined);
+    return (await this.opts.store.alerts.listAlertRules(projectId))
+      .map(fromStoredRule)
+      .filter((r): r is AlertRule => r !== undefined);
   }
 
   async getRule(projectId: string, ruleId: string): Promise<AlertRule> {
@@ -112,7 +123,13 @@ export class AlertService {
   async updateRule(projectId: string, ruleId: string, spec: AlertRuleSpec): Promise<AlertRule> {
     const current = await this.getRule(projectId, ruleId);
     await this.checkDestinations(projectId, spec.destinationIds);
-    const rule: AlertRule = { ...spec, id: ruleId, projectId, createdAtMs: current.createdAtMs, updatedAtMs: this.now() };
+    const rule: AlertRule = {
+      ...spec,
+      id: ruleId,
+      projectId,
+      createdAtMs: current.createdAtMs,
+      updatedAtMs: this.now(),
+    };
     await this.opts.store.alerts.putAlertRule(toStoredRule(rule));
     return rule;
   }
@@ -133,7 +150,10 @@ export class AlertService {
     return this.opts.store.alerts.listAlertStates({ projectId, ...(ruleId === undefined ? {} : { ruleId }) });
   }
 
-  history(projectId: string, opts: { ruleId?: string; fromMs?: number; toMs?: number; limit: number; offset?: number }): Promise<AlertHistoryEvent[]> {
+  history(
+    projectId: string,
+    opts: { ruleId?: string; fromMs?: number; toMs?: number; limit: number; offset?: number },
+  ): Promise<AlertHistoryEvent[]> {
     return this.opts.store.alerts.listAlertHistory(projectId, opts);
   }
 
@@ -163,9 +183,13 @@ export class AlertService {
   }
 
   /** Creates a destination; the signing secret is returned here and never again. */
-  async createDestination(projectId: string, input: DestinationInput): Promise<{ destination: DestinationView; secret: string }> {
+  async createDestination(
+    projectId: string,
+    input: DestinationInput,
+  ): Promise<{ destination: DestinationView; secret: string }> {
     await this.checkUrl(input.url);
-    if (input.secret !== undefined && !isSecret(input.secret)) throw badRequest('a secret is whsec_ followed by base64 (at least 15 bytes)');
+    if (input.secret !== undefined && !isSecret(input.secret))
+      throw badRequest('a secret is whsec_ followed by base64 (at least 15 bytes)');
     const secret = input.secret ?? generateSecret();
     const now = this.now();
     const d: StoredAlertDestination = {
@@ -185,18 +209,33 @@ export class AlertService {
   }
 
   /** Changes name, URL or format; `enabled: true` re-enables a destination a 410 disabled. */
-  async updateDestination(projectId: string, id: string, change: { name?: string | undefined; url?: string | undefined; format?: DestinationFormat | undefined; enabled?: boolean | undefined }): Promise<DestinationView> {
+  async updateDestination(
+    projectId: string,
+    id: string,
+    change: {
+      name?: string | undefined;
+      url?: string | undefined;
+      format?: DestinationFormat | undefined;
+      enabled?: boolean | undefined;
+    },
+  ): Promise<DestinationView> {
     const current = await this.destination(projectId, id);
     if (change.url !== undefined) await this.checkUrl(change.url);
     const now = this.now();
-    const disabled = change.enabled === undefined ? current.disabledAtMs : change.enabled ? undefined : (current.disabledAtMs ?? now);
+    const disabled =
+      change.enabled === undefined ? current.disabledAtMs : change.enabled ? undefined : (current.disabledAtMs ?? now);
     const next: StoredAlertDestination = {
       ...current,
       name: change.name ?? current.name,
       url: change.url ?? current.url,
       format: change.format ?? current.format,
       disabledAtMs: disabled,
-      disabledReason: disabled === undefined ? '' : current.disabledAtMs === undefined ? 'disabled by an operator' : current.disabledReason,
+      disabledReason:
+        disabled === undefined
+          ? ''
+          : current.disabledAtMs === undefined
+            ? 'disabled by an operator'
+            : current.disabledReason,
       updatedAtMs: now,
     };
     await this.opts.store.alerts.putAlertDestination(next);
@@ -204,10 +243,18 @@ export class AlertService {
   }
 
   /** Adds a new signing secret (first); keeps the `keep` newest previous ones signing too, for the receiver's switch-over. */
-  async rotateSecret(projectId: string, id: string, keep: number): Promise<{ destination: DestinationView; secret: string }> {
+  async rotateSecret(
+    projectId: string,
+    id: string,
+    keep: number,
+  ): Promise<{ destination: DestinationView; secret: string }> {
     const current = await this.destination(projectId, id);
     const secret = generateSecret();
-    const next = { ...current, secrets: [secret, ...current.secrets.slice(0, Math.max(0, keep))], updatedAtMs: this.now() };
+    const next = {
+      ...current,
+      secrets: [secret, ...current.secrets.slice(0, Math.max(0, keep))],
+      updatedAtMs: this.now(),
+    };
     await this.opts.store.alerts.putAlertDestination(next);
     return { destination: destinationView(next), secret };
   }
@@ -218,10 +265,23 @@ export class AlertService {
   }
 
   /** Sends a test notification now (one attempt; retried later like any other when it fails) and returns it with its attempt. */
-  async sendTest(projectId: string, id: string): Promise<{ notification: NotificationView; outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
+  async sendTest(
+    projectId: string,
+    id: string,
+  ): Promise<{ notification: NotificationView; outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
     const d = await this.destination(projectId, id);
     const now = this.now();
-    const rule = { id: 'test', name: 'Test notification', description: 'Sent with "send test notification"', metric: 'e2e_success', comparison: 'lt', threshold: 0.95, windowSeconds: 3600, filters: {}, labels: {} } as const;
+    const rule = {
+      id: 'test',
+      name: 'Test notification',
+      description: 'Sent with "send test notification"',
+      metric: 'e2e_success',
+      comparison: 'lt',
+      threshold: 0.95,
+      windowSeconds: 3600,
+      filters: {},
+      labels: {},
+    } as const;
     const notice = {
       status: 'firing' as const,
       test: true,
@@ -260,7 +320,10 @@ export class AlertService {
   }
 
   // ── delivery log ──
-  async notifications(projectId: string, opts: { destinationId?: string; ruleId?: string; deliveryState?: string; limit: number; offset?: number }): Promise<NotificationView[]> {
+  async notifications(
+    projectId: string,
+    opts: { destinationId?: string; ruleId?: string; deliveryState?: string; limit: number; offset?: number },
+  ): Promise<NotificationView[]> {
     return (await this.opts.store.alerts.listNotifications(projectId, opts)).map(notificationView);
   }
 

@@ -1,4 +1,11 @@
-export { ALERT_METRICS, COMPARISONS, PERCENTILES, AlertRuleSpecSchema, AlertFiltersSchema, breaches } from './rules/AlertRule.js';
+export {
+  ALERT_METRICS,
+  COMPARISONS,
+  PERCENTILES,
+  AlertRuleSpecSchema,
+  AlertFiltersSchema,
+  breaches,
+} from './rules/AlertRule.js';
 export type { AlertMetric, Comparison, Percentile, AlertRuleSpec, AlertRule, AlertFilters } from './rules/AlertRule.js';
 export { measureRule, ruleFilter } from './rules/measureRule.js';
 export type { Observation } from './rules/measureRule.js';
@@ -13,7 +20,16 @@ export type { AlertDispatcherOptions } from './delivery/AlertDispatcher.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs, decide } from './delivery/retryPolicy.js';
 export type { RetryOptions, AttemptOutcome } from './delivery/retryPolicy.js';
 export { signWebhook, generateSecret, isSecret } from './delivery/signWebhook.js';
-export { checkUrl, refusalOf, addressRange, checkPolicy, pinnedLookup, systemResolver, SsrfError, STRICT_SSRF_POLICY } from './delivery/ssrfGuard.js';
+export {
+  checkUrl,
+  refusalOf,
+  addressRange,
+  checkPolicy,
+  pinnedLookup,
+  systemResolver,
+  SsrfError,
+  STRICT_SSRF_POLICY,
+} from './delivery/ssrfGuard.js';
 export type { SsrfPolicy, Resolver, ResolvedAddress, CheckedUrl } from './delivery/ssrfGuard.js';
 export { postWebhook } from './delivery/postWebhook.js';
 export type { PostResult, PostOptions } from './delivery/postWebhook.js';

@@ -22,7 +22,14 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
 import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
-import { LATENCY_INTERVALS, autoInterval, isLatencyInterval, latencySeries, type LatencyIntervalSeconds, type LatencySeries } from './latency/latencySeries.js';
+import {
+  LATENCY_INTERVALS,
+  autoInterval,
+  isLatencyInterval,
+  latencySeries,
+  type LatencyIntervalSeconds,
+  type LatencySeries,
+} from './latency/latencySeries.js';
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
 import type { RunCause, RunLoopFlag } from '@telltale/store';
 import type { FailureBreakdown, FailureSeries } from './failures/failureReport.js';
@@ -52,9 +59,12 @@ export class Analytics {
     private readonly store: Store,
     opts: AnalyticsOptions = {},
   ) {
-    this.priceResolver = new PriceResolver((projectId) => store.prices.listModelPrices(projectId), { ttlMs: opts.priceCacheTtlMs ?? 60_000 });
+    this.priceResolver = new PriceResolver((projectId) => store.prices.listModelPrices(projectId), {
+      ttlMs: opts.priceCacheTtlMs ?? 60_000,
+    });
     const fixed = opts.pricesFor;
-    this.pricesFor = fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
+    this.pricesFor =
+      fixed === undefined ? (projectId) => this.priceResolver.table(projectId) : async (projectId) => fixed(projectId);
     this.loopAnalytics = new LoopAnalytics(store, this.pricesFor);
     const loops = this.loopAnalytics;
     this.costs = new CostAnalytics(store, this.pricesFor, this.priceResolver, (filter) => loops.loopingRunIds(filter));
@@ -118,7 +128,9 @@ export class Analytics {
 
   /** Duration percentiles per step / tool / model / agent, or of whole runs (RELIABILITY-MATH "Latency"). */
   async latencyPercentiles(filter: AnalyticsFilter, opts: { groupBy: LatencyGroupBy }): Promise<LatencyPercentiles> {
-    const rows = await this.store.metrics.latencyPercentiles(filter, await this.pricesFor(filter.projectId), { groupBy: opts.groupBy });
+    const rows = await this.store.metrics.latencyPercentiles(filter, await this.pricesFor(filter.projectId), {
+      groupBy: opts.groupBy,
+    });
     return latencyPercentiles(rows, opts.groupBy);
   }
 
@@ -129,7 +141,10 @@ export class Analytics {
   ): Promise<LatencySeries> {
     const intervalSeconds = opts.intervalSeconds ?? autoInterval(filter.toUnixNano - filter.fromUnixNano);
     if (!isLatencyInterval(intervalSeconds)) {
-      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `interval must be one of ${LATENCY_INTERVALS.join(', ')} seconds` });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.BAD_REQUEST,
+        message: `interval must be one of ${LATENCY_INTERVALS.join(', ')} seconds`,
+      });
     }
     const rows = await this.store.metrics.latencySeries(filter, await this.pricesFor(filter.projectId), {
       groupBy: opts.groupBy,
@@ -140,12 +155,21 @@ export class Analytics {
   }
 
   /** Completed runs by duration or cost in `buckets` equal-width bins (default 30) from the smallest to the largest value. */
-  async runHistogram(filter: AnalyticsFilter, opts: { metric: RunHistogramMetric; buckets?: number }): Promise<RunHistogram> {
+  async runHistogram(
+    filter: AnalyticsFilter,
+    opts: { metric: RunHistogramMetric; buckets?: number },
+  ): Promise<RunHistogram> {
     const buckets = opts.buckets ?? 30;
     if (!Number.isInteger(buckets) || buckets < 1 || buckets > 1000) {
-      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `buckets must be a whole number in [1, 1000], got ${buckets}` });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.BAD_REQUEST,
+        message: `buckets must be a whole number in [1, 1000], got ${buckets}`,
+      });
     }
-    const rows = await this.store.metrics.runHistogram(filter, await this.pricesFor(filter.projectId), { metric: opts.metric, buckets });
+    const rows = await this.store.metrics.runHistogram(filter, await this.pricesFor(filter.projectId), {
+      metric: opts.metric,
+      buckets,
+    });
     return runHistogram(opts.metric, rows);
   }
 

@@ -13,9 +13,26 @@ export { BUNDLED_PRICES } from './cost/bundledPrices.js';
 export type { ModelPrice } from './cost/bundledPrices.js';
 export { resolvePriceTable } from './cost/priceTable.js';
 export { latencyPercentiles, latencyStats } from './latency/latencyPercentiles.js';
-export type { LatencyPercentiles, LatencyGroup, LatencyStats, PercentilesNs, PercentileAccuracy } from './latency/latencyPercentiles.js';
-export { latencySeries, autoInterval, isLatencyInterval, LATENCY_INTERVALS, MAX_SERIES_POINTS } from './latency/latencySeries.js';
-export type { LatencySeries, LatencySeriesGroup, LatencyPoint, LatencyIntervalSeconds } from './latency/latencySeries.js';
+export type {
+  LatencyPercentiles,
+  LatencyGroup,
+  LatencyStats,
+  PercentilesNs,
+  PercentileAccuracy,
+} from './latency/latencyPercentiles.js';
+export {
+  latencySeries,
+  autoInterval,
+  isLatencyInterval,
+  LATENCY_INTERVALS,
+  MAX_SERIES_POINTS,
+} from './latency/latencySeries.js';
+export type {
+  LatencySeries,
+  LatencySeriesGroup,
+  LatencyPoint,
+  LatencyIntervalSeconds,
+} from './latency/latencySeries.js';
 export { tailAttribution } from './latency/tailAttribution.js';
 export type { TailAttribution, TailStepShare } from './latency/tailAttribution.js';
 export { costReport } from './cost/costReport.js';

@@ -7,21 +7,37 @@ export const MAX_SPANS_PER_SECOND_LIMIT = 4_000_000_000;
 export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const API_KEY_KINDS = ['ingest', 'read'] as const;
 
-const ProjectId = z.string().regex(PROJECT_ID_PATTERN, 'use 1–64 lowercase letters, digits and hyphens, starting with a letter or digit');
+const ProjectId = z
+  .string()
+  .regex(PROJECT_ID_PATTERN, 'use 1–64 lowercase letters, digits and hyphens, starting with a letter or digit');
 const Quota = z.number().int().min(1).max(MAX_SPANS_PER_SECOND_LIMIT);
 const DisplayName = z.string().min(1).max(256);
 
 export const ProjectParams = z.object({ projectId: ProjectId.describe('project id') }).strict();
-export const KeyParams = z.object({ keyId: z.string().regex(/^[0-9A-Za-z]{8,64}$/, 'a key id is 8–64 letters and digits').describe('key id (the part after tt_<kind>_)') }).strict();
+export const KeyParams = z
+  .object({
+    keyId: z
+      .string()
+      .regex(/^[0-9A-Za-z]{8,64}$/, 'a key id is 8–64 letters and digits')
+      .describe('key id (the part after tt_<kind>_)'),
+  })
+  .strict();
 
 /** What creating a project takes (the dashboard's form checks the same). */
 export const projectInputSchema = z
-  .object({ id: ProjectId, name: DisplayName.optional().describe('display name (default: the id)'), maxSpansPerSecond: Quota.optional().describe('ingest quota in spans per second (default: none)') })
+  .object({
+    id: ProjectId,
+    name: DisplayName.optional().describe('display name (default: the id)'),
+    maxSpansPerSecond: Quota.optional().describe('ingest quota in spans per second (default: none)'),
+  })
   .strict();
 export type ProjectInput = z.input<typeof projectInputSchema>;
 
 export const projectChangeSchema = z
-  .object({ name: DisplayName.optional(), maxSpansPerSecond: Quota.nullable().optional().describe('a new ingest quota; null removes it') })
+  .object({
+    name: DisplayName.optional(),
+    maxSpansPerSecond: Quota.nullable().optional().describe('a new ingest quota; null removes it'),
+  })
   .strict();
 export type ProjectChange = z.input<typeof projectChangeSchema>;
 
@@ -30,11 +46,19 @@ export type ApiKeyKind = z.infer<typeof apiKeyKindSchema>;
 
 /** What creating a key takes. */
 export const keyInputSchema = z
-  .object({ kind: apiKeyKindSchema.describe('ingest: sends OTLP; read: calls the API'), name: z.string().max(256, 'at most 256 characters').optional().describe('a label, e.g. ci') })
+  .object({
+    kind: apiKeyKindSchema.describe('ingest: sends OTLP; read: calls the API'),
+    name: z.string().max(256, 'at most 256 characters').optional().describe('a label, e.g. ci'),
+  })
   .strict();
 export type KeyInput = z.input<typeof keyInputSchema>;
 
-export const projectSchema = z.object({ id: z.string(), name: z.string(), maxSpansPerSecond: z.number().nullable(), createdAtMs: z.number() });
+export const projectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  maxSpansPerSecond: z.number().nullable(),
+  createdAtMs: z.number(),
+});
 export type Project = z.infer<typeof projectSchema>;
 
 /** A key as the server shows it: never its secret. `prefix` is how the key begins, to recognise it. */

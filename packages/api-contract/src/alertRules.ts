@@ -40,7 +40,11 @@ export const ALERT_STATES = ['ok', 'pending', 'firing', 'resolved'] as const;
 export type AlertStateName = (typeof ALERT_STATES)[number];
 
 /** Metrics that take a percentile, and those that need `filters.step`. */
-export const METRICS_WITH_PERCENTILE: ReadonlySet<AlertMetric> = new Set(['step_latency', 'run_latency', 'cost_per_run']);
+export const METRICS_WITH_PERCENTILE: ReadonlySet<AlertMetric> = new Set([
+  'step_latency',
+  'run_latency',
+  'cost_per_run',
+]);
 export const METRICS_NEEDING_STEP: ReadonlySet<AlertMetric> = new Set(['step_success', 'step_latency']);
 
 export const ALERT_FILTER_KEYS = ['service', 'agent', 'step', 'tool', 'model'] as const;
@@ -48,11 +52,19 @@ export type AlertFilterKey = (typeof ALERT_FILTER_KEYS)[number];
 
 const FilterValue = z.string().min(1).max(256);
 export const alertFiltersSchema = z
-  .object({ service: FilterValue.optional(), agent: FilterValue.optional(), step: FilterValue.optional(), tool: FilterValue.optional(), model: FilterValue.optional() })
+  .object({
+    service: FilterValue.optional(),
+    agent: FilterValue.optional(),
+    step: FilterValue.optional(),
+    tool: FilterValue.optional(),
+    model: FilterValue.optional(),
+  })
   .strict();
 export type AlertFilters = z.infer<typeof alertFiltersSchema>;
 
-const LabelName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'label names are letters, digits and _ (Prometheus style)');
+const LabelName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'label names are letters, digits and _ (Prometheus style)');
 
 /** A rule as the API takes it (defaults filled in); the dashboard's form checks the same. */
 export const alertRuleSpecSchema = z
@@ -67,14 +79,29 @@ export const alertRuleSpecSchema = z
     cause: z.enum(FAILURE_CAUSES).optional(),
     comparison: z.enum(COMPARISONS),
     threshold: z.number().finite(),
-    windowSeconds: z.number().int().min(10, 'at least 10s').max(31 * 86_400, 'at most 31d').default(3600),
+    windowSeconds: z
+      .number()
+      .int()
+      .min(10, 'at least 10s')
+      .max(31 * 86_400, 'at most 31d')
+      .default(3600),
     evaluationIntervalSeconds: z.number().int().min(1, 'at least 1s').max(86_400, 'at most 1d').default(60),
     /** Below this many samples the rule neither starts nor resolves an alert. */
     minSampleSize: z.number().int().min(0).max(1_000_000_000, 'at most 1,000,000,000').default(1),
     /** The condition must hold this long (pending) before the alert fires. */
-    forSeconds: z.number().int().min(0).max(7 * 86_400, 'at most 7d').default(0),
+    forSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400, 'at most 7d')
+      .default(0),
     /** A firing alert is notified again this often (0: only once). */
-    repeatIntervalSeconds: z.number().int().min(0).max(30 * 86_400, 'at most 30d').default(4 * 3600),
+    repeatIntervalSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86_400, 'at most 30d')
+      .default(4 * 3600),
     filters: alertFiltersSchema.default({}),
     labels: z.record(LabelName, z.string().max(512)).default({}),
     destinationIds: z.array(z.string().min(1).max(64)).max(20, 'at most 20 destinations').default([]),
@@ -84,12 +111,20 @@ export const alertRuleSpecSchema = z
     if (METRICS_NEEDING_STEP.has(rule.metric) && rule.filters.step === undefined) {
       ctx.addIssue({ code: 'custom', path: ['filters', 'step'], message: `metric ${rule.metric} needs a step filter` });
     }
-    if (rule.metric === 'failure_cause_share' && rule.cause === undefined) ctx.addIssue({ code: 'custom', path: ['cause'], message: 'metric failure_cause_share needs a cause' });
-    if (rule.metric !== 'failure_cause_share' && rule.cause !== undefined) ctx.addIssue({ code: 'custom', path: ['cause'], message: 'cause is for failure_cause_share only' });
+    if (rule.metric === 'failure_cause_share' && rule.cause === undefined)
+      ctx.addIssue({ code: 'custom', path: ['cause'], message: 'metric failure_cause_share needs a cause' });
+    if (rule.metric !== 'failure_cause_share' && rule.cause !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['cause'], message: 'cause is for failure_cause_share only' });
     if (rule.percentile !== undefined && !METRICS_WITH_PERCENTILE.has(rule.metric)) {
-      ctx.addIssue({ code: 'custom', path: ['percentile'], message: `percentile is for ${[...METRICS_WITH_PERCENTILE].join(', ')} only` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['percentile'],
+        message: `percentile is for ${[...METRICS_WITH_PERCENTILE].join(', ')} only`,
+      });
     }
-    if (rule.metric === 'cost_per_run' && rule.percentile === 'p90') ctx.addIssue({ code: 'custom', path: ['percentile'], message: 'cost per run has p50, p95 and p99' });
-    if (Object.keys(rule.labels).length > 32) ctx.addIssue({ code: 'custom', path: ['labels'], message: 'at most 32 labels' });
+    if (rule.metric === 'cost_per_run' && rule.percentile === 'p90')
+      ctx.addIssue({ code: 'custom', path: ['percentile'], message: 'cost per run has p50, p95 and p99' });
+    if (Object.keys(rule.labels).length > 32)
+      ctx.addIssue({ code: 'custom', path: ['labels'], message: 'at most 32 labels' });
   });
 export type AlertRuleSpec = z.infer<typeof alertRuleSpecSchema>;

@@ -7,14 +7,23 @@ import { TimeParam, pageQuery } from './queryParams.js';
  * log. Times are epoch milliseconds; optional values may be absent from the JSON.
  */
 
-const Id = (what: string) => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe(what);
+const Id = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .describe(what);
 export const RuleParams = z.object({ ruleId: Id('rule id (rule_…)') }).strict();
 export const DestinationParams = z.object({ destinationId: Id('destination id (dst_…)') }).strict();
 export const NotificationParams = z.object({ notificationId: Id('notification id = webhook-id (msg_…)') }).strict();
 
 export const AlertStateQuery = z.object({ ruleId: Id('only this rule').optional() }).strict();
 export const AlertHistoryQuery = z
-  .object({ ruleId: Id('only this rule').optional(), from: TimeParam.optional().describe('unix ms or ISO-8601'), to: TimeParam.optional().describe('unix ms or ISO-8601'), ...pageQuery(1000, 100) })
+  .object({
+    ruleId: Id('only this rule').optional(),
+    from: TimeParam.optional().describe('unix ms or ISO-8601'),
+    to: TimeParam.optional().describe('unix ms or ISO-8601'),
+    ...pageQuery(1000, 100),
+  })
   .strict();
 export const NOTIFICATION_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export const NotificationsQuery = z
@@ -26,14 +35,24 @@ export const NotificationsQuery = z
   })
   .strict();
 
-const DestinationUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).max(2048).describe('http(s) URL; checked against the SSRF guard when saved and at every send');
+const DestinationUrl = z
+  .url({ protocol: /^https?$/, error: 'an http(s) URL' })
+  .max(2048)
+  .describe('http(s) URL; checked against the SSRF guard when saved and at every send');
 /** What creating a destination takes (the dashboard's form checks the same). */
 export const destinationInputSchema = z
   .object({
     name: z.string().min(1, 'a destination needs a name').max(200),
     url: DestinationUrl,
-    format: z.enum(DESTINATION_FORMATS).default('standard').describe('standard (Telltale JSON) | slack (incoming webhook) | alertmanager (webhook receiver v4)'),
-    secret: z.string().max(200).optional().describe('a whsec_… signing secret to use (default: a new one, returned once)'),
+    format: z
+      .enum(DESTINATION_FORMATS)
+      .default('standard')
+      .describe('standard (Telltale JSON) | slack (incoming webhook) | alertmanager (webhook receiver v4)'),
+    secret: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('a whsec_… signing secret to use (default: a new one, returned once)'),
   })
   .strict();
 export type DestinationInput = z.input<typeof destinationInputSchema>;
@@ -46,7 +65,11 @@ export const destinationChangeSchema = z
   })
   .strict();
 export type DestinationChange = z.input<typeof destinationChangeSchema>;
-export const rotateSecretSchema = z.object({ keep: z.number().int().min(0).max(4).default(1).describe('previous secrets that keep signing (newest first)') }).strict();
+export const rotateSecretSchema = z
+  .object({
+    keep: z.number().int().min(0).max(4).default(1).describe('previous secrets that keep signing (newest first)'),
+  })
+  .strict();
 
 /** A stored rule as the API answers it. */
 export const alertRuleSchema = z.object({
@@ -144,24 +167,43 @@ export const deliveryAttemptSchema = z.object({
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 
-export const attemptOutcomeSchema = z.object({ outcome: z.string(), reason: z.string().optional(), delayMs: z.number().optional() });
+export const attemptOutcomeSchema = z.object({
+  outcome: z.string(),
+  reason: z.string().optional(),
+  delayMs: z.number().optional(),
+});
 export type AttemptOutcome = z.infer<typeof attemptOutcomeSchema>;
 
 export const rulesResponseSchema = z.object({ rules: z.array(alertRuleSchema) });
 export const ruleResponseSchema = z.object({ rule: alertRuleSchema });
 export const ruleWithStatesResponseSchema = z.object({ rule: alertRuleSchema, states: z.array(alertStateSchema) });
 export const statesResponseSchema = z.object({ states: z.array(alertStateSchema) });
-export const historyResponseSchema = z.object({ events: z.array(alertHistoryEventSchema), limit: z.number(), offset: z.number() });
+export const historyResponseSchema = z.object({
+  events: z.array(alertHistoryEventSchema),
+  limit: z.number(),
+  offset: z.number(),
+});
 export type HistoryPage = z.infer<typeof historyResponseSchema>;
 export const destinationsResponseSchema = z.object({ destinations: z.array(destinationSchema) });
 export const destinationResponseSchema = z.object({ destination: destinationSchema });
 export const destinationWithSecretSchema = z.object({ destination: destinationSchema, secret: z.string() });
 export type DestinationWithSecret = z.infer<typeof destinationWithSecretSchema>;
-export const testResultSchema = z.object({ notification: notificationSchema, outcome: attemptOutcomeSchema, attempt: deliveryAttemptSchema });
+export const testResultSchema = z.object({
+  notification: notificationSchema,
+  outcome: attemptOutcomeSchema,
+  attempt: deliveryAttemptSchema,
+});
 export type TestResult = z.infer<typeof testResultSchema>;
-export const notificationsResponseSchema = z.object({ notifications: z.array(notificationSchema), limit: z.number(), offset: z.number() });
+export const notificationsResponseSchema = z.object({
+  notifications: z.array(notificationSchema),
+  limit: z.number(),
+  offset: z.number(),
+});
 export type NotificationsPage = z.infer<typeof notificationsResponseSchema>;
 export const notificationResponseSchema = z.object({ notification: notificationSchema });
-export const notificationDetailSchema = z.object({ notification: notificationSchema, attempts: z.array(deliveryAttemptSchema) });
+export const notificationDetailSchema = z.object({
+  notification: notificationSchema,
+  attempts: z.array(deliveryAttemptSchema),
+});
 export type NotificationDetail = z.infer<typeof notificationDetailSchema>;
 export const deletedResponseSchema = z.object({ deleted: z.string() });

@@ -13,14 +13,30 @@ export const COST_GROUP_BYS = ['step', 'tool', 'model'] as const;
 export type CostGroupBy = (typeof COST_GROUP_BYS)[number];
 export const LOOP_ORDER_NAMES = ['recent', 'wasted_cost', 'wasted_time'] as const;
 export type LoopOrderName = (typeof LOOP_ORDER_NAMES)[number];
-export const FAILURE_CAUSES = ['loop', 'partial_execution', 'tool_failure', 'validation_exhausted', 'llm_error', 'timeout', 'unknown'] as const;
+export const FAILURE_CAUSES = [
+  'loop',
+  'partial_execution',
+  'tool_failure',
+  'validation_exhausted',
+  'llm_error',
+  'timeout',
+  'unknown',
+] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 export const FilterQuery = z.object(FILTER_QUERY).strict();
 export type FilterQuery = z.output<typeof FilterQuery>;
 
 export const ReliabilitySummaryQuery = z
-  .object({ ...FILTER_QUERY, whatIfTarget: z.coerce.number().gt(0).lte(1).default(0.99).describe('the p(s) each step is raised to in the what-if ranking') })
+  .object({
+    ...FILTER_QUERY,
+    whatIfTarget: z.coerce
+      .number()
+      .gt(0)
+      .lte(1)
+      .default(0.99)
+      .describe('the p(s) each step is raised to in the what-if ranking'),
+  })
   .strict();
 
 const LatencyGroupBy = groupByParam(LATENCY_GROUP_BYS).describe('step name, tool, model, agent, or whole runs');
@@ -34,15 +50,26 @@ export const LatencySeriesQuery = z
   })
   .strict();
 
-export const CostBreakdownQuery = z.object({ ...FILTER_QUERY, groupBy: groupByParam(COST_GROUP_BYS).default('model').describe('step name, tool or model') }).strict();
+export const CostBreakdownQuery = z
+  .object({
+    ...FILTER_QUERY,
+    groupBy: groupByParam(COST_GROUP_BYS).default('model').describe('step name, tool or model'),
+  })
+  .strict();
 export const SeriesQuery = z.object({ ...FILTER_QUERY, interval: IntervalParam }).strict();
 export const RunsOfFilterQuery = z.object({ ...FILTER_QUERY, runIds: RunIdsParam.optional() }).strict();
 
 export const LoopsQuery = z
   .object({
     ...FILTER_QUERY,
-    kind: z.enum(LOOP_KINDS, { error: `kind is one of ${LOOP_KINDS.join(', ')}` }).optional().describe('only detections of this kind'),
-    orderBy: z.enum(LOOP_ORDER_NAMES, { error: `orderBy is one of ${LOOP_ORDER_NAMES.join(', ')}` }).default('recent').describe('page order'),
+    kind: z
+      .enum(LOOP_KINDS, { error: `kind is one of ${LOOP_KINDS.join(', ')}` })
+      .optional()
+      .describe('only detections of this kind'),
+    orderBy: z
+      .enum(LOOP_ORDER_NAMES, { error: `orderBy is one of ${LOOP_ORDER_NAMES.join(', ')}` })
+      .default('recent')
+      .describe('page order'),
     ...pageQuery(500, 50),
     runIds: RunIdsParam.optional(),
   })

@@ -6,7 +6,12 @@ import { Count, DurationNs, Money, Rate, UnixNanosString } from './wire.js';
 /** What the analytics routes answer: durations in `Nanoseconds`, money in `Usd`, rates in `Fraction`. */
 
 /** A proportion with its 95% interval (Wilson, or the delta method for predictions); null values without data. */
-export const estimateSchema = z.object({ value: Rate.nullable(), low: Rate.nullable(), high: Rate.nullable(), n: Count });
+export const estimateSchema = z.object({
+  value: Rate.nullable(),
+  low: Rate.nullable(),
+  high: Rate.nullable(),
+  n: Count,
+});
 export type Estimate = z.infer<typeof estimateSchema>;
 
 export const stepReliabilitySchema = z.object({
@@ -32,7 +37,15 @@ export const reliabilitySummarySchema = z.object({
   /** O − P; its bounds can be negative, so a plain number rather than a Fraction. */
   gap: z.object({ value: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable(), n: Count }),
   decomposition: z.object({ stepExplainedFailures: Count, seamFailures: Count, fallbackRecoveries: Count }),
-  agents: z.array(z.object({ agent: z.string(), service: z.string(), runs: Count, predicted: estimateSchema, observed: estimateSchema })),
+  agents: z.array(
+    z.object({
+      agent: z.string(),
+      service: z.string(),
+      runs: Count,
+      predicted: estimateSchema,
+      observed: estimateSchema,
+    }),
+  ),
   steps: z.array(stepReliabilitySchema),
 });
 export type ReliabilitySummary = z.infer<typeof reliabilitySummarySchema>;
@@ -45,12 +58,27 @@ export type CompoundingCurve = z.infer<typeof compoundingCurveSchema>;
 
 export const LATENCY_LEVELS = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 export type LatencyLevel = (typeof LATENCY_LEVELS)[number];
-const percentilesSchema = z.object({ p50: DurationNs, p90: DurationNs, p95: DurationNs, p99: DurationNs, p999: DurationNs });
+const percentilesSchema = z.object({
+  p50: DurationNs,
+  p90: DurationNs,
+  p95: DurationNs,
+  p99: DurationNs,
+  p999: DurationNs,
+});
 export type PercentilesNs = z.infer<typeof percentilesSchema>;
 
 export const latencyPercentilesSchema = z.object({
   groupBy: z.enum(LATENCY_GROUP_BYS),
-  groups: z.array(z.object({ key: z.string(), service: z.string(), count: Count, meanNs: DurationNs, maxNs: DurationNs, percentilesNs: percentilesSchema })),
+  groups: z.array(
+    z.object({
+      key: z.string(),
+      service: z.string(),
+      count: Count,
+      meanNs: DurationNs,
+      maxNs: DurationNs,
+      percentilesNs: percentilesSchema,
+    }),
+  ),
 });
 export type LatencyPercentiles = z.infer<typeof latencyPercentilesSchema>;
 
@@ -73,13 +101,20 @@ export const tailAttributionSchema = z.object({
   tailRuns: Count,
   medianRuns: Count,
   thresholdsNs: z.object({ p99: DurationNs, p50: DurationNs }),
-  steps: z.array(z.object({ stepName: z.string(), kind: z.string(), tailShare: Rate, medianShare: Rate, delta: z.number() })),
+  steps: z.array(
+    z.object({ stepName: z.string(), kind: z.string(), tailShare: Rate, medianShare: Rate, delta: z.number() }),
+  ),
   tailDriver: z.string().nullable(),
 });
 export type TailAttribution = z.infer<typeof tailAttributionSchema>;
 
 const loopKindSchema = z.enum(LOOP_KINDS);
-const loopTotalsSchema = z.object({ runsFlagged: Count, detections: Count, wastedNs: DurationNs, wastedCostUsd: Money });
+const loopTotalsSchema = z.object({
+  runsFlagged: Count,
+  detections: Count,
+  wastedNs: DurationNs,
+  wastedCostUsd: Money,
+});
 export type LoopTotals = z.infer<typeof loopTotalsSchema>;
 
 export const loopDetectionSchema = z.object({
@@ -112,7 +147,9 @@ export const loopsReportSchema = z.object({
   limit: Count,
   offset: Count,
   runs: Count,
-  byKind: z.object(Object.fromEntries(LOOP_KINDS.map((k) => [k, loopTotalsSchema])) as Record<LoopKind, typeof loopTotalsSchema>),
+  byKind: z.object(
+    Object.fromEntries(LOOP_KINDS.map((k) => [k, loopTotalsSchema])) as Record<LoopKind, typeof loopTotalsSchema>,
+  ),
   overall: loopTotalsSchema,
 });
 export type LoopsReport = z.infer<typeof loopsReportSchema>;
@@ -124,7 +161,15 @@ export const loopRateSchema = z.object({
 export type LoopRate = z.infer<typeof loopRateSchema>;
 
 export const runLoopFlagsSchema = z.object({
-  runs: z.array(z.object({ runId: z.string(), kinds: z.array(loopKindSchema), detections: Count, wastedNs: DurationNs, wastedCostUsd: Money })),
+  runs: z.array(
+    z.object({
+      runId: z.string(),
+      kinds: z.array(loopKindSchema),
+      detections: Count,
+      wastedNs: DurationNs,
+      wastedCostUsd: Money,
+    }),
+  ),
 });
 export type RunLoopFlags = z.infer<typeof runLoopFlagsSchema>;
 
@@ -155,7 +200,17 @@ export type CostBreakdown = z.infer<typeof costBreakdownSchema>;
 export const costSeriesSchema = z.object({
   intervalSeconds: z.number().positive(),
   buckets: z.array(
-    z.object({ bucketStartMs: z.number(), runs: Count, completedRuns: Count, totalUsd: Money, failureUsd: Money, meanUsd: Money, p50Usd: Money, p95Usd: Money, maxUsd: Money }),
+    z.object({
+      bucketStartMs: z.number(),
+      runs: Count,
+      completedRuns: Count,
+      totalUsd: Money,
+      failureUsd: Money,
+      meanUsd: Money,
+      p50Usd: Money,
+      p95Usd: Money,
+      maxUsd: Money,
+    }),
   ),
 });
 export type CostSeries = z.infer<typeof costSeriesSchema>;
@@ -170,7 +225,9 @@ export type FailureBreakdown = z.infer<typeof failureBreakdownSchema>;
 
 export const failureSeriesSchema = z.object({
   intervalSeconds: z.number().positive(),
-  points: z.array(z.object({ bucketStartMs: z.number(), failedRuns: Count, counts: z.record(failureCauseSchema, Count) })),
+  points: z.array(
+    z.object({ bucketStartMs: z.number(), failedRuns: Count, counts: z.record(failureCauseSchema, Count) }),
+  ),
 });
 export type FailureSeries = z.infer<typeof failureSeriesSchema>;
 

@@ -19,13 +19,24 @@ describe('API_ROUTES', () => {
 
 describe('response schemas', () => {
   it('parse the wire form into brand units and drop unknown fields', () => {
-    const run = { runId: 'r', traceId: 't', name: 'n', service: 's', outcome: 'success', startTimeUnixNano: '1700000000000000001', durationNs: '2500' };
+    const run = {
+      runId: 'r',
+      traceId: 't',
+      name: 'n',
+      service: 's',
+      outcome: 'success',
+      startTimeUnixNano: '1700000000000000001',
+      durationNs: '2500',
+    };
     const counts = { steps: 1, spans: 2, costUsd: 0.5, inputTokens: 3, outputTokens: 4, errorType: '', extra: true };
     const page = runsPageSchema.parse({ runs: [{ ...run, ...counts }], total: 1, limit: 50, offset: 0 });
     expect(page.runs[0]!.startTimeUnixNano).toBe(1_700_000_000_000_000_001n);
     expect(page.runs[0]!.durationNs).toBe(2500);
     expect(page.runs[0]).not.toHaveProperty('extra');
     expect(page.runs[0]!.sessionId).toBe('');
-    expect(runsPageSchema.safeParse({ runs: [{ ...run, ...counts, durationNs: 12 }], total: 1, limit: 50, offset: 0 }).success).toBe(false);
+    expect(
+      runsPageSchema.safeParse({ runs: [{ ...run, ...counts, durationNs: 12 }], total: 1, limit: 50, offset: 0 })
+        .success,
+    ).toBe(false);
   });
 });

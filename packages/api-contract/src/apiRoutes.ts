@@ -1,9 +1,26 @@
 import { AdminRoutes } from './adminRoutes.js';
 import { AlertRoutes } from './alertRoutes.js';
 import { AnalyticsRoutes } from './analyticsRoutes.js';
-import { healthSchema, ListRunsQuery, ListSessionsQuery, openApiDocumentSchema, RunIdParams, runDetailSchema, runsPageSchema, sessionsPageSchema, TraceIdParams, traceSchema } from './runs.js';
+import {
+  healthSchema,
+  ListRunsQuery,
+  ListSessionsQuery,
+  openApiDocumentSchema,
+  RunIdParams,
+  runDetailSchema,
+  runsPageSchema,
+  sessionsPageSchema,
+  TraceIdParams,
+  traceSchema,
+} from './runs.js';
 import { NoQuery } from './queryParams.js';
-import { ModelParams, priceDeletedResponseSchema, priceInputSchema, priceResponseSchema, pricesResponseSchema } from './prices.js';
+import {
+  ModelParams,
+  priceDeletedResponseSchema,
+  priceInputSchema,
+  priceResponseSchema,
+  pricesResponseSchema,
+} from './prices.js';
 import type { RouteContract } from './RouteContract.js';
 
 /**
@@ -16,11 +33,36 @@ export const API_ROUTES = {
   'get /openapi.json': { method: 'get', path: '/openapi.json', query: NoQuery, response: openApiDocumentSchema },
   'get /runs': { method: 'get', path: '/runs', query: ListRunsQuery, response: runsPageSchema },
   'get /sessions': { method: 'get', path: '/sessions', query: ListSessionsQuery, response: sessionsPageSchema },
-  'get /runs/:runId': { method: 'get', path: '/runs/:runId', query: NoQuery, params: RunIdParams, response: runDetailSchema },
-  'get /traces/:traceId': { method: 'get', path: '/traces/:traceId', query: NoQuery, params: TraceIdParams, response: traceSchema },
+  'get /runs/:runId': {
+    method: 'get',
+    path: '/runs/:runId',
+    query: NoQuery,
+    params: RunIdParams,
+    response: runDetailSchema,
+  },
+  'get /traces/:traceId': {
+    method: 'get',
+    path: '/traces/:traceId',
+    query: NoQuery,
+    params: TraceIdParams,
+    response: traceSchema,
+  },
   'get /prices': { method: 'get', path: '/prices', query: NoQuery, response: pricesResponseSchema },
-  'put /prices/:model': { method: 'put', path: '/prices/:model', query: NoQuery, params: ModelParams, body: priceInputSchema, response: priceResponseSchema },
-  'delete /prices/:model': { method: 'delete', path: '/prices/:model', query: NoQuery, params: ModelParams, response: priceDeletedResponseSchema },
+  'put /prices/:model': {
+    method: 'put',
+    path: '/prices/:model',
+    query: NoQuery,
+    params: ModelParams,
+    body: priceInputSchema,
+    response: priceResponseSchema,
+  },
+  'delete /prices/:model': {
+    method: 'delete',
+    path: '/prices/:model',
+    query: NoQuery,
+    params: ModelParams,
+    response: priceDeletedResponseSchema,
+  },
   ...AnalyticsRoutes,
   ...AdminRoutes,
   ...AlertRoutes,

@@ -2,20 +2,216 @@
 export { unixNanos, nanoseconds, milliseconds, usd, fraction, parseUnixNanos, parseNanoseconds } from './units.js';
 export type { UnixNanos, Nanoseconds, Milliseconds, Usd, Fraction } from './units.js';
 export { UnixNanosString, DurationString, DurationNs, Money, Rate, Count, ApiErrorBody } from './wire.js';
-export { NoQuery, TimeParam, ATTR_PREFIX, MAX_ATTR_FILTERS, ATTR_KEY_PATTERN, FILTER_QUERY, SERIES_INTERVALS, MAX_SERIES_POINTS, IntervalParam, HistogramQuery, groupByParam, MAX_RUN_IDS, RunIdsParam, pageQuery } from './queryParams.js';
-export { RUN_OUTCOMES, runOutcomeSchema, STEP_KINDS, stepKindSchema, ListRunsQuery, ListSessionsQuery, RunIdParams, TraceIdParams, runSummarySchema, runsPageSchema, spanEventSchema, spanStatusCodeSchema, spanSchema, runDetailSchema, traceSchema, sessionSummarySchema, sessionsPageSchema, healthSchema, openApiDocumentSchema } from './runs.js';
-export type { RunOutcome, StepKind, RunSummary, RunsPage, Attributes, SpanEvent, SpanStatusCode, Span, RunDetail, Trace, SessionSummary, SessionsPage, Health } from './runs.js';
-export { LATENCY_GROUP_BYS, COST_GROUP_BYS, LOOP_ORDER_NAMES, FAILURE_CAUSES, FilterQuery, ReliabilitySummaryQuery, LatencyPercentilesQuery, LatencySeriesQuery, CostBreakdownQuery, SeriesQuery, RunsOfFilterQuery, LoopsQuery } from './analyticsQueries.js';
+export {
+  NoQuery,
+  TimeParam,
+  ATTR_PREFIX,
+  MAX_ATTR_FILTERS,
+  ATTR_KEY_PATTERN,
+  FILTER_QUERY,
+  SERIES_INTERVALS,
+  MAX_SERIES_POINTS,
+  IntervalParam,
+  HistogramQuery,
+  groupByParam,
+  MAX_RUN_IDS,
+  RunIdsParam,
+  pageQuery,
+} from './queryParams.js';
+export {
+  RUN_OUTCOMES,
+  runOutcomeSchema,
+  STEP_KINDS,
+  stepKindSchema,
+  ListRunsQuery,
+  ListSessionsQuery,
+  RunIdParams,
+  TraceIdParams,
+  runSummarySchema,
+  runsPageSchema,
+  spanEventSchema,
+  spanStatusCodeSchema,
+  spanSchema,
+  runDetailSchema,
+  traceSchema,
+  sessionSummarySchema,
+  sessionsPageSchema,
+  healthSchema,
+  openApiDocumentSchema,
+} from './runs.js';
+export type {
+  RunOutcome,
+  StepKind,
+  RunSummary,
+  RunsPage,
+  Attributes,
+  SpanEvent,
+  SpanStatusCode,
+  Span,
+  RunDetail,
+  Trace,
+  SessionSummary,
+  SessionsPage,
+  Health,
+} from './runs.js';
+export {
+  LATENCY_GROUP_BYS,
+  COST_GROUP_BYS,
+  LOOP_ORDER_NAMES,
+  FAILURE_CAUSES,
+  FilterQuery,
+  ReliabilitySummaryQuery,
+  LatencyPercentilesQuery,
+  LatencySeriesQuery,
+  CostBreakdownQuery,
+  SeriesQuery,
+  RunsOfFilterQuery,
+  LoopsQuery,
+} from './analyticsQueries.js';
 export type { LatencyGroupBy, CostGroupBy, LoopOrderName, FailureCause } from './analyticsQueries.js';
-export { estimateSchema, stepReliabilitySchema, reliabilitySummarySchema, compoundingCurveSchema, LATENCY_LEVELS, latencyPercentilesSchema, latencySeriesSchema, tailAttributionSchema, loopDetectionSchema, loopsReportSchema, loopRateSchema, runLoopFlagsSchema, costSummarySchema, costBreakdownSchema, costSeriesSchema, failureCauseSchema, failureBreakdownSchema, failureSeriesSchema, runCausesSchema, runHistogramSchema } from './analyticsResponses.js';
-export type { Estimate, StepReliability, ReliabilitySummary, CompoundingCurve, LatencyLevel, PercentilesNs, LatencyPercentiles, LatencySeries, TailAttribution, LoopTotals, LoopDetection, LoopsReport, LoopRate, RunLoopFlags, CostSummary, CostBreakdown, CostSeries, FailureBreakdown, FailureSeries, RunCauses, RunHistogram } from './analyticsResponses.js';
-export { MAX_SPANS_PER_SECOND_LIMIT, PROJECT_ID_PATTERN, API_KEY_KINDS, ProjectParams, KeyParams, projectInputSchema, projectChangeSchema, apiKeyKindSchema, keyInputSchema, projectSchema, apiKeySchema, projectsResponseSchema, projectResponseSchema, keysResponseSchema, keyResponseSchema, createdKeySchema } from './admin.js';
+export {
+  estimateSchema,
+  stepReliabilitySchema,
+  reliabilitySummarySchema,
+  compoundingCurveSchema,
+  LATENCY_LEVELS,
+  latencyPercentilesSchema,
+  latencySeriesSchema,
+  tailAttributionSchema,
+  loopDetectionSchema,
+  loopsReportSchema,
+  loopRateSchema,
+  runLoopFlagsSchema,
+  costSummarySchema,
+  costBreakdownSchema,
+  costSeriesSchema,
+  failureCauseSchema,
+  failureBreakdownSchema,
+  failureSeriesSchema,
+  runCausesSchema,
+  runHistogramSchema,
+} from './analyticsResponses.js';
+export type {
+  Estimate,
+  StepReliability,
+  ReliabilitySummary,
+  CompoundingCurve,
+  LatencyLevel,
+  PercentilesNs,
+  LatencyPercentiles,
+  LatencySeries,
+  TailAttribution,
+  LoopTotals,
+  LoopDetection,
+  LoopsReport,
+  LoopRate,
+  RunLoopFlags,
+  CostSummary,
+  CostBreakdown,
+  CostSeries,
+  FailureBreakdown,
+  FailureSeries,
+  RunCauses,
+  RunHistogram,
+} from './analyticsResponses.js';
+export {
+  MAX_SPANS_PER_SECOND_LIMIT,
+  PROJECT_ID_PATTERN,
+  API_KEY_KINDS,
+  ProjectParams,
+  KeyParams,
+  projectInputSchema,
+  projectChangeSchema,
+  apiKeyKindSchema,
+  keyInputSchema,
+  projectSchema,
+  apiKeySchema,
+  projectsResponseSchema,
+  projectResponseSchema,
+  keysResponseSchema,
+  keyResponseSchema,
+  createdKeySchema,
+} from './admin.js';
 export type { ProjectInput, ProjectChange, ApiKeyKind, KeyInput, Project, ApiKey, CreatedKey } from './admin.js';
-export { ALERT_METRICS, COMPARISONS, PERCENTILES, DESTINATION_FORMATS, ALERT_STATES, METRICS_WITH_PERCENTILE, METRICS_NEEDING_STEP, ALERT_FILTER_KEYS, alertFiltersSchema, alertRuleSpecSchema } from './alertRules.js';
-export type { AlertMetric, Comparison, Percentile, DestinationFormat, AlertStateName, AlertFilterKey, AlertFilters, AlertRuleSpec } from './alertRules.js';
-export { RuleParams, DestinationParams, NotificationParams, AlertStateQuery, AlertHistoryQuery, NOTIFICATION_DELIVERY_STATES, NotificationsQuery, destinationInputSchema, destinationChangeSchema, rotateSecretSchema, alertRuleSchema, alertStateSchema, alertHistoryEventSchema, destinationSchema, notificationSchema, deliveryAttemptSchema, attemptOutcomeSchema, rulesResponseSchema, ruleResponseSchema, ruleWithStatesResponseSchema, statesResponseSchema, historyResponseSchema, destinationsResponseSchema, destinationResponseSchema, destinationWithSecretSchema, testResultSchema, notificationsResponseSchema, notificationResponseSchema, notificationDetailSchema, deletedResponseSchema } from './alerts.js';
-export type { DestinationInput, DestinationChange, AlertRule, AlertState, AlertHistoryEvent, Destination, Notification, DeliveryAttempt, AttemptOutcome, HistoryPage, DestinationWithSecret, TestResult, NotificationsPage, NotificationDetail } from './alerts.js';
-export { ModelParams, priceInputSchema, modelPriceSchema, effectivePriceSchema, pricesResponseSchema, priceResponseSchema, priceDeletedResponseSchema } from './prices.js';
+export {
+  ALERT_METRICS,
+  COMPARISONS,
+  PERCENTILES,
+  DESTINATION_FORMATS,
+  ALERT_STATES,
+  METRICS_WITH_PERCENTILE,
+  METRICS_NEEDING_STEP,
+  ALERT_FILTER_KEYS,
+  alertFiltersSchema,
+  alertRuleSpecSchema,
+} from './alertRules.js';
+export type {
+  AlertMetric,
+  Comparison,
+  Percentile,
+  DestinationFormat,
+  AlertStateName,
+  AlertFilterKey,
+  AlertFilters,
+  AlertRuleSpec,
+} from './alertRules.js';
+export {
+  RuleParams,
+  DestinationParams,
+  NotificationParams,
+  AlertStateQuery,
+  AlertHistoryQuery,
+  NOTIFICATION_DELIVERY_STATES,
+  NotificationsQuery,
+  destinationInputSchema,
+  destinationChangeSchema,
+  rotateSecretSchema,
+  alertRuleSchema,
+  alertStateSchema,
+  alertHistoryEventSchema,
+  destinationSchema,
+  notificationSchema,
+  deliveryAttemptSchema,
+  attemptOutcomeSchema,
+  rulesResponseSchema,
+  ruleResponseSchema,
+  ruleWithStatesResponseSchema,
+  statesResponseSchema,
+  historyResponseSchema,
+  destinationsResponseSchema,
+  destinationResponseSchema,
+  destinationWithSecretSchema,
+  testResultSchema,
+  notificationsResponseSchema,
+  notificationResponseSchema,
+  notificationDetailSchema,
+  deletedResponseSchema,
+} from './alerts.js';
+export type {
+  DestinationInput,
+  DestinationChange,
+  AlertRule,
+  AlertState,
+  AlertHistoryEvent,
+  Destination,
+  Notification,
+  DeliveryAttempt,
+  AttemptOutcome,
+  HistoryPage,
+  DestinationWithSecret,
+  TestResult,
+  NotificationsPage,
+  NotificationDetail,
+} from './alerts.js';
+export {
+  ModelParams,
+  priceInputSchema,
+  modelPriceSchema,
+  effectivePriceSchema,
+  pricesResponseSchema,
+  priceResponseSchema,
+  priceDeletedResponseSchema,
+} from './prices.js';
 export type { PriceInput, ModelPrice, EffectivePrice } from './prices.js';
 export type { HttpMethod, RouteContract } from './RouteContract.js';
 export { API_ROUTES } from './apiRoutes.js';

@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /** `/prices`: per-model prices in USD per million tokens. */
 
-export const ModelParams = z.object({ model: z.string().min(1).max(256).describe('model name as spans carry it (URL-encode a `/`)') });
+export const ModelParams = z.object({
+  model: z.string().min(1).max(256).describe('model name as spans carry it (URL-encode a `/`)'),
+});
 
 const PerMTok = (what: string) => z.number().finite().min(0).max(1_000_000).describe(`USD per million ${what}`);
 export const priceInputSchema = z
@@ -16,7 +18,14 @@ export const priceInputSchema = z
   .strict();
 export type PriceInput = z.input<typeof priceInputSchema>;
 
-const modelPriceShape = { model: z.string(), inputPerMTok: z.number(), cachedInputPerMTok: z.number(), outputPerMTok: z.number(), asOf: z.string(), source: z.string() };
+const modelPriceShape = {
+  model: z.string(),
+  inputPerMTok: z.number(),
+  cachedInputPerMTok: z.number(),
+  outputPerMTok: z.number(),
+  asOf: z.string(),
+  source: z.string(),
+};
 export const modelPriceSchema = z.object(modelPriceShape);
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 

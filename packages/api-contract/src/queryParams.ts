@@ -4,14 +4,16 @@ import { z } from 'zod';
 export const NoQuery = z.object({}).strict();
 
 /** A time bound as unix milliseconds or ISO-8601 text, converted to nanoseconds. */
-export const TimeParam = z.union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true })]).transform((value, ctx) => {
-  const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) {
-    ctx.addIssue({ code: 'custom', message: 'not a time' });
-    return z.NEVER;
-  }
-  return BigInt(ms) * 1_000_000n;
-});
+export const TimeParam = z
+  .union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true })])
+  .transform((value, ctx) => {
+    const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+    if (!Number.isFinite(ms)) {
+      ctx.addIssue({ code: 'custom', message: 'not a time' });
+      return z.NEVER;
+    }
+    return BigInt(ms) * 1_000_000n;
+  });
 
 /** Query parameters `attr.<key>=<value>` filter on raw span attributes. */
 export const ATTR_PREFIX = 'attr.';
@@ -48,14 +50,27 @@ export const SERIES_INTERVALS = [60, 300, 900, 3600, 21_600, 86_400] as const;
 export const MAX_SERIES_POINTS = 200;
 
 export const IntervalParam = z
-  .enum(['auto', ...SERIES_INTERVALS.map(String)], { error: `interval is auto or one of ${SERIES_INTERVALS.join(', ')} (seconds)` })
+  .enum(['auto', ...SERIES_INTERVALS.map(String)], {
+    error: `interval is auto or one of ${SERIES_INTERVALS.join(', ')} (seconds)`,
+  })
   .default('auto')
   .transform((v) => (v === 'auto' ? ('auto' as const) : Number(v)))
-  .describe(`bucket width in seconds: ${SERIES_INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_SERIES_POINTS} buckets)`);
+  .describe(
+    `bucket width in seconds: ${SERIES_INTERVALS.join(', ')} or auto (the finest giving at most ${MAX_SERIES_POINTS} buckets)`,
+  );
 
 /** A run histogram's query: the filters and the number of equal-width bins (`/latency/histogram`, `/cost/histogram`). */
 export const HistogramQuery = z
-  .object({ ...FILTER_QUERY, buckets: z.coerce.number().int().min(1).max(200).default(30).describe('equal-width bins from the smallest to the largest value') })
+  .object({
+    ...FILTER_QUERY,
+    buckets: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(30)
+      .describe('equal-width bins from the smallest to the largest value'),
+  })
   .strict();
 
 export function groupByParam<const T extends readonly [string, ...string[]]>(allowed: T) {
@@ -68,7 +83,12 @@ export const MAX_RUN_IDS = 500;
 export const RunIdsParam = z
   .string()
   .transform((s) => s.split(',').filter((id) => id !== ''))
-  .pipe(z.array(z.string().max(256)).min(1, 'runIds lists at least one run id').max(MAX_RUN_IDS, `at most ${MAX_RUN_IDS} run ids`))
+  .pipe(
+    z
+      .array(z.string().max(256))
+      .min(1, 'runIds lists at least one run id')
+      .max(MAX_RUN_IDS, `at most ${MAX_RUN_IDS} run ids`),
+  )
   .describe(`comma-separated run ids, at most ${MAX_RUN_IDS}`);
 
 /** `limit` and `offset` of a paged list. */

@@ -8,7 +8,18 @@ export const RUN_OUTCOMES = ['success', 'failure', 'incomplete'] as const;
 export const runOutcomeSchema = z.enum(RUN_OUTCOMES);
 export type RunOutcome = z.infer<typeof runOutcomeSchema>;
 
-export const STEP_KINDS = ['run', 'plan', 'act', 'validate', 'tool', 'llm', 'retrieval', 'handoff', 'guardrail', 'custom'] as const;
+export const STEP_KINDS = [
+  'run',
+  'plan',
+  'act',
+  'validate',
+  'tool',
+  'llm',
+  'retrieval',
+  'handoff',
+  'guardrail',
+  'custom',
+] as const;
 /** `''` is a span that carries no step kind (plain OpenTelemetry instrumentation). */
 export const stepKindSchema = z.enum(['', ...STEP_KINDS]);
 export type StepKind = z.infer<typeof stepKindSchema>;
@@ -24,18 +35,27 @@ export const ListRunsQuery = z
     step: NameParam.optional().describe('only runs containing a step with this step name'),
     tool: NameParam.optional().describe('only runs containing a call of this tool'),
     model: NameParam.optional().describe('only runs containing an LLM call of this model'),
-    session: NameParam.optional().describe('only runs of this session / conversation (gen_ai.conversation.id, session.id…)'),
+    session: NameParam.optional().describe(
+      'only runs of this session / conversation (gen_ai.conversation.id, session.id…)',
+    ),
     from: TimeParam.optional(),
     to: TimeParam.optional(),
   })
   .strict();
 
 export const ListSessionsQuery = z
-  .object({ ...pageQuery(1000, 50), service: NameParam.optional(), from: TimeParam.optional(), to: TimeParam.optional() })
+  .object({
+    ...pageQuery(1000, 50),
+    service: NameParam.optional(),
+    from: TimeParam.optional(),
+    to: TimeParam.optional(),
+  })
   .strict();
 
 export const RunIdParams = z.object({ runId: z.string().min(1).max(256) });
-export const TraceIdParams = z.object({ traceId: z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits') });
+export const TraceIdParams = z.object({
+  traceId: z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits'),
+});
 
 export const runSummarySchema = z.object({
   runId: z.string(),
@@ -62,7 +82,11 @@ export type RunsPage = z.infer<typeof runsPageSchema>;
 const attributesSchema = z.record(z.string(), z.unknown());
 export type Attributes = z.infer<typeof attributesSchema>;
 
-export const spanEventSchema = z.object({ timeUnixNano: UnixNanosString, name: z.string(), attributes: attributesSchema });
+export const spanEventSchema = z.object({
+  timeUnixNano: UnixNanosString,
+  name: z.string(),
+  attributes: attributesSchema,
+});
 export type SpanEvent = z.infer<typeof spanEventSchema>;
 
 export const spanStatusCodeSchema = z.enum(['unset', 'ok', 'error']);
@@ -121,7 +145,12 @@ export const sessionSummarySchema = z.object({
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
-export const sessionsPageSchema = z.object({ sessions: z.array(sessionSummarySchema), total: Count, limit: Count, offset: Count });
+export const sessionsPageSchema = z.object({
+  sessions: z.array(sessionSummarySchema),
+  total: Count,
+  limit: Count,
+  offset: Count,
+});
 export type SessionsPage = z.infer<typeof sessionsPageSchema>;
 
 /** `/health`: 200 with `ok`, 503 with `degraded` when storage is unreachable. */
@@ -129,4 +158,8 @@ export const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), stora
 export type Health = z.infer<typeof healthSchema>;
 
 /** `/openapi.json`: an OpenAPI 3.1 document. */
-export const openApiDocumentSchema = z.looseObject({ openapi: z.literal('3.1.0'), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.literal('3.1.0'),
+  info: z.object({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});

@@ -18,7 +18,14 @@ export class RunGuardError extends Error {
   /** The step that was stopped. */
   readonly stepName: string;
 
-  constructor(opts: { reason: RunStopReason; runId: string; limit: number; observed: number; stepName: string; message: string }) {
+  constructor(opts: {
+    reason: RunStopReason;
+    runId: string;
+    limit: number;
+    observed: number;
+    stepName: string;
+    message: string;
+  }) {
     super(opts.message);
     this.reason = opts.reason;
     this.runId = opts.runId;

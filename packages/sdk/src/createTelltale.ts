@@ -70,16 +70,15 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
   const env: SpanEnv = { getTracer, clock };
 
-  function execute<T>(
-    name: string,
-    attributes: Attributes,
-    opts: StepOptions | undefined,
-    fn: StepFn<T>,
-  ): Promise<T> {
+  function execute<T>(name: string, attributes: Attributes, opts: StepOptions | undefined, fn: StepFn<T>): Promise<T> {
     const policy = opts?.retry;
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
-      return runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } }, fn);
+      return runInSpan(
+        env,
+        { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } },
+        fn,
+      );
     }
     return runAttempts(policy, (attempt, max) =>
       runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
@@ -125,7 +124,12 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     },
     retry: (name, fn, opts) => {
       const { attempts, backoff, retryIf, kind = StepKind.act, ...stepOpts } = opts;
-      return execute(name, stepAttributes(kind, name, stepOpts), { ...stepOpts, retry: { attempts, backoff, retryIf } }, fn);
+      return execute(
+        name,
+        stepAttributes(kind, name, stepOpts),
+        { ...stepOpts, retry: { attempts, backoff, retryIf } },
+        fn,
+      );
     },
   };
 }

@@ -17,7 +17,12 @@ afterEach(async () => {
 describe('init', () => {
   it('registers a provider with the resource, used by the module-level wrappers', async () => {
     const exporter = new InMemorySpanExporter();
-    const handle = init({ service: 'billing-agent', project: 'acme', exporter, resourceAttributes: { 'deployment.environment': 'test' } });
+    const handle = init({
+      service: 'billing-agent',
+      project: 'acme',
+      exporter,
+      resourceAttributes: { 'deployment.environment': 'test' },
+    });
     expect(handle.installed).toBe(true);
     expect(init({ service: 'other' })).toBe(handle);
 
@@ -53,7 +58,12 @@ describe('init', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const errors: unknown[] = [];
-    init({ service: 'svc', endpoint: `http://127.0.0.1:${port}/`, apiKey: 'tt_secret', onError: (e) => errors.push(e) });
+    init({
+      service: 'svc',
+      endpoint: `http://127.0.0.1:${port}/`,
+      apiKey: 'tt_secret',
+      onError: (e) => errors.push(e),
+    });
     expect(await run('agent', () => 'ok')).toBe('ok');
     await expect(shutdown()).resolves.toBeUndefined();
     server.close();

@@ -64,7 +64,11 @@ describe('retry', () => {
     const thrown: unknown = await promise.catch((e: unknown) => e);
     expect(thrown).toBe(errors[2]);
     expect(errors).toHaveLength(3);
-    expect(t.spans().map((s) => s.status.code)).toEqual([SpanStatusCode.ERROR, SpanStatusCode.ERROR, SpanStatusCode.ERROR]);
+    expect(t.spans().map((s) => s.status.code)).toEqual([
+      SpanStatusCode.ERROR,
+      SpanStatusCode.ERROR,
+      SpanStatusCode.ERROR,
+    ]);
     expect(t.spans().map((s) => attr(s, TelltaleAttr.stepKind))).toEqual(['tool', 'tool', 'tool']);
   });
 
@@ -72,7 +76,10 @@ describe('retry', () => {
     const t = inMemoryTelltale();
     const fatal = new TypeError('schema mismatch');
     await expect(
-      t.telltale.retry('parse', () => Promise.reject(fatal), { attempts: 5, retryIf: (e) => e instanceof RateLimitError }),
+      t.telltale.retry('parse', () => Promise.reject(fatal), {
+        attempts: 5,
+        retryIf: (e) => e instanceof RateLimitError,
+      }),
     ).rejects.toBe(fatal);
     expect(t.spans()).toHaveLength(1);
   });
@@ -100,7 +107,9 @@ describe('retry', () => {
 
   it('treats a non-positive attempt budget as one attempt', async () => {
     const t = inMemoryTelltale();
-    await expect(t.telltale.retry('once', () => Promise.reject(new Error('no')), { attempts: 0 })).rejects.toThrow('no');
+    await expect(t.telltale.retry('once', () => Promise.reject(new Error('no')), { attempts: 0 })).rejects.toThrow(
+      'no',
+    );
     expect(t.spans()).toHaveLength(1);
   });
 });

@@ -40,31 +40,60 @@ describe('run guards', () => {
   it('different arguments are not a loop', async () => {
     const t = inMemoryTelltale();
     const { run, tool } = t.telltale;
-    await run('varied', async () => {
-      for (let i = 0; i < 5; i++) await tool('search', { q: i }, () => i);
-    }, { guard: { maxRepeats: 2 } });
+    await run(
+      'varied',
+      async () => {
+        for (let i = 0; i < 5; i++) await tool('search', { q: i }, () => i);
+      },
+      { guard: { maxRepeats: 2 } },
+    );
     expect(attr(t.span('varied'), TelltaleAttr.runStopReason)).toBeUndefined();
   });
 
   it('stops runaway step counts, budgets and durations', async () => {
     const t = inMemoryTelltale();
     const { run, act, llm } = t.telltale;
-    await expect(run('runaway', async () => {
-      for (let i = 0; ; i++) await act(`step-${i}`, () => i);
-    }, { guard: { maxSteps: 4 } })).rejects.toMatchObject({ reason: 'max_steps', observed: 5 });
+    await expect(
+      run(
+        'runaway',
+        async () => {
+          for (let i = 0; ; i++) await act(`step-${i}`, () => i);
+        },
+        { guard: { maxSteps: 4 } },
+      ),
+    ).rejects.toMatchObject({ reason: 'max_steps', observed: 5 });
 
-    await expect(run('spender', async () => {
-      for (;;) await llm('call', { model: 'm' }, (s) => s.recordUsage({ inputTokens: 10, outputTokens: 10, costUsd: 0.4 }));
-    }, { guard: { maxCostUsd: 1 } })).rejects.toMatchObject({ reason: 'budget', limit: 1 });
+    await expect(
+      run(
+        'spender',
+        async () => {
+          for (;;)
+            await llm('call', { model: 'm' }, (s) =>
+              s.recordUsage({ inputTokens: 10, outputTokens: 10, costUsd: 0.4 }),
+            );
+        },
+        { guard: { maxCostUsd: 1 } },
+      ),
+    ).rejects.toMatchObject({ reason: 'budget', limit: 1 });
     expect(t.spans().filter((s) => s.name === 'call' && s.status.code !== SpanStatusCode.ERROR)).toHaveLength(3);
 
     let now = 0;
     const { createTelltale } = await import('./createTelltale.js');
     const timed = createTelltale({ tracerProvider: t.provider, clock: () => now });
-    await expect(timed.run('slow', async () => {
-      for (;;) await timed.act('tick', () => (now += 400));
-    }, { guard: { maxDurationMs: 1000 } })).rejects.toMatchObject({ reason: 'timeout' });
-    expect(['runaway', 'spender', 'slow'].map((n) => attr(t.span(n), TelltaleAttr.runStopReason))).toEqual(['max_steps', 'budget', 'timeout']);
+    await expect(
+      timed.run(
+        'slow',
+        async () => {
+          for (;;) await timed.act('tick', () => (now += 400));
+        },
+        { guard: { maxDurationMs: 1000 } },
+      ),
+    ).rejects.toMatchObject({ reason: 'timeout' });
+    expect(['runaway', 'spender', 'slow'].map((n) => attr(t.span(n), TelltaleAttr.runStopReason))).toEqual([
+      'max_steps',
+      'budget',
+      'timeout',
+    ]);
   });
 
   it('steps outside a guarded run are never stopped', async () => {

@@ -36,7 +36,21 @@ describe('stableHash', () => {
     expect(canonicalJson(new Date(Date.UTC(2026, 0, 2)))).toBe('"2026-01-02T00:00:00.000Z"');
     expect(canonicalJson(10n ** 20n)).toBe('{"$bigint":"100000000000000000000"}');
     expect(canonicalJson(Number.NaN)).toBe('{"$number":"NaN"}');
-    expect(canonicalJson(new Map([['b', 2], ['a', 1]]))).toBe(canonicalJson(new Map([['a', 1], ['b', 2]])));
+    expect(
+      canonicalJson(
+        new Map([
+          ['b', 2],
+          ['a', 1],
+        ]),
+      ),
+    ).toBe(
+      canonicalJson(
+        new Map([
+          ['a', 1],
+          ['b', 2],
+        ]),
+      ),
+    );
     expect(canonicalJson(new Set([3, 1]))).toBe('{"$set":[1,3]}');
     expect(canonicalJson(Buffer.from('hi'))).toBe('{"$bytes":"6869"}');
     expect(canonicalJson(new Uint8Array([0x68, 0x69]))).toBe('{"$bytes":"6869"}');

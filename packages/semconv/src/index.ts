@@ -9,7 +9,13 @@ export {
   TRACELOOP_STEP_KIND,
 } from './mappings.js';
 export type { KindRule } from './mappings.js';
-export { TelltaleError, TelltaleErrorCode, toTelltaleError, HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE } from './errors.js';
+export {
+  TelltaleError,
+  TelltaleErrorCode,
+  toTelltaleError,
+  HTTP_STATUS_BY_CODE,
+  RPC_STATUS_BY_CODE,
+} from './errors.js';
 export { FIELD_SOURCES, SESSION_ID_SOURCES, REASONING_TOKEN_SOURCES } from './fieldSources.js';
 export type { CanonicalField } from './fieldSources.js';
 export { PROJECT_ID_PATTERN, API_KEY_KINDS } from './projects.js';

@@ -1,15 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TelltaleError } from './errors.js';
-import { LIVE_LOOP_KINDS, LOOP_KIND_DEFINITIONS, LOOP_KIND_OF_VARIANT, LOOP_KINDS, LOOP_VARIANT_CODE, LOOP_VARIANTS } from './loopKinds.js';
-import { DEFAULT_LOOP_THRESHOLDS, LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES, loopThresholdRange, resolveLoopThresholds } from './loopKinds.js';
+import {
+  LIVE_LOOP_KINDS,
+  LOOP_KIND_DEFINITIONS,
+  LOOP_KIND_OF_VARIANT,
+  LOOP_KINDS,
+  LOOP_VARIANT_CODE,
+  LOOP_VARIANTS,
+} from './loopKinds.js';
+import {
+  DEFAULT_LOOP_THRESHOLDS,
+  LOOP_THRESHOLD_DEFINITIONS,
+  LOOP_THRESHOLD_NAMES,
+  loopThresholdRange,
+  resolveLoopThresholds,
+} from './loopKinds.js';
 
 const DOC = new URL('../../../docs/metrics.md', import.meta.url);
 
 /** The docs' kinds table, as the definition says it should read. */
 function kindsTable(): string {
   const rows = LOOP_KIND_DEFINITIONS.flatMap((d) =>
-    d.variants.map((v) => `| \`${d.kind}\` | ${d.label} | \`${v.variant}\` (${v.code}) | ${v.rule} | ${d.count} | ${d.live ? 'yes' : 'no'} |`),
+    d.variants.map(
+      (v) =>
+        `| \`${d.kind}\` | ${d.label} | \`${v.variant}\` (${v.code}) | ${v.rule} | ${d.count} | ${d.live ? 'yes' : 'no'} |`,
+    ),
   );
   return ['| Kind | Label | Variant (code) | Rule | Count | Live |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
@@ -21,7 +37,11 @@ function thresholdsTable(): string {
     const kinds = d.kinds.map((k) => `\`${k}\``).join(', ');
     return `| \`${name}\` | ${d.default} | ${loopThresholdRange(name)} | ${kinds} | ${d.inRunFacts ? 'yes' : 'no'} | ${d.description} |`;
   });
-  return ['| Threshold | Default | Allowed | Kinds | In run facts | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Threshold | Default | Allowed | Kinds | In run facts | Meaning |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 describe('loop kinds', () => {
@@ -35,19 +55,32 @@ describe('loop kinds', () => {
 
   it('keeps the codes the run facts store', () => {
     // stored rows keep their codes: changing one re-labels every stored detection
-    expect(LOOP_VARIANT_CODE).toEqual({ tool_args: 1, state_hash: 2, failed_validation: 3, alternation: 4, step_count: 5 });
+    expect(LOOP_VARIANT_CODE).toEqual({
+      tool_args: 1,
+      state_hash: 2,
+      failed_validation: 3,
+      alternation: 4,
+      step_count: 5,
+    });
     expect(LIVE_LOOP_KINDS).toEqual(['repeated_action', 'no_progress', 'ping_pong']);
   });
 
   it('gives every kind a threshold that tunes it, and every threshold a default in its range', () => {
-    for (const kind of LOOP_KINDS) expect(LOOP_THRESHOLD_NAMES.some((n) => (LOOP_THRESHOLD_DEFINITIONS[n].kinds as readonly string[]).includes(kind)), kind).toBe(true);
+    for (const kind of LOOP_KINDS)
+      expect(
+        LOOP_THRESHOLD_NAMES.some((n) => (LOOP_THRESHOLD_DEFINITIONS[n].kinds as readonly string[]).includes(kind)),
+        kind,
+      ).toBe(true);
     expect(resolveLoopThresholds()).toEqual(DEFAULT_LOOP_THRESHOLDS);
   });
 });
 
 describe('resolveLoopThresholds', () => {
   it('applies overrides and ignores undefined ones', () => {
-    expect(resolveLoopThresholds({ repeat: 4, pingPongCycles: undefined })).toEqual({ ...DEFAULT_LOOP_THRESHOLDS, repeat: 4 });
+    expect(resolveLoopThresholds({ repeat: 4, pingPongCycles: undefined })).toEqual({
+      ...DEFAULT_LOOP_THRESHOLDS,
+      repeat: 4,
+    });
   });
 
   it.each([

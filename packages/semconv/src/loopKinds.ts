@@ -39,7 +39,13 @@ export const LOOP_KIND_DEFINITIONS = [
     shortLabel: 'repeat',
     count: 'calls',
     live: true,
-    variants: [{ variant: 'tool_args', code: 1, rule: '≥ `repeat` tool calls with the same tool and the same non-empty args hash' }],
+    variants: [
+      {
+        variant: 'tool_args',
+        code: 1,
+        rule: '≥ `repeat` tool calls with the same tool and the same non-empty args hash',
+      },
+    ],
   },
   {
     kind: 'no_progress',
@@ -49,7 +55,11 @@ export const LOOP_KIND_DEFINITIONS = [
     live: true,
     variants: [
       { variant: 'state_hash', code: 2, rule: '≥ `repeat` plan / validate steps with the same non-empty state hash' },
-      { variant: 'failed_validation', code: 3, rule: '≥ `repeat` consecutive validations failing with the same non-empty output hash' },
+      {
+        variant: 'failed_validation',
+        code: 3,
+        rule: '≥ `repeat` consecutive validations failing with the same non-empty output hash',
+      },
     ],
   },
   {
@@ -58,7 +68,9 @@ export const LOOP_KIND_DEFINITIONS = [
     shortLabel: 'ping-pong',
     count: 'cycles',
     live: true,
-    variants: [{ variant: 'alternation', code: 4, rule: 'tool calls alternating A→B→A→B… for ≥ `pingPongCycles` cycles' }],
+    variants: [
+      { variant: 'alternation', code: 4, rule: 'tool calls alternating A→B→A→B… for ≥ `pingPongCycles` cycles' },
+    ],
   },
   {
     kind: 'runaway',
@@ -66,7 +78,13 @@ export const LOOP_KIND_DEFINITIONS = [
     shortLabel: 'runaway',
     count: 'steps in the run',
     live: false,
-    variants: [{ variant: 'step_count', code: 5, rule: "more steps than max(`runawayMultiplier` × the agent's median steps per run, `runawayHardCap`)" }],
+    variants: [
+      {
+        variant: 'step_count',
+        code: 5,
+        rule: "more steps than max(`runawayMultiplier` × the agent's median steps per run, `runawayHardCap`)",
+      },
+    ],
   },
 ] as const satisfies readonly LoopKindDefinition[];
 
@@ -79,32 +97,40 @@ export type LoopVariant = AnyDefinition['variants'][number]['variant'];
 export type LiveLoopKind = Extract<AnyDefinition, { live: true }>['kind'];
 
 /** The kinds in definition order (a tuple, so `z.enum(LOOP_KINDS)` works). */
-type KindsOf<T extends readonly LoopKindDefinition[]> = { readonly [I in keyof T]: T[I] extends { kind: infer K } ? K : never };
+type KindsOf<T extends readonly LoopKindDefinition[]> = {
+  readonly [I in keyof T]: T[I] extends { kind: infer K } ? K : never;
+};
 export const LOOP_KINDS = LOOP_KIND_DEFINITIONS.map((d) => d.kind) as unknown as KindsOf<Definitions>;
 
 /** The variants in code order. */
-export const LOOP_VARIANTS: readonly LoopVariant[] = LOOP_KIND_DEFINITIONS.flatMap((d) => d.variants as readonly LoopVariantDefinition[])
+export const LOOP_VARIANTS: readonly LoopVariant[] = LOOP_KIND_DEFINITIONS.flatMap(
+  (d) => d.variants as readonly LoopVariantDefinition[],
+)
   .sort((a, b) => a.code - b.code)
   .map((v) => v.variant as LoopVariant);
 
 /** The kind each variant reports under. */
-export const LOOP_KIND_OF_VARIANT = Object.fromEntries(LOOP_KIND_DEFINITIONS.flatMap((d) => d.variants.map((v) => [v.variant, d.kind]))) as Readonly<
-  Record<LoopVariant, LoopKind>
->;
+export const LOOP_KIND_OF_VARIANT = Object.fromEntries(
+  LOOP_KIND_DEFINITIONS.flatMap((d) => d.variants.map((v) => [v.variant, d.kind])),
+) as Readonly<Record<LoopVariant, LoopKind>>;
 
 /** The SQL / run-facts code of each variant. */
-export const LOOP_VARIANT_CODE = Object.fromEntries(LOOP_KIND_DEFINITIONS.flatMap((d) => d.variants.map((v) => [v.variant, v.code]))) as Readonly<
-  Record<LoopVariant, number>
->;
+export const LOOP_VARIANT_CODE = Object.fromEntries(
+  LOOP_KIND_DEFINITIONS.flatMap((d) => d.variants.map((v) => [v.variant, v.code])),
+) as Readonly<Record<LoopVariant, number>>;
 
 /** The kinds the live detector reports. */
 export const LIVE_LOOP_KINDS: readonly LiveLoopKind[] = LOOP_KIND_DEFINITIONS.filter((d) => d.live).map((d) => d.kind);
 
 /** Sentence-case label of each kind ("Ping-pong"). */
-export const LOOP_KIND_LABELS = Object.fromEntries(LOOP_KIND_DEFINITIONS.map((d) => [d.kind, d.label])) as Readonly<Record<LoopKind, string>>;
+export const LOOP_KIND_LABELS = Object.fromEntries(LOOP_KIND_DEFINITIONS.map((d) => [d.kind, d.label])) as Readonly<
+  Record<LoopKind, string>
+>;
 
 /** Short label of each kind (the runs table: "repeat", "ping-pong"). */
-export const LOOP_KIND_SHORT_LABELS = Object.fromEntries(LOOP_KIND_DEFINITIONS.map((d) => [d.kind, d.shortLabel])) as Readonly<Record<LoopKind, string>>;
+export const LOOP_KIND_SHORT_LABELS = Object.fromEntries(
+  LOOP_KIND_DEFINITIONS.map((d) => [d.kind, d.shortLabel]),
+) as Readonly<Record<LoopKind, string>>;
 
 export function isLoopKind(value: unknown): value is LoopKind {
   return typeof value === 'string' && (LOOP_KINDS as readonly string[]).includes(value);
@@ -190,7 +216,9 @@ export const LOOP_THRESHOLD_NAMES = Object.keys(LOOP_THRESHOLD_DEFINITIONS) as L
 
 /** The one place the thresholds' defaults live (the run facts and the live detector use these). */
 export const DEFAULT_LOOP_THRESHOLDS: Readonly<LoopThresholds> = Object.freeze(
-  Object.fromEntries(LOOP_THRESHOLD_NAMES.map((name) => [name, LOOP_THRESHOLD_DEFINITIONS[name].default])) as LoopThresholds,
+  Object.fromEntries(
+    LOOP_THRESHOLD_NAMES.map((name) => [name, LOOP_THRESHOLD_DEFINITIONS[name].default]),
+  ) as LoopThresholds,
 );
 
 /** The allowed values in words: "a whole number from 2 to 1000", "a number > 0 and ≤ 1000". */
@@ -204,7 +232,10 @@ export function loopThresholdRange(name: LoopThresholdName): string {
 export function loopThresholdProblem(name: LoopThresholdName, value: number): string | undefined {
   const d: LoopThresholdDefinition = LOOP_THRESHOLD_DEFINITIONS[name];
   const ok =
-    Number.isFinite(value) && (!d.integer || Number.isInteger(value)) && (d.minExclusive ? value > d.min : value >= d.min) && value <= d.max;
+    Number.isFinite(value) &&
+    (!d.integer || Number.isInteger(value)) &&
+    (d.minExclusive ? value > d.min : value >= d.min) &&
+    value <= d.max;
   return ok ? undefined : `loop threshold ${name} must be ${loopThresholdRange(name)}, got ${value}`;
 }
 
@@ -213,7 +244,9 @@ export function loopThresholdProblem(name: LoopThresholdName, value: number): st
  * a value out of its range is a BAD_REQUEST TelltaleError (HTTP 400) that
  * names the threshold.
  */
-export function resolveLoopThresholds(overrides: Partial<Record<LoopThresholdName, number | undefined>> = {}): LoopThresholds {
+export function resolveLoopThresholds(
+  overrides: Partial<Record<LoopThresholdName, number | undefined>> = {},
+): LoopThresholds {
   const t = { ...DEFAULT_LOOP_THRESHOLDS };
   for (const name of LOOP_THRESHOLD_NAMES) {
     const v = overrides[name];

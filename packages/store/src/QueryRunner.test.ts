@@ -21,7 +21,15 @@ describe('Store.open onQuery', () => {
     store = await Store.open({ kind: 'embedded', dataDir: dir }, { onQuery: (e) => events.push(e) });
     await store.insertSpans([
       ...buildRun({ projectId: 'pq', runId: 'a', startNs: T0, steps: [{ kind: 'tool', name: 'search' }] }),
-      ...buildRun({ projectId: 'pq', runId: 'b', startNs: T0 + 10_000_000n, steps: [{ kind: 'tool', name: 'search' }, { kind: 'llm', name: 'answer' }] }),
+      ...buildRun({
+        projectId: 'pq',
+        runId: 'b',
+        startNs: T0 + 10_000_000n,
+        steps: [
+          { kind: 'tool', name: 'search' },
+          { kind: 'llm', name: 'answer' },
+        ],
+      }),
     ]);
   });
 

@@ -22,7 +22,14 @@ describe('Store (embedded chDB)', () => {
     store = await Store.open({ kind: 'embedded', dataDir: dir });
     await store.insertSpans([
       // run-1: root ok, one tool step with typed attributes and an event, one llm step with cost
-      span({ spanId: '0000000000000001', stepKind: 'run', name: 'agent', isRunRoot: true, endTimeUnixNano: T0 + 5_000_000n, statusCode: 1 }),
+      span({
+        spanId: '0000000000000001',
+        stepKind: 'run',
+        name: 'agent',
+        isRunRoot: true,
+        endTimeUnixNano: T0 + 5_000_000n,
+        statusCode: 1,
+      }),
       span({
         spanId: '0000000000000002',
         parentSpanId: '0000000000000001',
@@ -43,11 +50,37 @@ describe('Store (embedded chDB)', () => {
         ],
         events: [{ timeUnixNano: T0 + 7n, name: 'retry', attributes: [{ key: 'n', value: 2n }] }],
       }),
-      span({ spanId: '0000000000000003', parentSpanId: '0000000000000001', stepKind: 'llm', model: 'm', inputTokens: 10, outputTokens: 5, costUsd: 0.25, startTimeUnixNano: T0 + 2n }),
+      span({
+        spanId: '0000000000000003',
+        parentSpanId: '0000000000000001',
+        stepKind: 'llm',
+        model: 'm',
+        inputTokens: 10,
+        outputTokens: 5,
+        costUsd: 0.25,
+        startTimeUnixNano: T0 + 2n,
+      }),
       // run-2: root failed
-      span({ runId: 'run-2', traceId: 'b'.repeat(32), spanId: '0000000000000004', stepKind: 'run', name: 'agent', isRunRoot: true, statusCode: 2, errorType: 'Boom', startTimeUnixNano: T0 + 10n }),
+      span({
+        runId: 'run-2',
+        traceId: 'b'.repeat(32),
+        spanId: '0000000000000004',
+        stepKind: 'run',
+        name: 'agent',
+        isRunRoot: true,
+        statusCode: 2,
+        errorType: 'Boom',
+        startTimeUnixNano: T0 + 10n,
+      }),
       // run-3: no root yet
-      span({ runId: 'run-3', traceId: 'c'.repeat(32), spanId: '0000000000000005', parentSpanId: '00000000000000ff', stepKind: 'tool', startTimeUnixNano: T0 + 20n }),
+      span({
+        runId: 'run-3',
+        traceId: 'c'.repeat(32),
+        spanId: '0000000000000005',
+        parentSpanId: '00000000000000ff',
+        stepKind: 'tool',
+        startTimeUnixNano: T0 + 20n,
+      }),
       // another project's run must never show up in p1
       span({ projectId: 'p2', runId: 'run-x', spanId: '0000000000000006', stepKind: 'run', isRunRoot: true }),
     ]);
@@ -67,7 +100,15 @@ describe('Store (embedded chDB)', () => {
       ['run-1', 'success'],
     ]);
     const run1 = runs.find((r) => r.runId === 'run-1')!;
-    expect(run1).toMatchObject({ name: 'agent', steps: 2, spans: 3, costUsd: 0.25, inputTokens: 10, outputTokens: 5, durationNs: '5000000' });
+    expect(run1).toMatchObject({
+      name: 'agent',
+      steps: 2,
+      spans: 3,
+      costUsd: 0.25,
+      inputTokens: 10,
+      outputTokens: 5,
+      durationNs: '5000000',
+    });
     expect(run1.startTimeUnixNano).toBe(T0.toString());
     expect(runs.find((r) => r.runId === 'run-2')!.errorType).toBe('Boom');
   });

@@ -6,7 +6,13 @@ import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
-import { emptyStagingDir, insertSpanBatches, STAGING_DIR, type ArrowInsertTransport, type SpanBatchMessages } from './spans/insertSpanBatches.js';
+import {
+  emptyStagingDir,
+  insertSpanBatches,
+  STAGING_DIR,
+  type ArrowInsertTransport,
+  type SpanBatchMessages,
+} from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
@@ -37,7 +43,12 @@ export class Store {
   readonly runs: RunsRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
-  private constructor(client: ClickHouseClient, factsOpts: RunFactsOptions, arrowTransport: ArrowInsertTransport, onQuery: QueryListener | undefined) {
+  private constructor(
+    client: ClickHouseClient,
+    factsOpts: RunFactsOptions,
+    arrowTransport: ArrowInsertTransport,
+    onQuery: QueryListener | undefined,
+  ) {
     this.client = client;
     this.runFacts = new RunFacts(client, factsOpts);
     const runner = new QueryRunner(client, onQuery);
@@ -80,7 +91,8 @@ export class Store {
     } = {},
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
-    const transport: ArrowInsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
+    const transport: ArrowInsertTransport =
+      stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
       store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery);
@@ -90,7 +102,8 @@ export class Store {
     try {
       await migrate(store.client, undefined, opts.onMigrationProgress);
       // the engine now holds the data directory: no other process stages inserts in its staging dir
-      if (stagingDir !== undefined) await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
+      if (stagingDir !== undefined)
+        await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
       if (opts.reconcile !== false) await store.runFacts.reconcile();
     } catch (err) {
@@ -131,17 +144,23 @@ export class Store {
 
   /** Spans older than this many days are dropped (whole daily parts). */
   async setRetentionDays(days: number): Promise<void> {
-    if (!Number.isInteger(days) || days < 1) throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
+    if (!Number.isInteger(days) || days < 1)
+      throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
     await this.client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
     for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
-      await this.client.command({ query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY` });
+      await this.client.command({
+        query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY`,
+      });
     }
   }
 
   /** Whether the latest migration this build knows is applied (false: the storage was reset or is older). */
   async schemaCurrent(): Promise<boolean> {
     const latest = Math.max(...MIGRATIONS.map((m) => m.version));
-    const result = await this.client.query({ query: 'SELECT max(version) AS version FROM schema_migrations', format: 'JSONEachRow' });
+    const result = await this.client.query({
+      query: 'SELECT max(version) AS version FROM schema_migrations',
+      format: 'JSONEachRow',
+    });
     const [row] = await result.json<{ version: number }>();
     return Number(row?.version ?? 0) >= latest;
   }

@@ -34,7 +34,9 @@ export type AttributeType = (typeof ATTRIBUTE_TYPE)[keyof typeof ATTRIBUTE_TYPE]
 export function toJsonValue(value: AttributeValue): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   }
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
@@ -99,7 +101,10 @@ export function decodeAttributeValue(text: string, type: string | undefined): Js
 }
 
 /** Decodes a whole attributes map. */
-export function decodeAttributes(texts: Record<string, string>, types: Record<string, string>): Record<string, JsonValue> {
+export function decodeAttributes(
+  texts: Record<string, string>,
+  types: Record<string, string>,
+): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
   for (const [key, text] of Object.entries(texts)) out[key] = decodeAttributeValue(text, types[key]);
   return out;

@@ -1,4 +1,11 @@
-import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ErrorLogParams, type LogParams, type WarnLogParams } from '@clickhouse/client';
+import {
+  ClickHouseLogLevel,
+  createClient,
+  type ClickHouseClient,
+  type ErrorLogParams,
+  type LogParams,
+  type WarnLogParams,
+} from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 
 /** A warning or error of the ClickHouse client itself (a failed request, a setting overridden). */
@@ -15,10 +22,19 @@ export type ClientLogSink = (level: 'warn' | 'error', entry: ClientLogEntry) => 
 /** Where the data lives: an embedded chDB directory, or a remote ClickHouse over HTTP. */
 export type StoreConnection =
   | { kind: 'embedded'; dataDir: string; onClientLog?: ClientLogSink }
-  | { kind: 'remote'; url: string; username?: string; password?: string; database?: string; onClientLog?: ClientLogSink };
+  | {
+      kind: 'remote';
+      url: string;
+      username?: string;
+      password?: string;
+      database?: string;
+      onClientLog?: ClientLogSink;
+    };
 
 /** The client's `log` setting: its warnings and errors go to `sink` (the client constructs the logger class itself). */
-function clientLog(sink: ClientLogSink | undefined): { log?: { LoggerClass: new () => ClientLogger; level: ClickHouseLogLevel } } {
+function clientLog(sink: ClientLogSink | undefined): {
+  log?: { LoggerClass: new () => ClientLogger; level: ClickHouseLogLevel };
+} {
   if (sink === undefined) return {};
   return {
     log: {

@@ -18,7 +18,10 @@ function holdDataDir(dir: string): Promise<ChildProcess> {
     console.log('holding');
     process.stdin.on('end', () => { session.close(); process.exit(0); });
     process.stdin.resume();`;
-  const child = spawn(process.execPath, ['-e', script, dir], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, dir], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line === 'holding') resolve(child);

@@ -15,18 +15,39 @@ export type { SpanDetail } from './spans/SpanDetail.js';
 export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 export { insertSpansJson } from './spans/insertSpansJson.js';
 export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
-export { SPANS_ARROW_SCHEMA_MESSAGE, SPANS_ARROW_SCHEMA_VERSION, SPANS_ARROW_SCHEMA_FINGERPRINT, SPANS_ARROW_COLUMNS } from './spans/arrow/spansArrowSchema.js';
+export {
+  SPANS_ARROW_SCHEMA_MESSAGE,
+  SPANS_ARROW_SCHEMA_VERSION,
+  SPANS_ARROW_SCHEMA_FINGERPRINT,
+  SPANS_ARROW_COLUMNS,
+} from './spans/arrow/spansArrowSchema.js';
 export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';
 export type { SessionSummary, SessionFilter } from './runs/SessionSummary.js';
 export { runFilterOf } from './runs/runFilterOf.js';
-export { encodeAttributeValue, decodeAttributeValue, decodeAttributes, toJsonValue, ATTRIBUTE_TYPE } from './attributeValue.js';
+export {
+  encodeAttributeValue,
+  decodeAttributeValue,
+  decodeAttributes,
+  toJsonValue,
+  ATTRIBUTE_TYPE,
+} from './attributeValue.js';
 export type { AttributeValue, AttributeType, JsonValue } from './attributeValue.js';
 export { nanosToDateTime64 } from './time.js';
 export type { AnalyticsFilter, PriceTable } from './analytics/AnalyticsFilter.js';
 export { EMPTY_PRICE_TABLE } from './analytics/AnalyticsFilter.js';
 export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';
-export type { LatencyGroupRow, LatencySeriesRow, LatencyQueryOptions, LatencySeriesOptions } from './analytics/latencyQueries.js';
-export { LATENCY_GROUP_BYS, PERCENTILE_LEVELS, EXACT_PERCENTILE_LIMIT, DIGEST_RELATIVE_ERROR } from './sql/latencySql.js';
+export type {
+  LatencyGroupRow,
+  LatencySeriesRow,
+  LatencyQueryOptions,
+  LatencySeriesOptions,
+} from './analytics/latencyQueries.js';
+export {
+  LATENCY_GROUP_BYS,
+  PERCENTILE_LEVELS,
+  EXACT_PERCENTILE_LIMIT,
+  DIGEST_RELATIVE_ERROR,
+} from './sql/latencySql.js';
 export type { LatencyGroupBy } from './sql/latencySql.js';
 export { TAIL_LEVEL, MEDIAN_BAND } from './analytics/tailAttributionQuery.js';
 export type { TailAttributionRows, TailStepRow, TailTimeKind } from './analytics/tailAttributionQuery.js';
@@ -36,7 +57,18 @@ export { RUN_HISTOGRAM_METRICS } from './analytics/runHistogramQuery.js';
 export type { RunHistogramMetric, RunHistogramRows } from './analytics/runHistogramQuery.js';
 export type { ModelPriceOverride, StoredModelPrice } from './prices/modelPrices.js';
 export { LOOP_KINDS, LOOP_VARIANTS, LOOP_KIND_OF_VARIANT, DEFAULT_LOOP_THRESHOLDS } from './analytics/loopTypes.js';
-export type { LoopKind, LoopVariant, LoopThresholds, AgentStepMedian, LoopDetectionRow, LoopTotals, LoopPage, LoopRateBucket, RunLoopFlag, LoopStepRow } from './analytics/loopTypes.js';
+export type {
+  LoopKind,
+  LoopVariant,
+  LoopThresholds,
+  AgentStepMedian,
+  LoopDetectionRow,
+  LoopTotals,
+  LoopPage,
+  LoopRateBucket,
+  RunLoopFlag,
+  LoopStepRow,
+} from './analytics/loopTypes.js';
 export { LOOP_ORDERS } from './analytics/loopPageQuery.js';
 export type { LoopOrder, LoopPageOptions } from './analytics/loopPageQuery.js';
 export { FAILURE_CAUSES } from './analytics/failureQueries.js';

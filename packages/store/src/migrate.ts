@@ -20,7 +20,11 @@ export async function migrate(
   if (todo.length > 0) onProgress?.(0, todo.length);
   for (const m of todo) {
     for (const statement of m.statements) await client.command({ query: statement });
-    await client.insert({ table: 'schema_migrations', values: [{ version: m.version, name: m.name }], format: 'JSONEachRow' });
+    await client.insert({
+      table: 'schema_migrations',
+      values: [{ version: m.version, name: m.name }],
+      format: 'JSONEachRow',
+    });
     applied.push(m.version);
     onProgress?.(applied.length, todo.length);
   }

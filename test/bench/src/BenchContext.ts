@@ -16,7 +16,13 @@ export interface BenchContext {
   sql: (query: string, extra?: Record<string, unknown>) => Promise<LooseRow[]>;
 }
 
-export function benchContext(store: Store, analytics: Analytics, filter: AnalyticsFilter, prices: PriceTable, sample: BenchContext['sample']): BenchContext {
+export function benchContext(
+  store: Store,
+  analytics: Analytics,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  sample: BenchContext['sample'],
+): BenchContext {
   const params = plainParams(filter, prices);
   return {
     store,

@@ -69,17 +69,37 @@ export function parseBenchArgs(argv: readonly string[], repoRoot: string): Bench
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     switch (arg) {
-      case '--runs': partial.runs = num(i++, arg); break;
-      case '--smoke': smoke = true; break;
-      case '--seed': partial.seed = num(i++, arg); break;
-      case '--iterations': partial.iterations = Math.max(1, num(i++, arg)); break;
-      case '--data-dir': partial.dataDir = argv[++i]; break;
-      case '--fresh': partial.fresh = true; break;
-      case '--max-load': partial.maxLoadAverage = num(i++, arg); break;
-      case '--readme': readme = argv[++i]; break;
-      case '--no-readme': readme = null; break;
-      case '--help': throw new RangeError(USAGE);
-      default: throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
+      case '--runs':
+        partial.runs = num(i++, arg);
+        break;
+      case '--smoke':
+        smoke = true;
+        break;
+      case '--seed':
+        partial.seed = num(i++, arg);
+        break;
+      case '--iterations':
+        partial.iterations = Math.max(1, num(i++, arg));
+        break;
+      case '--data-dir':
+        partial.dataDir = argv[++i];
+        break;
+      case '--fresh':
+        partial.fresh = true;
+        break;
+      case '--max-load':
+        partial.maxLoadAverage = num(i++, arg);
+        break;
+      case '--readme':
+        readme = argv[++i];
+        break;
+      case '--no-readme':
+        readme = null;
+        break;
+      case '--help':
+        throw new RangeError(USAGE);
+      default:
+        throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
     }
   }
   if (smoke) {
@@ -88,6 +108,7 @@ export function parseBenchArgs(argv: readonly string[], repoRoot: string): Bench
     partial.quietWaitMs = 0;
   }
   const full = (partial.runs ?? DEFAULT_RUNS) === DEFAULT_RUNS;
-  partial.readmePath = readme === null ? undefined : (readme ?? (full ? join(repoRoot, 'bench', 'README.md') : undefined));
+  partial.readmePath =
+    readme === null ? undefined : (readme ?? (full ? join(repoRoot, 'bench', 'README.md') : undefined));
   return benchOptions(partial);
 }

@@ -20,16 +20,21 @@ function occurrences(haystack: Buffer, needle: Buffer): number[] {
 function locate(t: PayloadTemplate): TemplateOffsets {
   const body = Buffer.from(t.body);
   const traceIds = t.traceIds.flatMap((id) => occurrences(body, Buffer.from(id, 'hex')));
-  if (traceIds.length !== t.spans) throw new Error(`found ${traceIds.length} trace id occurrences for ${t.spans} spans`);
+  if (traceIds.length !== t.spans)
+    throw new Error(`found ${traceIds.length} trace id occurrences for ${t.spans} spans`);
   const spanIds = t.spanIds.flatMap((id) => {
     const at = occurrences(body, Buffer.from(id, 'hex'));
     if (at.length === 0) throw new Error(`span id ${id} not found in the body`);
     return at;
   });
   // every span id once, plus once per child (parent_span_id); each run has one root
-  if (spanIds.length !== 2 * t.spans - t.runs) throw new Error(`found ${spanIds.length} span id occurrences, expected ${2 * t.spans - t.runs}`);
-  const runIdSends = t.runIds.flatMap((id) => occurrences(body, Buffer.from(id)).map((i) => i + id.length - RUN_ID_SEND_PLACEHOLDER.length));
-  if (runIdSends.length !== t.spans) throw new Error(`found ${runIdSends.length} run id occurrences for ${t.spans} spans`);
+  if (spanIds.length !== 2 * t.spans - t.runs)
+    throw new Error(`found ${spanIds.length} span id occurrences, expected ${2 * t.spans - t.runs}`);
+  const runIdSends = t.runIds.flatMap((id) =>
+    occurrences(body, Buffer.from(id)).map((i) => i + id.length - RUN_ID_SEND_PLACEHOLDER.length),
+  );
+  if (runIdSends.length !== t.spans)
+    throw new Error(`found ${runIdSends.length} run id occurrences for ${t.spans} spans`);
   return { traceIds, spanIds, runIdSends };
 }
 
@@ -80,7 +85,10 @@ export class PayloadPool {
 
   /** Saves the templates (for the ceiling child process). */
   save(path: string): void {
-    writeFileSync(path, JSON.stringify(this.templates.map((t) => ({ ...t, body: Buffer.from(t.body).toString('base64') }))));
+    writeFileSync(
+      path,
+      JSON.stringify(this.templates.map((t) => ({ ...t, body: Buffer.from(t.body).toString('base64') }))),
+    );
   }
 
   static load(path: string, firstSend: number): PayloadPool {

@@ -125,7 +125,12 @@ export class ProcessSampler {
       this.peakRssMiB = Math.max(this.peakRssMiB, rssMiB, statusKiB(status, 'VmHWM') / 1024);
       this.peakAnonMiB = Math.max(this.peakAnonMiB, statusKiB(status, 'RssAnon') / 1024);
       this.peakFileMiB = Math.max(this.peakFileMiB, statusKiB(status, 'RssFile') / 1024);
-      const s: Sample = { atMs: performance.now(), rssMiB, cpuS: statCpuSeconds(stat), spoolBacklogBytes: spoolBacklogBytes(this.spoolDir) };
+      const s: Sample = {
+        atMs: performance.now(),
+        rssMiB,
+        cpuS: statCpuSeconds(stat),
+        spoolBacklogBytes: spoolBacklogBytes(this.spoolDir),
+      };
       this.samples.push(s);
       return s;
     } catch {

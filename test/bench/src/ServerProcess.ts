@@ -30,16 +30,26 @@ export class ServerProcess {
    * server does not log its URL) and waits until GET /api/v1/health answers
    * (sent with `headers`: a server started with `--auth keys` wants a read key there).
    */
-  static async start(cli: string, args: readonly string[], nodeArgs: readonly string[] = [], headers: Record<string, string> = {}): Promise<ServerProcess> {
+  static async start(
+    cli: string,
+    args: readonly string[],
+    nodeArgs: readonly string[] = [],
+    headers: Record<string, string> = {},
+  ): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [...nodeArgs, cli, 'start', '--port', String(port), '--grpc-port', 'off', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, cli, 'start', '--port', String(port), '--grpc-port', 'off', ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const proc = new ServerProcess(child);
     createInterface({ input: child.stderr }).on('line', (line) => proc.keep(line));
     createInterface({ input: child.stdout }).on('line', (line) => proc.keep(line));
     proc.url = `http://127.0.0.1:${port}`;
     const deadline = performance.now() + 60_000;
     for (;;) {
-      if (proc.exitCode !== undefined) throw new Error(`telltale exited with ${proc.exitCode}:\n${proc.logs.join('\n')}`);
+      if (proc.exitCode !== undefined)
+        throw new Error(`telltale exited with ${proc.exitCode}:\n${proc.logs.join('\n')}`);
       if (performance.now() > deadline) {
         await proc.stop();
         throw new Error(`telltale did not answer in 60 s:\n${proc.logs.join('\n')}`);
@@ -74,7 +84,9 @@ function freePort(): Promise<number> {
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

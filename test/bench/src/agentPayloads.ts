@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
 
 /** Spans per export request: the OTel BatchSpanProcessor's default maxExportBatchSize. */
@@ -188,7 +202,11 @@ function emitStep(run: RunContext, step: StepSpec, parent: Context, startMs: num
     case StepKind.custom:
       break; // not in these runs
   }
-  const span: Span = tracer.startSpan(step.kind === StepKind.run ? `run ${run.agent}` : `${step.kind} ${step.name}`, { kind, startTime: startMs, attributes: attrs }, parent);
+  const span: Span = tracer.startSpan(
+    step.kind === StepKind.run ? `run ${run.agent}` : `${step.kind} ${step.name}`,
+    { kind, startTime: startMs, attributes: attrs },
+    parent,
+  );
   const ctx = trace.setSpan(parent, span);
   let t = startMs + rng.int(0, 3);
   for (const child of step.children) t = emitStep(run, child, ctx, t, 1) + rng.int(0, 5);
@@ -225,7 +243,12 @@ export function agentPayloads(opts: { templates: number; seed: number; nowMs?: n
   for (let t = 0; t < opts.templates; t++) {
     const service = `bench-agent-${t % 4}`;
     const provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ [OtelAttr.serviceName]: service, 'service.version': '1.4.2', 'deployment.environment.name': 'production', 'host.name': `worker-${t % 8}` }),
+      resource: resourceFromAttributes({
+        [OtelAttr.serviceName]: service,
+        'service.version': '1.4.2',
+        'deployment.environment.name': 'production',
+        'host.name': `worker-${t % 8}`,
+      }),
       spanProcessors: [new SimpleSpanProcessor(exporter)],
     });
     const tracer = provider.getTracer('@telltale/sdk', '0.1.0');
@@ -247,7 +270,8 @@ export function agentPayloads(opts: { templates: number; seed: number; nowMs?: n
     });
     const spans: ReadableSpan[] = exporter.getFinishedSpans();
     exporter.reset();
-    if (spans.length !== SPANS_PER_REQUEST) throw new Error(`template ${t} has ${spans.length} spans, expected ${SPANS_PER_REQUEST}`);
+    if (spans.length !== SPANS_PER_REQUEST)
+      throw new Error(`template ${t} has ${spans.length} spans, expected ${SPANS_PER_REQUEST}`);
     const body = ProtobufTraceSerializer.serializeRequest(spans);
     if (body === undefined) throw new Error('the OTLP serializer returned nothing');
     out.push({

@@ -27,7 +27,20 @@ class Random {
     return out.slice(0, chars);
   }
   words(n: number): string {
-    const words = ['search', 'the', 'order', 'customer', 'refund', 'weather', 'tool', 'result', 'retry', 'plan', 'résumé', 'données'];
+    const words = [
+      'search',
+      'the',
+      'order',
+      'customer',
+      'refund',
+      'weather',
+      'tool',
+      'result',
+      'retry',
+      'plan',
+      'résumé',
+      'données',
+    ];
     return Array.from({ length: n }, () => words[this.int(words.length)]!).join(' ');
   }
 }
@@ -45,7 +58,11 @@ const MODELS = ['gpt-4o-mini', 'claude-3-5-sonnet', 'llama-3.1-70b'] as const;
  * them), a quarter of the spans with 1–3 events of a few attributes, one in
  * twenty with a link. Every other string is a fresh heap string.
  */
-export function agentSpans(count: number, seed = 1, startNs = BigInt(Date.now() - 3_600_000) * 1_000_000n): SpanRecord[] {
+export function agentSpans(
+  count: number,
+  seed = 1,
+  startNs = BigInt(Date.now() - 3_600_000) * 1_000_000n,
+): SpanRecord[] {
   const r = new Random(seed || 1);
   const spans: SpanRecord[] = [];
   let resource: KeyValue[] = [];
@@ -61,7 +78,12 @@ export function agentSpans(count: number, seed = 1, startNs = BigInt(Date.now() 
         { key: fresh('telemetry.sdk.language'), value: fresh('nodejs') },
         { key: fresh('host.name'), value: fresh(`worker-${r.int(8)}`) },
       ];
-      request = { projectId: fresh('proj-bench'), serviceName: fresh('support-agent'), scopeName: fresh('@telltale/sdk'), scopeVersion: fresh('0.1.0') };
+      request = {
+        projectId: fresh('proj-bench'),
+        serviceName: fresh('support-agent'),
+        scopeName: fresh('@telltale/sdk'),
+        scopeVersion: fresh('0.1.0'),
+      };
     }
     const stepKind = STEP_KINDS[r.int(STEP_KINDS.length)]!;
     const model = stepKind === 'llm' ? MODELS[r.int(MODELS.length)]! : '';

@@ -22,7 +22,11 @@ const args = process.argv.slice(2);
 try {
   const opts = parseBenchArgs(args, repoRoot);
   const command = args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
-  const report = await runBench({ ...opts, command, log: (line) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`) });
+  const report = await runBench({
+    ...opts,
+    command,
+    log: (line) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`),
+  });
   const section = renderReport(report);
   console.log(section);
   writeFileSync(join(opts.dataDir, 'last-report.json'), JSON.stringify(report, null, 2));

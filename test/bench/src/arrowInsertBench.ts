@@ -35,7 +35,23 @@ function copyStrings(spans: readonly SpanRecord[]): number {
   };
   const t = performance.now();
   for (const s of spans) {
-    for (const v of [s.projectId, s.traceId, s.spanId, s.parentSpanId, s.runId, s.serviceName, s.name, s.stepKind, s.stepName, s.toolName, s.stateHash, s.outputHash, s.model, s.scopeName]) copy(v);
+    for (const v of [
+      s.projectId,
+      s.traceId,
+      s.spanId,
+      s.parentSpanId,
+      s.runId,
+      s.serviceName,
+      s.name,
+      s.stepKind,
+      s.stepName,
+      s.toolName,
+      s.stateHash,
+      s.outputHash,
+      s.model,
+      s.scopeName,
+    ])
+      copy(v);
     for (const a of [...s.attributes, ...s.resourceAttributes]) {
       copy(a.key);
       if (typeof a.value === 'string') copy(a.value);
@@ -50,7 +66,9 @@ function withProject(spans: readonly SpanRecord[], projectId: string): SpanRecor
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 200_000);
-  console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ${total.toLocaleString('en-US')} spans`);
+  console.log(
+    `node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model ?? '?'}), ${total.toLocaleString('en-US')} spans`,
+  );
   const spans = agentSpans(total, 7);
   const attrs = spans.reduce((n, s) => n + s.attributes.length, 0) / spans.length;
   const events = spans.reduce((n, s) => n + s.events.length, 0) / spans.length;
@@ -67,7 +85,9 @@ async function main(): Promise<void> {
       const r = encodeAll(spans, size);
       if (r.ms < best.ms) best = r;
     }
-    console.log(`  ${String(size).padStart(6)} spans/message: ${rate(total, best.ms)} spans, ${(best.bytes / total).toFixed(0)} bytes/span`);
+    console.log(
+      `  ${String(size).padStart(6)} spans/message: ${rate(total, best.ms)} spans, ${(best.bytes / total).toFixed(0)} bytes/span`,
+    );
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'telltale-arrow-bench-'));
@@ -102,10 +122,16 @@ async function main(): Promise<void> {
       t.smallInsert += performance.now() - s;
     }
     const rows = batches.length * BATCH;
-    console.log(`\nchDB inserts, ${batches.length} × ${BATCH.toLocaleString('en-US')}-row batches, same rows on each path:`);
+    console.log(
+      `\nchDB inserts, ${batches.length} × ${BATCH.toLocaleString('en-US')}-row batches, same rows on each path:`,
+    );
     console.log(`  insertSpansJson (JSONEachRow, row objects incl.):  ${rate(rows, t.json)} rows`);
-    console.log(`  insertSpanBatches, 1 message of 20k:               ${rate(rows, t.arrowInsert)} rows (insert only); ${rate(rows, t.arrowInsert + t.arrowEncode)} with encoding`);
-    console.log(`  insertSpanBatches, 2,000 messages of 10 in one:    ${rate(rows, t.smallInsert)} rows (insert only); ${rate(rows, t.smallInsert + t.smallEncode)} with encoding`);
+    console.log(
+      `  insertSpanBatches, 1 message of 20k:               ${rate(rows, t.arrowInsert)} rows (insert only); ${rate(rows, t.arrowInsert + t.arrowEncode)} with encoding`,
+    );
+    console.log(
+      `  insertSpanBatches, 2,000 messages of 10 in one:    ${rate(rows, t.smallInsert)} rows (insert only); ${rate(rows, t.smallInsert + t.smallEncode)} with encoding`,
+    );
     const count = await store.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
     console.log(`  rows stored: ${JSON.stringify(await count.json())}`);
   } finally {

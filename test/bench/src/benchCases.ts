@@ -13,7 +13,11 @@ export const NOT_QUERIES: ReadonlySet<string> = new Set(['prices', 'setPrice', '
 /** The facade's public methods, read from the class itself, so a method added later shows up here. */
 export function facadeMethods(): string[] {
   return Object.getOwnPropertyNames(Analytics.prototype)
-    .filter((name) => name !== 'constructor' && typeof (Analytics.prototype as unknown as Record<string, unknown>)[name] === 'function')
+    .filter(
+      (name) =>
+        name !== 'constructor' &&
+        typeof (Analytics.prototype as unknown as Record<string, unknown>)[name] === 'function',
+    )
     .filter((name) => !NOT_QUERIES.has(name))
     .sort();
 }
@@ -24,7 +28,13 @@ export function facadeMethods(): string[] {
  * fails loudly and needs a written case).
  */
 export function benchCases(ctx: BenchContext): { cases: BenchCase[]; uncovered: string[] } {
-  const written = [...reliabilityCases(ctx), ...latencyCases(ctx), ...costCases(ctx), ...loopCases(ctx), ...runCases(ctx)];
+  const written = [
+    ...reliabilityCases(ctx),
+    ...latencyCases(ctx),
+    ...costCases(ctx),
+    ...loopCases(ctx),
+    ...runCases(ctx),
+  ];
   const covered = new Set(written.map((c) => c.method));
   const uncovered = facadeMethods().filter((m) => !covered.has(`Analytics#${m}`));
   const generic = uncovered.map((m): BenchCase => ({

@@ -4,7 +4,10 @@ import { benchTargets, REPO_ROOT } from './benchTargets.js';
 
 describe('benchTargets', () => {
   it('records a full run as the bare command and writes bench/README.md', () => {
-    expect(benchTargets('bench:ingest', [], undefined)).toEqual({ command: 'npm run bench:ingest', readmePath: join(REPO_ROOT, 'bench', 'README.md') });
+    expect(benchTargets('bench:ingest', [], undefined)).toEqual({
+      command: 'npm run bench:ingest',
+      readmePath: join(REPO_ROOT, 'bench', 'README.md'),
+    });
   });
 
   it('leaves the output flags out of the command: they do not change what is measured', () => {
@@ -16,6 +19,9 @@ describe('benchTargets', () => {
 
   it('writes a variant only where it is told to', () => {
     expect(benchTargets('bench:dashboard', ['--smoke'], undefined).readmePath).toBeUndefined();
-    expect(benchTargets('bench:dashboard', ['--smoke', '--readme', 'x.md'], 'x.md')).toEqual({ command: 'npm run bench:dashboard -- --smoke', readmePath: 'x.md' });
+    expect(benchTargets('bench:dashboard', ['--smoke', '--readme', 'x.md'], 'x.md')).toEqual({
+      command: 'npm run bench:dashboard -- --smoke',
+      readmePath: 'x.md',
+    });
   });
 });

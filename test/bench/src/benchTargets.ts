@@ -14,9 +14,18 @@ const OUTPUT_FLAGS = [...OUTPUT_FLAGS_WITH_VALUE, '--no-readme'];
  * and the README it writes into: `readme` when given, none after
  * `--no-readme` (null), else bench/README.md for a full run (no measuring flags).
  */
-export function benchTargets(script: string, args: readonly string[], readme: string | null | undefined): { command: string; readmePath: string | undefined } {
-  const measured = args.filter((a, i) => !OUTPUT_FLAGS.includes(a) && !OUTPUT_FLAGS_WITH_VALUE.includes(args[i - 1] ?? ''));
+export function benchTargets(
+  script: string,
+  args: readonly string[],
+  readme: string | null | undefined,
+): { command: string; readmePath: string | undefined } {
+  const measured = args.filter(
+    (a, i) => !OUTPUT_FLAGS.includes(a) && !OUTPUT_FLAGS_WITH_VALUE.includes(args[i - 1] ?? ''),
+  );
   const command = measured.length === 0 ? `npm run ${script}` : `npm run ${script} -- ${measured.join(' ')}`;
-  const readmePath = readme === null ? undefined : (readme ?? (measured.length === 0 ? join(REPO_ROOT, 'bench', 'README.md') : undefined));
+  const readmePath =
+    readme === null
+      ? undefined
+      : (readme ?? (measured.length === 0 ? join(REPO_ROOT, 'bench', 'README.md') : undefined));
   return { command, readmePath };
 }

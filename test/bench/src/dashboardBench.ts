@@ -26,11 +26,16 @@ function writeIntoReadme(path: string, section: string): void {
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
   const start = text.indexOf(DASHBOARD_START);
   const end = text.indexOf(DASHBOARD_END);
-  if (start < 0 || end < start) throw new Error(`${path} lacks the ${DASHBOARD_START} … ${DASHBOARD_END} markers (see its "Dashboard" section)`);
+  if (start < 0 || end < start)
+    throw new Error(`${path} lacks the ${DASHBOARD_START} … ${DASHBOARD_END} markers (see its "Dashboard" section)`);
   writeFileSync(path, `${text.slice(0, start + DASHBOARD_START.length)}\n${section}\n${text.slice(end)}`);
 }
 
-function parseArgs(argv: readonly string[]): { opts: Partial<DashboardBenchOptions> & { smoke?: boolean }; readme: string | null | undefined; json: string | undefined } {
+function parseArgs(argv: readonly string[]): {
+  opts: Partial<DashboardBenchOptions> & { smoke?: boolean };
+  readme: string | null | undefined;
+  json: string | undefined;
+} {
   const opts: Partial<DashboardBenchOptions> & { smoke?: boolean; only: string[] } = { only: [] };
   let readme: string | null | undefined;
   let json: string | undefined;
@@ -42,20 +47,46 @@ function parseArgs(argv: readonly string[]): { opts: Partial<DashboardBenchOptio
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     switch (arg) {
-      case '--navigations': opts.navigations = Math.max(1, num(i++, arg)); break;
-      case '--runs': opts.runs = Math.max(1, num(i++, arg)); break;
-      case '--seed': opts.seed = num(i++, arg); break;
-      case '--data-dir': opts.dataDir = argv[++i]; break;
-      case '--fresh': opts.fresh = true; break;
-      case '--only': opts.only.push(argv[++i] ?? ''); break;
-      case '--timeout-ms': opts.timeoutMs = num(i++, arg); break;
-      case '--max-load': opts.maxLoadAverage = num(i++, arg); break;
-      case '--smoke': opts.smoke = true; break;
-      case '--json': json = argv[++i]; break;
-      case '--readme': readme = argv[++i]; break;
-      case '--no-readme': readme = null; break;
-      case '--help': throw new RangeError(USAGE);
-      default: throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
+      case '--navigations':
+        opts.navigations = Math.max(1, num(i++, arg));
+        break;
+      case '--runs':
+        opts.runs = Math.max(1, num(i++, arg));
+        break;
+      case '--seed':
+        opts.seed = num(i++, arg);
+        break;
+      case '--data-dir':
+        opts.dataDir = argv[++i];
+        break;
+      case '--fresh':
+        opts.fresh = true;
+        break;
+      case '--only':
+        opts.only.push(argv[++i] ?? '');
+        break;
+      case '--timeout-ms':
+        opts.timeoutMs = num(i++, arg);
+        break;
+      case '--max-load':
+        opts.maxLoadAverage = num(i++, arg);
+        break;
+      case '--smoke':
+        opts.smoke = true;
+        break;
+      case '--json':
+        json = argv[++i];
+        break;
+      case '--readme':
+        readme = argv[++i];
+        break;
+      case '--no-readme':
+        readme = null;
+        break;
+      case '--help':
+        throw new RangeError(USAGE);
+      default:
+        throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
     }
   }
   return { opts, readme, json };
@@ -65,7 +96,10 @@ const args = process.argv.slice(2);
 try {
   const { opts, readme, json } = parseArgs(args);
   const { command, readmePath } = benchTargets('bench:dashboard', args, readme);
-  const options = dashboardBenchOptions({ ...opts, log: (line) => console.error(`[bench:dashboard ${new Date().toISOString().slice(11, 19)}] ${line}`) });
+  const options = dashboardBenchOptions({
+    ...opts,
+    log: (line) => console.error(`[bench:dashboard ${new Date().toISOString().slice(11, 19)}] ${line}`),
+  });
   const report = await runDashboardBench({ ...options, command });
   const section = renderDashboardReport(report);
   console.log(section);

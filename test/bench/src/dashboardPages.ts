@@ -26,7 +26,11 @@ export interface Mark {
 
 /** Every tile of a page, ready: what "first data" and "all data" mean on the tiled pages. */
 function tiles(...testIds: string[]): Mark[] {
-  return testIds.map((id) => ({ name: id.replace(/^tile-/, ''), selector: `[data-testid="${id}"][data-status="ready"]`, first: true }));
+  return testIds.map((id) => ({
+    name: id.replace(/^tile-/, ''),
+    selector: `[data-testid="${id}"][data-status="ready"]`,
+    first: true,
+  }));
 }
 
 /** Elements of any page that say a figure did not arrive (placeholders in their error or empty state). */
@@ -37,12 +41,48 @@ export const DASHBOARD_PAGES: readonly DashboardPage[] = [
     name: 'Overview',
     path: '/',
     windowed: true,
-    marks: tiles('tile-fix-first', 'tile-loop-cost', 'tile-success', 'tile-success-series', 'tile-failures', 'tile-runs-series', 'tile-latency-series', 'tile-loop-rate'),
+    marks: tiles(
+      'tile-fix-first',
+      'tile-loop-cost',
+      'tile-success',
+      'tile-success-series',
+      'tile-failures',
+      'tile-runs-series',
+      'tile-latency-series',
+      'tile-loop-rate',
+    ),
   },
-  { name: 'Reliability', path: '/reliability', windowed: true, marks: tiles('tile-reliability-summary', 'tile-what-if', 'tile-curve', 'tile-steps') },
-  { name: 'Latency', path: '/latency', windowed: true, marks: tiles('tile-latency-lines', 'tile-run-duration', 'tile-tail', 'tile-latency-table') },
-  { name: 'Loops', path: '/loops', windowed: true, marks: tiles('tile-loop-totals', 'tile-loop-kinds', 'tile-loop-detections') },
-  { name: 'Cost', path: '/cost', windowed: true, marks: tiles('tile-cost-summary', 'tile-cost-distribution', 'tile-cost-series', 'tile-cost-model', 'tile-cost-step', 'tile-cost-tool') },
+  {
+    name: 'Reliability',
+    path: '/reliability',
+    windowed: true,
+    marks: tiles('tile-reliability-summary', 'tile-what-if', 'tile-curve', 'tile-steps'),
+  },
+  {
+    name: 'Latency',
+    path: '/latency',
+    windowed: true,
+    marks: tiles('tile-latency-lines', 'tile-run-duration', 'tile-tail', 'tile-latency-table'),
+  },
+  {
+    name: 'Loops',
+    path: '/loops',
+    windowed: true,
+    marks: tiles('tile-loop-totals', 'tile-loop-kinds', 'tile-loop-detections'),
+  },
+  {
+    name: 'Cost',
+    path: '/cost',
+    windowed: true,
+    marks: tiles(
+      'tile-cost-summary',
+      'tile-cost-distribution',
+      'tile-cost-series',
+      'tile-cost-model',
+      'tile-cost-step',
+      'tile-cost-tool',
+    ),
+  },
   {
     name: 'Runs',
     path: '/runs',
@@ -78,6 +118,13 @@ export const DASHBOARD_PAGES: readonly DashboardPage[] = [
     path: '/alerts',
     windowed: false,
     // the rules list as the API gave it (the bench store has no rules: its empty state)
-    marks: [{ name: 'rules', selector: '[aria-label="Alert rules"] [data-testid="alert-rules-table"], [aria-label="Alert rules"] [data-testid="status-empty"]', first: true }],
+    marks: [
+      {
+        name: 'rules',
+        selector:
+          '[aria-label="Alert rules"] [data-testid="alert-rules-table"], [aria-label="Alert rules"] [data-testid="status-empty"]',
+        first: true,
+      },
+    ],
   },
 ];

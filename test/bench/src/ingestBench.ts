@@ -28,12 +28,20 @@ function writeIntoReadme(path: string, section: string): void {
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
   const start = text.indexOf(INGEST_START);
   const end = text.indexOf(INGEST_END);
-  if (start < 0 || end < start) throw new Error(`${path} lacks the ${INGEST_START} … ${INGEST_END} markers (see its "Ingest throughput" section)`);
+  if (start < 0 || end < start)
+    throw new Error(`${path} lacks the ${INGEST_START} … ${INGEST_END} markers (see its "Ingest throughput" section)`);
   writeFileSync(path, `${text.slice(0, start + INGEST_START.length)}\n${section}\n${text.slice(end)}`);
 }
 
-function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>; readme: string | null | undefined; json: string | undefined } {
-  const opts: Partial<IngestBenchOptions> & { serverNodeArgs: string[]; serverArgs: string[] } = { serverNodeArgs: [], serverArgs: [] };
+function parseArgs(argv: readonly string[]): {
+  opts: Partial<IngestBenchOptions>;
+  readme: string | null | undefined;
+  json: string | undefined;
+} {
+  const opts: Partial<IngestBenchOptions> & { serverNodeArgs: string[]; serverArgs: string[] } = {
+    serverNodeArgs: [],
+    serverArgs: [],
+  };
   let readme: string | null | undefined;
   let json: string | undefined;
   const num = (i: number, name: string): number => {
@@ -44,22 +52,52 @@ function parseArgs(argv: readonly string[]): { opts: Partial<IngestBenchOptions>
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     switch (arg) {
-      case '--rounds': opts.rounds = Math.max(1, num(i++, arg)); break;
-      case '--seconds': opts.seconds = num(i++, arg); break;
-      case '--warmup': opts.warmupSeconds = num(i++, arg); break;
-      case '--concurrency': opts.concurrency = Math.max(1, num(i++, arg)); break;
-      case '--templates': opts.templates = Math.max(1, num(i++, arg)); break;
-      case '--ingest-workers': opts.ingestWorkers = num(i++, arg); break;
-      case '--ceiling-rows': opts.ceilingRows = num(i++, arg); break;
-      case '--server-node-arg': opts.serverNodeArgs.push(argv[++i] ?? ''); break;
-      case '--server-arg': opts.serverArgs.push(argv[++i] ?? ''); break;
-      case '--smoke': opts.smoke = true; break;
-      case '--keep-data': opts.keepData = true; break;
-      case '--json': json = argv[++i]; break;
-      case '--readme': readme = argv[++i]; break;
-      case '--no-readme': readme = null; break;
-      case '--help': throw new RangeError(USAGE);
-      default: throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
+      case '--rounds':
+        opts.rounds = Math.max(1, num(i++, arg));
+        break;
+      case '--seconds':
+        opts.seconds = num(i++, arg);
+        break;
+      case '--warmup':
+        opts.warmupSeconds = num(i++, arg);
+        break;
+      case '--concurrency':
+        opts.concurrency = Math.max(1, num(i++, arg));
+        break;
+      case '--templates':
+        opts.templates = Math.max(1, num(i++, arg));
+        break;
+      case '--ingest-workers':
+        opts.ingestWorkers = num(i++, arg);
+        break;
+      case '--ceiling-rows':
+        opts.ceilingRows = num(i++, arg);
+        break;
+      case '--server-node-arg':
+        opts.serverNodeArgs.push(argv[++i] ?? '');
+        break;
+      case '--server-arg':
+        opts.serverArgs.push(argv[++i] ?? '');
+        break;
+      case '--smoke':
+        opts.smoke = true;
+        break;
+      case '--keep-data':
+        opts.keepData = true;
+        break;
+      case '--json':
+        json = argv[++i];
+        break;
+      case '--readme':
+        readme = argv[++i];
+        break;
+      case '--no-readme':
+        readme = null;
+        break;
+      case '--help':
+        throw new RangeError(USAGE);
+      default:
+        throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
     }
   }
   return { opts, readme, json };
@@ -70,7 +108,10 @@ try {
   const { opts, readme, json } = parseArgs(args);
   const { command, readmePath } = benchTargets('bench:ingest', args, readme);
   const report = await runIngestRounds({
-    ...ingestBenchOptions({ ...opts, log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`) }),
+    ...ingestBenchOptions({
+      ...opts,
+      log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`),
+    }),
     command,
   });
   const section = renderIngestReport(report);

@@ -32,7 +32,15 @@ export interface CeilingResult {
   /** CPU of this process (all threads, chDB's too) while inserting, seconds. */
   insertCpuS: number;
   /** One thread, untimed part of the ceiling: what an ingest worker does per span. */
-  decode: { spans: number; decodeS: number; normaliseS: number; encodeS: number; spansPerS: number; bytesPerSpan: number; protoBytesPerSpan: number };
+  decode: {
+    spans: number;
+    decodeS: number;
+    normaliseS: number;
+    encodeS: number;
+    spansPerS: number;
+    bytesPerSpan: number;
+    protoBytesPerSpan: number;
+  };
   /** The same rows as one record batch per insert instead of one per request (how much the message count costs). */
   singleBatchRowsPerS: number;
   storedRows: number;
@@ -49,11 +57,17 @@ async function verify(dataDir: string): Promise<VerifyResult> {
   const client = createClickHouseClient({ kind: 'embedded', dataDir });
   try {
     const result = await client.query({
-      query: 'SELECT count() AS count, uniqExact(span_id, trace_id) AS unique, uniqExact(project_id, run_id) AS runs, version() AS version FROM spans',
+      query:
+        'SELECT count() AS count, uniqExact(span_id, trace_id) AS unique, uniqExact(project_id, run_id) AS runs, version() AS version FROM spans',
       format: 'JSONEachRow',
     });
     const [row] = await result.json<{ count: string; unique: string; runs: string; version: string }>();
-    return { count: Number(row?.count), unique: Number(row?.unique), runs: Number(row?.runs), version: row?.version ?? 'unknown' };
+    return {
+      count: Number(row?.count),
+      unique: Number(row?.unique),
+      runs: Number(row?.runs),
+      version: row?.version ?? 'unknown',
+    };
   } finally {
     await client.close();
   }
@@ -68,7 +82,13 @@ async function timeInserts(store: Store, batches: Uint8Array[][]): Promise<{ s: 
   return { s, cpuS: (used.user + used.system) / 1e6 };
 }
 
-async function ceiling(poolFile: string, rows: number, batchRows: number, dataDir: string, firstSend: number): Promise<CeilingResult> {
+async function ceiling(
+  poolFile: string,
+  rows: number,
+  batchRows: number,
+  dataDir: string,
+  firstSend: number,
+): Promise<CeilingResult> {
   const pool = PayloadPool.load(poolFile, firstSend);
   const nowMs = Date.now();
   const spansPerRequest = pool.templates[0]?.spans ?? 1;
@@ -78,7 +98,15 @@ async function ceiling(poolFile: string, rows: number, batchRows: number, dataDi
   // the same spans, one record batch per insert
   const single: Uint8Array[][] = [];
   let group: SpanRecord[] = [];
-  const decode = { spans: 0, decodeS: 0, normaliseS: 0, encodeS: 0, spansPerS: 0, bytesPerSpan: 0, protoBytesPerSpan: 0 };
+  const decode = {
+    spans: 0,
+    decodeS: 0,
+    normaliseS: 0,
+    encodeS: 0,
+    spansPerS: 0,
+    bytesPerSpan: 0,
+    protoBytesPerSpan: 0,
+  };
   let arrowBytes = 0;
   let protoBytes = 0;
   // whole batches: at least `rows` spans, in full inserts of perBatch requests
@@ -113,15 +141,24 @@ async function ceiling(poolFile: string, rows: number, batchRows: number, dataDi
     const timed = await timeInserts(store, batches);
     await store.client.command({ query: 'TRUNCATE TABLE spans' });
     const singleTimed = await timeInserts(store, single);
-    const result = await store.client.query({ query: 'SELECT count() AS n, version() AS version FROM spans', format: 'JSONEachRow' });
+    const result = await store.client.query({
+      query: 'SELECT count() AS n, version() AS version FROM spans',
+      format: 'JSONEachRow',
+    });
     const [row] = await result.json<{ n: string; version: string }>();
-    const runs = await (await store.client.query({ query: 'SELECT DISTINCT project_id, run_id FROM spans', format: 'JSONEachRow' })).json<{ project_id: string; run_id: string }>();
+    const runs = await (
+      await store.client.query({ query: 'SELECT DISTINCT project_id, run_id FROM spans', format: 'JSONEachRow' })
+    ).json<{ project_id: string; run_id: string }>();
     for (const r of runs) store.runFacts.mark(r.project_id, r.run_id);
     const cpu = process.cpuUsage();
     const t = performance.now();
     await store.runFacts.flush();
     const used = process.cpuUsage(cpu);
-    const finaliser = { runs: runs.length, wallS: (performance.now() - t) / 1000, cpuS: (used.user + used.system) / 1e6 };
+    const finaliser = {
+      runs: runs.length,
+      wallS: (performance.now() - t) / 1000,
+      cpuS: (used.user + used.system) / 1e6,
+    };
     return {
       rows: decode.spans,
       batches: batches.length,
@@ -143,7 +180,8 @@ const [command, ...args] = process.argv.slice(2);
 try {
   let out: unknown;
   if (command === 'verify') out = await verify(args[0]!);
-  else if (command === 'ceiling') out = await ceiling(args[0]!, Number(args[1]), Number(args[2]), args[3]!, Number(args[4]));
+  else if (command === 'ceiling')
+    out = await ceiling(args[0]!, Number(args[1]), Number(args[2]), args[3]!, Number(args[4]));
   else throw new Error(`unknown command ${command}`);
   process.stdout.write(`${JSON.stringify(out)}\n`);
   process.exit(0);

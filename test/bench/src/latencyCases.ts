@@ -4,7 +4,13 @@ import { PLAIN_COST_HISTOGRAM } from './plainCostSql.js';
 import type { BenchCase, ReferencePart } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import type { LooseRow } from './compareRows.js';
-import { PLAIN_DURATION_HISTOGRAM, PLAIN_STEP_SERIES, PLAIN_TAIL, plainRunLatency, plainSpanLatency } from './plainLatencySql.js';
+import {
+  PLAIN_DURATION_HISTOGRAM,
+  PLAIN_STEP_SERIES,
+  PLAIN_TAIL,
+  plainRunLatency,
+  plainSpanLatency,
+} from './plainLatencySql.js';
 
 const OVERVIEW = { kind: 'overview', targetMs: 500, maxRatio: 2 } as const;
 const GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
@@ -36,9 +42,13 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
     ...OVERVIEW,
     ours: () => analytics.latencyPercentiles(filter, { groupBy }),
     plain: async () => ({
-      groups: plainLatencyRows(await sql(groupBy === 'agent' || groupBy === 'run' ? plainRunLatency(groupBy) : plainSpanLatency(groupBy))),
+      groups: plainLatencyRows(
+        await sql(groupBy === 'agent' || groupBy === 'run' ? plainRunLatency(groupBy) : plainSpanLatency(groupBy)),
+      ),
     }),
-    reference: async () => ({ groups: latencyPart(await store.metrics.latencyPercentiles(filter, prices, { groupBy }), ['key', 'service']) }),
+    reference: async () => ({
+      groups: latencyPart(await store.metrics.latencyPercentiles(filter, prices, { groupBy }), ['key', 'service']),
+    }),
   }));
   return [
     ...percentiles,
@@ -47,26 +57,40 @@ export function latencyCases(ctx: BenchContext): BenchCase[] {
       method: 'Analytics#latencySeries',
       ...OVERVIEW,
       ours: () => analytics.latencySeries(filter, { groupBy: 'step' }),
-      plain: async () => ({ buckets: plainLatencyRows(await sql(PLAIN_STEP_SERIES, { intervalMs: intervalSeconds * 1000, topN: TOP_N })) }),
+      plain: async () => ({
+        buckets: plainLatencyRows(await sql(PLAIN_STEP_SERIES, { intervalMs: intervalSeconds * 1000, topN: TOP_N })),
+      }),
       reference: async () => {
-        const rows = await store.metrics.latencySeries(filter, prices, { groupBy: 'step', intervalSeconds, topN: TOP_N });
+        const rows = await store.metrics.latencySeries(filter, prices, {
+          groupBy: 'step',
+          intervalSeconds,
+          topN: TOP_N,
+        });
         const part = latencyPart(rows, ['key', 'service', 'bucket_ms']);
         return { buckets: { ...part, rows: part.rows.map((r, i) => ({ ...r, bucket_ms: rows[i]?.bucketStartMs })) } };
       },
     },
-    ...(['duration', 'cost'] as const).map(
-      (metric): BenchCase => ({
-        name: `runHistogram(${metric})`,
-        method: 'Analytics#runHistogram',
-        ...OVERVIEW,
-        ours: () => analytics.runHistogram(filter, { metric, buckets: HISTOGRAM_BUCKETS }),
-        plain: async () => ({ buckets: await sql(metric === 'duration' ? PLAIN_DURATION_HISTOGRAM : PLAIN_COST_HISTOGRAM, { buckets: HISTOGRAM_BUCKETS }) }),
-        reference: async () => {
-          const h = await store.metrics.runHistogram(filter, prices, { metric, buckets: HISTOGRAM_BUCKETS });
-          return { buckets: { keys: ['bucket'], values: ['runs'], rows: h.counts.map((runs, bucket) => ({ bucket, runs })).filter((r) => r.runs > 0) } };
-        },
+    ...(['duration', 'cost'] as const).map((metric): BenchCase => ({
+      name: `runHistogram(${metric})`,
+      method: 'Analytics#runHistogram',
+      ...OVERVIEW,
+      ours: () => analytics.runHistogram(filter, { metric, buckets: HISTOGRAM_BUCKETS }),
+      plain: async () => ({
+        buckets: await sql(metric === 'duration' ? PLAIN_DURATION_HISTOGRAM : PLAIN_COST_HISTOGRAM, {
+          buckets: HISTOGRAM_BUCKETS,
+        }),
       }),
-    ),
+      reference: async () => {
+        const h = await store.metrics.runHistogram(filter, prices, { metric, buckets: HISTOGRAM_BUCKETS });
+        return {
+          buckets: {
+            keys: ['bucket'],
+            values: ['runs'],
+            rows: h.counts.map((runs, bucket) => ({ bucket, runs })).filter((r) => r.runs > 0),
+          },
+        };
+      },
+    })),
     {
       name: 'tailAttribution',
       method: 'Analytics#tailAttribution',

@@ -98,14 +98,19 @@ export async function loadBenchData(opts: {
       inserts++;
       if (inserts % 20 === 0 || chunk.last) {
         const s = (performance.now() - started) / 1000;
-        log(`loaded ${spans.toLocaleString('en')} spans in ${s.toFixed(0)} s (${Math.round(spans / s).toLocaleString('en')} rows/s)`);
+        log(
+          `loaded ${spans.toLocaleString('en')} spans in ${s.toFixed(0)} s (${Math.round(spans / s).toLocaleString('en')} rows/s)`,
+        );
       }
     }
     const loadMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     const loadAverageAfter = loadavg()[0] ?? 0;
     const optStarted = performance.now();
-    await store.client.command({ query: 'OPTIMIZE TABLE spans FINAL', clickhouse_settings: { optimize_throw_if_noop: 0 } });
+    await store.client.command({
+      query: 'OPTIMIZE TABLE spans FINAL',
+      clickhouse_settings: { optimize_throw_if_noop: 0 },
+    });
     const optimizeMs = performance.now() - optStarted;
     log(`OPTIMIZE TABLE spans FINAL: ${(optimizeMs / 1000).toFixed(1)} s`);
     const marker: LoadMarker = {

@@ -46,7 +46,12 @@ export function loadAverage(): number {
  * Waits (polling every `pollMs`) until the 1-minute load average is at most
  * `max`, for at most `maxWaitMs`. Returns what it saw; the caller records it.
  */
-export async function waitForQuiet(max: number, maxWaitMs: number, log: (line: string) => void, pollMs = 30_000): Promise<{ waitedMs: number; loadAverage: number; quiet: boolean }> {
+export async function waitForQuiet(
+  max: number,
+  maxWaitMs: number,
+  log: (line: string) => void,
+  pollMs = 30_000,
+): Promise<{ waitedMs: number; loadAverage: number; quiet: boolean }> {
   const started = Date.now();
   let load = loadAverage();
   while (load > max && Date.now() - started < maxWaitMs) {

@@ -43,5 +43,11 @@ export async function measure(fn: () => Promise<unknown>, iterations: number): P
     cpuMs.push((used.user + used.system) / 1000);
   }
   const sorted = [...samplesMs].sort((a, b) => a - b);
-  return { warmupMs, samplesMs, medianMs: median(sorted), p90Ms: nearestRank(sorted, 0.9), cpuMedianMs: median(cpuMs.sort((a, b) => a - b)) };
+  return {
+    warmupMs,
+    samplesMs,
+    medianMs: median(sorted),
+    p90Ms: nearestRank(sorted, 0.9),
+    cpuMedianMs: median(cpuMs.sort((a, b) => a - b)),
+  };
 }

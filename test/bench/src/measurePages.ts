@@ -34,7 +34,15 @@ export const VIEWPORT = { width: 1440, height: 900 };
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.TELLTALE_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -44,7 +52,14 @@ export function launchChromium(): Promise<Browser> {
  * installed before the page's scripts, then `goto` and a wait until every
  * mark of the page has been painted (or `timeoutMs`).
  */
-export async function visit(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, timeoutMs: number, serverPid: number): Promise<Visit> {
+export async function visit(
+  browser: Browser,
+  page: DashboardPage,
+  url: string,
+  readKey: string | undefined,
+  timeoutMs: number,
+  serverPid: number,
+): Promise<Visit> {
   const load = loadAverage();
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
@@ -60,7 +75,10 @@ export async function visit(browser: Browser, page: DashboardPage, url: string, 
     }
     const serverCpuMs = (processCpuSeconds(serverPid) - cpuBefore) * 1000;
     const recording = await tab.evaluate<Recording>(READ_RECORDING);
-    const at = (first: boolean | undefined): number[] => page.marks.filter((m) => first === undefined || m.first === first).map((m) => recording.marks[m.name] ?? Number.NaN);
+    const at = (first: boolean | undefined): number[] =>
+      page.marks
+        .filter((m) => first === undefined || m.first === first)
+        .map((m) => recording.marks[m.name] ?? Number.NaN);
     const firsts = at(true);
     const all = at(undefined);
     const seen = firsts.filter((t) => Number.isFinite(t));
@@ -78,7 +96,15 @@ export async function visit(browser: Browser, page: DashboardPage, url: string, 
 }
 
 /** A warm-up visit, then `navigations` measured cold visits, one after another. */
-export async function visitPage(browser: Browser, page: DashboardPage, url: string, readKey: string | undefined, navigations: number, timeoutMs: number, serverPid: number): Promise<PageVisits> {
+export async function visitPage(
+  browser: Browser,
+  page: DashboardPage,
+  url: string,
+  readKey: string | undefined,
+  navigations: number,
+  timeoutMs: number,
+  serverPid: number,
+): Promise<PageVisits> {
   const warmup = await visit(browser, page, url, readKey, timeoutMs, serverPid);
   const visits: Visit[] = [];
   for (let i = 0; i < navigations; i++) visits.push(await visit(browser, page, url, readKey, timeoutMs, serverPid));

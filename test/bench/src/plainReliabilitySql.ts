@@ -56,4 +56,3 @@ FROM roots AS r
 LEFT JOIN run_groups AS g ON g.run_id = r.run_id
 GROUP BY groups
 ORDER BY groups`;
-

@@ -62,7 +62,8 @@ export const PLAIN_ROOTS = `roots AS (
 )`;
 
 /** The span columns the ledger keeps; `raw` adds more. */
-const LEDGER_COLS = 'run_id, parent_span_id, span_id, start_time, step_name, step_kind, attempt, status_code, duration_ns';
+const LEDGER_COLS =
+  'run_id, parent_span_id, span_id, start_time, step_name, step_kind, attempt, status_code, duration_ns';
 
 /**
  * Attempt-group contributions per step span (RELIABILITY-MATH "Attempt"):

@@ -18,11 +18,23 @@ export function reliabilityCases(ctx: BenchContext): BenchCase[] {
         return { steps, agents };
       },
       reference: async () => {
-        const [steps, agents] = await Promise.all([store.metrics.stepGroupStats(filter, prices), store.metrics.agentRunStats(filter, prices)]);
+        const [steps, agents] = await Promise.all([
+          store.metrics.stepGroupStats(filter, prices),
+          store.metrics.agentRunStats(filter, prices),
+        ]);
         return {
           steps: {
             keys: ['agent', 'service', 'step_name'],
-            values: ['groups', 'groups_in_success', 'first_ok', 'recovered', 'attempts', 'ok_attempts', 'retry_extra_ns', 'retry_extra_cost'],
+            values: [
+              'groups',
+              'groups_in_success',
+              'first_ok',
+              'recovered',
+              'attempts',
+              'ok_attempts',
+              'retry_extra_ns',
+              'retry_extra_cost',
+            ],
             rows: steps.map((r) => ({
               agent: r.agent,
               service: r.service,
@@ -61,7 +73,11 @@ export function reliabilityCases(ctx: BenchContext): BenchCase[] {
       ours: () => analytics.compoundingCurve(filter),
       plain: async () => ({ curve: await sql(PLAIN_CURVE) }),
       reference: async () => ({
-        curve: { keys: ['groups'], values: ['runs', 'success'], rows: (await store.metrics.compoundingCurve(filter, prices)).map((r) => ({ ...r })) },
+        curve: {
+          keys: ['groups'],
+          values: ['runs', 'success'],
+          rows: (await store.metrics.compoundingCurve(filter, prices)).map((r) => ({ ...r })),
+        },
       }),
     },
   ];

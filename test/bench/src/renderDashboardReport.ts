@@ -36,9 +36,17 @@ export function renderDashboardReport(r: DashboardReport): string {
     '',
     'Per page, median ms since navigation start: the HTML, the last script/style, the last API response, and each mark.',
     '',
-    ...r.pages.map((p) => `- **${p.name}**: HTML ${ms(p.htmlMs)}, assets ${ms(p.assetsEndMs)}, last API response ${ms(p.lastApiEndMs)}; ${marksLine(p)}${p.problems.length > 0 ? `; **not ready**: ${p.problems.join(', ')}` : ''}.`),
+    ...r.pages.map(
+      (p) =>
+        `- **${p.name}**: HTML ${ms(p.htmlMs)}, assets ${ms(p.assetsEndMs)}, last API response ${ms(p.lastApiEndMs)}; ${marksLine(p)}${p.problems.length > 0 ? `; **not ready**: ${p.problems.join(', ')}` : ''}.`,
+    ),
     '',
-    r.pages.every((p) => p.met) ? `Every page showed its first data in under ${int(FIRST_DATA_TARGET_MS)} ms on every measured navigation.` : `Missed: ${r.pages.filter((p) => !p.met).map((p) => p.name).join('; ')}.`,
+    r.pages.every((p) => p.met)
+      ? `Every page showed its first data in under ${int(FIRST_DATA_TARGET_MS)} ms on every measured navigation.`
+      : `Missed: ${r.pages
+          .filter((p) => !p.met)
+          .map((p) => p.name)
+          .join('; ')}.`,
   ];
   return lines.join('\n');
 }

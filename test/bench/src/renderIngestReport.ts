@@ -23,13 +23,20 @@ export function renderIngestReport(r: IngestReport): string {
     `- **Drain**: spool backlog (acknowledged, not yet in ClickHouse) ${mib(r.server.backlogBytes.start)} at the window's start, peak ${mib(r.server.backlogBytes.peak)}, ${mib(r.server.backlogBytes.end)} at its end; the drainer stored ≈ ${int(r.windowDrainSpansPerS)} spans/s during the window; everything acknowledged was in ClickHouse **${(r.catchUpMs / 1000).toFixed(1)} s** after the last acknowledgement (${int(r.catchUpSpansPerS)} spans/s while catching up). Graceful shutdown then took ${(r.server.shutdownMs / 1000).toFixed(1)} s (exit code ${r.server.exitCode}).`,
     `- **Sustained**: the lower of the acknowledged and the stored rate in the window (a growing spool buffers acknowledgements, it does not sustain them): **${int(r.sustainedSpansPerS)} spans/s**. Server CPU per sustained span: ${cpuPerSpan(r)}.`,
     `- **Stored**: after the server exited, \`SELECT count(), uniqExact(span_id, trace_id) FROM spans\` on its data directory: ${int(r.stored.count)} spans, ${int(r.stored.unique)} distinct, ${int(r.stored.runs)} runs; acknowledged ${int(r.load.ackedSpans)} spans (warm-up, window and the in-flight tail), ${int(r.load.ackedRuns)} runs: ${r.correct ? '**no loss, no duplicates**' : '**MISMATCH**'}.`,
-    ...(r.ceiling === undefined ? ['- **Ceiling**: not measured (`--ceiling-rows 0`).'] : ceilingLines(r.ceiling, r.ratio)),
+    ...(r.ceiling === undefined
+      ? ['- **Ceiling**: not measured (`--ceiling-rows 0`).']
+      : ceilingLines(r.ceiling, r.ratio)),
     '',
     '| Target | measured | target | verdict |',
     '| --- | ---: | --- | --- |',
     ...r.targets.map((t) => `| ${t.name} | ${t.value} | ${t.target} | ${t.met ? '✅' : '❌'} |`),
     '',
-    r.targets.every((t) => t.met) ? 'Every target met.' : `Missed: ${r.targets.filter((t) => !t.met).map((t) => t.name).join('; ')}.`,
+    r.targets.every((t) => t.met)
+      ? 'Every target met.'
+      : `Missed: ${r.targets
+          .filter((t) => !t.met)
+          .map((t) => t.name)
+          .join('; ')}.`,
   ];
   return lines.join('\n');
 }
@@ -38,7 +45,10 @@ export function renderIngestReport(r: IngestReport): string {
 function roundsLine(r: IngestReport): string {
   const rounds = r.rounds ?? [];
   if (rounds.length <= 1) return 'One round: the figures below are from it.';
-  const list = rounds.map((x) => `${int(x.sustainedSpansPerS)} (acknowledged ${int(x.ackedSpansPerS)}, stored ${int(x.storedSpansPerS)}, ${x.serverCpuUsPerSpan.toFixed(1)} CPU-µs/span, peak RSS ${x.peakRssMiB.toFixed(0)} MiB${x.correct ? '' : ', **LOSS OR DUPLICATES**'})`);
+  const list = rounds.map(
+    (x) =>
+      `${int(x.sustainedSpansPerS)} (acknowledged ${int(x.ackedSpansPerS)}, stored ${int(x.storedSpansPerS)}, ${x.serverCpuUsPerSpan.toFixed(1)} CPU-µs/span, peak RSS ${x.peakRssMiB.toFixed(0)} MiB${x.correct ? '' : ', **LOSS OR DUPLICATES**'})`,
+  );
   return `${rounds.length} rounds, each against a fresh server; the figures below are from the round with the median sustained rate. Sustained spans/s per round, in order: ${list.join('; ')}.`;
 }
 

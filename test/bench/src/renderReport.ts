@@ -48,7 +48,10 @@ export function renderReport(report: BenchReport): string {
   const missed = report.results.filter((r) => r.misses.length > 0);
   const f = report.finaliser;
   const facts = s.facts.map((t) => `${t.table} ${mib(t.bytesOnDisk)} MiB (${int(t.rows)} rows)`).join(', ');
-  const topColumns = s.columns.slice(0, 8).map((c) => `${c.column} ${(c.compressedBytes / s.rows).toFixed(1)}`).join(', ');
+  const topColumns = s.columns
+    .slice(0, 8)
+    .map((c) => `${c.column} ${(c.compressedBytes / s.rows).toFixed(1)}`)
+    .join(', ');
   return [
     `Measured ${report.date} · \`${report.command}\``,
     '',
@@ -61,8 +64,12 @@ export function renderReport(report: BenchReport): string {
       ` Queries cover project \`${report.project.projectId}\` (${int(report.project.spans)} spans, ${int(report.project.runs)} runs) over the dataset's whole 6-hour window.`,
     `- **Load throughput** (\`Store.insertSpans\`, JSONEachRow, ${int(l.runsPerInsert)} runs ≈ ${int(l.spans / l.inserts)} spans per insert, generation included):` +
       ` ${int(l.rowsPerSecond)} rows/s wall (${(l.loadMs / 1000).toFixed(0)} s)` +
-      (l.loadCpuMs === undefined ? '' : `, ${int(l.spans / (l.loadCpuMs / 1000))} rows per CPU-second (the process used ${(l.loadCpuMs / l.loadMs).toFixed(2)} cores)`) +
-      (l.loadAverage === undefined ? '' : `; load average ${l.loadAverage[0].toFixed(1)} → ${l.loadAverage[1].toFixed(1)} while loading.`),
+      (l.loadCpuMs === undefined
+        ? ''
+        : `, ${int(l.spans / (l.loadCpuMs / 1000))} rows per CPU-second (the process used ${(l.loadCpuMs / l.loadMs).toFixed(2)} cores)`) +
+      (l.loadAverage === undefined
+        ? ''
+        : `; load average ${l.loadAverage[0].toFixed(1)} → ${l.loadAverage[1].toFixed(1)} while loading.`),
     `- **Run-facts finaliser** (\`store.runFacts.flush\`, timed before the queries): the project's ${int(f.runs)} newest runs (time-clustered, like the runs finalised right after their ingest) refinalised in ${(f.wallMs / 1000).toFixed(1)} s wall` +
       ` (${ms(f.runs === 0 ? undefined : f.wallMs / f.runs)} ms per run; ${ms(f.runs === 0 ? undefined : f.cpuMs / f.runs)} CPU-ms per run), the cost paid once per run after ingest instead of per query; the rows it wrote are merged away before the queries.`,
     `- **On disk**: ${(s.bytesOnDisk / 2 ** 20).toFixed(0)} MiB for ${int(s.rows)} spans = **${s.bytesPerSpan.toFixed(1)} bytes/span** (system.parts); largest columns, compressed bytes/span: ${topColumns}.` +
@@ -73,6 +80,8 @@ export function renderReport(report: BenchReport): string {
     renderTable(report),
     '',
     missed.length === 0 ? 'Every query met its target.' : `Missed: ${missed.map((r) => r.name).join(', ')}.`,
-    report.uncovered.length === 0 ? '' : `\n⚠ Facade methods without a written case (timed by a generic call, no baseline): ${report.uncovered.join(', ')}.`,
+    report.uncovered.length === 0
+      ? ''
+      : `\n⚠ Facade methods without a written case (timed by a generic call, no baseline): ${report.uncovered.join(', ')}.`,
   ].join('\n');
 }

@@ -23,19 +23,24 @@ describe('the analytics bench (smoke mode)', () => {
     return report;
   };
 
-  it('times every facade query method, the runs list, a run and a trace, each with a finite median', { timeout: 600_000 }, async () => {
-    const r = await smoke();
-    const methods = new Set(r.results.map((c) => c.method));
-    for (const m of facadeMethods()) expect(methods, `Analytics#${m}`).toContain(`Analytics#${m}`);
-    expect(methods).toContain('Analytics#listRuns');
-    expect(methods).toContain('Analytics#getRun');
-    expect(methods).toContain('Store#getTraceSpans');
-    for (const c of r.results) {
-      expect(c.error, c.name).toBeUndefined();
-      expect(Number.isFinite(c.ours?.medianMs), c.name).toBe(true);
-      if (c.kind === 'overview' && !c.generic) expect(Number.isFinite(c.plain?.medianMs), `${c.name} baseline`).toBe(true);
-    }
-  });
+  it(
+    'times every facade query method, the runs list, a run and a trace, each with a finite median',
+    { timeout: 600_000 },
+    async () => {
+      const r = await smoke();
+      const methods = new Set(r.results.map((c) => c.method));
+      for (const m of facadeMethods()) expect(methods, `Analytics#${m}`).toContain(`Analytics#${m}`);
+      expect(methods).toContain('Analytics#listRuns');
+      expect(methods).toContain('Analytics#getRun');
+      expect(methods).toContain('Store#getTraceSpans');
+      for (const c of r.results) {
+        expect(c.error, c.name).toBeUndefined();
+        expect(Number.isFinite(c.ours?.medianMs), c.name).toBe(true);
+        if (c.kind === 'overview' && !c.generic)
+          expect(Number.isFinite(c.plain?.medianMs), `${c.name} baseline`).toBe(true);
+      }
+    },
+  );
 
   it('checks that each baseline computes the same numbers as the store', { timeout: 600_000 }, async () => {
     const r = await smoke();
@@ -44,14 +49,18 @@ describe('the analytics bench (smoke mode)', () => {
     for (const c of withBaseline) expect(c.disagreements, c.name).toEqual([]);
   });
 
-  it('times the run-facts finaliser over the newest runs of the project (all of them in smoke mode)', { timeout: 600_000 }, async () => {
-    const r = await smoke();
-    expect(r.finaliser.runs).toBe(Math.min(FINALISER_RUNS, r.project.runs));
-    expect(r.finaliser.runs).toBeGreaterThan(0);
-    expect(r.finaliser.wallMs).toBeGreaterThan(0);
-    expect(r.finaliser.cpuMs).toBeGreaterThan(0);
-    expect(renderReport(r)).toContain(`the project's ${r.finaliser.runs.toLocaleString('en')} newest runs`);
-  });
+  it(
+    'times the run-facts finaliser over the newest runs of the project (all of them in smoke mode)',
+    { timeout: 600_000 },
+    async () => {
+      const r = await smoke();
+      expect(r.finaliser.runs).toBe(Math.min(FINALISER_RUNS, r.project.runs));
+      expect(r.finaliser.runs).toBeGreaterThan(0);
+      expect(r.finaliser.wallMs).toBeGreaterThan(0);
+      expect(r.finaliser.cpuMs).toBeGreaterThan(0);
+      expect(renderReport(r)).toContain(`the project's ${r.finaliser.runs.toLocaleString('en')} newest runs`);
+    },
+  );
 
   it('loads the smoke dataset and reports storage, memory and the markdown table', { timeout: 600_000 }, async () => {
     const r = await smoke();

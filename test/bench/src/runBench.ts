@@ -61,7 +61,8 @@ const MiB = 2 ** 20;
 
 async function biggestProject(store: Store): Promise<{ projectId: string; spans: number; runs: number }> {
   const result = await store.client.query({
-    query: 'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC LIMIT 1',
+    query:
+      'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC LIMIT 1',
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ project_id: string; spans: string; runs: string }>();
@@ -96,16 +97,30 @@ async function disagreements(c: BenchCase): Promise<string[] | undefined> {
 function misses(c: BenchCase, ours: Timing | undefined, ratio: number | undefined): string[] {
   const out: string[] = [];
   if (ours === undefined) return out;
-  if (c.targetMs !== undefined && ours.medianMs >= c.targetMs) out.push(`median ${ours.medianMs.toFixed(0)} ms ≥ ${c.targetMs} ms`);
+  if (c.targetMs !== undefined && ours.medianMs >= c.targetMs)
+    out.push(`median ${ours.medianMs.toFixed(0)} ms ≥ ${c.targetMs} ms`);
   if (c.maxRatio !== undefined && ratio !== undefined && ratio > c.maxRatio) {
-    out.push(c.plainIsLowerBound === true ? `${ratio.toFixed(2)}× a lower bound: ratio to a real baseline unknown` : `${ratio.toFixed(2)}× the baseline > ${c.maxRatio}×`);
+    out.push(
+      c.plainIsLowerBound === true
+        ? `${ratio.toFixed(2)}× a lower bound: ratio to a real baseline unknown`
+        : `${ratio.toFixed(2)}× the baseline > ${c.maxRatio}×`,
+    );
   }
   return out;
 }
 
 /** Times one case: agreement check (untimed), then ours and the baseline, each warmed up once. */
 async function runCase(c: BenchCase, iterations: number): Promise<CaseResult> {
-  const base = { name: c.name, method: c.method, kind: c.kind, targetMs: c.targetMs, maxRatio: c.maxRatio, generic: c.generic ?? false, plainIsLowerBound: c.plainIsLowerBound ?? false, loadAverage: loadAverage() };
+  const base = {
+    name: c.name,
+    method: c.method,
+    kind: c.kind,
+    targetMs: c.targetMs,
+    maxRatio: c.maxRatio,
+    generic: c.generic ?? false,
+    plainIsLowerBound: c.plainIsLowerBound ?? false,
+    loadAverage: loadAverage(),
+  };
   try {
     const disagree = await disagreements(c);
     const ours = await measure(c.ours, iterations);
@@ -116,7 +131,15 @@ async function runCase(c: BenchCase, iterations: number): Promise<CaseResult> {
   } catch (err) {
     const full = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
     const message = full.length > 300 ? `${full.slice(0, 300)}…` : full;
-    return { ...base, ours: undefined, plain: undefined, ratio: undefined, disagreements: undefined, error: message, misses: [`failed: ${message}`] };
+    return {
+      ...base,
+      ours: undefined,
+      plain: undefined,
+      ratio: undefined,
+      disagreements: undefined,
+      error: message,
+      misses: [`failed: ${message}`],
+    };
   }
 }
 
@@ -125,7 +148,9 @@ async function runCase(c: BenchCase, iterations: number): Promise<CaseResult> {
  * record storage and machine facts, wait for a quiet machine, time the
  * run-facts finaliser (then settle again), then time every case.
  */
-export async function runBench(opts: BenchOptions & { command: string; log?: (line: string) => void }): Promise<BenchReport> {
+export async function runBench(
+  opts: BenchOptions & { command: string; log?: (line: string) => void },
+): Promise<BenchReport> {
   const log = opts.log ?? (() => undefined);
   const { store, marker, loadedNow } = await loadBenchData({ ...opts, log });
   try {
@@ -133,16 +158,28 @@ export async function runBench(opts: BenchOptions & { command: string; log?: (li
     const settleStarted = performance.now();
     await settleRunFacts(store);
     log(`run facts finalised and merged: ${((performance.now() - settleStarted) / 1000).toFixed(1)} s`);
-    const [machine, storage, project] = [await machineFacts(store), await storageFacts(store), await biggestProject(store)];
+    const [machine, storage, project] = [
+      await machineFacts(store),
+      await storageFacts(store),
+      await biggestProject(store),
+    ];
     const sample = await sampleRun(store, project.projectId);
-    const filter = { projectId: project.projectId, fromUnixNano: BigInt(marker.startNs), toUnixNano: BigInt(marker.endNs) + 1n };
+    const filter = {
+      projectId: project.projectId,
+      fromUnixNano: BigInt(marker.startNs),
+      toUnixNano: BigInt(marker.endNs) + 1n,
+    };
     const analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
     const ctx: BenchContext = benchContext(store, analytics, filter, DEFAULT_PRICES, sample);
     const { cases, uncovered } = benchCases(ctx);
-    log(`project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs; ${cases.length} cases`);
+    log(
+      `project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs; ${cases.length} cases`,
+    );
     const quiet = await waitForQuiet(opts.maxLoadAverage, opts.quietWaitMs, log);
     const finaliser = await timeFinaliser(store, project.projectId);
-    log(`run-facts finaliser: ${finaliser.runs.toLocaleString('en')} runs in ${finaliser.wallMs.toFixed(0)} ms (${finaliser.cpuMs.toFixed(0)} CPU-ms)`);
+    log(
+      `run-facts finaliser: ${finaliser.runs.toLocaleString('en')} runs in ${finaliser.wallMs.toFixed(0)} ms (${finaliser.cpuMs.toFixed(0)} CPU-ms)`,
+    );
     await settleRunFacts(store);
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => {
@@ -153,7 +190,9 @@ export async function runBench(opts: BenchOptions & { command: string; log?: (li
       for (const c of cases) {
         const r = await runCase(c, opts.iterations);
         results.push(r);
-        log(`${c.name}: ${r.error ?? `${r.ours?.medianMs.toFixed(1)} ms${r.plain === undefined ? '' : ` (plain ${r.plain.medianMs.toFixed(1)} ms)`}`}`);
+        log(
+          `${c.name}: ${r.error ?? `${r.ours?.medianMs.toFixed(1)} ms${r.plain === undefined ? '' : ` (plain ${r.plain.medianMs.toFixed(1)} ms)`}`}`,
+        );
       }
     } finally {
       clearInterval(sampler);

@@ -31,8 +31,16 @@ export function runCases(ctx: BenchContext): BenchCase[] {
             keys: ['run_id'],
             values: ['rank', 'total', 'duration_ns', 'steps', 'spans', 'cost', 'in_tok', 'unpriced', 'attempt_groups'],
             rows: runs.map((r, rank) => ({
-              run_id: r.runId, rank, total, duration_ns: r.durationNs, steps: r.steps, spans: r.spans, cost: r.costUsd,
-              in_tok: r.inputTokens, unpriced: r.unpricedSpans, attempt_groups: r.attemptGroups,
+              run_id: r.runId,
+              rank,
+              total,
+              duration_ns: r.durationNs,
+              steps: r.steps,
+              spans: r.spans,
+              cost: r.costUsd,
+              in_tok: r.inputTokens,
+              unpriced: r.unpricedSpans,
+              attempt_groups: r.attemptGroups,
             })),
           },
         };
@@ -53,7 +61,13 @@ export function runCases(ctx: BenchContext): BenchCase[] {
           sessions: {
             keys: ['session_id'],
             values: ['runs', 'cost', 'in_tok', 'total'],
-            rows: sessions.map((x) => ({ session_id: x.sessionId, runs: x.runs, cost: x.costUsd, in_tok: x.inputTokens, total })),
+            rows: sessions.map((x) => ({
+              session_id: x.sessionId,
+              runs: x.runs,
+              cost: x.costUsd,
+              in_tok: x.inputTokens,
+              total,
+            })),
           },
         };
       },

@@ -35,7 +35,9 @@ export interface DashboardBenchOptions {
   log: (line: string) => void;
 }
 
-export function dashboardBenchOptions(partial: Partial<DashboardBenchOptions> & { smoke?: boolean } = {}): DashboardBenchOptions {
+export function dashboardBenchOptions(
+  partial: Partial<DashboardBenchOptions> & { smoke?: boolean } = {},
+): DashboardBenchOptions {
   const smoke = partial.smoke === true;
   const runs = partial.runs ?? (smoke ? SMOKE_RUNS : DEFAULT_RUNS);
   const seed = partial.seed ?? DEFAULT_SEED;
@@ -101,7 +103,8 @@ export interface DashboardReport {
 
 async function biggestProject(store: Store): Promise<{ projectId: string; spans: number; runs: number }> {
   const result = await store.client.query({
-    query: 'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC, project_id LIMIT 1',
+    query:
+      'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC, project_id LIMIT 1',
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ project_id: string; spans: string; runs: string }>();
@@ -112,7 +115,8 @@ async function biggestProject(store: Store): Promise<{ projectId: string; spans:
 /** The run with the most spans (the API lists runs by time only). */
 async function largestRun(store: Store, projectId: string): Promise<{ runId: string; spans: number }> {
   const result = await store.client.query({
-    query: 'SELECT run_id, count() AS spans FROM spans WHERE project_id = {projectId:String} GROUP BY run_id ORDER BY spans DESC, run_id LIMIT 1',
+    query:
+      'SELECT run_id, count() AS spans FROM spans WHERE project_id = {projectId:String} GROUP BY run_id ORDER BY spans DESC, run_id LIMIT 1',
     format: 'JSONEachRow',
     query_params: { projectId },
   });
@@ -137,28 +141,58 @@ function cli(args: readonly string[]): Promise<{ code: number; stdout: string; s
  */
 async function readKeyFor(dataDir: string, projectId: string): Promise<string> {
   const project = await cli(['projects', 'create', projectId, '--data-dir', dataDir]);
-  if (project.code !== 0 && !/exists/i.test(project.stderr)) throw new Error(`telltale projects create failed: ${project.stderr}`);
-  const key = await cli(['keys', 'create', '--project', projectId, '--kind', 'read', '--name', 'dashboard-bench', '--data-dir', dataDir]);
+  if (project.code !== 0 && !/exists/i.test(project.stderr))
+    throw new Error(`telltale projects create failed: ${project.stderr}`);
+  const key = await cli([
+    'keys',
+    'create',
+    '--project',
+    projectId,
+    '--kind',
+    'read',
+    '--name',
+    'dashboard-bench',
+    '--data-dir',
+    dataDir,
+  ]);
   const match = /tt_read_\S+/.exec(key.stdout);
   if (key.code !== 0 || match === null) throw new Error(`telltale keys create failed: ${key.stderr}`);
   return match[0];
 }
 
 /** A typical run from the API: the median span count among the window's newest 1,000 runs. */
-async function typicalRun(server: ServerProcess, readKey: string, window: { fromIso: string; toIso: string }): Promise<{ runId: string; spans: number }> {
+async function typicalRun(
+  server: ServerProcess,
+  readKey: string,
+  window: { fromIso: string; toIso: string },
+): Promise<{ runId: string; spans: number }> {
   const query = new URLSearchParams({ limit: '1000', from: window.fromIso, to: window.toIso });
-  const res = await fetch(`${server.url}/api/v1/runs?${query.toString()}`, { headers: { authorization: `Bearer ${readKey}` } });
+  const res = await fetch(`${server.url}/api/v1/runs?${query.toString()}`, {
+    headers: { authorization: `Bearer ${readKey}` },
+  });
   if (!res.ok) throw new Error(`GET /runs: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { runs: { runId: string; spans: number; outcome: string }[] };
-  const sorted = body.runs.filter((r) => r.outcome !== 'incomplete').sort((a, b) => a.spans - b.spans || a.runId.localeCompare(b.runId));
+  const sorted = body.runs
+    .filter((r) => r.outcome !== 'incomplete')
+    .sort((a, b) => a.spans - b.spans || a.runId.localeCompare(b.runId));
   const pick = sorted[Math.floor(sorted.length / 2)];
   if (pick === undefined) throw new Error('GET /runs listed no completed run');
   return { runId: pick.runId, spans: pick.spans };
 }
 
-function pageUrl(base: string, page: DashboardPage, window: { fromIso: string; toIso: string }, runs: DashboardReport['runs']): string {
-  const path = page.path === '/runs/:runId' ? `/runs/${encodeURIComponent(page.name.includes('largest') ? runs.largest.runId : runs.typical.runId)}` : page.path;
-  return page.windowed ? `${base}${path}?${new URLSearchParams({ from: window.fromIso, to: window.toIso }).toString()}` : `${base}${path}`;
+function pageUrl(
+  base: string,
+  page: DashboardPage,
+  window: { fromIso: string; toIso: string },
+  runs: DashboardReport['runs'],
+): string {
+  const path =
+    page.path === '/runs/:runId'
+      ? `/runs/${encodeURIComponent(page.name.includes('largest') ? runs.largest.runId : runs.typical.runId)}`
+      : page.path;
+  return page.windowed
+    ? `${base}${path}?${new URLSearchParams({ from: window.fromIso, to: window.toIso }).toString()}`
+    : `${base}${path}`;
 }
 
 function summarise(v: PageVisits): PageResult {
@@ -189,11 +223,21 @@ function summarise(v: PageVisits): PageResult {
     path: v.page.path,
     firstData,
     allData: stat(v.visits.map((x) => x.allDataMs)),
-    marks: v.page.marks.map((m) => ({ name: m.name, first: m.first, medianMs: med(v.visits.map((x) => x.recording.marks[m.name] ?? Number.NaN)) })),
+    marks: v.page.marks.map((m) => ({
+      name: m.name,
+      first: m.first,
+      medianMs: med(v.visits.map((x) => x.recording.marks[m.name] ?? Number.NaN)),
+    })),
     serverCpuMs: med(v.visits.map((x) => x.serverCpuMs)),
     apiCalls: med(v.visits.map((x) => x.recording.api.length)),
     apiRoutes: [...calls]
-      .map(([route, cs]) => ({ route, calls: cs.length / Math.max(1, v.visits.length), startMs: med(cs.map((c) => c.startMs)), endMs: med(cs.map((c) => c.endMs)), durationMs: med(cs.map((c) => c.durationMs)) }))
+      .map(([route, cs]) => ({
+        route,
+        calls: cs.length / Math.max(1, v.visits.length),
+        startMs: med(cs.map((c) => c.startMs)),
+        endMs: med(cs.map((c) => c.endMs)),
+        durationMs: med(cs.map((c) => c.durationMs)),
+      }))
       .sort((a, b) => a.startMs - b.startMs),
     slowestApi: slowest,
     lastApiEndMs: med(v.visits.map((x) => Math.max(0, ...x.recording.api.map((c) => c.endMs)))),
@@ -215,9 +259,19 @@ function summarise(v: PageVisits): PageResult {
  */
 export async function runDashboardBench(opts: DashboardBenchOptions & { command: string }): Promise<DashboardReport> {
   const { log } = opts;
-  if (!existsSync(SERVER_CLI) || !existsSync(WEB_INDEX)) throw new Error(`build first: ${SERVER_CLI} and ${WEB_INDEX} are needed (npx tsc -b && npm run --prefix apps/web build)`);
+  if (!existsSync(SERVER_CLI) || !existsSync(WEB_INDEX))
+    throw new Error(
+      `build first: ${SERVER_CLI} and ${WEB_INDEX} are needed (npx tsc -b && npm run --prefix apps/web build)`,
+    );
   let t = performance.now();
-  const { store, marker, loadedNow } = await loadBenchData({ dataDir: opts.dataDir, runs: opts.runs, seed: opts.seed, runsPerInsert: 500, fresh: opts.fresh, log });
+  const { store, marker, loadedNow } = await loadBenchData({
+    dataDir: opts.dataDir,
+    runs: opts.runs,
+    seed: opts.seed,
+    runsPerInsert: 500,
+    fresh: opts.fresh,
+    log,
+  });
   const openMs = performance.now() - t;
   let machine: MachineFacts;
   let project: DashboardReport['project'];
@@ -238,12 +292,22 @@ export async function runDashboardBench(opts: DashboardBenchOptions & { command:
     await store.close();
   }
   const readKey = await readKeyFor(opts.dataDir, project.projectId);
-  const window = { fromIso: new Date(Number(BigInt(marker.startNs) / 1_000_000n)).toISOString(), toIso: new Date(Number(BigInt(marker.endNs) / 1_000_000n) + 1).toISOString() };
+  const window = {
+    fromIso: new Date(Number(BigInt(marker.startNs) / 1_000_000n)).toISOString(),
+    toIso: new Date(Number(BigInt(marker.endNs) / 1_000_000n) + 1).toISOString(),
+  };
 
   t = performance.now();
-  const server = await ServerProcess.start(SERVER_CLI, ['--data-dir', opts.dataDir, '--auth', 'keys', '--log-level', 'warn'], [], { authorization: `Bearer ${readKey}` });
+  const server = await ServerProcess.start(
+    SERVER_CLI,
+    ['--data-dir', opts.dataDir, '--auth', 'keys', '--log-level', 'warn'],
+    [],
+    { authorization: `Bearer ${readKey}` },
+  );
   const serverStartMs = performance.now() - t;
-  log(`server on ${server.url} in ${(serverStartMs / 1000).toFixed(1)} s; project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs`);
+  log(
+    `server on ${server.url} in ${(serverStartMs / 1000).toFixed(1)} s; project ${project.projectId}: ${project.spans.toLocaleString('en')} spans, ${project.runs.toLocaleString('en')} runs`,
+  );
   const browser = await launchChromium();
   try {
     const typical = await typicalRun(server, readKey, window);
@@ -251,17 +315,39 @@ export async function runDashboardBench(opts: DashboardBenchOptions & { command:
     log(`runs: typical ${typical.runId} (${typical.spans} spans), largest ${largest.runId} (${largest.spans} spans)`);
     const quiet = await waitForQuiet(opts.maxLoadAverage, opts.quietWaitMs, log);
     const only = opts.only.map((s) => s.toLowerCase());
-    const pages = DASHBOARD_PAGES.filter((p) => only.length === 0 || only.some((s) => p.name.toLowerCase().includes(s)));
+    const pages = DASHBOARD_PAGES.filter(
+      (p) => only.length === 0 || only.some((s) => p.name.toLowerCase().includes(s)),
+    );
     const results: PageResult[] = [];
     const loads: number[] = [];
     for (const page of pages) {
-      const visits = await visitPage(browser, page, pageUrl(server.url, page, window, runs), readKey, opts.navigations, opts.timeoutMs, server.pid);
+      const visits = await visitPage(
+        browser,
+        page,
+        pageUrl(server.url, page, window, runs),
+        readKey,
+        opts.navigations,
+        opts.timeoutMs,
+        server.pid,
+      );
       loads.push(...visits.visits.map((x) => x.loadAverage));
       const r = summarise(visits);
       results.push(r);
-      log(`${page.name}: first data median ${r.firstData.medianMs.toFixed(0)} ms (max ${r.firstData.maxMs.toFixed(0)}), all data median ${r.allData.medianMs.toFixed(0)} ms; slowest API ${r.slowestApi?.route ?? '—'} ${r.slowestApi?.medianMs.toFixed(0) ?? ''} ms${r.problems.length > 0 ? `; problems: ${r.problems.join(', ')}` : ''}`);
+      log(
+        `${page.name}: first data median ${r.firstData.medianMs.toFixed(0)} ms (max ${r.firstData.maxMs.toFixed(0)}), all data median ${r.allData.medianMs.toFixed(0)} ms; slowest API ${r.slowestApi?.route ?? '—'} ${r.slowestApi?.medianMs.toFixed(0) ?? ''} ms${r.problems.length > 0 ? `; problems: ${r.problems.join(', ')}` : ''}`,
+      );
     }
-    const options = { runs: opts.runs, seed: opts.seed, dataDir: opts.dataDir, fresh: opts.fresh, navigations: opts.navigations, timeoutMs: opts.timeoutMs, maxLoadAverage: opts.maxLoadAverage, quietWaitMs: opts.quietWaitMs, only: opts.only };
+    const options = {
+      runs: opts.runs,
+      seed: opts.seed,
+      dataDir: opts.dataDir,
+      fresh: opts.fresh,
+      navigations: opts.navigations,
+      timeoutMs: opts.timeoutMs,
+      maxLoadAverage: opts.maxLoadAverage,
+      quietWaitMs: opts.quietWaitMs,
+      only: opts.only,
+    };
     return {
       measuredAt: new Date().toISOString(),
       command: opts.command,

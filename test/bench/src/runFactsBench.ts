@@ -26,13 +26,17 @@ export interface FinaliserTiming {
 export async function settleRunFacts(store: Store): Promise<void> {
   await store.runFacts.flush();
   for (const table of FACTS_TABLES) {
-    await store.client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_throw_if_noop: 0 } });
+    await store.client.command({
+      query: `OPTIMIZE TABLE ${table} FINAL`,
+      clickhouse_settings: { optimize_throw_if_noop: 0 },
+    });
   }
 }
 
 async function newestRuns(store: Store, projectId: string, limit: number): Promise<string[]> {
   const result = await store.client.query({
-    query: 'SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_start DESC, run_id LIMIT {limit:UInt32}',
+    query:
+      'SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_start DESC, run_id LIMIT {limit:UInt32}',
     format: 'JSONEachRow',
     query_params: { projectId, limit },
   });

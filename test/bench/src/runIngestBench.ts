@@ -133,10 +133,34 @@ export function ingestTargets(r: IngestReport): Target[] {
   // memory must stay under the bar in every round, not only the median one
   const peakRssMiB = Math.max(r.server.peakRssMiB, ...(r.rounds ?? []).map((x) => x.peakRssMiB));
   return [
-    { name: 'sustained spans/s (acknowledged and stored in the window)', value: Math.round(sustainedSpansPerS).toLocaleString('en-US'), target: '≥ 100,000', met: sustainedSpansPerS >= 100_000 },
-    ...(ceiling === undefined ? [] : [{ name: 'share of the plain chDB insert ceiling', value: `${(ratio * 100).toFixed(0)}%`, target: '≥ 60%', met: ratio >= 0.6 }]),
-    { name: 'server peak RSS (highest round)', value: `${peakRssMiB.toFixed(0)} MiB`, target: '< 1 GiB', met: peakRssMiB < 1024 },
-    { name: 'stored = acknowledged, no duplicates', value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`, target: 'equal', met: correct },
+    {
+      name: 'sustained spans/s (acknowledged and stored in the window)',
+      value: Math.round(sustainedSpansPerS).toLocaleString('en-US'),
+      target: '≥ 100,000',
+      met: sustainedSpansPerS >= 100_000,
+    },
+    ...(ceiling === undefined
+      ? []
+      : [
+          {
+            name: 'share of the plain chDB insert ceiling',
+            value: `${(ratio * 100).toFixed(0)}%`,
+            target: '≥ 60%',
+            met: ratio >= 0.6,
+          },
+        ]),
+    {
+      name: 'server peak RSS (highest round)',
+      value: `${peakRssMiB.toFixed(0)} MiB`,
+      target: '< 1 GiB',
+      met: peakRssMiB < 1024,
+    },
+    {
+      name: 'stored = acknowledged, no duplicates',
+      value: `${stored.count.toLocaleString('en-US')} / ${load.ackedSpans.toLocaleString('en-US')}, ${stored.unique.toLocaleString('en-US')} distinct`,
+      target: 'equal',
+      met: correct,
+    },
   ];
 }
 
@@ -167,9 +191,18 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     pool.save(poolFile);
     const bodyBytes = median(templates.map((x) => x.body.length).sort((a, b) => a - b));
     const runsPerRequest = templates.reduce((n, x) => n + x.runs, 0) / templates.length;
-    log(`${templates.length} template requests of ${SPANS_PER_REQUEST} spans (${(bodyBytes / 1024).toFixed(0)} KiB, ${runsPerRequest.toFixed(1)} runs each) in ${generateS.toFixed(1)} s`);
+    log(
+      `${templates.length} template requests of ${SPANS_PER_REQUEST} spans (${(bodyBytes / 1024).toFixed(0)} KiB, ${runsPerRequest.toFixed(1)} runs each) in ${generateS.toFixed(1)} s`,
+    );
 
-    const serverArgs = ['--data-dir', dataDir, '--log-level', 'warn', ...(opts.ingestWorkers === undefined ? [] : ['--ingest-workers', String(opts.ingestWorkers)]), ...opts.serverArgs];
+    const serverArgs = [
+      '--data-dir',
+      dataDir,
+      '--log-level',
+      'warn',
+      ...(opts.ingestWorkers === undefined ? [] : ['--ingest-workers', String(opts.ingestWorkers)]),
+      ...opts.serverArgs,
+    ];
     const server = await ServerProcess.start(SERVER_CLI, serverArgs, opts.serverNodeArgs);
     stopServer = () => server.stop();
     log(`server pid ${server.pid} at ${server.url} (${serverArgs.join(' ')})`);
@@ -202,19 +235,26 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       },
     });
     const windowS = (windowEndAt - windowStartAt) / 1000;
-    log(`acknowledged ${load.ackedSpans.toLocaleString('en-US')} spans (${load.windowAckedSpans.toLocaleString('en-US')} in the window); 503s ${load.retries503}; failures ${JSON.stringify(load.otherFailures)}`);
+    log(
+      `acknowledged ${load.ackedSpans.toLocaleString('en-US')} spans (${load.windowAckedSpans.toLocaleString('en-US')} in the window); 503s ${load.retries503}; failures ${JSON.stringify(load.otherFailures)}`,
+    );
 
     // catch-up: until the spool holds nothing undrained
     const backlogAtLastAck = Math.max(
       spoolBacklogBytes(spoolDir),
-      ...sampler.samples.filter((x) => x.atMs >= load.lastAckMs - 100 && x.atMs <= load.lastAckMs + 100).map((x) => x.spoolBacklogBytes),
+      ...sampler.samples
+        .filter((x) => x.atMs >= load.lastAckMs - 100 && x.atMs <= load.lastAckMs + 100)
+        .map((x) => x.spoolBacklogBytes),
     );
     const catchUpDeadline = performance.now() + 10 * 60_000;
     while (spoolBacklogBytes(spoolDir) > 0 && performance.now() < catchUpDeadline) await sleep(20);
     // the first sample (every 100 ms) at or after the last ack that saw an empty backlog; else now
-    const drainedAt = sampler.samples.find((x) => x.atMs >= load.lastAckMs && x.spoolBacklogBytes === 0)?.atMs ?? performance.now();
+    const drainedAt =
+      sampler.samples.find((x) => x.atMs >= load.lastAckMs && x.spoolBacklogBytes === 0)?.atMs ?? performance.now();
     const catchUpMs = Math.max(0, drainedAt - load.lastAckMs);
-    log(`drained ${(backlogAtLastAck / 2 ** 20).toFixed(1)} MiB of backlog ${catchUpMs.toFixed(0)} ms after the last ack`);
+    log(
+      `drained ${(backlogAtLastAck / 2 ** 20).toFixed(1)} MiB of backlog ${catchUpMs.toFixed(0)} ms after the last ack`,
+    );
 
     t = performance.now();
     const exitCode = await server.stop();
@@ -233,12 +273,23 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
 
     log('counting what the server stored');
     const stored = await runChild<VerifyResult>(['verify', dataDir]);
-    log(`stored ${stored.count.toLocaleString('en-US')} spans (${stored.unique.toLocaleString('en-US')} distinct), ${stored.runs.toLocaleString('en-US')} runs`);
+    log(
+      `stored ${stored.count.toLocaleString('en-US')} spans (${stored.unique.toLocaleString('en-US')} distinct), ${stored.runs.toLocaleString('en-US')} runs`,
+    );
 
     const ceiling = opts.ceilingRows === 0 ? undefined : await runCeiling();
     async function runCeiling(): Promise<CeilingResult> {
-      log(`ceiling: ${opts.ceilingRows.toLocaleString('en-US')} rows in ${opts.batchRows.toLocaleString('en-US')}-row inserts into a fresh store`);
-      const result = await runChild<CeilingResult>(['ceiling', poolFile, String(opts.ceilingRows), String(opts.batchRows), join(work, 'ceiling'), String(1_000_000_000)]);
+      log(
+        `ceiling: ${opts.ceilingRows.toLocaleString('en-US')} rows in ${opts.batchRows.toLocaleString('en-US')}-row inserts into a fresh store`,
+      );
+      const result = await runChild<CeilingResult>([
+        'ceiling',
+        poolFile,
+        String(opts.ceilingRows),
+        String(opts.batchRows),
+        join(work, 'ceiling'),
+        String(1_000_000_000),
+      ]);
       log(`ceiling ${Math.round(result.rowsPerS).toLocaleString('en-US')} rows/s`);
       return result;
     }
@@ -249,7 +300,8 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       .map(([thread, s]) => ({ thread, cores: (s - (threadsStart.get(thread) ?? 0)) / windowS }))
       .filter((x) => x.cores >= 0.005)
       .sort((a, b) => b.cores - a.cores);
-    const correct = stored.count === load.ackedSpans && stored.unique === stored.count && load.otherFailures.length === 0;
+    const correct =
+      stored.count === load.ackedSpans && stored.unique === stored.count && load.otherFailures.length === 0;
     // spool bytes per span: the Arrow message plus the record's metadata (≈ 1.1 KB for these spans)
     const spoolBytesPerSpan = ceiling?.decode.bytesPerSpan ?? 1_132;
     const backlogSpans = backlogAtLastAck / spoolBytesPerSpan;
@@ -257,19 +309,43 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     // a spool that grows during the window buffers acknowledgements; it does not sustain them: count the lower rate
     const sustainedSpansPerS = Math.min(ackedSpansPerS, windowDrainSpansPerS);
     const ratio = ceiling === undefined ? Number.NaN : sustainedSpansPerS / ceiling.rowsPerS;
-    const first503S = load.first503Ms === undefined ? undefined : (load.first503Ms - (windowStartAt - opts.warmupSeconds * 1000)) / 1000;
+    const first503S =
+      load.first503Ms === undefined
+        ? undefined
+        : (load.first503Ms - (windowStartAt - opts.warmupSeconds * 1000)) / 1000;
     const { windowLatenciesMs: _lat, ...loadFacts } = load;
     const report: IngestReport = {
       measuredAt: new Date().toISOString(),
       command: opts.command,
       options: { ...opts, log: undefined } as unknown as Omit<IngestBenchOptions, 'log'>,
-      machine: { nproc: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: totalmem() / 2 ** 30, node: process.version, clickhouse: stored.version },
+      machine: {
+        nproc: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGiB: totalmem() / 2 ** 30,
+        node: process.version,
+        clickhouse: stored.version,
+      },
       loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
-      payload: { spansPerRequest: SPANS_PER_REQUEST, runsPerRequest, bodyBytes, templates: templates.length, generateS },
+      payload: {
+        spansPerRequest: SPANS_PER_REQUEST,
+        runsPerRequest,
+        bodyBytes,
+        templates: templates.length,
+        generateS,
+      },
       load: loadFacts,
       ackedSpansPerS,
       latencyMs: { p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), max: lat.at(-1) ?? Number.NaN },
-      server: { peakRssMiB: sampler.peakRssMiB, peakAnonMiB: sampler.peakAnonMiB, peakFileMiB: sampler.peakFileMiB, cpuCores: (cpuEnd - cpuStart) / windowS, threadCores, backlogBytes: backlog, exitCode, shutdownMs },
+      server: {
+        peakRssMiB: sampler.peakRssMiB,
+        peakAnonMiB: sampler.peakAnonMiB,
+        peakFileMiB: sampler.peakFileMiB,
+        cpuCores: (cpuEnd - cpuStart) / windowS,
+        threadCores,
+        backlogBytes: backlog,
+        exitCode,
+        shutdownMs,
+      },
       catchUpMs,
       windowDrainSpansPerS,
       sustainedSpansPerS,

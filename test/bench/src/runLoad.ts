@@ -114,7 +114,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const giveUpMs = opts.giveUp503AfterWindowMs ?? 20_000;
   let inFlight = 0;
   const progress = setInterval(() => {
-    opts.log?.(`load: ${r.ackedSpans.toLocaleString('en-US')} spans acknowledged, ${r.retries503} 503s, ${inFlight} in flight, failures ${JSON.stringify([...failures])}`);
+    opts.log?.(
+      `load: ${r.ackedSpans.toLocaleString('en-US')} spans acknowledged, ${r.retries503} 503s, ${inFlight} in flight, failures ${JSON.stringify([...failures])}`,
+    );
   }, 5_000);
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   const windowTimers = [

@@ -35,8 +35,14 @@ async function factsSizes(store: Store): Promise<FactsTableSize[]> {
     format: 'JSONEachRow',
     query_params: { tables: FACTS_TABLES },
   });
-  const byTable = new Map((await result.json<{ table: string; rows: string; bytes: string }>()).map((r) => [r.table, r]));
-  return FACTS_TABLES.map((table) => ({ table, rows: Number(byTable.get(table)?.rows ?? 0), bytesOnDisk: Number(byTable.get(table)?.bytes ?? 0) }));
+  const byTable = new Map(
+    (await result.json<{ table: string; rows: string; bytes: string }>()).map((r) => [r.table, r]),
+  );
+  return FACTS_TABLES.map((table) => ({
+    table,
+    rows: Number(byTable.get(table)?.rows ?? 0),
+    bytesOnDisk: Number(byTable.get(table)?.bytes ?? 0),
+  }));
 }
 
 export async function storageFacts(store: Store): Promise<StorageFacts> {

@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChdbEngine } from './ChdbEngine.js';
@@ -127,7 +133,12 @@ export class ChServer {
 
   private sendText(res: ServerResponse, status: number, text: string, extra: OutgoingHttpHeaders = {}): void {
     if (res.destroyed) return;
-    res.writeHead(status, { ...this.headers, ...extra, 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      ...this.headers,
+      ...extra,
+      'Content-Type': 'text/plain; charset=UTF-8',
+      'Content-Length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 

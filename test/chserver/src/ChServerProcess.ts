@@ -84,8 +84,13 @@ export class ChServerProcess {
 
   /** Switches the fault mode (see FaultMode). */
   async setMode(mode: FaultMode): Promise<void> {
-    const res = await fetch(`${this.base}${CONTROL_PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(mode) });
-    if (!res.ok) throw new Error(`chserver refused the mode ${JSON.stringify(mode)}: ${res.status} ${await res.text()}`);
+    const res = await fetch(`${this.base}${CONTROL_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(mode),
+    });
+    if (!res.ok)
+      throw new Error(`chserver refused the mode ${JSON.stringify(mode)}: ${res.status} ${await res.text()}`);
   }
 
   /** Stops the server (SIGKILL after 10 s) and removes a data directory it created. */
@@ -97,16 +102,30 @@ export class ChServerProcess {
   }
 
   private spawnOnce(deadline: number): Promise<'ready' | 'port-in-use'> {
-    const args = ['--data-dir', this.dataDir, '--port', String(this.port), '--host', this.opts.host ?? '127.0.0.1', '--parent-pid', String(process.pid)];
-    const child = spawn(process.execPath, [MAIN, ...args, ...(this.opts.args ?? [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      '--data-dir',
+      this.dataDir,
+      '--port',
+      String(this.port),
+      '--host',
+      this.opts.host ?? '127.0.0.1',
+      '--parent-pid',
+      String(process.pid),
+    ];
+    const child = spawn(process.execPath, [MAIN, ...args, ...(this.opts.args ?? [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     createInterface({ input: child.stderr }).on('line', (line) => this.logs.push(line));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`chserver did not start in time:\n${this.tail()}`));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          child.kill('SIGKILL');
+          reject(new Error(`chserver did not start in time:\n${this.tail()}`));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       createInterface({ input: child.stdout }).on('line', (line) => {
         this.logs.push(line);
         const ready = READY.exec(line);

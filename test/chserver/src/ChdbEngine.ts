@@ -66,8 +66,18 @@ export class ChdbEngine {
         { format: 'JSONCompactEachRow' },
       );
       const catalog = new ErrorCatalog(jsonLines<[number, string]>(codes.text()));
-      const info = jsonLines<[string, string]>((await session.queryAsync('SELECT version(), timezone()', { format: 'JSONCompactEachRow' })).text())[0]!;
-      const engine = new ChdbEngine(session, catalog, info[0], info[1], await changedSettings(session), opts.maxQueued, opts.log);
+      const info = jsonLines<[string, string]>(
+        (await session.queryAsync('SELECT version(), timezone()', { format: 'JSONCompactEachRow' })).text(),
+      )[0]!;
+      const engine = new ChdbEngine(
+        session,
+        catalog,
+        info[0],
+        info[1],
+        await changedSettings(session),
+        opts.maxQueued,
+        opts.log,
+      );
       return engine;
     } catch (err) {
       session.close();
@@ -82,7 +92,12 @@ export class ChdbEngine {
 
   run(q: EngineQuery): Promise<EngineResult> {
     if (this.queue.full) {
-      return Promise.reject(this.catalog.error('TOO_MANY_SIMULTANEOUS_QUERIES', `Too many simultaneous queries: ${this.queue.size} queued, the limit is ${this.queue.maxWaiting}`));
+      return Promise.reject(
+        this.catalog.error(
+          'TOO_MANY_SIMULTANEOUS_QUERIES',
+          `Too many simultaneous queries: ${this.queue.size} queued, the limit is ${this.queue.maxWaiting}`,
+        ),
+      );
     }
     return this.queue.run(() => this.execute(q));
   }
@@ -95,7 +110,8 @@ export class ChdbEngine {
 
   private async execute(q: EngineQuery): Promise<EngineResult> {
     const stale = q.placeholders.find((name) => !q.params.has(name) && this.paramsSet.has(name));
-    if (stale !== undefined) throw this.catalog.error('UNKNOWN_QUERY_PARAMETER', `Substitution \`${stale}\` is not set`);
+    if (stale !== undefined)
+      throw this.catalog.error('UNKNOWN_QUERY_PARAMETER', `Substitution \`${stale}\` is not set`);
     let settingsApplied = false;
     let databaseChanged = false;
     try {
@@ -113,7 +129,12 @@ export class ChdbEngine {
         databaseChanged = true;
       }
       const result = await this.session.queryAsync(q.sql, { format: q.format });
-      return { data: result.bytes(), rows: result.rowsRead, bytes: result.bytesRead, elapsedNs: Math.round(result.elapsed * 1e9) };
+      return {
+        data: result.bytes(),
+        rows: result.rowsRead,
+        bytes: result.bytesRead,
+        elapsedNs: Math.round(result.elapsed * 1e9),
+      };
     } catch (err) {
       throw this.catalog.from(err);
     } finally {
@@ -157,7 +178,9 @@ export class ChdbEngine {
 }
 
 async function changedSettings(session: Session): Promise<Map<string, string>> {
-  const result = await session.queryAsync('SELECT name, value FROM system.settings WHERE changed', { format: 'JSONCompactEachRow' });
+  const result = await session.queryAsync('SELECT name, value FROM system.settings WHERE changed', {
+    format: 'JSONCompactEachRow',
+  });
   return new Map(jsonLines<[string, string]>(result.text()));
 }
 

@@ -45,7 +45,9 @@ export class ErrorCatalog {
     let message = prefixed === null ? raw : raw.slice(prefixed[0].length);
     let type: string | undefined;
     for (;;) {
-      const suffix = /\.?\s*\(([A-Z][A-Z0-9_]{2,})\)(?:\s*\(version [^()]*(?:\([^()]*\))?[^()]*\))?\.?\s*$/.exec(message);
+      const suffix = /\.?\s*\(([A-Z][A-Z0-9_]{2,})\)(?:\s*\(version [^()]*(?:\([^()]*\))?[^()]*\))?\.?\s*$/.exec(
+        message,
+      );
       if (suffix === null) break;
       type ??= suffix[1];
       message = message.slice(0, suffix.index);

@@ -68,7 +68,11 @@ export class QueryHandler {
     const insert = parseInsertQuery(latin1);
     if (insert !== undefined && insert.format !== 'Values' && insert.dataStart < latin1.length) {
       const utf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
-      return this.insert(rp, { ...insert, target: utf8(insert.target), settings: utf8(insert.settings) }, body.subarray(insert.dataStart));
+      return this.insert(
+        rp,
+        { ...insert, target: utf8(insert.target), settings: utf8(insert.settings) },
+        body.subarray(insert.dataStart),
+      );
     }
     return this.text(rp, body.toString('utf8'));
   }
@@ -79,10 +83,16 @@ export class QueryHandler {
     const shape = describeStatement(sql);
     if (shape.keyword === '') throw catalog.error('SYNTAX_ERROR', 'Empty query');
     if (shape.secondStatementAt !== undefined) {
-      throw catalog.error('SYNTAX_ERROR', `Syntax error (Multi-statements are not allowed): failed at position ${shape.secondStatementAt + 1}`);
+      throw catalog.error(
+        'SYNTAX_ERROR',
+        `Syntax error (Multi-statements are not allowed): failed at position ${shape.secondStatementAt + 1}`,
+      );
     }
     if (shape.keyword === 'SET' && /\breadonly\b/i.test(sql)) {
-      throw catalog.error('NOT_IMPLEMENTED', 'This test server does not change readonly: it would lock its one session');
+      throw catalog.error(
+        'NOT_IMPLEMENTED',
+        'This test server does not change readonly: it would lock its one session',
+      );
     }
     const format = shape.format ?? rp.defaultFormat;
     const result = await this.engine.run({
@@ -101,11 +111,13 @@ export class QueryHandler {
   /** INSERT with data: the data goes to a temporary file, the engine reads it with FROM INFILE. */
   private async insert(rp: RequestParams, insert: InsertQuery, data: IncomingMessage | Buffer): Promise<QueryOutcome> {
     const catalog = this.engine.catalog;
-    if (!FORMAT_NAME.test(insert.format)) throw catalog.error('UNKNOWN_FORMAT', `Unknown input format ${insert.format}`);
+    if (!FORMAT_NAME.test(insert.format))
+      throw catalog.error('UNKNOWN_FORMAT', `Unknown input format ${insert.format}`);
     const path = join(this.tmpDir, `insert-${++this.files}.data`);
     try {
       if (Buffer.isBuffer(data)) {
-        if (data.length > this.limits.maxDataBytes) throw catalog.error('QUERY_IS_TOO_LARGE', `Request body is larger than ${this.limits.maxDataBytes} bytes`);
+        if (data.length > this.limits.maxDataBytes)
+          throw catalog.error('QUERY_IS_TOO_LARGE', `Request body is larger than ${this.limits.maxDataBytes} bytes`);
         await writeFile(path, data);
       } else {
         await saveBody(data, path, { limit: this.limits.maxDataBytes, catalog });

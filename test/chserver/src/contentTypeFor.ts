@@ -1,6 +1,20 @@
 const BINARY = new Set([
-  'native', 'rowbinary', 'rowbinarywithnames', 'rowbinarywithnamesandtypes', 'rowbinarywithdefaults', 'arrow', 'arrowstream',
-  'parquet', 'orc', 'avro', 'msgpack', 'protobuf', 'protobufsingle', 'capnproto', 'npy', 'bsoneachrow',
+  'native',
+  'rowbinary',
+  'rowbinarywithnames',
+  'rowbinarywithnamesandtypes',
+  'rowbinarywithdefaults',
+  'arrow',
+  'arrowstream',
+  'parquet',
+  'orc',
+  'avro',
+  'msgpack',
+  'protobuf',
+  'protobufsingle',
+  'capnproto',
+  'npy',
+  'bsoneachrow',
 ]);
 
 /** The Content-Type for output in this format (close to a ClickHouse server's; the client does not read it). */

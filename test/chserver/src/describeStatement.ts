@@ -26,7 +26,8 @@ export function describeStatement(sql: string): StatementShape {
   const body = tokens.filter((t) => t.text !== ';' || t.depth > 0);
   if (body[0]?.kind === 'word') shape.keyword = body[0].text.toUpperCase();
   for (let i = 0; i + 2 < body.length; i++) {
-    if (body[i]!.text === '{' && body[i + 1]!.kind === 'word' && body[i + 2]!.text === ':') shape.placeholders.push(body[i + 1]!.text);
+    if (body[i]!.text === '{' && body[i + 1]!.kind === 'word' && body[i + 2]!.text === ':')
+      shape.placeholders.push(body[i + 1]!.text);
   }
   shape.format = trailingFormat(body);
   return shape;

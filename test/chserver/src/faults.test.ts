@@ -30,8 +30,16 @@ describe('chserver faults, seen by @clickhouse/client', () => {
 
   beforeAll(async () => {
     server = await startChServer();
-    client = createClient({ url: server.url, request_timeout: REQUEST_TIMEOUT_MS, compression: { response: true }, log: { level: ClickHouseLogLevel.OFF } });
-    await client.command({ query: 'CREATE TABLE events (id UInt32, note String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100' });
+    client = createClient({
+      url: server.url,
+      request_timeout: REQUEST_TIMEOUT_MS,
+      compression: { response: true },
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+    await client.command({
+      query:
+        'CREATE TABLE events (id UInt32, note String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100',
+    });
   });
   afterAll(async () => {
     await client?.close();

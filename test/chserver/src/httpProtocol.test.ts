@@ -1,7 +1,13 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { ClickHouseError, ClickHouseLogLevel, TupleParam, createClient, type ClickHouseClient } from '@clickhouse/client';
+import {
+  ClickHouseError,
+  ClickHouseLogLevel,
+  TupleParam,
+  createClient,
+  type ClickHouseClient,
+} from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChServer, type ChServerProcess } from './index.js';
 
@@ -35,8 +41,19 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
   let server: ChServerProcess;
   let client: ClickHouseClient;
 
-  const rows = async <T>(query: string, query_params?: Record<string, unknown>, clickhouse_settings?: Record<string, string | number>): Promise<T[]> =>
-    (await client.query({ query, format: 'JSONEachRow', ...(query_params ? { query_params } : {}), ...(clickhouse_settings ? { clickhouse_settings } : {}) })).json<T>();
+  const rows = async <T>(
+    query: string,
+    query_params?: Record<string, unknown>,
+    clickhouse_settings?: Record<string, string | number>,
+  ): Promise<T[]> =>
+    (
+      await client.query({
+        query,
+        format: 'JSONEachRow',
+        ...(query_params ? { query_params } : {}),
+        ...(clickhouse_settings ? { clickhouse_settings } : {}),
+      })
+    ).json<T>();
 
   beforeAll(async () => {
     server = await startChServer({ args: ['--max-data-bytes', String(MAX_DATA_BYTES)] });
@@ -98,11 +115,18 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
 
   it('sends long parameters in the URL, and multipart bodies when asked to', async () => {
     const many = Array.from({ length: 3_000 }, (_, i) => `value-${i}`);
-    const [viaUrl] = await rows<{ n: number; last: string }>('SELECT length({many:Array(String)}) AS n, {many:Array(String)}[-1] AS last', { many });
+    const [viaUrl] = await rows<{ n: number; last: string }>(
+      'SELECT length({many:Array(String)}) AS n, {many:Array(String)}[-1] AS last',
+      { many },
+    );
     expect(viaUrl).toEqual({ n: 3_000, last: 'value-2999' });
     const multipart = createClient({ url: server.url, use_multipart_params: true, ...quiet });
     try {
-      const rs = await multipart.query({ query: 'SELECT {a:String} AS a, length({many:Array(String)}) AS n', format: 'JSONEachRow', query_params: { a: 'x\ny', many } });
+      const rs = await multipart.query({
+        query: 'SELECT {a:String} AS a, length({many:Array(String)}) AS n',
+        format: 'JSONEachRow',
+        query_params: { a: 'x\ny', many },
+      });
       expect(await rs.json()).toEqual([{ a: 'x\ny', n: 3_000 }]);
     } finally {
       await multipart.close();
@@ -110,9 +134,14 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
   });
 
   it('applies settings to their query only', async () => {
-    const q = "SELECT toInt64(42) AS i, getSetting('max_threads') AS threads, getSetting('enable_materialized_cte') AS cte";
+    const q =
+      "SELECT toInt64(42) AS i, getSetting('max_threads') AS threads, getSetting('enable_materialized_cte') AS cte";
     const [base] = await rows<Record<string, unknown>>(q);
-    const [set] = await rows<Record<string, unknown>>(q, undefined, { output_format_json_quote_64bit_integers: 1, max_threads: 1, enable_materialized_cte: 1 });
+    const [set] = await rows<Record<string, unknown>>(q, undefined, {
+      output_format_json_quote_64bit_integers: 1,
+      max_threads: 1,
+      enable_materialized_cte: 1,
+    });
     const [after] = await rows<Record<string, unknown>>(q);
     // ClickHouse ≥ 25.8 (chDB is 26.x) no longer quotes 64-bit integers in JSON by default.
     expect(base).toMatchObject({ i: 42, cte: false });
@@ -126,10 +155,14 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
     await client.command({ query: 'SET max_threads = 1' });
     await client.command({ query: 'CREATE DATABASE IF NOT EXISTS other' });
     await client.command({ query: 'USE other' });
-    expect(await rows("SELECT currentDatabase() AS db, getSetting('max_threads') != 1 AS reset")).toEqual([{ db: 'default', reset: 1 }]);
+    expect(await rows("SELECT currentDatabase() AS db, getSetting('max_threads') != 1 AS reset")).toEqual([
+      { db: 'default', reset: 1 },
+    ]);
     const inOther = createClient({ url: server.url, database: 'other', ...quiet });
     try {
-      expect(await (await inOther.query({ query: 'SELECT currentDatabase() AS db', format: 'JSONEachRow' })).json()).toEqual([{ db: 'other' }]);
+      expect(
+        await (await inOther.query({ query: 'SELECT currentDatabase() AS db', format: 'JSONEachRow' })).json(),
+      ).toEqual([{ db: 'other' }]);
     } finally {
       await inOther.close();
     }
@@ -137,20 +170,42 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
   });
 
   it('answers in the format the query asks for, with the headers a server sends', async () => {
-    const json = await (await client.query({ query: 'SELECT 1 AS a, \'x\' AS b', format: 'JSON' })).json<{ a: number; b: string }>();
-    expect(json.meta).toEqual([{ name: 'a', type: 'UInt8' }, { name: 'b', type: 'String' }]);
+    const json = await (
+      await client.query({ query: "SELECT 1 AS a, 'x' AS b", format: 'JSON' })
+    ).json<{ a: number; b: string }>();
+    expect(json.meta).toEqual([
+      { name: 'a', type: 'UInt8' },
+      { name: 'b', type: 'String' },
+    ]);
     expect(json.data).toEqual([{ a: 1, b: 'x' }]);
-    expect(await (await client.query({ query: 'SELECT number, toString(number) FROM numbers(2)', format: 'JSONCompactEachRow' })).json()).toEqual([[0, '0'], [1, '1']]);
-    expect(await (await client.query({ query: 'SELECT number, number * 2 FROM numbers(2)', format: 'TabSeparated' })).text()).toBe('0\t0\n1\t2\n');
+    expect(
+      await (
+        await client.query({ query: 'SELECT number, toString(number) FROM numbers(2)', format: 'JSONCompactEachRow' })
+      ).json(),
+    ).toEqual([
+      [0, '0'],
+      [1, '1'],
+    ]);
+    expect(
+      await (await client.query({ query: 'SELECT number, number * 2 FROM numbers(2)', format: 'TabSeparated' })).text(),
+    ).toBe('0\t0\n1\t2\n');
     expect(await (await client.query({ query: "SELECT 'a,b' AS s", format: 'CSV' })).text()).toBe('"a,b"\n');
 
-    const res = await fetch(`${server.url}/?enable_http_compression=1&query_id=q-1`, { method: 'POST', body: 'SELECT number FROM numbers(3) FORMAT JSONEachRow', headers: { 'Accept-Encoding': 'gzip' } });
+    const res = await fetch(`${server.url}/?enable_http_compression=1&query_id=q-1`, {
+      method: 'POST',
+      body: 'SELECT number FROM numbers(3) FORMAT JSONEachRow',
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(res.headers.get('content-encoding')).toBe('gzip');
     expect(res.headers.get('x-clickhouse-query-id')).toBe('q-1');
     expect(res.headers.get('x-clickhouse-format')).toBe('JSONEachRow');
     expect(JSON.parse(res.headers.get('x-clickhouse-summary')!)).toMatchObject({ result_rows: '3', written_rows: '0' });
     expect(await res.text()).toBe('{"number":0}\n{"number":1}\n{"number":2}\n');
-    const plain = await fetch(`${server.url}/`, { method: 'POST', body: 'SELECT 1', headers: { 'Accept-Encoding': 'gzip' } });
+    const plain = await fetch(`${server.url}/`, {
+      method: 'POST',
+      body: 'SELECT 1',
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect([plain.headers.get('content-encoding'), await plain.text()]).toEqual([null, '1\n']);
   });
 
@@ -161,13 +216,18 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
     const table = await rejection(client.query({ query: 'SELECT * FROM no_such_table' }));
     expect([table.code, table.type]).toEqual(['60', 'UNKNOWN_TABLE']);
     const multi = await rejection(client.command({ query: 'SELECT 1; SELECT 2' }));
-    expect([multi.code, multi.message]).toEqual(['62', 'Syntax error (Multi-statements are not allowed): failed at position 11. ']);
+    expect([multi.code, multi.message]).toEqual([
+      '62',
+      'Syntax error (Multi-statements are not allowed): failed at position 11. ',
+    ]);
 
     const res = await fetch(`${server.url}/`, { method: 'POST', body: 'SELECT * FROM no_such_table' });
     expect(res.status).toBe(404);
     expect(res.headers.get('x-clickhouse-exception-code')).toBe('60');
-    expect(await res.text()).toMatch(/^Code: 60\. DB::Exception: .*\. \(UNKNOWN_TABLE\) \(version 26\.\d+[^)]*\(chserver over chDB\)\)\n$/);
-    expect((await fetch(`${server.url}/`, { method: 'POST', body: 'SELECT toDate(\'nope\')' })).status).toBe(400);
+    expect(await res.text()).toMatch(
+      /^Code: 60\. DB::Exception: .*\. \(UNKNOWN_TABLE\) \(version 26\.\d+[^)]*\(chserver over chDB\)\)\n$/,
+    );
+    expect((await fetch(`${server.url}/`, { method: 'POST', body: "SELECT toDate('nope')" })).status).toBe(400);
     expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
   });
 
@@ -183,15 +243,24 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
       rows('SELECT id, body FROM docs WHERE id BETWEEN {from:UInt32} AND {to:UInt32} ORDER BY id', { from, to });
 
     it('lands JSONEachRow bodies with blank lines between rows and newlines in values', async () => {
-      const body = '{"id":1,"body":"a\\n\\nb","at":"2024-01-01 00:00:00.000000001"}\n\n\n{"id":2,"body":"\\n\\n","at":"2024-01-01 00:00:00"}\n';
+      const body =
+        '{"id":1,"body":"a\\n\\nb","at":"2024-01-01 00:00:00.000000001"}\n\n\n{"id":2,"body":"\\n\\n","at":"2024-01-01 00:00:00"}\n';
       await client.exec({ query: 'INSERT INTO docs FORMAT JSONEachRow', values: Readable.from([Buffer.from(body)]) });
-      await client.insert({ table: 'docs', values: [{ id: 3, body: 'x\n\ny', at: '2024-01-01 00:00:00' }], format: 'JSONEachRow' });
+      await client.insert({
+        table: 'docs',
+        values: [{ id: 3, body: 'x\n\ny', at: '2024-01-01 00:00:00' }],
+        format: 'JSONEachRow',
+      });
       expect(await ids(1, 3)).toEqual([
         { id: 1, body: 'a\n\nb' },
         { id: 2, body: '\n\n' },
         { id: 3, body: 'x\n\ny' },
       ]);
-      const summary = await client.insert({ table: 'docs', values: [{ id: 4, body: '', at: '2024-01-01 00:00:00' }], format: 'JSONEachRow' });
+      const summary = await client.insert({
+        table: 'docs',
+        values: [{ id: 4, body: '', at: '2024-01-01 00:00:00' }],
+        format: 'JSONEachRow',
+      });
       expect(summary.summary?.written_rows).toBe('1');
     });
 
@@ -205,7 +274,11 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
       // The same from a gzip request body.
       const gz = createClient({ url: server.url, compression: { request: true, response: true }, ...quiet });
       try {
-        await gz.insert({ table: 'docs', values: [{ id: 11, body: 'zipped\n\n', at: '2024-01-01 00:00:00' }], format: 'JSONEachRow' });
+        await gz.insert({
+          table: 'docs',
+          values: [{ id: 11, body: 'zipped\n\n', at: '2024-01-01 00:00:00' }],
+          format: 'JSONEachRow',
+        });
       } finally {
         await gz.close();
       }
@@ -214,22 +287,35 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
 
     it('lands an ArrowStream body once per deduplication token', async () => {
       const arrow = await streamBytes(
-        (await client.exec({ query: "SELECT toUInt32(100 + number) AS id, repeat('\n', number % 3) AS body, toDateTime64(number, 9, 'UTC') AS at FROM numbers(500) FORMAT ArrowStream" }))
-          .stream,
+        (
+          await client.exec({
+            query:
+              "SELECT toUInt32(100 + number) AS id, repeat('\n', number % 3) AS body, toDateTime64(number, 9, 'UTC') AS at FROM numbers(500) FORMAT ArrowStream",
+          })
+        ).stream,
       );
       expect(arrow.includes('\n\n'), 'the Arrow bytes hold a blank line').toBe(true);
       const insert = (token: string) =>
-        client.exec({ query: 'INSERT INTO docs FORMAT ArrowStream', values: Readable.from([arrow]), clickhouse_settings: { insert_deduplication_token: token } });
+        client.exec({
+          query: 'INSERT INTO docs FORMAT ArrowStream',
+          values: Readable.from([arrow]),
+          clickhouse_settings: { insert_deduplication_token: token },
+        });
       await insert('arrow-1');
       await insert('arrow-1');
-      const [counts] = await rows<{ n: number; newlines: number }>("SELECT count() AS n, sum(length(body)) AS newlines FROM docs WHERE id BETWEEN 100 AND 599");
+      const [counts] = await rows<{ n: number; newlines: number }>(
+        'SELECT count() AS n, sum(length(body)) AS newlines FROM docs WHERE id BETWEEN 100 AND 599',
+      );
       expect(counts).toEqual({ n: 500, newlines: [0, 1, 2].reduce((s, k) => s + k * Math.ceil((500 - k) / 3), 0) });
       await insert('arrow-2');
       expect(await rows('SELECT count() AS n FROM docs WHERE id BETWEEN 100 AND 599')).toEqual([{ n: 1000 }]);
     });
 
     it('lands inline data sent in the body with the query', async () => {
-      await client.command({ query: 'INSERT INTO docs FORMAT JSONEachRow\n{"id":20,"body":"p\\n\\nq","at":"2024-01-01 00:00:00"}\n\n{"id":21,"body":"r","at":"2024-01-01 00:00:00"}' });
+      await client.command({
+        query:
+          'INSERT INTO docs FORMAT JSONEachRow\n{"id":20,"body":"p\\n\\nq","at":"2024-01-01 00:00:00"}\n\n{"id":21,"body":"r","at":"2024-01-01 00:00:00"}',
+      });
       await client.command({ query: "INSERT INTO docs VALUES (22, 's\n\nt', '2024-01-01 00:00:00')" });
       expect(await ids(20, 22)).toEqual([
         { id: 20, body: 'p\n\nq' },
@@ -239,11 +325,20 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
     });
 
     it('fails a bad body without landing part of it, and refuses bodies over the limit', async () => {
-      const bad = await rejection(client.exec({ query: 'INSERT INTO docs FORMAT JSONEachRow', values: Readable.from([Buffer.from('{"id":30,"body":"ok","at":"2024-01-01 00:00:00"}\n{"id":"x"}\n')]) }));
-      expect(bad.type).toMatch(/^(INCORRECT_DATA|CANNOT_PARSE_INPUT_ASSERTION_FAILED|CANNOT_PARSE_NUMBER|CANNOT_PARSE_TEXT)$/);
+      const bad = await rejection(
+        client.exec({
+          query: 'INSERT INTO docs FORMAT JSONEachRow',
+          values: Readable.from([Buffer.from('{"id":30,"body":"ok","at":"2024-01-01 00:00:00"}\n{"id":"x"}\n')]),
+        }),
+      );
+      expect(bad.type).toMatch(
+        /^(INCORRECT_DATA|CANNOT_PARSE_INPUT_ASSERTION_FAILED|CANNOT_PARSE_NUMBER|CANNOT_PARSE_TEXT)$/,
+      );
       expect(await ids(30, 30)).toEqual([]);
       const big = Buffer.alloc(MAX_DATA_BYTES + 1, 0x20);
-      const tooLarge = await rejection(client.exec({ query: 'INSERT INTO docs FORMAT JSONEachRow', values: Readable.from([big]) }));
+      const tooLarge = await rejection(
+        client.exec({ query: 'INSERT INTO docs FORMAT JSONEachRow', values: Readable.from([big]) }),
+      );
       expect(tooLarge.type).toBe('QUERY_IS_TOO_LARGE');
       expect((await client.ping()).success).toBe(true);
     });
@@ -252,17 +347,29 @@ describe('chserver speaks ClickHouse HTTP to @clickhouse/client', () => {
   it('serves many concurrent requests, each with its own parameters and settings', async () => {
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        rows<{ i: number; threads: number }>("SELECT {i:UInt32} AS i, getSetting('max_threads') AS threads", { i }, { max_threads: (i % 4) + 1 }),
+        rows<{ i: number; threads: number }>(
+          "SELECT {i:UInt32} AS i, getSetting('max_threads') AS threads",
+          { i },
+          { max_threads: (i % 4) + 1 },
+        ),
       ),
     );
     expect(results.map((r) => r[0])).toEqual(Array.from({ length: 60 }, (_, i) => ({ i, threads: (i % 4) + 1 })));
   });
 
   it('survives garbage: broken gzip, bad URLs, malformed HTTP', async () => {
-    const broken = await fetch(`${server.url}/?query=INSERT%20INTO%20docs%20FORMAT%20JSONEachRow`, { method: 'POST', body: Buffer.from('not gzip'), headers: { 'Content-Encoding': 'gzip' } });
+    const broken = await fetch(`${server.url}/?query=INSERT%20INTO%20docs%20FORMAT%20JSONEachRow`, {
+      method: 'POST',
+      body: Buffer.from('not gzip'),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     expect(broken.status).toBeGreaterThanOrEqual(400);
     expect(await broken.text()).toMatch(/^Code: \d+\. DB::Exception: /);
-    const unknownEncoding = await fetch(`${server.url}/?query=SELECT%201`, { method: 'POST', body: gzipSync('x'), headers: { 'Content-Encoding': 'lzma' } });
+    const unknownEncoding = await fetch(`${server.url}/?query=SELECT%201`, {
+      method: 'POST',
+      body: gzipSync('x'),
+      headers: { 'Content-Encoding': 'lzma' },
+    });
     expect(unknownEncoding.status).toBe(501);
     expect((await fetch(`${server.url}/?param_bad-name=1`, { method: 'POST', body: 'SELECT 1' })).status).toBe(400);
     await new Promise<void>((resolve) => {

@@ -11,8 +11,16 @@ const ArgsSchema = z.object({
   'data-dir': z.string().min(1),
   port: z.coerce.number().int().min(0).max(65_535).default(0),
   host: z.string().min(1).default('127.0.0.1'),
-  'max-query-bytes': z.coerce.number().int().positive().default(64 * 1024 * 1024),
-  'max-data-bytes': z.coerce.number().int().positive().default(1024 * 1024 * 1024),
+  'max-query-bytes': z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  'max-data-bytes': z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
   'max-queued': z.coerce.number().int().positive().default(1_000),
   'parent-pid': z.coerce.number().int().positive().optional(),
 });
@@ -51,7 +59,12 @@ async function main(): Promise<void> {
   const tmpDir = join(dataDir, 'chserver-tmp');
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir);
-  const server = new ChServer(engine, { tmpDir, log, maxQueryBytes: args['max-query-bytes'], maxDataBytes: args['max-data-bytes'] });
+  const server = new ChServer(engine, {
+    tmpDir,
+    log,
+    maxQueryBytes: args['max-query-bytes'],
+    maxDataBytes: args['max-data-bytes'],
+  });
 
   let stopping = false;
   const shutdown = async (code: number): Promise<never> => {

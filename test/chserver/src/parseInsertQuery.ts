@@ -65,7 +65,13 @@ export function parseInsertQuery(sql: string): InsertQuery | undefined {
   return undefined;
 }
 
-function split(sql: string, keyword: SqlToken, settingsStart: number | undefined, format: string, dataStart: number): InsertQuery {
+function split(
+  sql: string,
+  keyword: SqlToken,
+  settingsStart: number | undefined,
+  format: string,
+  dataStart: number,
+): InsertQuery {
   return {
     target: sql.slice(0, settingsStart ?? keyword.start).trim(),
     settings: settingsStart === undefined ? '' : sql.slice(settingsStart, keyword.start).trim(),

@@ -34,7 +34,8 @@ export async function saveBody(req: IncomingMessage, path: string, opts: BodyLim
 /** zlib's errors become ClickHouse's CANNOT_DECOMPRESS; the rest pass through. */
 function rethrow(err: unknown, { catalog }: BodyLimits): never {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('Z_')) throw catalog.error('CANNOT_DECOMPRESS', `Cannot decompress the request body: ${(err as Error).message}`);
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    throw catalog.error('CANNOT_DECOMPRESS', `Cannot decompress the request body: ${(err as Error).message}`);
   throw err;
 }
 
@@ -53,7 +54,10 @@ function decoder(req: IncomingMessage, { catalog }: BodyLimits): Transform {
     case 'br':
       return createBrotliDecompress();
     default:
-      throw catalog.error('NOT_IMPLEMENTED', `Content-Encoding ${encoding} is not supported by this test server (gzip, deflate, br are)`);
+      throw catalog.error(
+        'NOT_IMPLEMENTED',
+        `Content-Encoding ${encoding} is not supported by this test server (gzip, deflate, br are)`,
+      );
   }
 }
 
@@ -66,7 +70,8 @@ class Limiter extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.opts.limit) done(this.opts.catalog.error('QUERY_IS_TOO_LARGE', `Request body is larger than ${this.opts.limit} bytes`));
+    if (this.bytes > this.opts.limit)
+      done(this.opts.catalog.error('QUERY_IS_TOO_LARGE', `Request body is larger than ${this.opts.limit} bytes`));
     else done(null, chunk);
   }
 }

@@ -24,11 +24,33 @@ export interface RequestParams {
  * chDB session for good.
  */
 const TRANSPORT = new Set([
-  'query', 'query_id', 'database', 'default_format', 'enable_http_compression', 'session_id', 'session_timeout', 'session_check',
-  'user', 'password', 'quota_key', 'role', 'compress', 'stacktrace', 'buffer_size', 'wait_end_of_query', 'http_wait_end_of_query',
-  'send_progress_in_http_headers', 'http_headers_progress_interval_ms', 'http_response_buffer_size', 'http_zlib_compression_level',
-  'http_native_compression_disable_checksumming_on_decompress', 'http_write_exception_in_output_format', 'add_http_cors_header',
-  'cancel_http_readonly_queries_on_client_close', 'client_protocol_version', 'readonly',
+  'query',
+  'query_id',
+  'database',
+  'default_format',
+  'enable_http_compression',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'user',
+  'password',
+  'quota_key',
+  'role',
+  'compress',
+  'stacktrace',
+  'buffer_size',
+  'wait_end_of_query',
+  'http_wait_end_of_query',
+  'send_progress_in_http_headers',
+  'http_headers_progress_interval_ms',
+  'http_response_buffer_size',
+  'http_zlib_compression_level',
+  'http_native_compression_disable_checksumming_on_decompress',
+  'http_write_exception_in_output_format',
+  'add_http_cors_header',
+  'cancel_http_readonly_queries_on_client_close',
+  'client_protocol_version',
+  'readonly',
 ]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -43,7 +65,11 @@ export function readRequestParams(search: URLSearchParams, catalog: ErrorCatalog
     defaultFormat: search.get('default_format') || 'TabSeparated',
     compress: search.get('enable_http_compression') === '1',
   };
-  if (search.get('decompress') === '1') throw catalog.error('NOT_IMPLEMENTED', 'ClickHouse-compressed request bodies (decompress=1) are not supported by this test server');
+  if (search.get('decompress') === '1')
+    throw catalog.error(
+      'NOT_IMPLEMENTED',
+      'ClickHouse-compressed request bodies (decompress=1) are not supported by this test server',
+    );
   for (const [key, value] of search) {
     if (key.startsWith('param_')) {
       addQueryParam(out, key.slice('param_'.length), value, catalog);

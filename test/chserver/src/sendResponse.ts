@@ -35,7 +35,9 @@ export interface ResultResponse {
 
 /** A successful answer, compressed when the client asked for it and accepts a codec we have. */
 export async function sendResult(req: IncomingMessage, res: ServerResponse, r: ResultResponse): Promise<void> {
-  const stats = Object.fromEntries([...Object.entries(r.summary), ['total_rows_to_read', 0]].map(([k, v]) => [k, String(v)]));
+  const stats = Object.fromEntries(
+    [...Object.entries(r.summary), ['total_rows_to_read', 0]].map(([k, v]) => [k, String(v)]),
+  );
   const headers: OutgoingHttpHeaders = {
     ...r.serverHeaders,
     'X-ClickHouse-Query-Id': r.queryId,
@@ -56,7 +58,13 @@ export async function sendResult(req: IncomingMessage, res: ServerResponse, r: R
 }
 
 /** An exception, as ClickHouse answers one before any output was sent. */
-export function sendException(res: ServerResponse, e: ChException, version: string, queryId: string | undefined, serverHeaders: OutgoingHttpHeaders): void {
+export function sendException(
+  res: ServerResponse,
+  e: ChException,
+  version: string,
+  queryId: string | undefined,
+  serverHeaders: OutgoingHttpHeaders,
+): void {
   if (res.destroyed) return;
   if (res.headersSent) {
     res.destroy();

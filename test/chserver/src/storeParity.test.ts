@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChServer, type ChServerProcess } from './index.js';
 
 /** Both values agree (numbers to a relative 1e-9); the failure names the first difference. */
-const expectNoDifference = (got: unknown, want: unknown, path: string): void => expect(firstDifference(got, want, path)).toBeUndefined();
+const expectNoDifference = (got: unknown, want: unknown, path: string): void =>
+  expect(firstDifference(got, want, path)).toBeUndefined();
 
 /*
  * Remote mode for real: the store opened with `{ kind: 'remote', url }`
@@ -63,14 +64,18 @@ describe('the store in remote mode against chserver, next to an embedded store',
     const want = queries(local, filter);
     const got = queries(viaHttp, filter);
     for (const [name, query] of Object.entries(want)) {
-      if (only === undefined || only.includes(name)) expectNoDifference(await got[name]!(), await query(), `${label} ${name}`);
+      if (only === undefined || only.includes(name))
+        expectNoDifference(await got[name]!(), await query(), `${label} ${name}`);
     }
   }
 
   beforeAll(async () => {
     server = await startChServer();
     embeddedDir = mkdtempSync(join(tmpdir(), 'chserver-parity-'));
-    [embedded, remote] = await Promise.all([Store.open({ kind: 'embedded', dataDir: embeddedDir }), Store.open({ kind: 'remote', url: server.url })]);
+    [embedded, remote] = await Promise.all([
+      Store.open({ kind: 'embedded', dataDir: embeddedDir }),
+      Store.open({ kind: 'remote', url: server.url }),
+    ]);
     // Out of order, in batches with late roots, as the collector delivers them; the same batches both ways.
     const batches = shuffleForDelivery(spans, 7, { batchSize: [500, 3_000] });
     for (const [i, batch] of batches.entries()) {
@@ -100,45 +105,88 @@ describe('the store in remote mode against chserver, next to an embedded store',
     expect(want.rows).toBe(spans.length);
   });
 
-  it('answers every analytics query the same, from the run facts', async () => {
-    for (const projectId of projectIds) await expectParity({ projectId, ...window }, projectId);
-    const reliability = await viaHttp.reliability({ projectId: projectIds[0]!, ...window });
-    expect(reliability.observed.n, 'the dataset has runs to compare').toBeGreaterThan(100);
-  }, SLOW_TEST_MS);
+  it(
+    'answers every analytics query the same, from the run facts',
+    async () => {
+      for (const projectId of projectIds) await expectParity({ projectId, ...window }, projectId);
+      const reliability = await viaHttp.reliability({ projectId: projectIds[0]!, ...window });
+      expect(reliability.observed.n, 'the dataset has runs to compare').toBeGreaterThan(100);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('answers every analytics query the same, recomputed from the spans', async () => {
-    for (const projectId of projectIds) await expectParity({ projectId, ...window, recompute: true }, `${projectId} recomputed`);
-  }, SLOW_TEST_MS);
+  it(
+    'answers every analytics query the same, recomputed from the spans',
+    async () => {
+      for (const projectId of projectIds)
+        await expectParity({ projectId, ...window, recompute: true }, `${projectId} recomputed`);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('answers the same with filters bound as parameters (agent, step, tool, model, run ids, attributes)', async () => {
-    const projectId = projectIds[0]!;
-    const run = truth.runs.find((r) => r.projectId === projectId && r.outcome === 'failure')!;
-    const span = spans.find((s) => s.projectId === projectId && s.toolName !== '')!;
-    const model = spans.find((s) => s.projectId === projectId && s.model !== '')!.model;
-    const someRuns = truth.runs.filter((r) => r.projectId === projectId).slice(0, 40).map((r) => r.runId);
-    await expectParity({ projectId, ...window, agent: run.agent }, 'agent', FILTERED);
-    await expectParity({ projectId, ...window, stepName: span.name }, 'step', FILTERED);
-    await expectParity({ projectId, ...window, tool: span.toolName }, 'tool', FILTERED);
-    await expectParity({ projectId, ...window, model }, 'model', FILTERED);
-    await expectParity({ projectId, ...window, runIds: someRuns }, 'run ids', FILTERED);
-    await expectParity({ projectId, ...window, attributes: { 'no.such.attribute': "it's\n" } }, 'attributes', FILTERED);
-  }, SLOW_TEST_MS);
+  it(
+    'answers the same with filters bound as parameters (agent, step, tool, model, run ids, attributes)',
+    async () => {
+      const projectId = projectIds[0]!;
+      const run = truth.runs.find((r) => r.projectId === projectId && r.outcome === 'failure')!;
+      const span = spans.find((s) => s.projectId === projectId && s.toolName !== '')!;
+      const model = spans.find((s) => s.projectId === projectId && s.model !== '')!.model;
+      const someRuns = truth.runs
+        .filter((r) => r.projectId === projectId)
+        .slice(0, 40)
+        .map((r) => r.runId);
+      await expectParity({ projectId, ...window, agent: run.agent }, 'agent', FILTERED);
+      await expectParity({ projectId, ...window, stepName: span.name }, 'step', FILTERED);
+      await expectParity({ projectId, ...window, tool: span.toolName }, 'tool', FILTERED);
+      await expectParity({ projectId, ...window, model }, 'model', FILTERED);
+      await expectParity({ projectId, ...window, runIds: someRuns }, 'run ids', FILTERED);
+      await expectParity(
+        { projectId, ...window, attributes: { 'no.such.attribute': "it's\n" } },
+        'attributes',
+        FILTERED,
+      );
+    },
+    SLOW_TEST_MS,
+  );
 
   it('reads a run and a trace the same', async () => {
     for (const r of truth.runs.filter((x) => x.projectId === projectIds[1]).slice(0, 5)) {
-      expectNoDifference(await remote.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES), await embedded.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES), `run ${r.runId}`);
-      expectNoDifference(await remote.runs.getTraceSpans(r.projectId, r.traceId), await embedded.runs.getTraceSpans(r.projectId, r.traceId), `trace ${r.traceId}`);
+      expectNoDifference(
+        await remote.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES),
+        await embedded.runs.getRun(r.projectId, r.runId, DEFAULT_PRICES),
+        `run ${r.runId}`,
+      );
+      expectNoDifference(
+        await remote.runs.getTraceSpans(r.projectId, r.traceId),
+        await embedded.runs.getTraceSpans(r.projectId, r.traceId),
+        `trace ${r.traceId}`,
+      );
     }
   });
 
   it('writes and reads price overrides the same, and ignores a repeated batch', async () => {
     const projectId = projectIds[0]!;
-    const price = { model: spans.find((s) => s.projectId === projectId && s.model !== '')!.model, inputPerMTok: 1.5, cachedInputPerMTok: 0.5, outputPerMTok: 6, asOf: '2026-01-01', source: "test's" };
+    const price = {
+      model: spans.find((s) => s.projectId === projectId && s.model !== '')!.model,
+      inputPerMTok: 1.5,
+      cachedInputPerMTok: 0.5,
+      outputPerMTok: 6,
+      asOf: '2026-01-01',
+      source: "test's",
+    };
     const withStoredPrices = [new Analytics(embedded), new Analytics(remote)] as const;
     await withStoredPrices[0].setPrice(projectId, price);
     await withStoredPrices[1].setPrice(projectId, price);
-    expectNoDifference(await withStoredPrices[1].prices(projectId), await withStoredPrices[0].prices(projectId), 'prices');
-    expectNoDifference(await withStoredPrices[1].cost({ projectId, ...window }), await withStoredPrices[0].cost({ projectId, ...window }), 'cost with an override');
+    expectNoDifference(
+      await withStoredPrices[1].prices(projectId),
+      await withStoredPrices[0].prices(projectId),
+      'prices',
+    );
+    expectNoDifference(
+      await withStoredPrices[1].cost({ projectId, ...window }),
+      await withStoredPrices[0].cost({ projectId, ...window }),
+      'cost with an override',
+    );
 
     const again = shuffleForDelivery(spans, 7, { batchSize: [500, 3_000] })[0]!;
     await remote.insertSpans(again, { deduplicationToken: 'batch-0' });
@@ -150,7 +198,10 @@ describe('the store in remote mode against chserver, next to an embedded store',
     const second = await Store.open({ kind: 'remote', url: server.url });
     try {
       expect(await second.runFacts.reconcile()).toBe(0);
-      const rs = await second.client.query({ query: 'SELECT count() AS n, uniqExact(version) AS versions FROM schema_migrations', format: 'JSONEachRow' });
+      const rs = await second.client.query({
+        query: 'SELECT count() AS n, uniqExact(version) AS versions FROM schema_migrations',
+        format: 'JSONEachRow',
+      });
       const [row] = await rs.json<{ n: number; versions: number }>();
       expect(row!.n, 'each migration applied once').toBe(row!.versions);
       expect(row!.n).toBeGreaterThanOrEqual(3);

@@ -1,7 +1,8 @@
 import type { PriceTable } from '@telltale/store';
 
 /** Step kinds a generated step can have (`run` is the root's). */
-export type GeneratedStepKind = 'plan' | 'act' | 'validate' | 'tool' | 'llm' | 'retrieval' | 'handoff' | 'guardrail' | 'custom';
+export type GeneratedStepKind =
+  'plan' | 'act' | 'validate' | 'tool' | 'llm' | 'retrieval' | 'handoff' | 'guardrail' | 'custom';
 
 /** Per-attempt latency: lognormal, optionally with a heavy tail (a tail draw multiplies the sample). */
 export interface LatencySpec {
@@ -77,7 +78,13 @@ export type StepNode = StepSpec | BranchSpec | RepeatSpec;
 /** Loop injection (agents with a repeat whose body holds a plan step and a rotating tool step). */
 export interface LoopInjectionSpec {
   /** Probability of each injected loop per run (the rest of the runs are clean). */
-  rates: { repeatedAction: number; pingPong: number; noProgressState: number; noProgressValidation: number; runaway: number };
+  rates: {
+    repeatedAction: number;
+    pingPong: number;
+    noProgressState: number;
+    noProgressValidation: number;
+    runaway: number;
+  };
   /** Probability a looping run's root ends in ERROR (failed-validation loops always fail). */
   failureRate: number;
   /** The validate step whose attempts fail with one output hash in the failed-validation loop. */
@@ -142,4 +149,9 @@ export interface DatasetSpec {
   cost: CostSpec;
 }
 
-export const DEFAULT_THRESHOLDS: LoopThresholds = { repeatThreshold: 3, pingPongCycles: 3, runawayMultiplier: 3, runawayHardCap: 50 };
+export const DEFAULT_THRESHOLDS: LoopThresholds = {
+  repeatThreshold: 3,
+  pingPongCycles: 3,
+  runawayMultiplier: 3,
+  runawayHardCap: 50,
+};

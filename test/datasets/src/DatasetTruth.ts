@@ -3,7 +3,15 @@ import type { LoopThresholds } from './DatasetSpec.js';
 export type RunOutcomeTruth = 'success' | 'failure' | 'incomplete';
 
 /** Primary failure causes, in priority order (RELIABILITY-MATH "Failure taxonomy"). */
-export const FAILURE_CAUSES = ['loop', 'partial_execution', 'tool_failure', 'validation_exhausted', 'llm_error', 'timeout', 'unknown'] as const;
+export const FAILURE_CAUSES = [
+  'loop',
+  'partial_execution',
+  'tool_failure',
+  'validation_exhausted',
+  'llm_error',
+  'timeout',
+  'unknown',
+] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 export const LOOP_KINDS = ['repeated_action', 'no_progress', 'ping_pong', 'runaway'] as const;

@@ -36,7 +36,9 @@ function loopShape(agent: AgentSpec): { repeat: RepeatSpec; tools: readonly stri
   const tool = repeat === undefined ? undefined : findTool(repeat.body);
   const hasPlan = repeat?.body.some((n) => n.type === 'step' && n.kind === 'plan') ?? false;
   if (repeat === undefined || tool?.rotate === undefined || !hasPlan) {
-    throw new Error(`agent ${agent.name}: loop injection needs a top-level repeat whose body has a plan step and a tool step rotating ≥ 3 tools`);
+    throw new Error(
+      `agent ${agent.name}: loop injection needs a top-level repeat whose body has a plan step and a tool step rotating ≥ 3 tools`,
+    );
   }
   return { repeat, tools: tool.rotate };
 }
@@ -86,7 +88,8 @@ export function planLoop(agent: AgentSpec, rng: Prng, t: LoopThresholds): LoopPl
       const cycles = t.pingPongCycles + rng.int(0, 1);
       // Framed by the third tool so the alternation is exactly 2·cycles calls long.
       plan.toolAt.set(start - 1, { name: c, argsHash: rng.hex(16), evidence: false });
-      for (let i = 0; i < 2 * cycles; i++) plan.toolAt.set(start + i, { name: i % 2 === 0 ? a : b, argsHash: rng.hex(16), evidence: true });
+      for (let i = 0; i < 2 * cycles; i++)
+        plan.toolAt.set(start + i, { name: i % 2 === 0 ? a : b, argsHash: rng.hex(16), evidence: true });
       plan.toolAt.set(start + 2 * cycles, { name: c, argsHash: rng.hex(16), evidence: false });
       plan.iterations = start + 2 * cycles + 1 + rng.int(0, 1);
       return { ...plan, kind: 'ping_pong' };
@@ -99,7 +102,11 @@ export function planLoop(agent: AgentSpec, rng: Prng, t: LoopThresholds): LoopPl
       return { ...plan, kind: 'no_progress' };
     }
     case 'failed_validation':
-      plan.validation = { step: loops.validateStep, attempts: t.repeatThreshold + rng.int(0, 1), outputHash: rng.hex(16) };
+      plan.validation = {
+        step: loops.validateStep,
+        attempts: t.repeatThreshold + rng.int(0, 1),
+        outputHash: rng.hex(16),
+      };
       return { ...plan, kind: 'no_progress' };
     case 'step_count':
       plan.untilSteps = t.runawayHardCap + rng.int(0, 12);

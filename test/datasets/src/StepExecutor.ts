@@ -34,7 +34,12 @@ function ownProbabilities(step: StepSpec): StepProbabilities {
   return p;
 }
 
-const OPERATION: Readonly<Record<string, string>> = { llm: 'chat', tool: 'execute_tool', handoff: 'invoke_agent', retrieval: 'retrieval' };
+const OPERATION: Readonly<Record<string, string>> = {
+  llm: 'chat',
+  tool: 'execute_tool',
+  handoff: 'invoke_agent',
+  retrieval: 'retrieval',
+};
 
 /** Builds the step spans of one run: attempt groups, children, branches, repeats and injected loops. */
 export class StepExecutor {
@@ -138,18 +143,32 @@ export class StepExecutor {
     const p = ownProbabilities(step);
     const wrapperId = step.kind === 'llm' && this.opts.wrapLlm ? this.ids.nextSpanId() : undefined;
     const wrapperFrom = this.rec.spans.length;
-    const group: GroupFact = { stepName: name, stepKind: step.kind, attempts: 0, okAttempts: 0, firstOk: false, anyOk: false, retryExtraNs: 0, retryExtraCostUsd: 0 };
+    const group: GroupFact = {
+      stepName: name,
+      stepKind: step.kind,
+      attempts: 0,
+      okAttempts: 0,
+      firstOk: false,
+      anyOk: false,
+      retryExtraNs: 0,
+      retryExtraCostUsd: 0,
+    };
     const start = at.t + (wrapperId === undefined ? 0 : 300_000);
     let cursor = start;
     let lastError = '';
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const spanId = this.ids.nextSpanId();
       const childFrom = this.rec.spans.length;
-      const kids = step.children === undefined ? { end: cursor, failure: undefined } : this.children(step, { ...at, parentId: spanId, t: cursor + 100_000 });
+      const kids =
+        step.children === undefined
+          ? { end: cursor, failure: undefined }
+          : this.children(step, { ...at, parentId: spanId, t: cursor + 100_000 });
       const end = kids.end + this.latencyNs(step.latency);
       const draw = this.rng.chance(attempt === 1 ? p.firstAttemptSuccess : p.retrySuccess);
       const ok = validation !== undefined ? false : this.opts.forced || (kids.failure === undefined && draw);
-      const errorType = ok ? '' : (kids.failure ?? (validation === undefined ? this.rng.pick(step.errorTypes) : 'ValidationError'));
+      const errorType = ok
+        ? ''
+        : (kids.failure ?? (validation === undefined ? this.rng.pick(step.errorTypes) : 'ValidationError'));
       const d = emptyDraft(spanId, wrapperId ?? at.parentId, this.spanName(step, name, wrapperId !== undefined));
       d.spanKind = step.kind === 'llm' || step.kind === 'tool' ? 3 : 1;
       d.stepKind = step.kind;
@@ -170,14 +189,16 @@ export class StepExecutor {
       if (step.llm !== undefined) this.usage(d, step.llm, ok, errorType);
       if (step.aggregatesChildUsage === true) this.rec.aggregateUsage(d, childFrom);
       const index = this.rec.emit(d, cursor, end);
-      if (toolOverride?.evidence === true || stateOverride !== undefined || validation !== undefined) this.opts.loop?.evidence.push(index);
+      if (toolOverride?.evidence === true || stateOverride !== undefined || validation !== undefined)
+        this.opts.loop?.evidence.push(index);
       group.attempts++;
       if (attempt === 1) group.firstOk = ok;
       else {
         group.retryExtraNs += end - cursor;
         group.retryExtraCostUsd += this.rec.cost[index]!;
       }
-      if (step.kind === 'validate' && (this.lastValidate === undefined || cursor >= this.lastValidate.start)) this.lastValidate = { start: cursor, ok };
+      if (step.kind === 'validate' && (this.lastValidate === undefined || cursor >= this.lastValidate.start))
+        this.lastValidate = { start: cursor, ok };
       lastError = errorType;
       cursor = end;
       if (ok) {

@@ -1,13 +1,24 @@
 import type { SpanRecord } from '@telltale/store';
 import type { AgentSpec, DatasetSpec } from './DatasetSpec.js';
-import { FAILURE_CAUSES, LOOP_KINDS, type AgentTruth, type DatasetTruth, type FailureCauseCounts, type LoopKindCounts, type ModelTruth, type RunTruth, type StepTruth } from './DatasetTruth.js';
+import {
+  FAILURE_CAUSES,
+  LOOP_KINDS,
+  type AgentTruth,
+  type DatasetTruth,
+  type FailureCauseCounts,
+  type LoopKindCounts,
+  type ModelTruth,
+  type RunTruth,
+  type StepTruth,
+} from './DatasetTruth.js';
 import type { RunResult } from './simulateRun.js';
 import { analyticPrediction } from './analyticPrediction.js';
 import { exactPercentile } from './exactPercentile.js';
 import { spanCostUsd, usageCounts } from './spanCostUsd.js';
 import { agentStepNames, stepProbabilities } from './stepProbabilities.js';
 
-const zeroCauses = (): FailureCauseCounts => Object.fromEntries(FAILURE_CAUSES.map((c) => [c, 0])) as FailureCauseCounts;
+const zeroCauses = (): FailureCauseCounts =>
+  Object.fromEntries(FAILURE_CAUSES.map((c) => [c, 0])) as FailureCauseCounts;
 const zeroLoops = (): LoopKindCounts => Object.fromEntries(LOOP_KINDS.map((k) => [k, 0])) as LoopKindCounts;
 
 /** The upper median (index ⌊n/2⌋ of the sorted values); 0 for none. */
@@ -44,9 +55,24 @@ export class TruthAccumulator {
       if (st === undefined) {
         const p = stepProbabilities(agentStepNames(agent).get(g.stepName)!.step);
         st = {
-          projectId: run.projectId, service: run.service, agent: run.agent, stepName: g.stepName, stepKind: g.stepKind,
-          groups: 0, groupsInSuccessfulRuns: 0, firstOk: 0, anyOk: 0, failedFirst: 0, recovered: 0, attempts: 0, okAttempts: 0,
-          retryExtraNs: 0, retryExtraCostUsd: 0, forcedGroups: 0, groupsInIncompleteRuns: 0, generating: p,
+          projectId: run.projectId,
+          service: run.service,
+          agent: run.agent,
+          stepName: g.stepName,
+          stepKind: g.stepKind,
+          groups: 0,
+          groupsInSuccessfulRuns: 0,
+          firstOk: 0,
+          anyOk: 0,
+          failedFirst: 0,
+          recovered: 0,
+          attempts: 0,
+          okAttempts: 0,
+          retryExtraNs: 0,
+          retryExtraCostUsd: 0,
+          forcedGroups: 0,
+          groupsInIncompleteRuns: 0,
+          generating: p,
         };
         this.steps.set(key, st);
       }
@@ -105,16 +131,32 @@ export class TruthAccumulator {
       predictedRealizedK *= stepProbabilities(names.get(st.stepName)!.step).eventualSuccess ** k;
     }
     const analytic = analyticPrediction(agent);
-    const median = runs.length === 0 ? 0 : exactPercentile(runs.map((r) => r.steps), 0.5);
+    const median =
+      runs.length === 0
+        ? 0
+        : exactPercentile(
+            runs.map((r) => r.steps),
+            0.5,
+          );
     const t = this.spec.thresholds;
     // Whatever median a detector uses (lower / upper / mean, all or completed runs), it is ≤ the upper one.
-    const highest = Math.max(upperMedian(runs.map((r) => r.steps)), upperMedian(runs.filter((r) => r.outcome !== 'incomplete').map((r) => r.steps)));
+    const highest = Math.max(
+      upperMedian(runs.map((r) => r.steps)),
+      upperMedian(runs.filter((r) => r.outcome !== 'incomplete').map((r) => r.steps)),
+    );
     if (t.runawayMultiplier * highest > t.runawayHardCap) {
-      throw new Error(`agent ${agent.name}: ${t.runawayMultiplier} × median steps (${highest}) exceeds runawayHardCap ${t.runawayHardCap}; raise the cap so the runaway threshold is the cap`);
+      throw new Error(
+        `agent ${agent.name}: ${t.runawayMultiplier} × median steps (${highest}) exceeds runawayHardCap ${t.runawayHardCap}; raise the cap so the runaway threshold is the cap`,
+      );
     }
     return {
-      projectId: agent.projectId, service: agent.service, agent: agent.name,
-      runs: runs.length, success, failure, incomplete: runs.length - success - failure,
+      projectId: agent.projectId,
+      service: agent.service,
+      agent: agent.name,
+      runs: runs.length,
+      success,
+      failure,
+      incomplete: runs.length - success - failure,
       observedSuccess: success + failure === 0 ? 0 : success / (success + failure),
       stepExplainedFailures: count((r) => r.gapClass === 'step_explained'),
       seamFailures: count((r) => r.gapClass === 'seam'),
@@ -123,7 +165,8 @@ export class TruthAccumulator {
       predictedTrue: analytic?.predicted ?? predictedRealizedK,
       predictedTrueMethod: analytic === undefined ? 'realized-k' : 'analytic',
       trueSuccessProbability: analytic?.successProbability ?? null,
-      causes, loops,
+      causes,
+      loops,
       medianStepsPerRun: median,
       runawayThreshold: Math.max(t.runawayMultiplier * median, t.runawayHardCap),
       tailDriver: agent.tailDriver ?? null,
@@ -154,15 +197,25 @@ export class TruthAccumulator {
     const success = agents.reduce((n, a) => n + a.success, 0);
     const failure = agents.reduce((n, a) => n + a.failure, 0);
     return {
-      seed: this.spec.seed, startNs: this.spec.startNs, endNs: this.spec.endNs, thresholds: this.spec.thresholds,
+      seed: this.spec.seed,
+      startNs: this.spec.startNs,
+      endNs: this.spec.endNs,
+      thresholds: this.spec.thresholds,
       spanCount: this.spanCount,
       runs: [...this.runs],
       steps: [...this.steps.values()].map((s) => ({ ...s })),
       agents,
       models: [...this.models.values()].map((m) => ({ ...m })),
       totals: {
-        runs: this.runs.length, success, failure, incomplete: this.runs.length - success - failure,
-        costUsd, inputTokens, outputTokens, causes, loops,
+        runs: this.runs.length,
+        success,
+        failure,
+        incomplete: this.runs.length - success - failure,
+        costUsd,
+        inputTokens,
+        outputTokens,
+        causes,
+        loops,
         predictedRealized: completed === 0 ? 0 : weighted / completed,
       },
     };

@@ -4,10 +4,29 @@ import { analyticPrediction } from './analyticPrediction.js';
 import { stepProbabilities } from './stepProbabilities.js';
 
 const leaf = (name: string, p: number, include?: number): StepSpec => ({
-  type: 'step', name, kind: 'act', firstAttemptSuccess: p, retrySuccess: 0, maxAttempts: 1, errorTypes: ['E'], latency: { medianMs: 1, sigma: 0 }, ...(include === undefined ? {} : { include }),
+  type: 'step',
+  name,
+  kind: 'act',
+  firstAttemptSuccess: p,
+  retrySuccess: 0,
+  maxAttempts: 1,
+  errorTypes: ['E'],
+  latency: { medianMs: 1, sigma: 0 },
+  ...(include === undefined ? {} : { include }),
 });
 const agent = (steps: AgentSpec['steps'], extra: Partial<AgentSpec> = {}): AgentSpec => ({
-  name: 'a', service: 's', projectId: 'p', weight: 1, attemptNumbers: true, steps, seamFailureRate: 0, seamErrorTypes: ['X'], fallbackRate: 0, incompleteRate: 0, proShare: 0, ...extra,
+  name: 'a',
+  service: 's',
+  projectId: 'p',
+  weight: 1,
+  attemptNumbers: true,
+  steps,
+  seamFailureRate: 0,
+  seamErrorTypes: ['X'],
+  fallbackRate: 0,
+  incompleteRate: 0,
+  proShare: 0,
+  ...extra,
 });
 
 describe('stepProbabilities', () => {
@@ -46,6 +65,16 @@ describe('analyticPrediction', () => {
 
   it('is undefined for agents with injected loops or failing nested steps', () => {
     expect(analyticPrediction(agent([{ ...leaf('a', 0.9), children: [leaf('c', 0.9)] }]))).toBeUndefined();
-    expect(analyticPrediction(agent([leaf('a', 0.9)], { loops: { rates: { repeatedAction: 0.1, pingPong: 0, noProgressState: 0, noProgressValidation: 0, runaway: 0 }, failureRate: 1, validateStep: 'a' } }))).toBeUndefined();
+    expect(
+      analyticPrediction(
+        agent([leaf('a', 0.9)], {
+          loops: {
+            rates: { repeatedAction: 0.1, pingPong: 0, noProgressState: 0, noProgressValidation: 0, runaway: 0 },
+            failureRate: 1,
+            validateStep: 'a',
+          },
+        }),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -55,7 +55,12 @@ function node(n: StepNode, iteration: number): Fragment {
       const p = stepProbabilities(n).eventualSuccess;
       const group: Fragment = { a: p, b: new Map([[name, p]]), c: new Map([[name, 1 - p]]) };
       const q = n.include ?? 1;
-      return q === 1 ? group : mixture([{ weight: q, fragment: group }, { weight: 1 - q, fragment: EMPTY }]);
+      return q === 1
+        ? group
+        : mixture([
+            { weight: q, fragment: group },
+            { weight: 1 - q, fragment: EMPTY },
+          ]);
     }
     case 'branch':
       return mixture(n.paths.map((p) => ({ weight: p.weight, fragment: sequence(p.steps, iteration) })));
@@ -90,7 +95,8 @@ export interface AnalyticPrediction {
 export function analyticPrediction(agent: AgentSpec): AnalyticPrediction | undefined {
   if (agent.loops !== undefined) return undefined;
   const names = agentStepNames(agent);
-  for (const { step, nested } of names.values()) if (nested && stepProbabilities(step).eventualSuccess < 1) return undefined;
+  for (const { step, nested } of names.values())
+    if (nested && stepProbabilities(step).eventualSuccess < 1) return undefined;
   const run = sequence(agent.steps, 0);
   const sigma = agent.seamFailureRate;
   const phi = agent.fallbackRate;

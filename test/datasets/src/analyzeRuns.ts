@@ -29,7 +29,12 @@ export interface RunFacts {
   loops: LoopTruth[];
 }
 
-function cause(spans: readonly SpanRecord[], root: SpanRecord, groups: readonly AttemptGroup[], loops: number): FailureCause {
+function cause(
+  spans: readonly SpanRecord[],
+  root: SpanRecord,
+  groups: readonly AttemptGroup[],
+  loops: number,
+): FailureCause {
   if (loops > 0) return 'loop';
   if (spans.some((s) => s.sideEffect && s.statusCode !== 2)) return 'partial_execution';
   const failed = groups.filter((g) => !g.anyOk);
@@ -51,7 +56,10 @@ function cause(spans: readonly SpanRecord[], root: SpanRecord, groups: readonly 
  * "timeout" — recovered attempts that timed out do not count) and the gap
  * class.
  */
-export function analyzeRuns(spans: readonly SpanRecord[], opts: { thresholds: LoopThresholds; prices: PriceTable }): Map<string, RunFacts> {
+export function analyzeRuns(
+  spans: readonly SpanRecord[],
+  opts: { thresholds: LoopThresholds; prices: PriceTable },
+): Map<string, RunFacts> {
   const byRun = new Map<string, SpanRecord[]>();
   for (const s of spans) {
     const list = byRun.get(s.runId);
@@ -64,7 +72,8 @@ export function analyzeRuns(spans: readonly SpanRecord[], opts: { thresholds: Lo
     if (list === undefined) groupsByRun.set(g.runId, [g]);
     else list.push(g);
   }
-  const stepsOf = (list: readonly SpanRecord[]): number => list.filter((s) => s.stepKind !== '' && s.stepKind !== 'run').length;
+  const stepsOf = (list: readonly SpanRecord[]): number =>
+    list.filter((s) => s.stepKind !== '' && s.stepKind !== 'run').length;
   const stepCounts = new Map<string, number[]>();
   for (const list of byRun.values()) {
     const root = list.find((s) => s.isRunRoot);
@@ -75,7 +84,8 @@ export function analyzeRuns(spans: readonly SpanRecord[], opts: { thresholds: Lo
   }
   const t = opts.thresholds;
   const threshold = new Map<string, number>();
-  for (const [agent, counts] of stepCounts) threshold.set(agent, Math.max(t.runawayMultiplier * exactPercentile(counts, 0.5), t.runawayHardCap));
+  for (const [agent, counts] of stepCounts)
+    threshold.set(agent, Math.max(t.runawayMultiplier * exactPercentile(counts, 0.5), t.runawayHardCap));
 
   const out = new Map<string, RunFacts>();
   for (const [runId, list] of byRun) {
@@ -100,7 +110,12 @@ export function analyzeRuns(spans: readonly SpanRecord[], opts: { thresholds: Lo
       if (s.endTimeUnixNano > maxEnd) maxEnd = s.endTimeUnixNano;
     }
     const loops = detectLoops(list, t, root === undefined ? t.runawayHardCap : threshold.get(root.name)!, opts.prices);
-    const outcome: RunOutcomeTruth = root === undefined ? 'incomplete' : root.statusCode === 2 || root.runOutcome === 'failure' ? 'failure' : 'success';
+    const outcome: RunOutcomeTruth =
+      root === undefined
+        ? 'incomplete'
+        : root.statusCode === 2 || root.runOutcome === 'failure'
+          ? 'failure'
+          : 'success';
     let gapClass: GapClass | null = null;
     if (outcome === 'failure') gapClass = failedGroups > 0 ? 'step_explained' : 'seam';
     else if (outcome === 'success' && failedGroups > 0) gapClass = 'fallback_recovery';
@@ -112,7 +127,8 @@ export function analyzeRuns(spans: readonly SpanRecord[], opts: { thresholds: Lo
       outcome,
       primaryCause: outcome === 'failure' && root !== undefined ? cause(list, root, groups, loops.length) : null,
       gapClass,
-      durationNs: root === undefined ? Number(maxEnd - minStart) : Number(root.endTimeUnixNano - root.startTimeUnixNano),
+      durationNs:
+        root === undefined ? Number(maxEnd - minStart) : Number(root.endTimeUnixNano - root.startTimeUnixNano),
       spanCount: list.length,
       steps: stepsOf(list),
       groups,

@@ -46,14 +46,27 @@ export function attemptGroups(spans: readonly SpanRecord[], prices: PriceTable):
     let current: AttemptGroup | undefined;
     let prev: SpanRecord | undefined;
     for (const s of list) {
-      const fresh = prev === undefined || s.stepName !== prev.stepName || s.attempt === 1 || (s.attempt > 0 && s.attempt <= prev.attempt);
+      const fresh =
+        prev === undefined ||
+        s.stepName !== prev.stepName ||
+        s.attempt === 1 ||
+        (s.attempt > 0 && s.attempt <= prev.attempt);
       const ok = s.statusCode !== 2;
       const duration = Number(s.endTimeUnixNano - s.startTimeUnixNano);
       const cost = spanCostUsd(s, prices).costUsd;
       if (fresh || current === undefined) {
         current = {
-          runId: s.runId, parentSpanId: s.parentSpanId, stepName: s.stepName, stepKind: s.stepKind, spanIds: [s.spanId],
-          attempts: 1, okAttempts: ok ? 1 : 0, firstOk: ok, anyOk: ok, retryExtraNs: 0, retryExtraCostUsd: 0,
+          runId: s.runId,
+          parentSpanId: s.parentSpanId,
+          stepName: s.stepName,
+          stepKind: s.stepKind,
+          spanIds: [s.spanId],
+          attempts: 1,
+          okAttempts: ok ? 1 : 0,
+          firstOk: ok,
+          anyOk: ok,
+          retryExtraNs: 0,
+          retryExtraCostUsd: 0,
         };
         groups.push(current);
       } else {

@@ -25,8 +25,18 @@ describe('benchDataset', () => {
     const facts = analyzeRuns(spans, { thresholds: spec.thresholds, prices: spec.cost.prices });
     for (const r of truth!.runs) {
       const f = facts.get(r.runId)!;
-      expect([f.outcome, f.primaryCause, f.steps, f.groups.length, f.loops.map((l) => `${l.kind}:${l.count}:${l.evidenceSpanIds.length}`)]).toEqual([
-        r.outcome, r.primaryCause, r.steps, r.attemptGroups, r.loops.map((l) => `${l.kind}:${l.count}:${l.evidenceSpanIds.length}`),
+      expect([
+        f.outcome,
+        f.primaryCause,
+        f.steps,
+        f.groups.length,
+        f.loops.map((l) => `${l.kind}:${l.count}:${l.evidenceSpanIds.length}`),
+      ]).toEqual([
+        r.outcome,
+        r.primaryCause,
+        r.steps,
+        r.attemptGroups,
+        r.loops.map((l) => `${l.kind}:${l.count}:${l.evidenceSpanIds.length}`),
       ]);
     }
     expect(truth!.totals.loops.runaway).toBeGreaterThan(3);

@@ -8,7 +8,12 @@ function byStart(rec: RunRecorder): (a: number, b: number) => number {
 }
 
 /** A detection whose waste is the evidence spans from position `skip` on. */
-function detection(rec: RunRecorder, base: Pick<LoopTruth, 'kind' | 'variant' | 'count'>, evidence: number[], skip: number): LoopTruth {
+function detection(
+  rec: RunRecorder,
+  base: Pick<LoopTruth, 'kind' | 'variant' | 'count'>,
+  evidence: number[],
+  skip: number,
+): LoopTruth {
   let wastedNs = 0;
   let wastedCostUsd = 0;
   for (let i = skip; i < evidence.length; i++) {
@@ -28,7 +33,10 @@ export function buildLoopTruths(rec: RunRecorder, plan: LoopPlan | undefined, t:
   const out: LoopTruth[] = [];
   if (plan !== undefined && plan.kind !== 'runaway') {
     const evidence = [...plan.evidence].sort(byStart(rec));
-    if (plan.kind === 'ping_pong') out.push(detection(rec, { kind: plan.kind, variant: plan.variant, count: Math.floor(evidence.length / 2) }, evidence, 2));
+    if (plan.kind === 'ping_pong')
+      out.push(
+        detection(rec, { kind: plan.kind, variant: plan.variant, count: Math.floor(evidence.length / 2) }, evidence, 2),
+      );
     else out.push(detection(rec, { kind: plan.kind, variant: plan.variant, count: evidence.length }, evidence, 1));
   }
   if (rec.steps > t.runawayHardCap) {
@@ -38,7 +46,9 @@ export function buildLoopTruths(rec: RunRecorder, plan: LoopPlan | undefined, t:
       if (kind !== '' && kind !== 'run') steps.push(i);
     }
     steps.sort(byStart(rec));
-    out.push(detection(rec, { kind: 'runaway', variant: 'step_count', count: steps.length }, steps.slice(t.runawayHardCap), 0));
+    out.push(
+      detection(rec, { kind: 'runaway', variant: 'step_count', count: steps.length }, steps.slice(t.runawayHardCap), 0),
+    );
   }
   return out;
 }

@@ -84,7 +84,8 @@ function attributesOf(d: SpanDraft, run: RunCommon): KeyValue[] {
   }
   if (d.sideEffect) a.push(SIDE_EFFECT);
   if (d.operation !== '') a.push(sharedAttribute(OtelAttr.genAiOperationName, d.operation));
-  if (d.isRunRoot || d.stepKind === 'handoff') a.push(sharedAttribute(OtelAttr.genAiAgentName, d.isRunRoot ? run.agentName : d.stepName));
+  if (d.isRunRoot || d.stepKind === 'handoff')
+    a.push(sharedAttribute(OtelAttr.genAiAgentName, d.isRunRoot ? run.agentName : d.stepName));
   if (d.toolName !== '') {
     a.push(sharedAttribute(TelltaleAttr.toolName, d.toolName));
     a.push(sharedAttribute(OtelAttr.genAiToolName, d.toolName));

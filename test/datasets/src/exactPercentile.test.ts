@@ -45,9 +45,14 @@ describe('exactPercentile equals ClickHouse quantileExact(q − 1e-12) (embedded
   });
 
   /** The levels as the SQL asks for them: q − 1e-12 (0 stays 0). */
-  const shifted = (levels: readonly number[]): string => levels.map((p) => (p === 0 ? '0' : (p - 1e-12).toFixed(12))).join(', ');
+  const shifted = (levels: readonly number[]): string =>
+    levels.map((p) => (p === 0 ? '0' : (p - 1e-12).toFixed(12))).join(', ');
 
-  async function chQuantiles(fn: string, values: readonly number[], levels: string = LEVELS.join(', ')): Promise<number[]> {
+  async function chQuantiles(
+    fn: string,
+    values: readonly number[],
+    levels: string = LEVELS.join(', '),
+  ): Promise<number[]> {
     const result = await store.client.query({
       query: `SELECT ${fn}(${levels})(x) AS q FROM (SELECT arrayJoin({xs:Array(Int64)}) AS x)`,
       format: 'JSONEachRow',
@@ -61,7 +66,9 @@ describe('exactPercentile equals ClickHouse quantileExact(q − 1e-12) (embedded
     const rng = new Prng(42);
     for (const n of [1, 2, 3, 4, 5, 7, 10, 11, 100, 999, 1000, 1001, 4321]) {
       const values = Array.from({ length: n }, () => rng.int(0, Math.max(3, Math.floor(n / 3))));
-      expect(await chQuantiles('quantilesExact', values, shifted(LEVELS)), `n=${n}`).toEqual(exactPercentiles(values, LEVELS));
+      expect(await chQuantiles('quantilesExact', values, shifted(LEVELS)), `n=${n}`).toEqual(
+        exactPercentiles(values, LEVELS),
+      );
     }
   });
 
@@ -90,7 +97,9 @@ describe('exactPercentile equals ClickHouse quantileExact(q − 1e-12) (embedded
     const rows = await result.json<{ step_name: string; q: Array<string | number>; n: string | number }>();
     expect(rows.length).toBeGreaterThan(20);
     for (const row of rows) {
-      const durations = spans.filter((s) => s.stepName === row.step_name).map((s) => Number(s.endTimeUnixNano - s.startTimeUnixNano));
+      const durations = spans
+        .filter((s) => s.stepName === row.step_name)
+        .map((s) => Number(s.endTimeUnixNano - s.startTimeUnixNano));
       expect(Number(row.n)).toBe(durations.length);
       expect(row.q.map(Number), row.step_name).toEqual(exactPercentiles(durations, levels));
     }

@@ -7,7 +7,8 @@
  */
 export function firstDifference(got: unknown, want: unknown, path: string): string | undefined {
   if (typeof want === 'number' && typeof got === 'number') {
-    if (Number.isNaN(want) || Number.isNaN(got)) return Number.isNaN(want) && Number.isNaN(got) ? undefined : `${path}: ${got} vs ${want}`;
+    if (Number.isNaN(want) || Number.isNaN(got))
+      return Number.isNaN(want) && Number.isNaN(got) ? undefined : `${path}: ${got} vs ${want}`;
     return Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want)) ? undefined : `${path}: ${got} vs ${want}`;
   }
   if (Array.isArray(want)) {
@@ -29,5 +30,7 @@ export function firstDifference(got: unknown, want: unknown, path: string): stri
     }
     return undefined;
   }
-  return Object.is(got, want) || (typeof got === 'bigint' && got === want) ? undefined : `${path}: ${String(got)} vs ${String(want)}`;
+  return Object.is(got, want) || (typeof got === 'bigint' && got === want)
+    ? undefined
+    : `${path}: ${String(got)} vs ${String(want)}`;
 }

@@ -51,7 +51,9 @@ describe('generateDataset', () => {
       expect(s.endTimeUnixNano > s.startTimeUnixNano).toBe(true);
       const parent = byId.get(s.parentSpanId);
       if (parent !== undefined) {
-        expect(s.startTimeUnixNano >= parent.startTimeUnixNano && s.endTimeUnixNano <= parent.endTimeUnixNano).toBe(true);
+        expect(s.startTimeUnixNano >= parent.startTimeUnixNano && s.endTimeUnixNano <= parent.endTimeUnixNano).toBe(
+          true,
+        );
         expect(parent.traceId).toBe(s.traceId);
       }
     }
@@ -68,7 +70,8 @@ describe('generateDataset', () => {
       if (s.attempt > 0) expect(attrs.get('telltale.step.attempt')).toBe(BigInt(s.attempt));
       if (s.toolName !== '') expect(attrs.get('telltale.tool.args_hash')).toBe(s.toolArgsHash);
       if (s.costUsd !== null) expect(attrs.get('telltale.cost.usd')).toBe(s.costUsd);
-      if (s.stepKind === 'llm' && s.inputTokens > 0) expect(attrs.get('gen_ai.usage.input_tokens')).toBe(BigInt(s.inputTokens));
+      if (s.stepKind === 'llm' && s.inputTokens > 0)
+        expect(attrs.get('gen_ai.usage.input_tokens')).toBe(BigInt(s.inputTokens));
       expect(new Map(s.resourceAttributes.map((kv) => [kv.key, kv.value])).get('service.name')).toBe(s.serviceName);
     }
     expect(new Set(a.truth.runs.map((r) => r.tier))).toEqual(new Set(['free', 'pro']));

@@ -27,7 +27,10 @@ export interface ChunkOptions {
  * caller keeps is up to it), so ten million spans never sit in memory
  * together. Chunks concatenated are exactly `generateDataset(spec).spans`.
  */
-export function* generateDatasetChunks(spec: DatasetSpec, opts: ChunkOptions = {}): Generator<DatasetChunk, void, undefined> {
+export function* generateDatasetChunks(
+  spec: DatasetSpec,
+  opts: ChunkOptions = {},
+): Generator<DatasetChunk, void, undefined> {
   validateSpec(spec);
   const size = opts.runsPerChunk ?? 1_000;
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`runsPerChunk must be a positive integer, got ${size}`);

@@ -65,7 +65,10 @@ describe('analytic agents behave as their generating model says', () => {
       const a = truth.agents[0]!;
       const analytic = analyticPrediction(spec)!;
       expect(a.predictedTrueMethod).toBe('analytic');
-      expect(near(a.success, a.success + a.failure, analytic.successProbability), `${a.success}/${a.success + a.failure} vs ${analytic.successProbability}`).toBe(true);
+      expect(
+        near(a.success, a.success + a.failure, analytic.successProbability),
+        `${a.success}/${a.success + a.failure} vs ${analytic.successProbability}`,
+      ).toBe(true);
       for (const s of truth.steps.filter((x) => x.groups > 0)) {
         expect(near(s.anyOk, s.groups, s.generating.eventualSuccess), `${s.stepName} p`).toBe(true);
         expect(near(s.firstOk, s.groups, s.generating.firstAttemptSuccess), `${s.stepName} f`).toBe(true);

@@ -17,7 +17,11 @@ describe('shuffleForDelivery', () => {
     expect(shuffleForDelivery(spans, 9)).toEqual(batches);
     expect(shuffleForDelivery(spans, 10).flat()).not.toEqual(flat);
     expect(batches.slice(0, -1).every((b) => b.length >= 50 && b.length <= 500)).toBe(true);
-    expect(shuffleForDelivery(spans, 9, { batchSize: [10, 10] }).slice(0, -1).every((b) => b.length === 10)).toBe(true);
+    expect(
+      shuffleForDelivery(spans, 9, { batchSize: [10, 10] })
+        .slice(0, -1)
+        .every((b) => b.length === 10),
+    ).toBe(true);
   });
 
   it('scrambles: children before parents, runs interleaved, some roots several batches late', () => {

@@ -15,10 +15,15 @@ export interface DeliveryOptions {
  * three more batches, cut into batches of random size and shuffled within
  * each batch. Deterministic for a seed; every span appears exactly once.
  */
-export function shuffleForDelivery(spans: readonly SpanRecord[], seed: number, opts: DeliveryOptions = {}): SpanRecord[][] {
+export function shuffleForDelivery(
+  spans: readonly SpanRecord[],
+  seed: number,
+  opts: DeliveryOptions = {},
+): SpanRecord[][] {
   const rng = new Prng(seed, 0x5f3759df);
   const [minBatch, maxBatch] = opts.batchSize ?? [50, 500];
-  if (!(Number.isInteger(minBatch) && minBatch >= 1 && maxBatch >= minBatch)) throw new RangeError('batchSize must be integers 1 ≤ min ≤ max');
+  if (!(Number.isInteger(minBatch) && minBatch >= 1 && maxBatch >= minBatch))
+    throw new RangeError('batchSize must be integers 1 ≤ min ≤ max');
   const lateShare = opts.lateRootShare ?? 0.3;
 
   const runs = new Map<string, SpanRecord[]>();
@@ -27,7 +32,11 @@ export function shuffleForDelivery(spans: readonly SpanRecord[], seed: number, o
     if (list === undefined) runs.set(s.runId, [s]);
     else list.push(s);
   }
-  const queues = [...runs.values()].map((list) => [...list].sort((a, b) => (a.endTimeUnixNano < b.endTimeUnixNano ? -1 : a.endTimeUnixNano > b.endTimeUnixNano ? 1 : 0)));
+  const queues = [...runs.values()].map((list) =>
+    [...list].sort((a, b) =>
+      a.endTimeUnixNano < b.endTimeUnixNano ? -1 : a.endTimeUnixNano > b.endTimeUnixNano ? 1 : 0,
+    ),
+  );
   const cursors = queues.map(() => 0);
   const active = queues.map((_, i) => i);
   const stream: SpanRecord[] = [];
@@ -36,7 +45,8 @@ export function shuffleForDelivery(spans: readonly SpanRecord[], seed: number, o
     const slot = rng.int(0, active.length - 1);
     const q = active[slot]!;
     const span = queues[q]![cursors[q]!++]!;
-    if (span.isRunRoot && rng.chance(lateShare)) late.push({ span, at: stream.length + rng.int(maxBatch, 3 * maxBatch) });
+    if (span.isRunRoot && rng.chance(lateShare))
+      late.push({ span, at: stream.length + rng.int(maxBatch, 3 * maxBatch) });
     else stream.push(span);
     if (cursors[q] === queues[q]!.length) {
       active[slot] = active[active.length - 1]!;
@@ -47,7 +57,7 @@ export function shuffleForDelivery(spans: readonly SpanRecord[], seed: number, o
   for (const { span, at } of late) stream.splice(Math.min(at, stream.length), 0, span);
 
   const batches: SpanRecord[][] = [];
-  for (let i = 0; i < stream.length; ) {
+  for (let i = 0; i < stream.length;) {
     const size = rng.int(minBatch, maxBatch);
     const batch = stream.slice(i, i + size);
     for (let j = batch.length - 1; j > 0; j--) {

@@ -72,19 +72,32 @@ export function simulateRun(ctx: SimulationContext, runIndex: number): RunResult
     agentName: agent.name,
     tier,
     resource: ctx.resources.get(agent)!,
-    runAttributes: [Object.freeze({ key: TelltaleAttr.runId, value: ids.runId }), sharedAttribute('customer.tier', tier)],
+    runAttributes: [
+      Object.freeze({ key: TelltaleAttr.runId, value: ids.runId }),
+      sharedAttribute('customer.tier', tier),
+    ],
   };
   const rec = new RunRecorder(common, spec.cost.prices);
-  const ex = new StepExecutor(rng, ids, rec, agent, spec.cost, { forced, wrapLlm: rng.chance(agent.usageWrapperRate ?? 0), loop });
+  const ex = new StepExecutor(rng, ids, rec, agent, spec.cost, {
+    forced,
+    wrapLlm: rng.chance(agent.usageWrapperRate ?? 0),
+    loop,
+  });
   const rootId = ids.nextSpanId();
   const body = ex.sequence(agent.steps, { parentId: rootId, t: 0, iteration: 0, loop: undefined });
   const loops = buildLoopTruths(rec, loop, spec.thresholds);
 
   let ending: Ending = { outcome: 'success', errorType: '', declared: false };
   if (body.failure !== undefined) {
-    if (forced || !rng.chance(agent.fallbackRate)) ending = { outcome: 'failure', errorType: body.failure, declared: false };
+    if (forced || !rng.chance(agent.fallbackRate))
+      ending = { outcome: 'failure', errorType: body.failure, declared: false };
   } else if (loop !== undefined) {
-    if (rng.chance(agent.loops?.failureRate ?? 0)) ending = { outcome: 'failure', errorType: loop.kind === 'runaway' ? 'MaxStepsExceededError' : 'LoopDetectedError', declared: false };
+    if (rng.chance(agent.loops?.failureRate ?? 0))
+      ending = {
+        outcome: 'failure',
+        errorType: loop.kind === 'runaway' ? 'MaxStepsExceededError' : 'LoopDetectedError',
+        declared: false,
+      };
   } else if (rng.chance(agent.seamFailureRate)) {
     const errorType = rng.pick(agent.seamErrorTypes);
     ending = { outcome: 'failure', errorType, declared: errorType === '' };

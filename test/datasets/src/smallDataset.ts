@@ -19,4 +19,3 @@ export function smallDataset(opts: PresetOptions = {}): DatasetSpec {
     cost: { prices: DEFAULT_PRICES, explicitShare: opts.explicitCostShare ?? 0.3, explicitMarkup: 1.25 },
   };
 }
-

@@ -14,10 +14,19 @@ export interface SpanCost {
   unpriced: boolean;
 }
 
-type CostFields = Pick<SpanRecord, 'stepKind' | 'costUsd' | 'model' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens'>;
+type CostFields = Pick<
+  SpanRecord,
+  'stepKind' | 'costUsd' | 'model' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens'
+>;
 
 /** Price of a call: non-cached input at the input price, cached input at the cache price, output at the output price. */
-export function priceTokens(prices: PriceTable, model: string, inputTokens: number, outputTokens: number, cachedInputTokens: number): number | undefined {
+export function priceTokens(
+  prices: PriceTable,
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  cachedInputTokens: number,
+): number | undefined {
   const i = prices.models.indexOf(model);
   if (i < 0) return undefined;
   const cached = Math.min(cachedInputTokens, inputTokens);

@@ -52,7 +52,13 @@ export function stepProbabilities(step: StepSpec): StepProbabilities {
   const r = step.retrySuccess * children;
   const m = step.maxAttempts;
   const recovery = 1 - (1 - r) ** (m - 1);
-  return { firstAttemptSuccess: f, retrySuccess: r, maxAttempts: m, eventualSuccess: 1 - (1 - f) * (1 - recovery), recovery };
+  return {
+    firstAttemptSuccess: f,
+    retrySuccess: r,
+    maxAttempts: m,
+    eventualSuccess: 1 - (1 - f) * (1 - recovery),
+    recovery,
+  };
 }
 
 /** Every step name an agent can produce (rotated tool names included), with its spec and nesting depth. */

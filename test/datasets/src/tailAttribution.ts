@@ -28,13 +28,20 @@ export interface TailAttribution {
  * inclusive, nearest-rank as {@link exactPercentiles}) stand for the median. A step's share in a group is the sum of its spans' self time
  * over the sum of the runs' durations.
  */
-export function tailAttribution(spans: readonly SpanRecord[], opts: { tailQuantile?: number; medianBand?: readonly [number, number] } = {}): TailAttribution {
+export function tailAttribution(
+  spans: readonly SpanRecord[],
+  opts: { tailQuantile?: number; medianBand?: readonly [number, number] } = {},
+): TailAttribution {
   const self = selfTimeNs(spans);
   const roots = new Map<string, number>();
   for (const s of spans) if (s.isRunRoot) roots.set(s.runId, Number(s.endTimeUnixNano - s.startTimeUnixNano));
   const durations = [...roots.values()];
   const [lo, hi] = opts.medianBand ?? [0.45, 0.55];
-  const [tail, bandLo, bandHi] = exactPercentiles(durations, [opts.tailQuantile ?? 0.99, lo, hi]) as [number, number, number];
+  const [tail, bandLo, bandHi] = exactPercentiles(durations, [opts.tailQuantile ?? 0.99, lo, hi]) as [
+    number,
+    number,
+    number,
+  ];
   const group = new Map<string, 'tail' | 'median'>();
   let tailTotal = 0;
   let medianTotal = 0;
@@ -67,5 +74,11 @@ export function tailAttribution(spans: readonly SpanRecord[], opts: { tailQuanti
   shares.sort((a, b) => b.growth - a.growth);
   let tailRuns = 0;
   for (const g of group.values()) if (g === 'tail') tailRuns++;
-  return { tailThresholdNs: tail, tailRuns, medianRuns: group.size - tailRuns, shares, driver: shares.find((x) => x.isStep)?.stepName ?? '' };
+  return {
+    tailThresholdNs: tail,
+    tailRuns,
+    medianRuns: group.size - tailRuns,
+    shares,
+    driver: shares.find((x) => x.isStep)?.stepName ?? '',
+  };
 }

@@ -25,27 +25,68 @@ describe('truth agrees with an independent reading of the spans (analyzeRuns)', 
     for (const r of truth.runs) {
       const f = facts.get(r.runId)!;
       const where = `run ${r.runIndex} (${r.agent})`;
-      expect({ where, outcome: f.outcome, cause: f.primaryCause, gap: f.gapClass }).toEqual({ where, outcome: r.outcome, cause: r.primaryCause, gap: r.gapClass });
+      expect({ where, outcome: f.outcome, cause: f.primaryCause, gap: f.gapClass }).toEqual({
+        where,
+        outcome: r.outcome,
+        cause: r.primaryCause,
+        gap: r.gapClass,
+      });
       expect(f.agent).toBe(r.outcome === 'incomplete' ? '' : r.agent);
-      expect([f.durationNs, f.spanCount, f.steps, f.groups.length, f.failedGroups]).toEqual([r.durationNs, r.spanCount, r.steps, r.attemptGroups, r.failedGroups]);
-      expect([f.inputTokens, f.outputTokens, f.unpricedSpans]).toEqual([r.inputTokens, r.outputTokens, r.unpricedSpans]);
+      expect([f.durationNs, f.spanCount, f.steps, f.groups.length, f.failedGroups]).toEqual([
+        r.durationNs,
+        r.spanCount,
+        r.steps,
+        r.attemptGroups,
+        r.failedGroups,
+      ]);
+      expect([f.inputTokens, f.outputTokens, f.unpricedSpans]).toEqual([
+        r.inputTokens,
+        r.outputTokens,
+        r.unpricedSpans,
+      ]);
       expect(close(f.costUsd, r.costUsd), `${where} cost ${f.costUsd} vs ${r.costUsd}`).toBe(true);
       const got = [...f.loops].sort((a, b) => loopKey(a).localeCompare(loopKey(b)));
       const want = [...r.loops].sort((a, b) => loopKey(a).localeCompare(loopKey(b)));
-      expect(got.map(({ wastedCostUsd: _, ...l }) => l), where).toEqual(want.map(({ wastedCostUsd: _, ...l }) => l));
+      expect(
+        got.map(({ wastedCostUsd: _, ...l }) => l),
+        where,
+      ).toEqual(want.map(({ wastedCostUsd: _, ...l }) => l));
       got.forEach((l, i) => expect(close(l.wastedCostUsd, want[i]!.wastedCostUsd)).toBe(true));
     }
   });
 
   it('per step: the realised attempt-group counts over completed runs', () => {
     const outcome = new Map(truth.runs.map((r) => [r.runId, r]));
-    const agg = new Map<string, { groups: number; inSuccess: number; firstOk: number; anyOk: number; recovered: number; attempts: number; okAttempts: number; extraNs: number; extraCost: number }>();
+    const agg = new Map<
+      string,
+      {
+        groups: number;
+        inSuccess: number;
+        firstOk: number;
+        anyOk: number;
+        recovered: number;
+        attempts: number;
+        okAttempts: number;
+        extraNs: number;
+        extraCost: number;
+      }
+    >();
     for (const f of facts.values()) {
       const run = outcome.get(f.runId)!;
       if (run.outcome === 'incomplete') continue;
       for (const g of f.groups) {
         const key = `${run.agent}/${g.stepName}`;
-        const e = agg.get(key) ?? { groups: 0, inSuccess: 0, firstOk: 0, anyOk: 0, recovered: 0, attempts: 0, okAttempts: 0, extraNs: 0, extraCost: 0 };
+        const e = agg.get(key) ?? {
+          groups: 0,
+          inSuccess: 0,
+          firstOk: 0,
+          anyOk: 0,
+          recovered: 0,
+          attempts: 0,
+          okAttempts: 0,
+          extraNs: 0,
+          extraCost: 0,
+        };
         e.groups++;
         if (run.outcome === 'success') e.inSuccess++;
         if (g.firstOk) e.firstOk++;
@@ -61,8 +102,18 @@ describe('truth agrees with an independent reading of the spans (analyzeRuns)', 
     expect(agg.size).toBe(truth.steps.filter((s) => s.groups > 0).length);
     for (const s of truth.steps.filter((x) => x.groups > 0)) {
       const e = agg.get(`${s.agent}/${s.stepName}`)!;
-      expect([e.groups, e.inSuccess, e.firstOk, e.anyOk, e.recovered, e.attempts, e.okAttempts, e.extraNs], s.stepName).toEqual([
-        s.groups, s.groupsInSuccessfulRuns, s.firstOk, s.anyOk, s.recovered, s.attempts, s.okAttempts, s.retryExtraNs,
+      expect(
+        [e.groups, e.inSuccess, e.firstOk, e.anyOk, e.recovered, e.attempts, e.okAttempts, e.extraNs],
+        s.stepName,
+      ).toEqual([
+        s.groups,
+        s.groupsInSuccessfulRuns,
+        s.firstOk,
+        s.anyOk,
+        s.recovered,
+        s.attempts,
+        s.okAttempts,
+        s.retryExtraNs,
       ]);
       expect(s.failedFirst).toBe(s.groups - s.firstOk);
       expect(close(e.extraCost, s.retryExtraCostUsd)).toBe(true);
@@ -76,9 +127,12 @@ describe('truth agrees with an independent reading of the spans (analyzeRuns)', 
       expect(a.success).toBe(fs.filter((f) => f.outcome === 'success').length);
       expect(a.failure).toBe(fs.filter((f) => f.outcome === 'failure').length);
       expect(a.incomplete).toBe(fs.filter((f) => f.outcome === 'incomplete').length);
-      expect([a.stepExplainedFailures, a.seamFailures, a.fallbackRecoveries]).toEqual(['step_explained', 'seam', 'fallback_recovery'].map((g) => fs.filter((f) => f.gapClass === g).length));
+      expect([a.stepExplainedFailures, a.seamFailures, a.fallbackRecoveries]).toEqual(
+        ['step_explained', 'seam', 'fallback_recovery'].map((g) => fs.filter((f) => f.gapClass === g).length),
+      );
       let p = 1;
-      for (const s of truth.steps.filter((x) => x.agent === a.agent && x.groups > 0)) p *= (s.anyOk / s.groups) ** (s.groupsInSuccessfulRuns / a.success);
+      for (const s of truth.steps.filter((x) => x.agent === a.agent && x.groups > 0))
+        p *= (s.anyOk / s.groups) ** (s.groupsInSuccessfulRuns / a.success);
       expect(close(p, a.predictedRealized)).toBe(true);
     }
   });
@@ -102,7 +156,8 @@ describe('the dataset exercises every case', () => {
   });
 
   it('has seam failures, fallback recoveries and step-explained failures', () => {
-    const sum = (k: 'seamFailures' | 'fallbackRecoveries' | 'stepExplainedFailures'): number => truth.agents.reduce((n, a) => n + a[k], 0);
+    const sum = (k: 'seamFailures' | 'fallbackRecoveries' | 'stepExplainedFailures'): number =>
+      truth.agents.reduce((n, a) => n + a[k], 0);
     expect(sum('seamFailures')).toBeGreaterThanOrEqual(10);
     expect(sum('fallbackRecoveries')).toBeGreaterThanOrEqual(10);
     expect(sum('stepExplainedFailures')).toBeGreaterThanOrEqual(50);
@@ -122,12 +177,15 @@ describe('the dataset exercises every case', () => {
     expect(has((s) => unknownRuns.has(s.runId) && /timeout/i.test(s.errorType))).toBeGreaterThan(0);
     // Counting every span's usage (aggregates included) would overstate cost.
     let naive = 0;
-    for (const s of spans) naive += s.costUsd ?? priceTokens(spec.cost.prices, s.model, s.inputTokens, s.outputTokens, s.cachedInputTokens) ?? 0;
+    for (const s of spans)
+      naive +=
+        s.costUsd ?? priceTokens(spec.cost.prices, s.model, s.inputTokens, s.outputTokens, s.cachedInputTokens) ?? 0;
     expect(naive).toBeGreaterThan(truth.totals.costUsd * 1.05);
   });
 
   it('partial executions are failed runs with a side effect that succeeded', () => {
     const partial = truth.runs.filter((r) => r.primaryCause === 'partial_execution');
-    for (const r of partial) expect(spans.some((s) => s.runId === r.runId && s.sideEffect && s.statusCode !== 2)).toBe(true);
+    for (const r of partial)
+      expect(spans.some((s) => s.runId === r.runId && s.sideEffect && s.statusCode !== 2)).toBe(true);
   });
 });

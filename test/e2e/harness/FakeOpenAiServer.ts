@@ -46,13 +46,19 @@ export class FakeOpenAiServer {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
         return;
       }
       this.requests.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
       const step = this.script[this.next % this.script.length]!;
       const n = this.next++;
-      const toolCalls = step.toolCalls?.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+      const toolCalls = step.toolCalls?.map((c, i) => ({
+        id: `call_${n}_${i}`,
+        type: 'function',
+        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+      }));
       const body = {
         id: `chatcmpl-${n}`,
         object: 'chat.completion',
@@ -61,7 +67,11 @@ export class FakeOpenAiServer {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: step.text ?? null, ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) },
+            message: {
+              role: 'assistant',
+              content: step.text ?? null,
+              ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
+            },
             finish_reason: toolCalls === undefined ? 'stop' : 'tool_calls',
             logprobs: null,
           },

@@ -5,7 +5,13 @@ import { type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 
 /** Where the recorded OTLP payloads of the interop tests live (committed; replayed by interopFixtures.test.ts). */
 export const INTEROP_FIXTURES_DIR = new URL('../../fixtures/interop/', import.meta.url);
@@ -41,10 +47,22 @@ export class InteropTracing {
   private readonly recorder: RecordingExporter;
   private readonly contextManager = new AsyncLocalStorageContextManager();
 
-  constructor(endpoint: string, serviceName: string, opts: { simple?: boolean; headers?: Record<string, string>; exporter?: SpanExporter } = {}) {
-    this.recorder = new RecordingExporter(opts.exporter ?? new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: opts.headers ?? {} }));
-    const processor = opts.simple === true ? new SimpleSpanProcessor(this.recorder) : new BatchSpanProcessor(this.recorder, { scheduledDelayMillis: 50 });
-    this.provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': serviceName }), spanProcessors: [processor] });
+  constructor(
+    endpoint: string,
+    serviceName: string,
+    opts: { simple?: boolean; headers?: Record<string, string>; exporter?: SpanExporter } = {},
+  ) {
+    this.recorder = new RecordingExporter(
+      opts.exporter ?? new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: opts.headers ?? {} }),
+    );
+    const processor =
+      opts.simple === true
+        ? new SimpleSpanProcessor(this.recorder)
+        : new BatchSpanProcessor(this.recorder, { scheduledDelayMillis: 50 });
+    this.provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': serviceName }),
+      spanProcessors: [processor],
+    });
     context.setGlobalContextManager(this.contextManager.enable());
   }
 
@@ -73,9 +91,14 @@ export class InteropTracing {
    * TELLTALE_RECORD_FIXTURES=1; returns them either way.
    */
   recordFixture(name: string): unknown[] {
-    const requests = this.recorder.batches.map((batch) => JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(batch))) as unknown);
+    const requests = this.recorder.batches.map(
+      (batch) => JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(batch))) as unknown,
+    );
     if (process.env['TELLTALE_RECORD_FIXTURES'] === '1') {
-      writeFileSync(new URL(`${name}.json`, INTEROP_FIXTURES_DIR), `${JSON.stringify({ source: name, requests }, null, 1)}\n`);
+      writeFileSync(
+        new URL(`${name}.json`, INTEROP_FIXTURES_DIR),
+        `${JSON.stringify({ source: name, requests }, null, 1)}\n`,
+      );
     }
     return requests;
   }

@@ -48,13 +48,25 @@ export interface SendTally {
  * Retry-After (as the OTel exporters do), so a run ends acked unless stopped.
  */
 export class RunSender {
-  readonly tally: SendTally = { acked: new Set(), refused: new Set(), statuses: new Map(), retryAfter: [], networkErrors: 0 };
+  readonly tally: SendTally = {
+    acked: new Set(),
+    refused: new Set(),
+    statuses: new Map(),
+    retryAfter: [],
+    networkErrors: 0,
+  };
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
 
   constructor(
     private readonly url: () => string,
-    private readonly opts: { concurrency: number; spansPerRun: number; prefix: string; retry503?: boolean; maxRuns?: number },
+    private readonly opts: {
+      concurrency: number;
+      spansPerRun: number;
+      prefix: string;
+      retry503?: boolean;
+      maxRuns?: number;
+    },
   ) {}
 
   start(): void {
@@ -88,7 +100,11 @@ export class RunSender {
     for (;;) {
       let res: Response;
       try {
-        res = await fetch(`${this.url()}/v1/traces`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+        res = await fetch(`${this.url()}/v1/traces`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
         await res.arrayBuffer();
       } catch {
         this.tally.networkErrors++;

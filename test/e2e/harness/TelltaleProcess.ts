@@ -31,7 +31,9 @@ export class TelltaleProcess {
     private env: Readonly<Record<string, string>>,
   ) {}
 
-  static async start(opts: { dataDir?: string; args?: readonly string[]; env?: Record<string, string> } = {}): Promise<TelltaleProcess> {
+  static async start(
+    opts: { dataDir?: string; args?: readonly string[]; env?: Record<string, string> } = {},
+  ): Promise<TelltaleProcess> {
     const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'telltale-e2e-'));
     const proc = new TelltaleProcess(dataDir, opts.args ?? [], opts.dataDir === undefined, opts.env ?? {});
     await proc.spawn();
@@ -43,17 +45,36 @@ export class TelltaleProcess {
 
   private spawn(): Promise<void> {
     this.exit = undefined;
-    const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--grpc-port', '0', '--data-dir', this.dataDir, '--log-level', 'info', ...this.extraArgs], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'start',
+        '--port',
+        '0',
+        '--grpc-port',
+        '0',
+        '--data-dir',
+        this.dataDir,
+        '--log-level',
+        'info',
+        ...this.extraArgs,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...this.env },
+      },
+    );
     child.once('exit', (code, signal) => {
       this.exit = { code, signal };
     });
     this.child = child;
     createInterface({ input: child.stderr }).on('line', (line) => this.addLog(line));
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`telltale did not start in 30 s:\n${this.logs.join('\n')}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`telltale did not start in 30 s:\n${this.logs.join('\n')}`)),
+        30_000,
+      );
       createInterface({ input: child.stdout }).on('line', (line) => {
         this.addLog(line);
         const entry = parseJson(line);

@@ -15,7 +15,11 @@ export async function exportRunWithKey(url: string, key: string): Promise<{ runI
   await provider.forceFlush();
   const spans = [...memory.getFinishedSpans()];
   await provider.shutdown();
-  const exporter = new OTLPTraceExporter({ url: `${url}/v1/traces`, headers: { Authorization: `Bearer ${key}` }, timeoutMillis: 10_000 });
+  const exporter = new OTLPTraceExporter({
+    url: `${url}/v1/traces`,
+    headers: { Authorization: `Bearer ${key}` },
+    timeoutMillis: 10_000,
+  });
   try {
     return { runId, result: await new Promise<ExportResult>((resolve) => exporter.export(spans, resolve)) };
   } finally {
@@ -24,7 +28,11 @@ export async function exportRunWithKey(url: string, key: string): Promise<{ runI
 }
 
 /** Calls `attempt` until `done` holds of its result or `ms` pass (100 ms between tries); the last result and how long it took. */
-export async function pollUntil<T>(attempt: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<{ value: T; tookMs: number }> {
+export async function pollUntil<T>(
+  attempt: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms: number,
+): Promise<{ value: T; tookMs: number }> {
   const start = Date.now();
   let value = await attempt();
   while (!done(value) && Date.now() - start < ms) {

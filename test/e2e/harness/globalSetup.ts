@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
  */
 export default function setup(): void {
   const root = fileURLToPath(new URL('../../..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url)), '-b'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url)), '-b'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (!existsSync(fileURLToPath(new URL('../../../apps/server/dist/web/index.html', import.meta.url)))) {
     execFileSync('npm', ['run', '--silent', '--prefix', 'apps/web', 'build'], { cwd: root, stdio: 'inherit' });
   }

@@ -67,11 +67,19 @@ export async function listSessions(telltale: TelltaleProcess): Promise<ApiSessio
 }
 
 /** Prices per million tokens for `model` (a project override), so expected costs are exact. */
-export async function setPrice(telltale: TelltaleProcess, model: string, perMTok: { input: number; cached: number; output: number }): Promise<void> {
+export async function setPrice(
+  telltale: TelltaleProcess,
+  model: string,
+  perMTok: { input: number; cached: number; output: number },
+): Promise<void> {
   const res = await fetch(`${telltale.url}/api/v1/prices/${encodeURIComponent(model)}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inputPerMTok: perMTok.input, cachedInputPerMTok: perMTok.cached, outputPerMTok: perMTok.output }),
+    body: JSON.stringify({
+      inputPerMTok: perMTok.input,
+      cachedInputPerMTok: perMTok.cached,
+      outputPerMTok: perMTok.output,
+    }),
   });
   expect(res.status).toBe(200);
 }
@@ -84,10 +92,18 @@ export function stepsOf(spans: readonly ApiSpan[]): string[] {
 /** Σ usage of the spans the run's totals count: step spans that are not aggregates (run, handoff). */
 export function countedUsage(spans: readonly ApiSpan[]): { input: number; output: number } {
   const counted = spans.filter((s) => !['', 'run', 'handoff'].includes(s.stepKind));
-  return { input: counted.reduce((n, s) => n + s.inputTokens, 0), output: counted.reduce((n, s) => n + s.outputTokens, 0) };
+  return {
+    input: counted.reduce((n, s) => n + s.inputTokens, 0),
+    output: counted.reduce((n, s) => n + s.outputTokens, 0),
+  };
 }
 
 /** Cost of `calls` calls at `perMTok` prices: uncached input, cached input and output tokens. */
-export function costOf(usage: { input: number; cached: number; output: number }, perMTok: { input: number; cached: number; output: number }): number {
-  return ((usage.input - usage.cached) * perMTok.input + usage.cached * perMTok.cached + usage.output * perMTok.output) / 1e6;
+export function costOf(
+  usage: { input: number; cached: number; output: number },
+  perMTok: { input: number; cached: number; output: number },
+): number {
+  return (
+    ((usage.input - usage.cached) * perMTok.input + usage.cached * perMTok.cached + usage.output * perMTok.output) / 1e6
+  );
 }

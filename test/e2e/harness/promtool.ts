@@ -13,7 +13,9 @@ export interface PromtoolResult {
 /** Runs promtool with `args`, `stdin` piped in; fails (never skips) when promtool is missing. */
 export function promtool(args: readonly string[], stdin?: string, timeoutMs = 30_000): Promise<PromtoolResult> {
   if (!existsSync(PROMTOOL)) {
-    throw new Error(`promtool not found at ${PROMTOOL}: run node scripts/ensurePromtool.mjs (installs Debian's prometheus package), or set TELLTALE_PROMTOOL`);
+    throw new Error(
+      `promtool not found at ${PROMTOOL}: run node scripts/ensurePromtool.mjs (installs Debian's prometheus package), or set TELLTALE_PROMTOOL`,
+    );
   }
   return new Promise((resolve, reject) => {
     const child = spawn(PROMTOOL, args, { stdio: ['pipe', 'pipe', 'pipe'] });

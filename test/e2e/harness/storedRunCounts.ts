@@ -21,13 +21,16 @@ export async function storedRunCounts(dataDir: string): Promise<RunCounts> {
     process.stdout.write(JSON.stringify(await result.json()));
     await store.close();
   `;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dataDir], { maxBuffer: 64 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dataDir], {
+    maxBuffer: 64 << 20,
+  });
   return toCounts(JSON.parse(stdout) as { run_id: string; rows: string | number; spans: string | number }[]);
 }
 
-export function toCounts(rows: readonly { run_id: string; rows: string | number; spans: string | number }[]): RunCounts {
+export function toCounts(
+  rows: readonly { run_id: string; rows: string | number; spans: string | number }[],
+): RunCounts {
   return new Map(rows.map((r) => [r.run_id, { rows: Number(r.rows), spans: Number(r.spans) }]));
 }
 
 export const RUN_COUNTS_SQL = SQL.replace(' FORMAT JSONEachRow', '');
-

@@ -13,7 +13,11 @@ const NoParams = z.object({}).strict();
  * what the OpenAPI document says about it. The response schema is required:
  * every route documents what it answers.
  */
-export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> extends RouteContract<Q, P, B> {
+export interface RouteSpec<
+  Q extends z.ZodObject = z.ZodObject,
+  P extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = z.ZodType,
+> extends RouteContract<Q, P, B> {
   tag: string;
   summary: string;
   /** What the 2xx answer means, in words (the `response` schema gives its shape). */
@@ -48,12 +52,15 @@ export class ApiRegistry {
     spec: RouteSpec<Q, P, B>,
     handle: (input: RouteInput<Q, P, B>) => unknown,
   ): void {
-    if (this.specs.some((s) => s.method === spec.method && s.path === spec.path)) throw new Error(`route ${spec.method} ${spec.path} registered twice`);
+    if (this.specs.some((s) => s.method === spec.method && s.path === spec.path))
+      throw new Error(`route ${spec.method} ${spec.path} registered twice`);
     this.specs.push(spec);
     const handler = async (req: Request, res: Response): Promise<void> => {
       const query = parseQuery(spec.query, req.query);
       const params = parseOrThrow(spec.params ?? NoParams, req.params, 'path parameter') as z.output<P>;
-      const body = (spec.body === undefined ? undefined : parseOrThrow(spec.body, req.body, 'request body')) as z.output<B>;
+      const body = (
+        spec.body === undefined ? undefined : parseOrThrow(spec.body, req.body, 'request body')
+      ) as z.output<B>;
       const result = await handle({ query, params, body, req, res });
       if (!res.headersSent) res.json(result);
     };

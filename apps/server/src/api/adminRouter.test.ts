@@ -45,17 +45,28 @@ describe('/api/v1/admin', () => {
   const projectKeys = { read: '', ingest: '' };
 
   async function listen(opts: Omit<ApiAppOptions, 'store' | 'analytics' | 'onInternalError'>): Promise<string> {
-    const server = createServer(createApiApp({ store, analytics: new Analytics(store), onInternalError: (err) => console.error(err), ...opts }));
+    const server = createServer(
+      createApiApp({ store, analytics: new Analytics(store), onInternalError: (err) => console.error(err), ...opts }),
+    );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  async function call<T = Record<string, unknown>>(base: string, method: string, path: string, opts: { key?: string; body?: unknown } = {}): Promise<Answer<T>> {
+  async function call<T = Record<string, unknown>>(
+    base: string,
+    method: string,
+    path: string,
+    opts: { key?: string; body?: unknown } = {},
+  ): Promise<Answer<T>> {
     const headers: Record<string, string> = {};
     if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}/api/v1${path}`, { method, headers, ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }) });
+    const res = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers,
+      ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+    });
     return { status: res.status, body: (await res.json()) as T };
   }
   const admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<Answer<T>> =>
@@ -72,9 +83,13 @@ describe('/api/v1/admin', () => {
     // a long refresh: only the admin routes' own reload can make a change visible within these tests
     cache = await KeyCache.open({ load: () => loadKeySnapshot(store), refreshMs: 600_000 });
     const authenticator = new Authenticator(cache);
-    const authenticate = (req: { headers: { authorization?: string | undefined } }): Promise<string> => authenticator.projectOf(req.headers.authorization, 'read');
+    const authenticate = (req: { headers: { authorization?: string | undefined } }): Promise<string> =>
+      authenticator.projectOf(req.headers.authorization, 'read');
     const gate = new AdminGate('keys', ADMIN_KEY);
-    urls.keys = await listen({ authenticate, admin: { authorize: (req) => gate.check(req.headers.authorization), onChange: () => cache.refresh() } });
+    urls.keys = await listen({
+      authenticate,
+      admin: { authorize: (req) => gate.check(req.headers.authorization), onChange: () => cache.refresh() },
+    });
     urls.keysNoAdmin = await listen({ authenticate });
     const open = new AdminGate('none');
     urls.open = await listen({ admin: { authorize: (req) => open.check(req.headers.authorization) } });
@@ -101,12 +116,17 @@ describe('/api/v1/admin', () => {
         ['POST', '/admin/projects', { id: 'sneaky' }],
         ['POST', '/admin/projects/seed/keys', { kind: 'read' }],
       ] as const) {
-        const res = await call<ErrorBody>(urls.keys, method, path, { ...(key === undefined ? {} : { key }), ...(body === undefined ? {} : { body }) });
+        const res = await call<ErrorBody>(urls.keys, method, path, {
+          ...(key === undefined ? {} : { key }),
+          ...(body === undefined ? {} : { body }),
+        });
         expect(res.status, `${what}: ${method} ${path}`).toBe(status);
         expect(res.body.error.message, what).toMatch(message);
       }
     }
-    expect((await admin<{ projects: Array<{ id: string }> }>('GET', '/admin/projects')).body.projects.map((p) => p.id)).toEqual(['seed']);
+    expect(
+      (await admin<{ projects: Array<{ id: string }> }>('GET', '/admin/projects')).body.projects.map((p) => p.id),
+    ).toEqual(['seed']);
   });
 
   it('with --auth keys and no admin key, the admin API is off whatever is sent', async () => {
@@ -125,16 +145,24 @@ describe('/api/v1/admin', () => {
   });
 
   it('creates, reads, updates and lists projects with their quotas', async () => {
-    const created = await admin<{ project: Record<string, unknown> }>('POST', '/admin/projects', { id: 'shop', name: 'The shop', maxSpansPerSecond: 500 });
+    const created = await admin<{ project: Record<string, unknown> }>('POST', '/admin/projects', {
+      id: 'shop',
+      name: 'The shop',
+      maxSpansPerSecond: 500,
+    });
     expect(created.status).toBe(201);
     expect(created.body.project).toMatchObject({ id: 'shop', name: 'The shop', maxSpansPerSecond: 500 });
     expect((await admin<ErrorBody>('POST', '/admin/projects', { id: 'shop' })).status).toBe(409);
-    const updated = await admin<{ project: Record<string, unknown> }>('PUT', '/admin/projects/shop', { maxSpansPerSecond: null });
+    const updated = await admin<{ project: Record<string, unknown> }>('PUT', '/admin/projects/shop', {
+      maxSpansPerSecond: null,
+    });
     expect(updated.body.project).toMatchObject({ id: 'shop', name: 'The shop', maxSpansPerSecond: null });
     expect(cache.quotaOf('shop')).toBeUndefined();
     await admin('PUT', '/admin/projects/shop', { maxSpansPerSecond: 7 });
     expect(cache.quotaOf('shop')).toBe(7); // reloaded by the change itself
-    expect((await admin<{ project: Record<string, unknown> }>('GET', '/admin/projects/shop')).body.project).toMatchObject({ name: 'The shop', maxSpansPerSecond: 7 });
+    expect(
+      (await admin<{ project: Record<string, unknown> }>('GET', '/admin/projects/shop')).body.project,
+    ).toMatchObject({ name: 'The shop', maxSpansPerSecond: 7 });
     expect((await admin<ErrorBody>('GET', '/admin/projects/ghost')).status).toBe(404);
     expect((await admin<ErrorBody>('PUT', '/admin/projects/ghost', { name: 'x' })).status).toBe(404);
     const list = await admin<{ projects: Array<{ id: string }> }>('GET', '/admin/projects');
@@ -162,11 +190,20 @@ describe('/api/v1/admin', () => {
   });
 
   it('creates a key, answers its secret once, lists it without the secret; it works at once and stops at once when revoked', async () => {
-    const created = await admin<{ key: KeyView; secret: string }>('POST', '/admin/projects/shop/keys', { kind: 'read', name: 'ci' });
+    const created = await admin<{ key: KeyView; secret: string }>('POST', '/admin/projects/shop/keys', {
+      kind: 'read',
+      name: 'ci',
+    });
     expect(created.status).toBe(201);
     const { key, secret } = created.body;
     expect(secret).toMatch(/^tt_read_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/);
-    expect(key).toMatchObject({ projectId: 'shop', kind: 'read', name: 'ci', revokedAtMs: null, prefix: `tt_read_${key.keyId}_` });
+    expect(key).toMatchObject({
+      projectId: 'shop',
+      kind: 'read',
+      name: 'ci',
+      revokedAtMs: null,
+      prefix: `tt_read_${key.keyId}_`,
+    });
     expect(secret.startsWith(key.prefix)).toBe(true);
 
     const listed = await admin<{ keys: KeyView[] }>('GET', '/admin/projects/shop/keys');
@@ -186,8 +223,12 @@ describe('/api/v1/admin', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toBe(`API key ${key.keyId} has been revoked`);
     // revoking twice keeps the first time
-    expect((await admin<{ key: KeyView }>('POST', `/admin/keys/${key.keyId}/revoke`)).body.key.revokedAtMs).toBe(revoked.body.key.revokedAtMs);
-    expect((await admin<{ keys: KeyView[] }>('GET', '/admin/projects/shop/keys')).body.keys[0]!.revokedAtMs).toBe(revoked.body.key.revokedAtMs);
+    expect((await admin<{ key: KeyView }>('POST', `/admin/keys/${key.keyId}/revoke`)).body.key.revokedAtMs).toBe(
+      revoked.body.key.revokedAtMs,
+    );
+    expect((await admin<{ keys: KeyView[] }>('GET', '/admin/projects/shop/keys')).body.keys[0]!.revokedAtMs).toBe(
+      revoked.body.key.revokedAtMs,
+    );
 
     expect((await admin<ErrorBody>('POST', '/admin/projects/ghost/keys', { kind: 'ingest' })).status).toBe(404);
     expect((await admin<ErrorBody>('GET', '/admin/projects/ghost/keys')).status).toBe(404);
@@ -195,16 +236,25 @@ describe('/api/v1/admin', () => {
   });
 
   it('is open in open mode, like every route there', async () => {
-    const created = await call<{ project: { id: string } }>(urls.open, 'POST', '/admin/projects', { body: { id: 'local' } });
+    const created = await call<{ project: { id: string } }>(urls.open, 'POST', '/admin/projects', {
+      body: { id: 'local' },
+    });
     expect(created.status).toBe(201);
-    const key = await call<{ secret: string }>(urls.open, 'POST', '/admin/projects/local/keys', { body: { kind: 'ingest' } });
+    const key = await call<{ secret: string }>(urls.open, 'POST', '/admin/projects/local/keys', {
+      body: { kind: 'ingest' },
+    });
     expect(key.status).toBe(201);
     expect(key.body.secret).toMatch(/^tt_ingest_/);
     expect((await call<{ projects: unknown[] }>(urls.open, 'GET', '/admin/projects')).body.projects).toHaveLength(3);
   });
 
   it('documents the admin routes in the OpenAPI document with the admin key scheme', async () => {
-    const doc = (await call<{ paths: Record<string, Record<string, { security?: unknown }>>; components: { securitySchemes: Record<string, unknown> } }>(urls.open, 'GET', '/openapi.json')).body;
+    const doc = (
+      await call<{
+        paths: Record<string, Record<string, { security?: unknown }>>;
+        components: { securitySchemes: Record<string, unknown> };
+      }>(urls.open, 'GET', '/openapi.json')
+    ).body;
     for (const [path, method] of [
       ['/admin/projects', 'get'],
       ['/admin/projects', 'post'],

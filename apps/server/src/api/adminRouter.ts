@@ -32,7 +32,12 @@ export interface KeyView {
   revokedAtMs: number | null;
 }
 
-const projectView = (p: Project): ProjectView => ({ id: p.id, name: p.name, maxSpansPerSecond: p.maxSpansPerSecond ?? null, createdAtMs: p.createdAtMs });
+const projectView = (p: Project): ProjectView => ({
+  id: p.id,
+  name: p.name,
+  maxSpansPerSecond: p.maxSpansPerSecond ?? null,
+  createdAtMs: p.createdAtMs,
+});
 const keyView = (k: ApiKeyInfo): KeyView => ({
   keyId: k.keyId,
   projectId: k.projectId,
@@ -61,12 +66,29 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
     await opts.onChange?.();
   };
 
-  registry.route(router, { ...API_ROUTES['get /admin/projects'], tag, security, summary: 'Every project', returns: '{ projects: Project[] }' }, async () => ({
-    projects: (await store.auth.listProjects()).map(projectView),
-  }));
   registry.route(
     router,
-    { ...API_ROUTES['post /admin/projects'], status: 201, tag, security, summary: 'Creates a project (409 when the id is taken)', returns: '{ project } (201)' },
+    {
+      ...API_ROUTES['get /admin/projects'],
+      tag,
+      security,
+      summary: 'Every project',
+      returns: '{ projects: Project[] }',
+    },
+    async () => ({
+      projects: (await store.auth.listProjects()).map(projectView),
+    }),
+  );
+  registry.route(
+    router,
+    {
+      ...API_ROUTES['post /admin/projects'],
+      status: 201,
+      tag,
+      security,
+      summary: 'Creates a project (409 when the id is taken)',
+      returns: '{ project } (201)',
+    },
     async ({ res, body }) => {
       const project = await store.auth.createProject({
         id: body.id,
@@ -103,7 +125,13 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   );
   registry.route(
     router,
-    { ...API_ROUTES['get /admin/projects/:projectId/keys'], tag, security, summary: "A project's keys, revoked ones included (never their secrets)", returns: '{ keys: Key[] }' },
+    {
+      ...API_ROUTES['get /admin/projects/:projectId/keys'],
+      tag,
+      security,
+      summary: "A project's keys, revoked ones included (never their secrets)",
+      returns: '{ keys: Key[] }',
+    },
     async ({ params }) => {
       await existingProject(store, params.projectId);
       return { keys: (await store.auth.listApiKeys(params.projectId)).map(keyView) };
@@ -112,7 +140,8 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   registry.route(
     router,
     {
-      ...API_ROUTES['post /admin/projects/:projectId/keys'], status: 201,
+      ...API_ROUTES['post /admin/projects/:projectId/keys'],
+      status: 201,
       tag,
       security,
       summary: 'Creates a key; answers the whole key (tt_<kind>_<id>_<secret>) once, as `secret`',
@@ -134,19 +163,31 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   );
   registry.route(
     router,
-    { ...API_ROUTES['post /admin/keys/:keyId/revoke'], tag, security, summary: 'Revokes a key (revoking twice keeps the first time)', returns: '{ key: Key }' },
+    {
+      ...API_ROUTES['post /admin/keys/:keyId/revoke'],
+      tag,
+      security,
+      summary: 'Revokes a key (revoking twice keeps the first time)',
+      returns: '{ key: Key }',
+    },
     async ({ params }) => {
       const revoked = await store.auth.revokeApiKey(params.keyId);
       await changed();
       return { key: keyView(revoked) };
     },
   );
-  router.use('/admin', (req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} /admin${req.path}` })));
+  router.use('/admin', (req, res) =>
+    sendError(
+      res,
+      new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} /admin${req.path}` }),
+    ),
+  );
   return router;
 }
 
 async function existingProject(store: Store, projectId: string): Promise<Project> {
   const project = await store.auth.getProject(projectId);
-  if (project === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
+  if (project === undefined)
+    throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
   return project;
 }

@@ -10,7 +10,11 @@ let server: RunningServer;
 let dataDir: string;
 let receiver: WebhookReceiver;
 
-async function call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function call<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}/api/v1${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -21,7 +25,15 @@ async function call<T = Record<string, unknown>>(method: string, path: string, b
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-alerts-api-'));
   receiver = await WebhookReceiver.start();
-  server = await startServer(StartConfigSchema.parse({ port: 0, dataDir, logLevel: 'silent', alertsAllowPrivate: '127.0.0.0/8', alertsRetryBaseMs: 100 }));
+  server = await startServer(
+    StartConfigSchema.parse({
+      port: 0,
+      dataDir,
+      logLevel: 'silent',
+      alertsAllowPrivate: '127.0.0.0/8',
+      alertsRetryBaseMs: 100,
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -32,35 +44,62 @@ afterAll(async () => {
 
 describe('/api/v1/alerts', () => {
   it('refuses destination URLs the SSRF guard forbids, at save', async () => {
-    for (const url of ['http://10.0.0.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fd00::1]/x', 'http://100.64.0.1/', 'http://localhost.invalid/x']) {
-      const res = await call<{ error: { code: string; message: string } }>('POST', '/alerts/destinations', { name: 'x', url });
+    for (const url of [
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x',
+      'http://[fd00::1]/x',
+      'http://100.64.0.1/',
+      'http://localhost.invalid/x',
+    ]) {
+      const res = await call<{ error: { code: string; message: string } }>('POST', '/alerts/destinations', {
+        name: 'x',
+        url,
+      });
       expect(res.status, url).toBe(400);
       expect(res.body.error.message).toMatch(/destination URL refused/);
     }
   });
 
   it('creates, lists, tests and rotates a destination; secrets show once', async () => {
-    const created = await call<{ destination: { id: string; secretPrefixes: string[] }; secret: string }>('POST', '/alerts/destinations', { name: 'ops', url: receiver.url });
+    const created = await call<{ destination: { id: string; secretPrefixes: string[] }; secret: string }>(
+      'POST',
+      '/alerts/destinations',
+      { name: 'ops', url: receiver.url },
+    );
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_/);
     const list = await call<{ destinations: unknown[] }>('GET', '/alerts/destinations');
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
     const id = created.body.destination.id;
 
-    const test = await call<{ outcome: { outcome: string }; notification: { notificationId: string; kind: string; deliveryState: string } }>('POST', `/alerts/destinations/${id}/test`);
+    const test = await call<{
+      outcome: { outcome: string };
+      notification: { notificationId: string; kind: string; deliveryState: string };
+    }>('POST', `/alerts/destinations/${id}/test`);
     expect(test.status).toBe(200);
     expect(test.body.outcome.outcome).toBe('delivered');
     expect(test.body.notification).toMatchObject({ kind: 'test', deliveryState: 'delivered' });
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(test.body.notification.notificationId);
 
-    const rotated = await call<{ destination: { secretPrefixes: string[] }; secret: string }>('POST', `/alerts/destinations/${id}/rotate-secret`, { keep: 1 });
+    const rotated = await call<{ destination: { secretPrefixes: string[] }; secret: string }>(
+      'POST',
+      `/alerts/destinations/${id}/rotate-secret`,
+      { keep: 1 },
+    );
     expect(rotated.body.destination.secretPrefixes).toHaveLength(2);
 
-    const log = await call<{ notification: { notificationId: string }; attempts: Array<{ statusCode: number; outcome: string }> }>('GET', `/alerts/notifications/${test.body.notification.notificationId}`);
+    const log = await call<{
+      notification: { notificationId: string };
+      attempts: Array<{ statusCode: number; outcome: string }>;
+    }>('GET', `/alerts/notifications/${test.body.notification.notificationId}`);
     expect(log.body.attempts).toEqual([expect.objectContaining({ statusCode: 200, outcome: 'delivered' })]);
 
     const before = receiver.received.length;
-    const again = await call<{ notification: { deliveryState: string } }>('POST', `/alerts/notifications/${test.body.notification.notificationId}/redeliver`);
+    const again = await call<{ notification: { deliveryState: string } }>(
+      'POST',
+      `/alerts/notifications/${test.body.notification.notificationId}/redeliver`,
+    );
     expect(again.body.notification.deliveryState).toBe('pending');
     await receiver.waitFor(before + 1);
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(test.body.notification.notificationId);
@@ -68,25 +107,45 @@ describe('/api/v1/alerts', () => {
   });
 
   it('creates, validates, updates and deletes rules', async () => {
-    const bad = await call<{ error: { message: string } }>('POST', '/alerts/rules', { name: 'x', metric: 'step_success', comparison: 'lt', threshold: 0.9 });
+    const bad = await call<{ error: { message: string } }>('POST', '/alerts/rules', {
+      name: 'x',
+      metric: 'step_success',
+      comparison: 'lt',
+      threshold: 0.9,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/filters\.step/);
-    const unknownDestination = await call('POST', '/alerts/rules', { name: 'x', metric: 'e2e_success', comparison: 'lt', threshold: 0.9, destinationIds: ['dst_nope'] });
-    expect(unknownDestination.status).toBe(400);
-
-    const created = await call<{ rule: { id: string; windowSeconds: number; forSeconds: number } }>('POST', '/alerts/rules', {
-      name: 'checkout success',
+    const unknownDestination = await call('POST', '/alerts/rules', {
+      name: 'x',
       metric: 'e2e_success',
       comparison: 'lt',
       threshold: 0.9,
-      filters: { agent: 'checkout' },
-      labels: { team: 'payments' },
-      description: 'end-to-end success of checkout',
+      destinationIds: ['dst_nope'],
     });
+    expect(unknownDestination.status).toBe(400);
+
+    const created = await call<{ rule: { id: string; windowSeconds: number; forSeconds: number } }>(
+      'POST',
+      '/alerts/rules',
+      {
+        name: 'checkout success',
+        metric: 'e2e_success',
+        comparison: 'lt',
+        threshold: 0.9,
+        filters: { agent: 'checkout' },
+        labels: { team: 'payments' },
+        description: 'end-to-end success of checkout',
+      },
+    );
     expect(created.status).toBe(201);
     expect(created.body.rule).toMatchObject({ windowSeconds: 3600, forSeconds: 0 });
     const id = created.body.rule.id;
-    const updated = await call<{ rule: { threshold: number } }>('PUT', `/alerts/rules/${id}`, { name: 'checkout success', metric: 'e2e_success', comparison: 'lt', threshold: 0.8 });
+    const updated = await call<{ rule: { threshold: number } }>('PUT', `/alerts/rules/${id}`, {
+      name: 'checkout success',
+      metric: 'e2e_success',
+      comparison: 'lt',
+      threshold: 0.8,
+    });
     expect(updated.body.rule.threshold).toBe(0.8);
     expect((await call<{ rules: unknown[] }>('GET', '/alerts/rules')).body.rules).toHaveLength(1);
     expect((await call('GET', `/alerts/rules/${id}`)).status).toBe(200);
@@ -97,7 +156,11 @@ describe('/api/v1/alerts', () => {
 
   it('documents every alerts route in the OpenAPI document', async () => {
     const doc = await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
-    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/alerts')).sort()).toEqual([
+    expect(
+      Object.keys(doc.body.paths)
+        .filter((p) => p.startsWith('/alerts'))
+        .sort(),
+    ).toEqual([
       '/alerts/destinations',
       '/alerts/destinations/{destinationId}',
       '/alerts/destinations/{destinationId}/rotate-secret',

@@ -51,12 +51,17 @@ export function toAnalyticsFilter(q: FilterQuery, projectId: string, nowMs = Dat
 }
 
 /** The bucket width in seconds for a window: the one asked for, or the facade's automatic choice. */
-export function resolveInterval(interval: number | 'auto', filter: Pick<AnalyticsFilter, 'fromUnixNano' | 'toUnixNano'>): number {
+export function resolveInterval(
+  interval: number | 'auto',
+  filter: Pick<AnalyticsFilter, 'fromUnixNano' | 'toUnixNano'>,
+): number {
   const windowSeconds = Number((filter.toUnixNano - filter.fromUnixNano) / 1_000_000_000n);
   const buckets = (seconds: number): number => Math.ceil(windowSeconds / seconds);
   const seconds = interval === 'auto' ? autoInterval(filter.toUnixNano - filter.fromUnixNano) : interval;
   if (buckets(seconds) > MAX_BUCKETS) {
-    throw badRequest(`invalid query parameter interval: ${seconds} s gives ${buckets(seconds)} buckets over this window; at most ${MAX_BUCKETS}, choose a wider interval or a shorter window`);
+    throw badRequest(
+      `invalid query parameter interval: ${seconds} s gives ${buckets(seconds)} buckets over this window; at most ${MAX_BUCKETS}, choose a wider interval or a shorter window`,
+    );
   }
   return seconds;
 }

@@ -60,7 +60,13 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   let projectOf = opts.projectOf ?? ((): string => 'default');
   const authenticate = opts.authenticate;
   // admin routes take the admin key, never a project's key: they come before the project authentication
-  router.use(adminRouter(registry, opts.store, opts.admin ?? { authorize: authenticate === undefined ? () => undefined : adminOff }));
+  router.use(
+    adminRouter(
+      registry,
+      opts.store,
+      opts.admin ?? { authorize: authenticate === undefined ? () => undefined : adminOff },
+    ),
+  );
   if (authenticate !== undefined) {
     const projects = new WeakMap<Request, string>();
     router.use(async (req, _res, next) => {
@@ -69,14 +75,20 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
     });
     projectOf = (req) => {
       const project = projects.get(req);
-      if (project === undefined) throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'request was not authenticated' });
+      if (project === undefined)
+        throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'request was not authenticated' });
       return project;
     };
   }
 
   registry.route(
     router,
-    { ...API_ROUTES['get /health'], tag: 'meta', summary: 'Storage reachability', returns: '{ status: ok | degraded, storage }; 503 when storage is unreachable' },
+    {
+      ...API_ROUTES['get /health'],
+      tag: 'meta',
+      summary: 'Storage reachability',
+      returns: '{ status: ok | degraded, storage }; 503 when storage is unreachable',
+    },
     async ({ res }) => {
       const storage = await opts.store.ping().catch(() => false);
       res.status(storage ? 200 : 503);
@@ -85,7 +97,12 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   );
   registry.route(
     router,
-    { ...API_ROUTES['get /openapi.json'], tag: 'meta', summary: 'This OpenAPI 3.1 document', returns: 'the OpenAPI document' },
+    {
+      ...API_ROUTES['get /openapi.json'],
+      tag: 'meta',
+      summary: 'This OpenAPI 3.1 document',
+      returns: 'the OpenAPI document',
+    },
     () => openApiDocument(registry.routes, { title: 'Telltale API', version: API_VERSION }),
   );
   // alert rules, destinations and the delivery log are not read from spans
@@ -104,7 +121,12 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   router.use(failuresRouter(registry, opts.analytics, projectOf));
   router.use(costRouter(registry, opts.analytics, projectOf));
   router.use(pricesRouter(registry, opts.analytics, projectOf));
-  router.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` })));
+  router.use((req, res) =>
+    sendError(
+      res,
+      new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no API route ${req.method} ${req.path}` }),
+    ),
+  );
   return { router, registry };
 }
 
@@ -128,7 +150,12 @@ export function createApiApp(opts: ApiAppOptions): Express {
       res.sendFile(join(webDir, 'index.html'));
     });
   }
-  app.use((req, res) => sendError(res, new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `not found: ${req.method} ${req.path}` })));
+  app.use((req, res) =>
+    sendError(
+      res,
+      new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `not found: ${req.method} ${req.path}` }),
+    ),
+  );
   app.use(errorMiddleware(opts.onInternalError));
   return app;
 }

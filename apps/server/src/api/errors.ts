@@ -15,7 +15,10 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, wha
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? what : `${what} ${issue.path.join('.')}`;
-  throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `invalid ${where}: ${issue?.message ?? 'invalid value'}` });
+  throw new TelltaleError({
+    code: TelltaleErrorCode.BAD_REQUEST,
+    message: `invalid ${where}: ${issue?.message ?? 'invalid value'}`,
+  });
 }
 
 export function errorMiddleware(onInternal: (err: unknown) => void): ErrorRequestHandler {
@@ -28,9 +31,15 @@ export function errorMiddleware(onInternal: (err: unknown) => void): ErrorReques
     const status = (caught as { status?: unknown }).status;
     const err =
       typeof status === 'number' && status >= 400 && status < 500
-        ? new TelltaleError({ code: status === 413 ? TelltaleErrorCode.PAYLOAD_TOO_LARGE : TelltaleErrorCode.BAD_REQUEST, message: (caught as Error).message })
+        ? new TelltaleError({
+            code: status === 413 ? TelltaleErrorCode.PAYLOAD_TOO_LARGE : TelltaleErrorCode.BAD_REQUEST,
+            message: (caught as Error).message,
+          })
         : toTelltaleError(caught);
     if (err.code === TelltaleErrorCode.INTERNAL) onInternal(caught);
-    sendError(res, err.code === TelltaleErrorCode.INTERNAL ? new TelltaleError({ code: err.code, message: 'internal error' }) : err);
+    sendError(
+      res,
+      err.code === TelltaleErrorCode.INTERNAL ? new TelltaleError({ code: err.code, message: 'internal error' }) : err,
+    );
   };
 }

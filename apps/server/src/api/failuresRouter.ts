@@ -11,14 +11,19 @@ const SeriesQuery = API_ROUTES['get /failures/series'].query.extend(LOOP_THRESHO
 const RunsQuery = API_ROUTES['get /failures/runs'].query.extend(LOOP_THRESHOLD_QUERY);
 
 /** `/failures*`: failed runs by primary cause (loop thresholds decide the `loop` cause). */
-export function failuresRouter(registry: ApiRegistry, analytics: Analytics, projectOf: (req: Request) => string): Router {
+export function failuresRouter(
+  registry: ApiRegistry,
+  analytics: Analytics,
+  projectOf: (req: Request) => string,
+): Router {
   const router = Router();
   registry.route(
     router,
     {
       ...API_ROUTES['get /failures'],
       tag: 'failures',
-      summary: 'Failed runs by primary cause (loop, partial_execution, tool_failure, validation_exhausted, llm_error, timeout, unknown) with shares',
+      summary:
+        'Failed runs by primary cause (loop, partial_execution, tool_failure, validation_exhausted, llm_error, timeout, unknown) with shares',
       query: FailuresQuery,
       returns: 'FailureBreakdown: failedRuns, causes { cause, runs, share } in priority order',
     },
@@ -35,7 +40,10 @@ export function failuresRouter(registry: ApiRegistry, analytics: Analytics, proj
     },
     ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
-      return analytics.failureSeries(filter, { ...loopOptionsOf(query), intervalSeconds: resolveInterval(query.interval, filter) });
+      return analytics.failureSeries(filter, {
+        ...loopOptionsOf(query),
+        intervalSeconds: resolveInterval(query.interval, filter),
+      });
     },
   );
   registry.route(
@@ -49,7 +57,12 @@ export function failuresRouter(registry: ApiRegistry, analytics: Analytics, proj
     },
     async ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
-      return { runs: await analytics.runCauses(query.runIds === undefined ? filter : { ...filter, runIds: query.runIds }, loopOptionsOf(query)) };
+      return {
+        runs: await analytics.runCauses(
+          query.runIds === undefined ? filter : { ...filter, runIds: query.runIds },
+          loopOptionsOf(query),
+        ),
+      };
     },
   );
   return router;

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CostBreakdown, CostSeries, CostSummary, EffectivePrice, LatencyPercentiles, LatencySeries, RunHistogram, TailAttribution } from '@telltale/analytics';
+import type {
+  CostBreakdown,
+  CostSeries,
+  CostSummary,
+  EffectivePrice,
+  LatencyPercentiles,
+  LatencySeries,
+  RunHistogram,
+  TailAttribution,
+} from '@telltale/analytics';
 import type { AnalyticsFilter } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema } from '../config.js';
@@ -16,7 +25,11 @@ const base = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
 const from = base - HOUR;
 const to = base + HOUR;
 const window = `from=${from}&to=${to}`;
-const filter: AnalyticsFilter = { projectId: 'default', fromUnixNano: BigInt(from) * 1_000_000n, toUnixNano: BigInt(to) * 1_000_000n };
+const filter: AnalyticsFilter = {
+  projectId: 'default',
+  fromUnixNano: BigInt(from) * 1_000_000n,
+  toUnixNano: BigInt(to) * 1_000_000n,
+};
 
 // alpha: 20 runs of plan 10 ms → search 100 ms (fails in runs 0, 5, 10, 15) → draft 300 ms costing $0.01.
 function alphaRun(i: number): ScriptedRun {
@@ -25,21 +38,40 @@ function alphaRun(i: number): ScriptedRun {
     steps: [
       { kind: 'plan', name: 'plan', ms: 10 },
       { kind: 'tool', name: 'search', ms: 100, fails: i % 5 === 0 },
-      { kind: 'llm', name: 'draft', ms: 300, model: 'm-alpha', usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.01 } },
+      {
+        kind: 'llm',
+        name: 'draft',
+        ms: 300,
+        model: 'm-alpha',
+        usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.01 },
+      },
     ],
   };
 }
 
 // beta: 10 runs of one call to `house-model` with 1M input tokens and no explicit cost (priced only by an override).
 function betaRun(i: number): ScriptedRun {
-  return { startMs: base + 600_000 + i * 1000, steps: [{ kind: 'llm', name: 'answer', ms: 50 + i, model: 'house-model', usage: { inputTokens: 1_000_000, outputTokens: 0 } }] };
+  return {
+    startMs: base + 600_000 + i * 1000,
+    steps: [
+      {
+        kind: 'llm',
+        name: 'answer',
+        ms: 50 + i,
+        model: 'house-model',
+        usage: { inputTokens: 1_000_000, outputTokens: 0 },
+      },
+    ],
+  };
 }
 
 // gamma: 4 runs that each think once at $0.50; runs 0 and 1 then call `lookup` with the same arguments three
 // times (a repeated-action loop) and run 1 fails at `gamma-fetch` (so its primary cause is the loop).
 function gammaRun(i: number): ScriptedRun {
   const lookup = { kind: 'tool' as const, name: 'lookup', ms: 5 };
-  const steps: ScriptedRun['steps'][number][] = [{ kind: 'llm', name: 'think', ms: 20, model: 'm-gamma', usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 } }];
+  const steps: ScriptedRun['steps'][number][] = [
+    { kind: 'llm', name: 'think', ms: 20, model: 'm-gamma', usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 } },
+  ];
   steps.push(...(i < 2 ? [lookup, lookup, lookup] : [lookup]));
   if (i === 1) steps.push({ kind: 'tool', name: 'gamma-fetch', ms: 5, fails: true });
   return { startMs: base + 1_200_000 + i * 1000, steps };
@@ -58,9 +90,24 @@ const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
   server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'gamma', runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)) });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'alpha',
+    runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)),
+  });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'beta',
+    runs: Array.from({ length: 10 }, (_, i) => betaRun(i)),
+  });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'gamma',
+    runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)),
+  });
 });
 
 afterAll(async () => {
@@ -76,20 +123,26 @@ describe('/latency', () => {
     expect(search.count).toBe(20);
     expect(search.percentilesNs.p50).toBe(100 * MS);
     expect(body.groups.find((g) => g.key === 'draft')!.count).toBe(16);
-    expect(body).toEqual(roundTrip(await server.analytics.latencyPercentiles({ ...filter, agent: 'alpha' }, { groupBy: 'step' })));
+    expect(body).toEqual(
+      roundTrip(await server.analytics.latencyPercentiles({ ...filter, agent: 'alpha' }, { groupBy: 'step' })),
+    );
   });
 
   it('percentiles default to whole runs', async () => {
     const { body } = await get<LatencyPercentiles>(`/latency/percentiles?${window}&model=house-model`);
     expect(body.groupBy).toBe('run');
-    expect(body).toEqual(roundTrip(await server.analytics.latencyPercentiles({ ...filter, model: 'house-model' }, { groupBy: 'run' })));
+    expect(body).toEqual(
+      roundTrip(await server.analytics.latencyPercentiles({ ...filter, model: 'house-model' }, { groupBy: 'run' })),
+    );
   });
 
   it('series with an explicit and an automatic interval', async () => {
     const hourly = await get<LatencySeries>(`/latency/series?${window}&groupBy=agent&interval=3600`);
     expect(hourly.status).toBe(200);
     expect(hourly.body.intervalSeconds).toBe(3600);
-    expect(hourly.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'agent', intervalSeconds: 3600, topN: 10 })));
+    expect(hourly.body).toEqual(
+      roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'agent', intervalSeconds: 3600, topN: 10 })),
+    );
     const auto = await get<LatencySeries>(`/latency/series?${window}`);
     expect(auto.body).toEqual(roundTrip(await server.analytics.latencySeries(filter, { groupBy: 'run' })));
   });
@@ -103,7 +156,9 @@ describe('/latency', () => {
     expect(body.buckets[2]!.to).toBe(body.max);
     expect(body.min).toBeGreaterThanOrEqual(110 * MS);
     expect(body.max).toBeGreaterThanOrEqual(410 * MS);
-    expect(body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'alpha' }, { metric: 'duration', buckets: 3 })));
+    expect(body).toEqual(
+      roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'alpha' }, { metric: 'duration', buckets: 3 })),
+    );
     expect((await get<RunHistogram>(`/latency/histogram?${window}`)).body.buckets).toHaveLength(30);
   });
 
@@ -157,7 +212,9 @@ describe('/cost and /prices', () => {
     const gamma = await get<RunHistogram>(`/cost/histogram?${window}&agent=gamma`);
     expect(gamma.body.buckets).toHaveLength(1);
     expect(gamma.body.buckets[0]!.runs).toBe(4);
-    expect(gamma.body).toEqual(roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'gamma' }, { metric: 'cost', buckets: 30 })));
+    expect(gamma.body).toEqual(
+      roundTrip(await server.analytics.runHistogram({ ...filter, agent: 'gamma' }, { metric: 'cost', buckets: 30 })),
+    );
     const none = await get<RunHistogram>(`/cost/histogram?${window}&agent=nobody`);
     expect(none.body).toMatchObject({ runs: 0, buckets: [] });
   });
@@ -165,9 +222,19 @@ describe('/cost and /prices', () => {
   it('a price override set through the API prices spans, and deleting it unprices them again', async () => {
     const before = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);
     expect(before.body.totalUsd).toBe(0);
-    const put = await call<{ price: EffectivePrice }>('PUT', '/prices/house-model', { inputPerMTok: 2, cachedInputPerMTok: 1, outputPerMTok: 8, source: 'contract' });
+    const put = await call<{ price: EffectivePrice }>('PUT', '/prices/house-model', {
+      inputPerMTok: 2,
+      cachedInputPerMTok: 1,
+      outputPerMTok: 8,
+      source: 'contract',
+    });
     expect(put.status).toBe(200);
-    expect(put.body.price).toMatchObject({ model: 'house-model', origin: 'override', inputPerMTok: 2, source: 'contract' });
+    expect(put.body.price).toMatchObject({
+      model: 'house-model',
+      origin: 'override',
+      inputPerMTok: 2,
+      source: 'contract',
+    });
     const listed = await get<{ prices: EffectivePrice[] }>('/prices');
     expect(listed.body.prices.find((p) => p.model === 'house-model')?.origin).toBe('override');
     const priced = await get<CostSummary>(`/cost/summary?${window}&agent=beta`);

@@ -15,7 +15,11 @@ const base = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
 const from = base - HOUR;
 const to = base + HOUR;
 const window = `from=${from}&to=${to}`;
-const filter: AnalyticsFilter = { projectId: 'default', fromUnixNano: BigInt(from) * 1_000_000n, toUnixNano: BigInt(to) * 1_000_000n };
+const filter: AnalyticsFilter = {
+  projectId: 'default',
+  fromUnixNano: BigInt(from) * 1_000_000n,
+  toUnixNano: BigInt(to) * 1_000_000n,
+};
 
 const search: ScriptedStep = { kind: 'tool', name: 'search', ms: 20 };
 // looper: runs 0–5 call `search` with the same arguments three times (a repeated action); runs 4 and 5
@@ -39,8 +43,18 @@ const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
   server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'looper', runs: Array.from({ length: 10 }, (_, i) => looperRun(i)) });
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'plain', runs: Array.from({ length: 5 }, (_, i) => plainRun(i)) });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'looper',
+    runs: Array.from({ length: 10 }, (_, i) => looperRun(i)),
+  });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'plain',
+    runs: Array.from({ length: 5 }, (_, i) => plainRun(i)),
+  });
 });
 
 afterAll(async () => {
@@ -50,7 +64,8 @@ afterAll(async () => {
 
 describe('/runs filters shared with the analytics routes', () => {
   it('lists runs of an agent, or containing a step or a tool, with the outcome filter on top', async () => {
-    const ids = async (query: string): Promise<number> => (await get<{ total: number }>(`/runs?${window}&${query}`)).body.total;
+    const ids = async (query: string): Promise<number> =>
+      (await get<{ total: number }>(`/runs?${window}&${query}`)).body.total;
     expect(await ids('agent=looper')).toBe(10);
     expect(await ids('agent=plain')).toBe(5);
     // fetch: looper runs 4 and 5, every plain run
@@ -70,7 +85,9 @@ describe('/loops', () => {
     expect(body.total).toBe(6);
     expect(body.byKind.repeated_action.runsFlagged).toBe(6);
     expect(body.byKind.ping_pong.runsFlagged).toBe(0);
-    expect(body.detections.every((d) => d.agent === 'looper' && d.count === 3 && d.evidence.spanCount === 3)).toBe(true);
+    expect(body.detections.every((d) => d.agent === 'looper' && d.count === 3 && d.evidence.spanCount === 3)).toBe(
+      true,
+    );
     expect(body).toEqual(roundTrip(await server.analytics.loops(filter)));
   });
 
@@ -87,7 +104,9 @@ describe('/loops', () => {
   it('pages, filters by kind and takes thresholds', async () => {
     const page = await get<LoopsReport>(`/loops?${window}&limit=2&offset=4&orderBy=wasted_time`);
     expect(page.body.detections).toHaveLength(2);
-    expect(page.body).toEqual(roundTrip(await server.analytics.loops(filter, { limit: 2, offset: 4, orderBy: 'wasted_time' })));
+    expect(page.body).toEqual(
+      roundTrip(await server.analytics.loops(filter, { limit: 2, offset: 4, orderBy: 'wasted_time' })),
+    );
     const none = await get<LoopsReport>(`/loops?${window}&kind=ping_pong`);
     expect(none.body.total).toBe(0);
     const strict = await get<LoopsReport>(`/loops?${window}&repeat=4`);
@@ -99,7 +118,9 @@ describe('/loops', () => {
     const { body } = await get<LoopRateSeries>(`/loops/rate?${window}&interval=3600&agent=looper`);
     expect(body.points.reduce((n, p) => n + p.loopingRuns, 0)).toBe(6);
     expect(body.points.reduce((n, p) => n + p.runs, 0)).toBe(10);
-    expect(body).toEqual(roundTrip(await server.analytics.loopRate({ ...filter, agent: 'looper' }, { intervalSeconds: 3600 })));
+    expect(body).toEqual(
+      roundTrip(await server.analytics.loopRate({ ...filter, agent: 'looper' }, { intervalSeconds: 3600 })),
+    );
   });
 
   it('per-run flags for the run ids asked', async () => {

@@ -21,7 +21,8 @@ export function loopsRouter(registry: ApiRegistry, analytics: Analytics, project
       tag: 'loops',
       summary: `Loop detections (${LOOP_KINDS.map((k) => LOOP_KIND_LABELS[k].toLowerCase()).join(', ')}) with evidence, a page at a time, and totals per kind (runIds: of these runs, e.g. one run’s page)`,
       query: LoopsQuery,
-      returns: 'LoopsReport: detections { runId, agent, kind, variant, count, wastedNs, wastedCostUsd, evidence }, total, runs, byKind, overall, thresholds',
+      returns:
+        'LoopsReport: detections { runId, agent, kind, variant, count, wastedNs, wastedCostUsd, evidence }, total, runs, byKind, overall, thresholds',
     },
     ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
@@ -45,7 +46,10 @@ export function loopsRouter(registry: ApiRegistry, analytics: Analytics, project
     },
     ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
-      return analytics.loopRate(filter, { ...loopOptionsOf(query), intervalSeconds: resolveInterval(query.interval, filter) });
+      return analytics.loopRate(filter, {
+        ...loopOptionsOf(query),
+        intervalSeconds: resolveInterval(query.interval, filter),
+      });
     },
   );
   registry.route(
@@ -59,7 +63,12 @@ export function loopsRouter(registry: ApiRegistry, analytics: Analytics, project
     },
     async ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
-      return { runs: await analytics.runLoopFlags(query.runIds === undefined ? filter : { ...filter, runIds: query.runIds }, loopOptionsOf(query)) };
+      return {
+        runs: await analytics.runLoopFlags(
+          query.runIds === undefined ? filter : { ...filter, runIds: query.runIds },
+          loopOptionsOf(query),
+        ),
+      };
     },
   );
   return router;

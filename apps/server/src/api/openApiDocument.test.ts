@@ -20,7 +20,8 @@ function expressRoutes(router: Router): string[] {
   const walk = (stack: readonly Layer[]): void => {
     for (const layer of stack) {
       if (layer.route !== undefined) {
-        for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method} ${layer.route.path}`);
+        for (const [method, on] of Object.entries(layer.route.methods))
+          if (on && method !== '_all') out.push(`${method} ${layer.route.path}`);
       } else if (layer.handle?.stack !== undefined) walk(layer.handle.stack);
     }
   };
@@ -29,7 +30,12 @@ function expressRoutes(router: Router): string[] {
 }
 
 // Route registration touches neither storage, analytics nor alerts; the document route neither.
-const opts = { store: {} as Store, analytics: {} as Analytics, alerts: {} as AlertService, onInternalError: (): void => undefined };
+const opts = {
+  store: {} as Store,
+  analytics: {} as Analytics,
+  alerts: {} as AlertService,
+  onInternalError: (): void => undefined,
+};
 
 let server: Server;
 interface Operation {
@@ -57,15 +63,32 @@ describe('GET /api/v1/openapi.json', () => {
     const documented = Object.entries(doc.paths)
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`))
       .sort();
-    expect(documented).toEqual(served.map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${toOpenApiPath(p)}`)).sort());
+    expect(documented).toEqual(
+      served.map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${toOpenApiPath(p)}`)).sort(),
+    );
     expect(doc.openapi).toBe('3.1.0');
   });
 
   it('describes the parameters with the validation schemas', () => {
     const summary = doc.paths['/reliability/summary']!.get!;
     const byName = new Map(summary.parameters.map((p) => [p.name, p]));
-    expect([...byName.keys()].sort()).toEqual(['agent', 'attr.{key}', 'from', 'model', 'service', 'step', 'to', 'tool', 'whatIfTarget']);
-    expect(byName.get('whatIfTarget')!.schema).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 1, default: 0.99 });
+    expect([...byName.keys()].sort()).toEqual([
+      'agent',
+      'attr.{key}',
+      'from',
+      'model',
+      'service',
+      'step',
+      'to',
+      'tool',
+      'whatIfTarget',
+    ]);
+    expect(byName.get('whatIfTarget')!.schema).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.99,
+    });
     expect(byName.get('from')!.required).toBe(false);
     const run = doc.paths['/runs/{runId}']!.get!;
     expect(run.parameters).toEqual([expect.objectContaining({ name: 'runId', in: 'path', required: true })]);
@@ -74,7 +97,9 @@ describe('GET /api/v1/openapi.json', () => {
 
 describe('responses', () => {
   it('gives every route a typed success answer from the contract', () => {
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, op })),
+    );
     expect(operations.length).toBe(Object.keys(API_ROUTES).length);
     for (const { route, op } of operations) {
       const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
@@ -86,11 +111,19 @@ describe('responses', () => {
   });
 
   it('describes the wire form: decimal nanosecond strings, 201 for a create', () => {
-    const runs = doc.paths['/runs']!.get!.responses['200']!.content!['application/json'].schema as { properties: { runs: { items: { properties: Record<string, Record<string, unknown>> } } } };
-    expect(runs.properties.runs.items.properties.startTimeUnixNano).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+    const runs = doc.paths['/runs']!.get!.responses['200']!.content!['application/json'].schema as {
+      properties: { runs: { items: { properties: Record<string, Record<string, unknown>> } } };
+    };
+    expect(runs.properties.runs.items.properties.startTimeUnixNano).toMatchObject({
+      type: 'string',
+      pattern: '^\\d+$',
+    });
     expect(runs.properties.runs.items.properties.outcome).toMatchObject({ enum: ['success', 'failure', 'incomplete'] });
     expect(Object.keys(doc.paths['/admin/projects']!.post!.responses)).toContain('201');
-    expect(doc.paths['/alerts/rules']!.post!.requestBody!.content['application/json'].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['name', 'metric']) });
+    expect(doc.paths['/alerts/rules']!.post!.requestBody!.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['name', 'metric']),
+    });
   });
 });
 

@@ -11,7 +11,11 @@ export function toOpenApiPath(expressPath: string): string {
 
 /** The wire form (`io: 'input'`): what a request carries, or what a response holds before a client parses it. */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -39,7 +43,13 @@ function parametersOf(spec: RouteSpec): JsonSchema[] {
       continue;
     }
     const { description, ...rest } = json;
-    out.push({ name, in: 'query', required: isRequired(schema), ...(description === undefined ? {} : { description }), schema: rest });
+    out.push({
+      name,
+      in: 'query',
+      required: isRequired(schema),
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+    });
   }
   return out;
 }
@@ -47,7 +57,13 @@ function parametersOf(spec: RouteSpec): JsonSchema[] {
 const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['error'],
-  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
 };
 
 /** An OpenAPI 3.1 document for the registered routes: parameters, bodies and answers from their contract's zod schemas. */
@@ -61,11 +77,23 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
       tags: [spec.tag],
       parameters: parametersOf(spec),
       responses: {
-        [String(spec.status ?? 200)]: { description: spec.returns, content: { 'application/json': { schema: jsonSchemaOf(spec.response) } } },
-        '400': { description: 'invalid parameters', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        '401': { description: 'missing, invalid or revoked API key (--auth keys)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        [String(spec.status ?? 200)]: {
+          description: spec.returns,
+          content: { 'application/json': { schema: jsonSchemaOf(spec.response) } },
+        },
+        '400': {
+          description: 'invalid parameters',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        '401': {
+          description: 'missing, invalid or revoked API key (--auth keys)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
         '403': {
-          description: spec.security === 'admin' ? 'the admin API is off (no --admin-key), or a read or ingest key was sent' : 'an ingest key: the API takes a read key',
+          description:
+            spec.security === 'admin'
+              ? 'the admin API is off (no --admin-key), or a read or ingest key was sent'
+              : 'an ingest key: the API takes a read key',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },
@@ -87,8 +115,16 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
     components: {
       schemas: { Error: ERROR_SCHEMA },
       securitySchemes: {
-        readKey: { type: 'http', scheme: 'bearer', description: 'A read key (tt_read_…): telltale keys create --project <id> --kind read' },
-        adminKey: { type: 'http', scheme: 'bearer', description: 'The admin key the server was started with (telltale start --auth keys --admin-key <key>)' },
+        readKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A read key (tt_read_…): telltale keys create --project <id> --kind read',
+        },
+        adminKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The admin key the server was started with (telltale start --auth keys --admin-key <key>)',
+        },
       },
     },
   };

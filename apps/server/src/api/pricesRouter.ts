@@ -12,7 +12,12 @@ export function pricesRouter(registry: ApiRegistry, analytics: Analytics, projec
   const router = Router();
   registry.route(
     router,
-    { ...API_ROUTES['get /prices'], tag: 'cost', summary: 'Every model the project can price, bundled or overridden', returns: '{ prices: EffectivePrice[] } with origin bundled | override' },
+    {
+      ...API_ROUTES['get /prices'],
+      tag: 'cost',
+      summary: 'Every model the project can price, bundled or overridden',
+      returns: '{ prices: EffectivePrice[] } with origin bundled | override',
+    },
     async ({ req }) => ({ prices: await analytics.prices(projectOf(req)) }),
   );
   registry.route(
@@ -25,7 +30,11 @@ export function pricesRouter(registry: ApiRegistry, analytics: Analytics, projec
     },
     async ({ params, body, req }) => {
       const projectId = projectOf(req);
-      await analytics.setPrice(projectId, { model: params.model, ...body, asOf: body.asOf ?? new Date().toISOString().slice(0, 10) });
+      await analytics.setPrice(projectId, {
+        model: params.model,
+        ...body,
+        asOf: body.asOf ?? new Date().toISOString().slice(0, 10),
+      });
       return { price: await effectivePrice(analytics, projectId, params.model) };
     },
   );

@@ -26,7 +26,10 @@ function alphaRun(i: number): ScriptedRun {
 }
 
 function betaRun(i: number): ScriptedRun {
-  return { startMs: base + i * 1000 + 500, steps: [{ kind: 'tool', name: 'lookup', ms: 50, attributes: { tier: 'silver' } }] };
+  return {
+    startMs: base + i * 1000 + 500,
+    steps: [{ kind: 'tool', name: 'lookup', ms: 50, attributes: { tier: 'silver' } }],
+  };
 }
 
 async function get<T = ReliabilitySummary>(path: string): Promise<{ status: number; body: T }> {
@@ -38,8 +41,18 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
   server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   // alpha: 20 runs, search fails in runs 0, 5, 10, 15 → 16 of 20 succeed; beta: 10 of 10.
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) });
-  await sendScriptedRuns({ endpoint: server.url, service: 'svc', agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'alpha',
+    runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)),
+  });
+  await sendScriptedRuns({
+    endpoint: server.url,
+    service: 'svc',
+    agent: 'beta',
+    runs: Array.from({ length: 10 }, (_, i) => betaRun(i)),
+  });
 });
 
 afterAll(async () => {
@@ -84,7 +97,9 @@ describe('GET /api/v1/reliability/summary', () => {
 
 describe('GET /api/v1/reliability/curve', () => {
   it('matches the facade', async () => {
-    const { status, body } = await get<CompoundingCurve>(`/reliability/curve?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}&agent=alpha`);
+    const { status, body } = await get<CompoundingCurve>(
+      `/reliability/curve?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}&agent=alpha`,
+    );
     expect(status).toBe(200);
     const direct = await server.analytics.compoundingCurve({
       projectId: 'default',

@@ -5,17 +5,24 @@ import type { ApiRegistry } from './ApiRegistry.js';
 import { toAnalyticsFilter } from './analyticsParams.js';
 
 /** `/reliability/*`: observed vs predicted end-to-end success, the gap, what-if ranking, compounding curve. */
-export function reliabilityRouter(registry: ApiRegistry, analytics: Analytics, projectOf: (req: Request) => string): Router {
+export function reliabilityRouter(
+  registry: ApiRegistry,
+  analytics: Analytics,
+  projectOf: (req: Request) => string,
+): Router {
   const router = Router();
   registry.route(
     router,
     {
       ...API_ROUTES['get /reliability/summary'],
       tag: 'reliability',
-      summary: 'Observed vs predicted end-to-end success, coordination gap, per-agent and per-step rates with what-if gains',
-      returns: 'ReliabilitySummary: runs, observed, predicted, gap (estimates with 95% intervals), decomposition, agents, steps (a/f/p/r, whatIfGain)',
+      summary:
+        'Observed vs predicted end-to-end success, coordination gap, per-agent and per-step rates with what-if gains',
+      returns:
+        'ReliabilitySummary: runs, observed, predicted, gap (estimates with 95% intervals), decomposition, agents, steps (a/f/p/r, whatIfGain)',
     },
-    ({ query, req }) => analytics.reliability(toAnalyticsFilter(query, projectOf(req)), { whatIfTarget: query.whatIfTarget }),
+    ({ query, req }) =>
+      analytics.reliability(toAnalyticsFilter(query, projectOf(req)), { whatIfTarget: query.whatIfTarget }),
   );
   registry.route(
     router,

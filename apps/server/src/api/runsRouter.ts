@@ -6,7 +6,12 @@ import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 
 /** `/runs` and `/traces`: reads scoped to the caller's project; run costs priced with the project's table. */
-export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analytics, projectOf: (req: Request) => string): Router {
+export function runsRouter(
+  registry: ApiRegistry,
+  store: Store,
+  analytics: Analytics,
+  projectOf: (req: Request) => string,
+): Router {
   const router = Router();
 
   registry.route(
@@ -43,7 +48,8 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
       ...API_ROUTES['get /sessions'],
       tag: 'runs',
       summary: 'Sessions / conversations: runs grouped by session id, most recently active first',
-      returns: '{ sessions, total, limit, offset }: runs per outcome, first start, last end, cost, tokens, services and agents per session',
+      returns:
+        '{ sessions, total, limit, offset }: runs per outcome, first start, last end, cost, tokens, services and agents per session',
     },
     async ({ query: q, req }) => {
       const { sessions, total } = await analytics.listSessions(
@@ -61,20 +67,32 @@ export function runsRouter(registry: ApiRegistry, store: Store, analytics: Analy
 
   registry.route(
     router,
-    { ...API_ROUTES['get /runs/:runId'], tag: 'runs', summary: "One run's summary and its spans", returns: '{ run, spans }' },
+    {
+      ...API_ROUTES['get /runs/:runId'],
+      tag: 'runs',
+      summary: "One run's summary and its spans",
+      returns: '{ run, spans }',
+    },
     async ({ params, req }) => {
       const found = await analytics.getRun(projectOf(req), params.runId);
-      if (found === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${params.runId}` });
+      if (found === undefined)
+        throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${params.runId}` });
       return found;
     },
   );
 
   registry.route(
     router,
-    { ...API_ROUTES['get /traces/:traceId'], tag: 'runs', summary: 'The spans of one trace', returns: '{ traceId, spans }' },
+    {
+      ...API_ROUTES['get /traces/:traceId'],
+      tag: 'runs',
+      summary: 'The spans of one trace',
+      returns: '{ traceId, spans }',
+    },
     async ({ params, req }) => {
       const spans = await store.runs.getTraceSpans(projectOf(req), params.traceId);
-      if (spans.length === 0) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${params.traceId}` });
+      if (spans.length === 0)
+        throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${params.traceId}` });
       return { traceId: params.traceId.toLowerCase(), spans };
     },
   );

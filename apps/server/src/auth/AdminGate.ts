@@ -24,7 +24,10 @@ export class AdminGate {
     adminKey?: string,
   ) {
     if (adminKey !== undefined && adminKey.length < MIN_ADMIN_KEY_LENGTH) {
-      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `an admin key must be at least ${MIN_ADMIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)` });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.BAD_REQUEST,
+        message: `an admin key must be at least ${MIN_ADMIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`,
+      });
     }
     this.keyHash = adminKey === undefined ? undefined : sha256(adminKey);
   }
@@ -40,15 +43,23 @@ export class AdminGate {
     if (this.keyHash === undefined) {
       throw new TelltaleError({
         code: TelltaleErrorCode.FORBIDDEN,
-        message: 'the admin API is off: start the server with --admin-key <key> (or TELLTALE_ADMIN_KEY) to manage projects and keys over HTTP',
+        message:
+          'the admin API is off: start the server with --admin-key <key> (or TELLTALE_ADMIN_KEY) to manage projects and keys over HTTP',
       });
     }
     const token = bearerToken(authorization);
-    if (token === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing admin key: send Authorization: Bearer <admin key>' });
+    if (token === undefined)
+      throw new TelltaleError({
+        code: TelltaleErrorCode.UNAUTHORIZED,
+        message: 'missing admin key: send Authorization: Bearer <admin key>',
+      });
     if (timingSafeEqual(sha256(token), this.keyHash)) return;
     const projectKey = parseApiKey(token);
     if (projectKey !== undefined) {
-      throw new TelltaleError({ code: TelltaleErrorCode.FORBIDDEN, message: `${projectKey.kind === 'ingest' ? 'an' : 'a'} ${projectKey.kind} key cannot manage projects and keys: send the admin key (--admin-key)` });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.FORBIDDEN,
+        message: `${projectKey.kind === 'ingest' ? 'an' : 'a'} ${projectKey.kind} key cannot manage projects and keys: send the admin key (--admin-key)`,
+      });
     }
     throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'invalid admin key' });
   }

@@ -32,9 +32,19 @@ describe('Authenticator', () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-authn-'));
     store = await Store.open({ kind: 'embedded', dataDir: dir });
     await store.auth.createProject({ id: 'p' });
-    for (const key of [ingest, read, revoked]) await store.auth.insertApiKey({ keyId: key.keyId, projectId: 'p', kind: key.kind, secretSha256: key.secretSha256 });
+    for (const key of [ingest, read, revoked])
+      await store.auth.insertApiKey({
+        keyId: key.keyId,
+        projectId: 'p',
+        kind: key.kind,
+        secretSha256: key.secretSha256,
+      });
     await store.auth.revokeApiKey(revoked.keyId);
-    cache = await KeyCache.open({ load: () => (storeDown.now ? Promise.reject(new Error('down')) : loadKeySnapshot(store)), refreshMs: 60_000, onError: () => undefined });
+    cache = await KeyCache.open({
+      load: () => (storeDown.now ? Promise.reject(new Error('down')) : loadKeySnapshot(store)),
+      refreshMs: 60_000,
+      onError: () => undefined,
+    });
     auth = new Authenticator(cache);
   });
   afterAll(async () => {
@@ -49,14 +59,31 @@ describe('Authenticator', () => {
   });
 
   it('answers UNAUTHORIZED, FORBIDDEN or UNAVAILABLE with a message saying why', async () => {
-    expect(await failure(auth.projectOf(undefined, 'read'))).toEqual({ code: 'UNAUTHORIZED', message: 'missing API key: send Authorization: Bearer <key>' });
+    expect(await failure(auth.projectOf(undefined, 'read'))).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'missing API key: send Authorization: Bearer <key>',
+    });
     expect(await failure(auth.projectOf(`Basic ${read.key}`, 'read'))).toMatchObject({ code: 'UNAUTHORIZED' });
-    expect(await failure(auth.projectOf(`Bearer ${generateApiKey('read').key}`, 'read'))).toEqual({ code: 'UNAUTHORIZED', message: 'invalid API key' });
-    expect(await failure(auth.projectOf(`Bearer ${revoked.key}`, 'read'))).toEqual({ code: 'UNAUTHORIZED', message: `API key ${revoked.keyId} has been revoked` });
-    expect(await failure(auth.projectOf(`Bearer ${read.key}`, 'ingest'))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('a read key cannot send spans') as unknown });
-    expect(await failure(auth.projectOf(`Bearer ${ingest.key}`, 'read'))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('an ingest key cannot call the API') as unknown });
+    expect(await failure(auth.projectOf(`Bearer ${generateApiKey('read').key}`, 'read'))).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'invalid API key',
+    });
+    expect(await failure(auth.projectOf(`Bearer ${revoked.key}`, 'read'))).toEqual({
+      code: 'UNAUTHORIZED',
+      message: `API key ${revoked.keyId} has been revoked`,
+    });
+    expect(await failure(auth.projectOf(`Bearer ${read.key}`, 'ingest'))).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('a read key cannot send spans') as unknown,
+    });
+    expect(await failure(auth.projectOf(`Bearer ${ingest.key}`, 'read'))).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('an ingest key cannot call the API') as unknown,
+    });
     storeDown.now = true;
-    expect(await failure(auth.projectOf(`Bearer ${generateApiKey('read').key}`, 'read'))).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await failure(auth.projectOf(`Bearer ${generateApiKey('read').key}`, 'read'))).toMatchObject({
+      code: 'UNAVAILABLE',
+    });
     // known keys keep working while the store is down
     expect(await auth.projectOf(`Bearer ${read.key}`, 'read')).toBe('p');
   });

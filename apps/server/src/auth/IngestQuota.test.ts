@@ -4,7 +4,10 @@ import { IngestQuota, QUOTA_BURST_SECONDS } from './IngestQuota.js';
 describe('IngestQuota', () => {
   const quotas = new Map([['limited', 10]]);
   const clock = { ms: 0 };
-  const quota = new IngestQuota((p) => quotas.get(p), () => clock.ms);
+  const quota = new IngestQuota(
+    (p) => quotas.get(p),
+    () => clock.ms,
+  );
 
   it('admits projects without a quota whatever they send', () => {
     for (let i = 0; i < 100; i++) expect(quota.admit('free', 1_000_000)).toBeUndefined();

@@ -20,7 +20,9 @@ describe('KeyCache over the store', () => {
   }
 
   /** A cache over the real store whose loads can be made to fail. */
-  async function openCache(opts: { refreshMs?: number; missRefreshMinMs?: number; failing?: { now: boolean } } = {}): Promise<KeyCache> {
+  async function openCache(
+    opts: { refreshMs?: number; missRefreshMinMs?: number; failing?: { now: boolean } } = {},
+  ): Promise<KeyCache> {
     const cache = await KeyCache.open({
       load: () => (opts.failing?.now === true ? Promise.reject(new Error('storage down')) : loadKeySnapshot(store)),
       refreshMs: opts.refreshMs ?? 60_000,
@@ -48,7 +50,10 @@ describe('KeyCache over the store', () => {
     const read = await newKey('beta', 'read');
     const cache = await openCache();
     const loads = cache.loads;
-    expect(await cache.check(ingest)).toEqual({ status: 'ok', key: { keyId: ingest.split('_')[2], projectId: 'alpha', kind: 'ingest' } });
+    expect(await cache.check(ingest)).toEqual({
+      status: 'ok',
+      key: { keyId: ingest.split('_')[2], projectId: 'alpha', kind: 'ingest' },
+    });
     expect(await cache.check(read)).toMatchObject({ status: 'ok', key: { projectId: 'beta', kind: 'read' } });
     const last = ingest.at(-1) === 'A' ? 'B' : 'A';
     expect(await cache.check(`${ingest.slice(0, -1)}${last}`)).toEqual({ status: 'invalid' });
@@ -76,7 +81,8 @@ describe('KeyCache over the store', () => {
     let legit: Promise<{ status: string }> | undefined;
     while (Date.now() - sprayStart < 1_000) {
       sprayed.push(cache.check(generateApiKey('ingest').key));
-      if (legit === undefined && Date.now() - sprayStart > 500) legit = newKey('alpha', 'ingest').then((key) => cache.check(key));
+      if (legit === undefined && Date.now() - sprayStart > 500)
+        legit = newKey('alpha', 'ingest').then((key) => cache.check(key));
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const results = await Promise.all(sprayed);
@@ -95,7 +101,8 @@ describe('KeyCache over the store', () => {
     await store.auth.updateProject('beta', { maxSpansPerSecond: 7 });
     const deadline = Date.now() + 5_000;
     // the two changes may land in different reloads
-    while (((await cache.check(key)).status === 'ok' || cache.quotaOf('beta') === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (((await cache.check(key)).status === 'ok' || cache.quotaOf('beta') === undefined) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await cache.check(key)).toMatchObject({ status: 'revoked', key: { projectId: 'alpha' } });
     expect(cache.quotaOf('beta')).toBe(7);
   });

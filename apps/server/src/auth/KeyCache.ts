@@ -151,7 +151,13 @@ export class KeyCache {
   private apply(snapshot: KeySnapshot): void {
     const keys = new Map<string, CachedKey>();
     for (const k of snapshot.keys) {
-      keys.set(k.keyId, { keyId: k.keyId, projectId: k.projectId, kind: k.kind, secretSha256: Buffer.from(k.secretSha256, 'hex'), revoked: k.revokedAtMs !== undefined });
+      keys.set(k.keyId, {
+        keyId: k.keyId,
+        projectId: k.projectId,
+        kind: k.kind,
+        secretSha256: Buffer.from(k.secretSha256, 'hex'),
+        revoked: k.revokedAtMs !== undefined,
+      });
     }
     const quotas = new Map<string, number>();
     for (const p of snapshot.projects) if (p.maxSpansPerSecond !== undefined) quotas.set(p.id, p.maxSpansPerSecond);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, generateApiKey, hashSecret, parseApiKey, randomBase62, secretMatches, KEY_ID_LENGTH, SECRET_LENGTH } from './apiKey.js';
+import {
+  bearerToken,
+  generateApiKey,
+  hashSecret,
+  parseApiKey,
+  randomBase62,
+  secretMatches,
+  KEY_ID_LENGTH,
+  SECRET_LENGTH,
+} from './apiKey.js';
 
 describe('API key format', () => {
   it('generates tt_<kind>_<keyId>_<secret> with a 256-bit base62 secret, and parses it back', () => {
@@ -30,7 +39,17 @@ describe('API key format', () => {
 
   it('rejects anything that is not exactly a key', () => {
     const { key, keyId, secret } = generateApiKey('ingest');
-    for (const text of ['', 'tt_ingest', `tt_admin_${keyId}_${secret}`, `tt_ingest_${keyId}_${secret}x`, `tt_ingest_${keyId.slice(1)}_${secret}`, ` ${key}`, `${key}\n`, key.replace('_', '-'), `tt_ingest_${keyId}_${secret.slice(0, -1)}-`]) {
+    for (const text of [
+      '',
+      'tt_ingest',
+      `tt_admin_${keyId}_${secret}`,
+      `tt_ingest_${keyId}_${secret}x`,
+      `tt_ingest_${keyId.slice(1)}_${secret}`,
+      ` ${key}`,
+      `${key}\n`,
+      key.replace('_', '-'),
+      `tt_ingest_${keyId}_${secret.slice(0, -1)}-`,
+    ]) {
       expect(parseApiKey(text), JSON.stringify(text)).toBeUndefined();
     }
   });

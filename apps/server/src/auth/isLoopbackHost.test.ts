@@ -3,15 +3,35 @@ import { isLoopbackHost } from './isLoopbackHost.js';
 import { resolveAuthMode } from './resolveAuthMode.js';
 
 describe('isLoopbackHost', () => {
-  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '0000::0001', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    'localhost',
+    'LOCALHOST',
+    '::1',
+    '[::1]',
+    '0:0:0:0:0:0:0:1',
+    '0000::0001',
+    '::ffff:127.0.0.1',
+  ])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  it.each(['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', '128.0.0.1', '::2', '::ffff:10.0.0.1', '::127.0.0.1', 'example.com', 'localhost.example.com', '127.0.0.1.nip.io', 'fe80::1'])(
-    '%s is not loopback',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  it.each([
+    '0.0.0.0',
+    '::',
+    '192.168.1.10',
+    '10.0.0.1',
+    '128.0.0.1',
+    '::2',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    'example.com',
+    'localhost.example.com',
+    '127.0.0.1.nip.io',
+    'fe80::1',
+  ])('%s is not loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 });
 
 describe('resolveAuthMode', () => {
@@ -24,7 +44,9 @@ describe('resolveAuthMode', () => {
 
   it('refuses a non-loopback address without keys, saying what to do', () => {
     for (const requested of [undefined, 'none'] as const) {
-      expect(() => resolveAuthMode('0.0.0.0', requested)).toThrow(/refusing to listen on 0\.0\.0\.0 without authentication.*--auth keys.*--host 127\.0\.0\.1/);
+      expect(() => resolveAuthMode('0.0.0.0', requested)).toThrow(
+        /refusing to listen on 0\.0\.0\.0 without authentication.*--auth keys.*--host 127\.0\.0\.1/,
+      );
     }
   });
 });

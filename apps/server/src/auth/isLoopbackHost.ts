@@ -7,12 +7,16 @@ import { isIPv4, isIPv6 } from 'node:net';
  * reachable from other machines.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost') return true;
   if (isIPv4(h)) return h.startsWith('127.');
   if (!isIPv6(h)) return false;
   const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-  if (dotted !== null) return expandIPv6(`${dotted[1]}0:0`).startsWith('0000:0000:0000:0000:0000:ffff:') && dotted[2]!.startsWith('127.');
+  if (dotted !== null)
+    return expandIPv6(`${dotted[1]}0:0`).startsWith('0000:0000:0000:0000:0000:ffff:') && dotted[2]!.startsWith('127.');
   return expandIPv6(h) === '0000:0000:0000:0000:0000:0000:0000:0001';
 }
 

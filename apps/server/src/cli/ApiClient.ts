@@ -31,7 +31,8 @@ export class ApiClient {
     } catch {
       throw new CliError(`invalid --endpoint "${endpoint}": expected a URL like http://127.0.0.1:4318`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`invalid --endpoint "${endpoint}": http or https only`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new CliError(`invalid --endpoint "${endpoint}": http or https only`);
     this.base = url.href.replace(/\/+$/, '');
   }
 
@@ -44,7 +45,8 @@ export class ApiClient {
 
   async get<T>(path: string, query: QueryValues = {}): Promise<T> {
     const found = await this.request<T>(path, query);
-    if (found === undefined) throw new CliError(`${this.base} has no ${path} route: is it a Telltale server of this version?`);
+    if (found === undefined)
+      throw new CliError(`${this.base} has no ${path} route: is it a Telltale server of this version?`);
     return found;
   }
 
@@ -56,11 +58,17 @@ export class ApiClient {
   /** POST / PUT / DELETE with an optional JSON body. */
   async send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const found = await this.request<T>(path, {}, method, body);
-    if (found === undefined) throw new CliError(`${this.base} has no ${method} ${path} route: is it a Telltale server of this version?`);
+    if (found === undefined)
+      throw new CliError(`${this.base} has no ${method} ${path} route: is it a Telltale server of this version?`);
     return found;
   }
 
-  private async request<T>(path: string, query: QueryValues, method = 'GET', payload?: unknown): Promise<T | undefined> {
+  private async request<T>(
+    path: string,
+    query: QueryValues,
+    method = 'GET',
+    payload?: unknown,
+  ): Promise<T | undefined> {
     const url = this.urlOf(path, query);
     let res: Response;
     try {
@@ -90,8 +98,18 @@ export class ApiClient {
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
     if (res.status === 404 && error?.message?.startsWith('no API route') === true) return undefined;
     if (res.status === 401 || res.status === 403) {
-      throw new ApiResponseError(`${this.base} refused the request (${res.status}${error?.message === undefined ? '' : `: ${error.message}`}): ${this.keyHint}`, res.status, error?.code, error?.message);
+      throw new ApiResponseError(
+        `${this.base} refused the request (${res.status}${error?.message === undefined ? '' : `: ${error.message}`}): ${this.keyHint}`,
+        res.status,
+        error?.code,
+        error?.message,
+      );
     }
-    throw new ApiResponseError(`${method} ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`, res.status, error?.code, error?.message);
+    throw new ApiResponseError(
+      `${method} ${path} answered ${res.status}: ${error?.message ?? text.slice(0, 200)}`,
+      res.status,
+      error?.code,
+      error?.message,
+    );
   }
 }

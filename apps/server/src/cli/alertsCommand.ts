@@ -1,5 +1,12 @@
 import { Command, Option } from 'commander';
-import { ALERT_METRICS, COMPARISONS, DESTINATION_FORMATS, PERCENTILES, type AlertRule, type DestinationView } from '@telltale/alerts';
+import {
+  ALERT_METRICS,
+  COMPARISONS,
+  DESTINATION_FORMATS,
+  PERCENTILES,
+  type AlertRule,
+  type DestinationView,
+} from '@telltale/alerts';
 import { ApiClient } from './ApiClient.js';
 import { CliError } from './CliError.js';
 import { DEFAULT_ENDPOINT } from './commonOptions.js';
@@ -48,8 +55,10 @@ function withServer(command: Command): Command {
 
 const client = (o: ServerOptions): ApiClient => new ApiClient(o.endpoint, o.apiKey);
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const seconds = (text: string | undefined, what: string): number | undefined => (text === undefined ? undefined : Math.round(parseDuration(text, what) / 1000));
-const repeatSeconds = (text: string | undefined): number | undefined => (text === undefined ? undefined : text.trim() === '0' ? 0 : seconds(text, '--repeat'));
+const seconds = (text: string | undefined, what: string): number | undefined =>
+  text === undefined ? undefined : Math.round(parseDuration(text, what) / 1000);
+const repeatSeconds = (text: string | undefined): number | undefined =>
+  text === undefined ? undefined : text.trim() === '0' ? 0 : seconds(text, '--repeat');
 
 function number(text: string | undefined, what: string): number | undefined {
   if (text === undefined) return undefined;
@@ -71,7 +80,11 @@ function labels(pairs: readonly string[]): Record<string, string> | undefined {
 
 /** The rule body from the flags given (undefined fields are left to the server's defaults, or to `base`). */
 function ruleBody(o: RuleOptions, base: Partial<AlertRule> = {}): Record<string, unknown> {
-  const filters = Object.fromEntries(Object.entries({ service: o.service, agent: o.agent, step: o.step, tool: o.tool, model: o.model }).filter(([, v]) => v !== undefined));
+  const filters = Object.fromEntries(
+    Object.entries({ service: o.service, agent: o.agent, step: o.step, tool: o.tool, model: o.model }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
   const given: Record<string, unknown> = {
     name: o.name,
     description: o.description,
@@ -120,11 +133,22 @@ function ruleFlags(command: Command): Command {
 
 function printRules(write: Write, rules: readonly AlertRule[]): void {
   if (rules.length === 0) {
-    write('no alert rules: create one with telltale alerts rules create --name … --metric … --comparison … --threshold …\n');
+    write(
+      'no alert rules: create one with telltale alerts rules create --name … --metric … --comparison … --threshold …\n',
+    );
     return;
   }
-  const rows = rules.map((r) => [r.id, r.name, r.enabled ? 'on' : 'off', `${r.metric}${r.percentile === undefined ? '' : ` ${r.percentile}`} ${r.comparison} ${r.threshold}`, `${r.windowSeconds}s`, r.destinationIds.join(',')]);
-  write(`${renderTable([{ header: 'id' }, { header: 'name' }, { header: 'enabled' }, { header: 'condition' }, { header: 'window' }, { header: 'destinations' }], rows)}\n`);
+  const rows = rules.map((r) => [
+    r.id,
+    r.name,
+    r.enabled ? 'on' : 'off',
+    `${r.metric}${r.percentile === undefined ? '' : ` ${r.percentile}`} ${r.comparison} ${r.threshold}`,
+    `${r.windowSeconds}s`,
+    r.destinationIds.join(','),
+  ]);
+  write(
+    `${renderTable([{ header: 'id' }, { header: 'name' }, { header: 'enabled' }, { header: 'condition' }, { header: 'window' }, { header: 'destinations' }], rows)}\n`,
+  );
 }
 
 function printDestinations(write: Write, ds: readonly DestinationView[]): void {
@@ -133,7 +157,9 @@ function printDestinations(write: Write, ds: readonly DestinationView[]): void {
     return;
   }
   const rows = ds.map((d) => [d.id, d.name, d.format, d.url, d.enabled ? 'yes' : `no (${d.disabledReason})`]);
-  write(`${renderTable([{ header: 'id' }, { header: 'name' }, { header: 'format' }, { header: 'url' }, { header: 'enabled' }], rows)}\n`);
+  write(
+    `${renderTable([{ header: 'id' }, { header: 'name' }, { header: 'format' }, { header: 'url' }, { header: 'enabled' }], rows)}\n`,
+  );
 }
 
 /**
@@ -142,7 +168,9 @@ function printDestinations(write: Write, ds: readonly DestinationView[]): void {
  * embedded data directory is held by it).
  */
 export function alertsCommand(write: Write, writeHelp: Write): Command {
-  const alerts = new Command('alerts').description('alert rules, webhook destinations, alert history and the delivery log (talks to a running server)');
+  const alerts = new Command('alerts').description(
+    'alert rules, webhook destinations, alert history and the delivery log (talks to a running server)',
+  );
   const out = (o: ServerOptions, value: unknown, human: () => void): void => {
     if (o.json) write(`${JSON.stringify(value, null, 2)}\n`);
     else human();
@@ -153,18 +181,28 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
     const res = await client(o).get<{ rules: AlertRule[] }>('/alerts/rules');
     out(o, res, () => printRules(write, res.rules));
   });
-  withServer(rules.command('show <ruleId>').description('one rule and its state')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).get<{ rule: AlertRule; states: Array<{ groupKey: string; state: string; lastValue?: number; sinceMs: number }> }>(`/alerts/rules/${encodeURIComponent(id)}`);
-    out(o, res, () => {
-      printRules(write, [res.rule]);
-      for (const s of res.states) write(`  ${s.groupKey === '' ? '(rule)' : s.groupKey}: ${s.state} since ${formatTime(s.sinceMs)}, last value ${s.lastValue ?? '–'}\n`);
-    });
-  });
+  withServer(rules.command('show <ruleId>').description('one rule and its state')).action(
+    async (id: string, o: ServerOptions) => {
+      const res = await client(o).get<{
+        rule: AlertRule;
+        states: Array<{ groupKey: string; state: string; lastValue?: number; sinceMs: number }>;
+      }>(`/alerts/rules/${encodeURIComponent(id)}`);
+      out(o, res, () => {
+        printRules(write, [res.rule]);
+        for (const s of res.states)
+          write(
+            `  ${s.groupKey === '' ? '(rule)' : s.groupKey}: ${s.state} since ${formatTime(s.sinceMs)}, last value ${s.lastValue ?? '–'}\n`,
+          );
+      });
+    },
+  );
   withServer(ruleFlags(rules.command('create').description('create a rule'))).action(async (o: RuleOptions) => {
     const res = await client(o).send<{ rule: AlertRule }>('POST', '/alerts/rules', ruleBody(o));
     out(o, res, () => write(`created rule ${res.rule.id} (${res.rule.name})\n`));
   });
-  withServer(ruleFlags(rules.command('update <ruleId>').description('change a rule (flags given replace those fields)')))
+  withServer(
+    ruleFlags(rules.command('update <ruleId>').description('change a rule (flags given replace those fields)')),
+  )
     .option('--enable', 'enable the rule')
     .action(async (id: string, o: RuleOptions & { enable?: boolean }) => {
       const api = client(o);
@@ -174,64 +212,116 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
       const res = await api.send<{ rule: AlertRule }>('PUT', `/alerts/rules/${encodeURIComponent(id)}`, body);
       out(o, res, () => write(`updated rule ${res.rule.id}\n`));
     });
-  withServer(rules.command('delete <ruleId>').description('delete a rule')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).send<{ deleted: string }>('DELETE', `/alerts/rules/${encodeURIComponent(id)}`);
-    out(o, res, () => write(`deleted rule ${res.deleted}\n`));
-  });
+  withServer(rules.command('delete <ruleId>').description('delete a rule')).action(
+    async (id: string, o: ServerOptions) => {
+      const res = await client(o).send<{ deleted: string }>('DELETE', `/alerts/rules/${encodeURIComponent(id)}`);
+      out(o, res, () => write(`deleted rule ${res.deleted}\n`));
+    },
+  );
 
   const destinations = alerts.command('destinations').description('webhook destinations');
-  withServer(destinations.command('list').description('list the destinations (never their secrets)')).action(async (o: ServerOptions) => {
-    const res = await client(o).get<{ destinations: DestinationView[] }>('/alerts/destinations');
-    out(o, res, () => printDestinations(write, res.destinations));
-  });
+  withServer(destinations.command('list').description('list the destinations (never their secrets)')).action(
+    async (o: ServerOptions) => {
+      const res = await client(o).get<{ destinations: DestinationView[] }>('/alerts/destinations');
+      out(o, res, () => printDestinations(write, res.destinations));
+    },
+  );
   withServer(destinations.command('create').description('create a destination and print its signing secret, once'))
     .requiredOption('--name <name>', 'a label')
     .requiredOption('--url <url>', 'the receiver (http/https; private addresses only when the server allows them)')
     .addOption(new Option('--format <format>', 'payload format').choices(DESTINATION_FORMATS).default('standard'))
     .option('--secret <whsec>', 'use this whsec_… secret instead of a new one')
     .action(async (o: ServerOptions & { name: string; url: string; format: string; secret?: string }) => {
-      const res = await client(o).send<{ destination: DestinationView; secret: string }>('POST', '/alerts/destinations', {
-        name: o.name,
-        url: o.url,
-        format: o.format,
-        ...(o.secret === undefined ? {} : { secret: o.secret }),
-      });
+      const res = await client(o).send<{ destination: DestinationView; secret: string }>(
+        'POST',
+        '/alerts/destinations',
+        {
+          name: o.name,
+          url: o.url,
+          format: o.format,
+          ...(o.secret === undefined ? {} : { secret: o.secret }),
+        },
+      );
       out(o, res, () => {
         write(`${res.secret}\n`);
-        writeHelp(`Created destination ${res.destination.id}. The secret above signs every webhook (Standard Webhooks); it is not shown again.\n`);
+        writeHelp(
+          `Created destination ${res.destination.id}. The secret above signs every webhook (Standard Webhooks); it is not shown again.\n`,
+        );
       });
     });
-  withServer(destinations.command('test <destinationId>').description('send a test notification now')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).send<{ outcome: { outcome: string; reason?: string }; notification: { notificationId: string } }>('POST', `/alerts/destinations/${encodeURIComponent(id)}/test`);
-    out(o, res, () => write(`test notification ${res.notification.notificationId}: ${res.outcome.outcome}${res.outcome.reason === undefined ? '' : ` (${res.outcome.reason})`}\n`));
-    if (res.outcome.outcome !== 'delivered') process.exitCode = 1;
-  });
-  withServer(destinations.command('rotate-secret <destinationId>').description('add a new signing secret; the previous one keeps signing until the next rotation'))
+  withServer(destinations.command('test <destinationId>').description('send a test notification now')).action(
+    async (id: string, o: ServerOptions) => {
+      const res = await client(o).send<{
+        outcome: { outcome: string; reason?: string };
+        notification: { notificationId: string };
+      }>('POST', `/alerts/destinations/${encodeURIComponent(id)}/test`);
+      out(o, res, () =>
+        write(
+          `test notification ${res.notification.notificationId}: ${res.outcome.outcome}${res.outcome.reason === undefined ? '' : ` (${res.outcome.reason})`}\n`,
+        ),
+      );
+      if (res.outcome.outcome !== 'delivered') process.exitCode = 1;
+    },
+  );
+  withServer(
+    destinations
+      .command('rotate-secret <destinationId>')
+      .description('add a new signing secret; the previous one keeps signing until the next rotation'),
+  )
     .option('--keep <n>', 'previous secrets that keep signing', '1')
     .action(async (id: string, o: ServerOptions & { keep: string }) => {
-      const res = await client(o).send<{ secret: string }>('POST', `/alerts/destinations/${encodeURIComponent(id)}/rotate-secret`, { keep: number(o.keep, '--keep') });
+      const res = await client(o).send<{ secret: string }>(
+        'POST',
+        `/alerts/destinations/${encodeURIComponent(id)}/rotate-secret`,
+        { keep: number(o.keep, '--keep') },
+      );
       out(o, res, () => write(`${res.secret}\n`));
     });
-  withServer(destinations.command('enable <destinationId>').description('re-enable a destination (e.g. after a 410)')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).send<{ destination: DestinationView }>('PUT', `/alerts/destinations/${encodeURIComponent(id)}`, { enabled: true });
+  withServer(
+    destinations.command('enable <destinationId>').description('re-enable a destination (e.g. after a 410)'),
+  ).action(async (id: string, o: ServerOptions) => {
+    const res = await client(o).send<{ destination: DestinationView }>(
+      'PUT',
+      `/alerts/destinations/${encodeURIComponent(id)}`,
+      { enabled: true },
+    );
     out(o, res, () => write(`enabled ${res.destination.id}\n`));
   });
-  withServer(destinations.command('delete <destinationId>').description('delete a destination')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).send<{ deleted: string }>('DELETE', `/alerts/destinations/${encodeURIComponent(id)}`);
-    out(o, res, () => write(`deleted destination ${res.deleted}\n`));
-  });
+  withServer(destinations.command('delete <destinationId>').description('delete a destination')).action(
+    async (id: string, o: ServerOptions) => {
+      const res = await client(o).send<{ deleted: string }>('DELETE', `/alerts/destinations/${encodeURIComponent(id)}`);
+      out(o, res, () => write(`deleted destination ${res.deleted}\n`));
+    },
+  );
 
   withServer(alerts.command('history').description('state changes, newest first'))
     .option('--rule <ruleId>', 'only this rule')
     .option('--limit <n>', 'how many', '50')
     .action(async (o: ServerOptions & { rule?: string; limit: string }) => {
-      const res = await client(o).get<{ events: Array<{ atMs: number; ruleId: string; groupKey: string; fromState: string; toState: string; value?: number }> }>('/alerts/history', {
+      const res = await client(o).get<{
+        events: Array<{
+          atMs: number;
+          ruleId: string;
+          groupKey: string;
+          fromState: string;
+          toState: string;
+          value?: number;
+        }>;
+      }>('/alerts/history', {
         ruleId: o.rule,
         limit: o.limit,
       });
       out(o, res, () => {
-        const rows = res.events.map((e) => [formatTime(e.atMs), e.ruleId, e.groupKey, `${e.fromState} → ${e.toState}`, e.value === undefined ? '–' : String(e.value)]);
-        write(`${renderTable([{ header: 'at' }, { header: 'rule' }, { header: 'group' }, { header: 'change' }, { header: 'value' }], rows)}\n`);
+        const rows = res.events.map((e) => [
+          formatTime(e.atMs),
+          e.ruleId,
+          e.groupKey,
+          `${e.fromState} → ${e.toState}`,
+          e.value === undefined ? '–' : String(e.value),
+        ]);
+        write(
+          `${renderTable([{ header: 'at' }, { header: 'rule' }, { header: 'group' }, { header: 'change' }, { header: 'value' }], rows)}\n`,
+        );
       });
     });
 
@@ -240,17 +330,39 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
     .option('--state <state>', 'pending | delivered | failed')
     .option('--limit <n>', 'how many', '50')
     .action(async (o: ServerOptions & { state?: string; limit: string }) => {
-      const res = await client(o).get<{ notifications: Array<{ notificationId: string; createdAtMs: number; kind: string; deliveryState: string; attempts: number; destinationId: string; lastError: string }> }>(
-        '/alerts/notifications',
-        { state: o.state, limit: o.limit },
-      );
+      const res = await client(o).get<{
+        notifications: Array<{
+          notificationId: string;
+          createdAtMs: number;
+          kind: string;
+          deliveryState: string;
+          attempts: number;
+          destinationId: string;
+          lastError: string;
+        }>;
+      }>('/alerts/notifications', { state: o.state, limit: o.limit });
       out(o, res, () => {
-        const rows = res.notifications.map((n) => [n.notificationId, formatTime(n.createdAtMs), n.kind, n.destinationId, n.deliveryState, String(n.attempts), n.lastError]);
-        write(`${renderTable([{ header: 'webhook-id' }, { header: 'created' }, { header: 'kind' }, { header: 'destination' }, { header: 'state' }, { header: 'attempts' }, { header: 'last error' }], rows)}\n`);
+        const rows = res.notifications.map((n) => [
+          n.notificationId,
+          formatTime(n.createdAtMs),
+          n.kind,
+          n.destinationId,
+          n.deliveryState,
+          String(n.attempts),
+          n.lastError,
+        ]);
+        write(
+          `${renderTable([{ header: 'webhook-id' }, { header: 'created' }, { header: 'kind' }, { header: 'destination' }, { header: 'state' }, { header: 'attempts' }, { header: 'last error' }], rows)}\n`,
+        );
       });
     });
-  withServer(notifications.command('redeliver <notificationId>').description('send a notification again (same webhook-id)')).action(async (id: string, o: ServerOptions) => {
-    const res = await client(o).send<{ notification: { notificationId: string } }>('POST', `/alerts/notifications/${encodeURIComponent(id)}/redeliver`);
+  withServer(
+    notifications.command('redeliver <notificationId>').description('send a notification again (same webhook-id)'),
+  ).action(async (id: string, o: ServerOptions) => {
+    const res = await client(o).send<{ notification: { notificationId: string } }>(
+      'POST',
+      `/alerts/notifications/${encodeURIComponent(id)}/redeliver`,
+    );
     out(o, res, () => write(`queued ${res.notification.notificationId} for redelivery\n`));
   });
   return alerts;

@@ -15,7 +15,10 @@ function documentedStartFlags(): Array<{ flag: string; variable: string }> {
     .filter((line) => line.startsWith('| `--'))
     .map((line) => {
       const [flagCell = '', variableCell = ''] = line.split('|').slice(1, 3);
-      return { flag: /`(--[a-z0-9-]+)`/.exec(flagCell)?.[1] ?? flagCell, variable: variableCell.trim().replace(/`/g, '') };
+      return {
+        flag: /`(--[a-z0-9-]+)`/.exec(flagCell)?.[1] ?? flagCell,
+        variable: variableCell.trim().replace(/`/g, ''),
+      };
     });
 }
 

@@ -20,8 +20,10 @@ function defOf(schema: z.ZodType): Def {
 function describeNumber(schema: z.ZodType): string {
   const n = schema as unknown as { minValue: number | null; maxValue: number | null; isInt: boolean };
   const kind = n.isInt ? 'an integer' : 'a number';
-  const min = n.minValue !== null && Number.isFinite(n.minValue) && n.minValue > Number.MIN_SAFE_INTEGER ? n.minValue : undefined;
-  const max = n.maxValue !== null && Number.isFinite(n.maxValue) && n.maxValue < Number.MAX_SAFE_INTEGER ? n.maxValue : undefined;
+  const min =
+    n.minValue !== null && Number.isFinite(n.minValue) && n.minValue > Number.MIN_SAFE_INTEGER ? n.minValue : undefined;
+  const max =
+    n.maxValue !== null && Number.isFinite(n.maxValue) && n.maxValue < Number.MAX_SAFE_INTEGER ? n.maxValue : undefined;
   if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
   if (min !== undefined) return `${kind} of at least ${min}`;
   if (max !== undefined) return `${kind} of at most ${max}`;
@@ -31,7 +33,9 @@ function describeNumber(schema: z.ZodType): string {
 function describeString(def: Def): string {
   if (def.format === 'url') {
     const protocols = ['http', 'https', 'ftp'].filter((p) => def.protocol?.test(p) ?? true);
-    return protocols.length > 0 && def.protocol !== undefined ? `a URL starting ${protocols.map((p) => `${p}://`).join(' or ')}` : 'a URL';
+    return protocols.length > 0 && def.protocol !== undefined
+      ? `a URL starting ${protocols.map((p) => `${p}://`).join(' or ')}`
+      : 'a URL';
   }
   return (def.minLength ?? 0) > 0 ? 'a non-empty value' : 'text';
 }

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateBars, type AgentMeasurement } from './evaluateBars.js';
 
-const good: AgentMeasurement = { agent: 'good', service: 'svc', completedRuns: 100, successRate: 0.99, p99Ns: 1.5e9, loopRate: 0 };
-const bad: AgentMeasurement = { agent: 'bad', service: 'svc', completedRuns: 40, successRate: 0.5, p99Ns: 4e9, loopRate: 0.1 };
+const good: AgentMeasurement = {
+  agent: 'good',
+  service: 'svc',
+  completedRuns: 100,
+  successRate: 0.99,
+  p99Ns: 1.5e9,
+  loopRate: 0,
+};
+const bad: AgentMeasurement = {
+  agent: 'bad',
+  service: 'svc',
+  completedRuns: 40,
+  successRate: 0.5,
+  p99Ns: 4e9,
+  loopRate: 0.1,
+};
 
 describe('evaluateBars', () => {
   it('passes an agent inside every bar and fails each bar an agent misses, with the measured value', () => {
@@ -25,12 +39,22 @@ describe('evaluateBars', () => {
   });
 
   it('bars are inclusive: exactly at the bar passes', () => {
-    const [s, p, l] = evaluateBars([{ ...good, successRate: 0.95, p99Ns: 2e9, loopRate: 0.01 }], { minSuccess: 0.95, maxP99Ns: 2e9, maxLoopRate: 0.01 });
+    const [s, p, l] = evaluateBars([{ ...good, successRate: 0.95, p99Ns: 2e9, loopRate: 0.01 }], {
+      minSuccess: 0.95,
+      maxP99Ns: 2e9,
+      maxLoopRate: 0.01,
+    });
     expect([s!.passed, p!.passed, l!.passed]).toEqual([true, true, true]);
   });
 
   it('fails on no data rather than passing silently', () => {
-    const results = evaluateBars([{ ...good, completedRuns: 0 }, { ...good, agent: 'nolat', p99Ns: null }], { minSuccess: 0.5, maxP99Ns: 1e10 });
+    const results = evaluateBars(
+      [
+        { ...good, completedRuns: 0 },
+        { ...good, agent: 'nolat', p99Ns: null },
+      ],
+      { minSuccess: 0.5, maxP99Ns: 1e10 },
+    );
     expect(results.map((r) => [r.agent, r.bar, r.passed])).toEqual([
       ['good', 'min-success', false],
       ['good', 'max-p99', false],

@@ -42,9 +42,30 @@ const BAR_CHECKS: ReadonlyArray<{
   format: (x: number) => string;
   relation: string;
 }> = [
-  { bar: 'min-success', threshold: (b) => b.minSuccess, measured: (m) => m.successRate, passes: (v, t) => v >= t, format: (x) => formatPercent(x, 2), relation: '≥' },
-  { bar: 'max-p99', threshold: (b) => b.maxP99Ns, measured: (m) => m.p99Ns, passes: (v, t) => v <= t, format: formatDurationNs, relation: '≤' },
-  { bar: 'max-loop-rate', threshold: (b) => b.maxLoopRate, measured: (m) => m.loopRate, passes: (v, t) => v <= t, format: (x) => formatPercent(x, 2), relation: '≤' },
+  {
+    bar: 'min-success',
+    threshold: (b) => b.minSuccess,
+    measured: (m) => m.successRate,
+    passes: (v, t) => v >= t,
+    format: (x) => formatPercent(x, 2),
+    relation: '≥',
+  },
+  {
+    bar: 'max-p99',
+    threshold: (b) => b.maxP99Ns,
+    measured: (m) => m.p99Ns,
+    passes: (v, t) => v <= t,
+    format: formatDurationNs,
+    relation: '≤',
+  },
+  {
+    bar: 'max-loop-rate',
+    threshold: (b) => b.maxLoopRate,
+    measured: (m) => m.loopRate,
+    passes: (v, t) => v <= t,
+    format: (x) => formatPercent(x, 2),
+    relation: '≤',
+  },
 ];
 
 /**

@@ -1,9 +1,22 @@
-import { costReport, DEFAULT_LOOP_THRESHOLDS, failureBreakdown, latencyPercentiles, reliabilityReport, type LoopsReport } from '@telltale/analytics';
+import {
+  costReport,
+  DEFAULT_LOOP_THRESHOLDS,
+  failureBreakdown,
+  latencyPercentiles,
+  reliabilityReport,
+  type LoopsReport,
+} from '@telltale/analytics';
 import type { RunCostStats, StepGroupStats } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './formatReport.js';
 
-const step = (stepName: string, stepKind: string, anyOk: number, firstOk: number, recovered: number): StepGroupStats => ({
+const step = (
+  stepName: string,
+  stepKind: string,
+  anyOk: number,
+  firstOk: number,
+  recovered: number,
+): StepGroupStats => ({
   agent: 'support',
   service: 'svc',
   stepName,
@@ -23,7 +36,18 @@ const step = (stepName: string, stepKind: string, anyOk: number, firstOk: number
 // 100 runs: 80 succeed; `search` eventually succeeds in 80 of 100 groups (70 at once, 10 on retry); `plan` always.
 const reliability = reliabilityReport(
   [step('search', 'tool', 80, 70, 10), step('plan', 'plan', 100, 100, 0)],
-  [{ agent: 'support', service: 'svc', success: 80, failure: 20, incomplete: 3, stepExplainedFailures: 20, seamFailures: 0, fallbackRecoveries: 0 }],
+  [
+    {
+      agent: 'support',
+      service: 'svc',
+      success: 80,
+      failure: 20,
+      incomplete: 3,
+      stepExplainedFailures: 20,
+      seamFailures: 0,
+      fallbackRecoveries: 0,
+    },
+  ],
 );
 
 const costStats: RunCostStats = {
@@ -53,7 +77,12 @@ const loops: LoopsReport = {
   limit: 1,
   offset: 0,
   runs: 103,
-  byKind: { repeated_action: { runsFlagged: 4, detections: 5, wastedNs: 3e9, wastedCostUsd: 0.01 }, no_progress: { ...zero, runsFlagged: 2, detections: 2 }, ping_pong: zero, runaway: zero },
+  byKind: {
+    repeated_action: { runsFlagged: 4, detections: 5, wastedNs: 3e9, wastedCostUsd: 0.01 },
+    no_progress: { ...zero, runsFlagged: 2, detections: 2 },
+    ping_pong: zero,
+    runaway: zero,
+  },
   overall: { runsFlagged: 5, detections: 7, wastedNs: 3.5e9, wastedCostUsd: 0.012 },
   thresholds: { ...DEFAULT_LOOP_THRESHOLDS },
 };
@@ -64,11 +93,32 @@ describe('formatReport', () => {
     window: 'last 2h',
     reliability,
     latency: {
-      runs: latencyPercentiles([{ key: '', service: '', count: 100, meanNs: 2e9, maxNs: 9e9, digest: false, quantilesNs: [1.5e9, 3e9, 4e9, 7.5e9, 9e9] }], 'run'),
+      runs: latencyPercentiles(
+        [
+          {
+            key: '',
+            service: '',
+            count: 100,
+            meanNs: 2e9,
+            maxNs: 9e9,
+            digest: false,
+            quantilesNs: [1.5e9, 3e9, 4e9, 7.5e9, 9e9],
+          },
+        ],
+        'run',
+      ),
     },
     cost: costReport(costStats, []),
     loops,
-    failures: failureBreakdown({ loop: 5, partial_execution: 0, tool_failure: 12, validation_exhausted: 0, llm_error: 3, timeout: 0, unknown: 0 }),
+    failures: failureBreakdown({
+      loop: 5,
+      partial_execution: 0,
+      tool_failure: 12,
+      validation_exhausted: 0,
+      llm_error: 3,
+      timeout: 0,
+      unknown: 0,
+    }),
   });
   const lines = text.split('\n');
 
@@ -98,10 +148,26 @@ describe('formatReport', () => {
 });
 
 describe('formatReport loop and failure sections', () => {
-  const lines = formatReport({ endpoint: 'http://x', window: 'last 1h', reliability, loops, failures: failureBreakdown({ loop: 5, partial_execution: 0, tool_failure: 12, validation_exhausted: 0, llm_error: 3, timeout: 0, unknown: 0 }) }).split('\n');
+  const lines = formatReport({
+    endpoint: 'http://x',
+    window: 'last 1h',
+    reliability,
+    loops,
+    failures: failureBreakdown({
+      loop: 5,
+      partial_execution: 0,
+      tool_failure: 12,
+      validation_exhausted: 0,
+      llm_error: 3,
+      timeout: 0,
+      unknown: 0,
+    }),
+  }).split('\n');
 
   it('gives the loop rate with runs per kind and the waste', () => {
-    expect(lines).toContain('Loops: 5 of 103 runs (4.9%) · repeated action 4 · no progress 2 · ping-pong 0 · runaway 0');
+    expect(lines).toContain(
+      'Loops: 5 of 103 runs (4.9%) · repeated action 4 · no progress 2 · ping-pong 0 · runaway 0',
+    );
     expect(lines).toContain('       wasted 3.5 s and $0.012 on repeats');
   });
 

@@ -1,4 +1,12 @@
-import type { CostSummary, Estimate, FailureBreakdown, LatencyPercentiles, LoopsReport, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
+import type {
+  CostSummary,
+  Estimate,
+  FailureBreakdown,
+  LatencyPercentiles,
+  LoopsReport,
+  ReliabilitySummary,
+  TailAttribution,
+} from '@telltale/analytics';
 import { costSection, failuresSection, latencySection, loopsSection } from './formatSections.js';
 import { formatCount, formatPercent, formatPoints, formatRange, NONE } from './formatValue.js';
 import { renderTable } from './renderTable.js';
@@ -31,8 +39,17 @@ function reliabilitySection(r: ReliabilitySummary): string[] {
     `Runs: ${formatCount(completed + r.runs.incomplete)}  (${formatCount(r.runs.success)} success, ${formatCount(r.runs.failure)} failure, ${formatCount(r.runs.incomplete)} incomplete)`,
     '',
     renderTable(
-      [{ header: 'End-to-end success' }, { header: 'value', align: 'right' }, { header: '95% interval', align: 'right' }, { header: 'n', align: 'right' }],
-      [estimateRow('observed', r.observed, pct), estimateRow('predicted (steps independent)', r.predicted, pct), estimateRow('gap (observed − predicted)', r.gap, pp)],
+      [
+        { header: 'End-to-end success' },
+        { header: 'value', align: 'right' },
+        { header: '95% interval', align: 'right' },
+        { header: 'n', align: 'right' },
+      ],
+      [
+        estimateRow('observed', r.observed, pct),
+        estimateRow('predicted (steps independent)', r.predicted, pct),
+        estimateRow('gap (observed − predicted)', r.gap, pp),
+      ],
     ),
   ];
   const d = r.decomposition;
@@ -46,8 +63,22 @@ function reliabilitySection(r: ReliabilitySummary): string[] {
     lines.push(
       '',
       renderTable(
-        [{ header: 'agent' }, { header: 'service' }, { header: 'runs', align: 'right' }, { header: 'observed', align: 'right' }, { header: 'predicted', align: 'right' }],
-        [...r.agents].sort((a, b) => b.runs - a.runs).map((a) => [a.agent, a.service, formatCount(a.runs), formatPercent(a.observed.value), formatPercent(a.predicted.value)]),
+        [
+          { header: 'agent' },
+          { header: 'service' },
+          { header: 'runs', align: 'right' },
+          { header: 'observed', align: 'right' },
+          { header: 'predicted', align: 'right' },
+        ],
+        [...r.agents]
+          .sort((a, b) => b.runs - a.runs)
+          .map((a) => [
+            a.agent,
+            a.service,
+            formatCount(a.runs),
+            formatPercent(a.observed.value),
+            formatPercent(a.predicted.value),
+          ]),
       ),
     );
   }
@@ -88,7 +119,8 @@ function reliabilitySection(r: ReliabilitySummary): string[] {
 export function formatReport(data: ReportData): string {
   const title = `Telltale report · ${data.endpoint} · ${data.window}${data.agent === undefined ? '' : ` · agent ${data.agent}`}`;
   const lines = [title, '═'.repeat([...title].length), ...reliabilitySection(data.reliability)];
-  if (data.latency !== undefined) lines.push('', ...latencySection(data.latency.runs, data.latency.byAgent, data.latency.tail));
+  if (data.latency !== undefined)
+    lines.push('', ...latencySection(data.latency.runs, data.latency.byAgent, data.latency.tail));
   if (data.loops !== undefined) lines.push('', ...loopsSection(data.loops));
   if (data.failures !== undefined) lines.push('', ...failuresSection(data.failures));
   if (data.cost !== undefined) lines.push('', ...costSection(data.cost));

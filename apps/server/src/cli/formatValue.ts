@@ -12,7 +12,11 @@ export function formatPoints(x: number | null | undefined, digits = 1): string {
   return `${pp > 0 ? '+' : pp < 0 ? '−' : '±'}${Math.abs(pp).toFixed(digits)} pp`;
 }
 
-export function formatRange(low: number | null | undefined, high: number | null | undefined, format: (x: number) => string): string {
+export function formatRange(
+  low: number | null | undefined,
+  high: number | null | undefined,
+  format: (x: number) => string,
+): string {
   if (low === null || low === undefined || high === null || high === undefined) return NONE;
   return `${format(low)} – ${format(high)}`;
 }

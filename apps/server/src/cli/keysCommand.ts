@@ -13,7 +13,9 @@ const CreateInput = z.object({
   name: z.string().max(256).optional(),
 });
 const ListInput = z.object({ project: CreateInput.shape.project });
-const RevokeInput = z.object({ keyId: z.string().regex(/^[0-9A-Za-z]{8,64}$/, 'a key id is letters and digits (the part after tt_<kind>_)') });
+const RevokeInput = z.object({
+  keyId: z.string().regex(/^[0-9A-Za-z]{8,64}$/, 'a key id is letters and digits (the part after tt_<kind>_)'),
+});
 
 type Write = (text: string) => void;
 
@@ -36,7 +38,9 @@ const USAGE: Record<ApiKeyKind, string> = {
  * key is never shown again, since only its secret's SHA-256 is stored.
  */
 export function keysCommand(write: Write, writeHelp: Write): Command {
-  const keys = new Command('keys').description('API keys: ingest keys send OTLP, read keys call the API (used with --auth keys)');
+  const keys = new Command('keys').description(
+    'API keys: ingest keys send OTLP, read keys call the API (used with --auth keys)',
+  );
 
   addAdminOptions(keys.command('create').description('create a key and print it, once'))
     .requiredOption('--project <id>', 'the project the key belongs to')
@@ -44,7 +48,11 @@ export function keysCommand(write: Write, writeHelp: Write): Command {
     .option('--name <label>', 'a label to recognise it by, e.g. ci or checkout-agent')
     .action(async (raw: AdminOptions & { project: string; kind: string; name?: string }, command: Command) => {
       const input = parseOptions(CreateInput, { project: raw.project, kind: raw.kind, name: raw.name });
-      const created = await adminBackend(raw, command).createKey({ projectId: input.project, kind: input.kind, ...(input.name === undefined ? {} : { name: input.name }) });
+      const created = await adminBackend(raw, command).createKey({
+        projectId: input.project,
+        kind: input.kind,
+        ...(input.name === undefined ? {} : { name: input.name }),
+      });
       const stored = created.info;
       write(`${created.key}\n`);
       writeHelp(
@@ -70,24 +78,31 @@ export function keysCommand(write: Write, writeHelp: Write): Command {
         return;
       }
       if (all.length === 0) {
-        write(`project ${input.project} has no keys: create one with telltale keys create --project ${input.project} --kind ingest\n`);
+        write(
+          `project ${input.project} has no keys: create one with telltale keys create --project ${input.project} --kind ingest\n`,
+        );
         return;
       }
       const rows = all.map((k) => [k.keyId, k.kind, k.name, formatTime(k.createdAtMs), formatTime(k.revokedAtMs)]);
-      write(`${renderTable([{ header: 'key id' }, { header: 'kind' }, { header: 'name' }, { header: 'created' }, { header: 'revoked' }], rows)}\n`);
+      write(
+        `${renderTable([{ header: 'key id' }, { header: 'kind' }, { header: 'name' }, { header: 'created' }, { header: 'revoked' }], rows)}\n`,
+      );
     });
 
-  addAdminOptions(keys.command('revoke <keyId>').description('revoke a key (its id, or the whole key)'))
-    .action(async (keyIdOrKey: string, raw: AdminOptions, command: Command) => {
+  addAdminOptions(keys.command('revoke <keyId>').description('revoke a key (its id, or the whole key)')).action(
+    async (keyIdOrKey: string, raw: AdminOptions, command: Command) => {
       const input = parseOptions(RevokeInput, { keyId: parseApiKey(keyIdOrKey.trim())?.keyId ?? keyIdOrKey.trim() });
       const revoked = await adminBackend(raw, command).revokeKey(input.keyId);
-      write(`revoked ${revoked.kind} key ${revoked.keyId} of project ${revoked.projectId} at ${formatTime(revoked.revokedAtMs)}\n`);
+      write(
+        `revoked ${revoked.kind} key ${revoked.keyId} of project ${revoked.projectId} at ${formatTime(revoked.revokedAtMs)}\n`,
+      );
       writeHelp(
         raw.endpoint === undefined
           ? 'Servers sharing this ClickHouse refuse it within their key refresh (--auth-refresh-seconds, 5 s by default).\n'
           : `${raw.endpoint} refuses it now; other servers sharing its ClickHouse within their key refresh (--auth-refresh-seconds).\n`,
       );
-    });
+    },
+  );
 
   return keys;
 }

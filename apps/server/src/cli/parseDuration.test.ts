@@ -16,17 +16,20 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['2', '', 'h', '2 h', '-1s', '0s', '1w', '2hours', '1e3ms', '.5s'])('refuses %j with a usage error naming it', (text) => {
-    let caught: unknown;
-    try {
-      parseDuration(text, '--since');
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).exitCode).toBe(2);
-    expect((caught as CliError).message).toContain('--since');
-  });
+  it.each(['2', '', 'h', '2 h', '-1s', '0s', '1w', '2hours', '1e3ms', '.5s'])(
+    'refuses %j with a usage error naming it',
+    (text) => {
+      let caught: unknown;
+      try {
+        parseDuration(text, '--since');
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(CliError);
+      expect((caught as CliError).exitCode).toBe(2);
+      expect((caught as CliError).message).toContain('--since');
+    },
+  );
 });
 
 describe('parseFraction', () => {

@@ -7,7 +7,8 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 export function parseDuration(text: string, what = 'duration'): number {
   const match = DURATION.exec(text.trim());
   const unit = match?.[2] as keyof typeof UNIT_MS | undefined;
-  if (match === null || unit === undefined) throw new CliError(`invalid ${what} "${text}": use a number and a unit, e.g. 500ms, 2s, 1m, 2h, 7d`);
+  if (match === null || unit === undefined)
+    throw new CliError(`invalid ${what} "${text}": use a number and a unit, e.g. 500ms, 2s, 1m, 2h, 7d`);
   const ms = Number(match[1]) * UNIT_MS[unit];
   if (!(ms > 0) || !Number.isFinite(ms)) throw new CliError(`invalid ${what} "${text}": must be more than zero`);
   return ms;

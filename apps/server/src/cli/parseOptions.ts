@@ -7,6 +7,13 @@ export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.in
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const key = issue?.path[0];
-  const option = typeof key === 'string' ? (key === 'id' ? 'project id' : key === 'keyId' ? 'key id' : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`) : 'options';
+  const option =
+    typeof key === 'string'
+      ? key === 'id'
+        ? 'project id'
+        : key === 'keyId'
+          ? 'key id'
+          : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      : 'options';
   throw new CliError(`invalid ${option}: ${issue?.message ?? 'invalid value'}`);
 }

@@ -23,5 +23,9 @@ export function renderTable(columns: readonly Column[], rows: ReadonlyArray<read
       .map((c, i) => pad(cells[i] ?? '', sizes[i] ?? 0, c.align ?? 'left'))
       .join('  ')
       .trimEnd();
-  return [line(columns.map((c) => c.header)), indent + sizes.map((n) => '─'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
+  return [
+    line(columns.map((c) => c.header)),
+    indent + sizes.map((n) => '─'.repeat(n)).join('  '),
+    ...rows.map(line),
+  ].join('\n');
 }

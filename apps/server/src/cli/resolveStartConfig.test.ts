@@ -26,50 +26,126 @@ const CASES: Record<string, Case> = {
     flag: ['--admin-key', 'admin-key-from-the-command-line-02'],
     fromFlag: { adminKey: 'admin-key-from-the-command-line-02' },
   },
-  '--auth-refresh-seconds': { env: '0.5', fromEnv: { authRefreshSeconds: 0.5 }, flag: ['--auth-refresh-seconds', '60'], fromFlag: { authRefreshSeconds: 60 } },
-  '--data-dir': { env: '/var/lib/telltale', fromEnv: { dataDir: '/var/lib/telltale' }, flag: ['--data-dir', '/srv/t'], fromFlag: { dataDir: '/srv/t' } },
+  '--auth-refresh-seconds': {
+    env: '0.5',
+    fromEnv: { authRefreshSeconds: 0.5 },
+    flag: ['--auth-refresh-seconds', '60'],
+    fromFlag: { authRefreshSeconds: 60 },
+  },
+  '--data-dir': {
+    env: '/var/lib/telltale',
+    fromEnv: { dataDir: '/var/lib/telltale' },
+    flag: ['--data-dir', '/srv/t'],
+    fromFlag: { dataDir: '/srv/t' },
+  },
   '--clickhouse-url': {
     env: 'http://ch:8123',
     fromEnv: { clickhouseUrl: 'http://ch:8123' },
     flag: ['--clickhouse-url', 'https://ch.example:8443'],
     fromFlag: { clickhouseUrl: 'https://ch.example:8443' },
   },
-  '--clickhouse-user': { env: 'reader', fromEnv: { clickhouseUser: 'reader' }, flag: ['--clickhouse-user', 'writer'], fromFlag: { clickhouseUser: 'writer' } },
+  '--clickhouse-user': {
+    env: 'reader',
+    fromEnv: { clickhouseUser: 'reader' },
+    flag: ['--clickhouse-user', 'writer'],
+    fromFlag: { clickhouseUser: 'writer' },
+  },
   '--clickhouse-password': {
     env: 'pw-from-env',
     fromEnv: { clickhousePassword: 'pw-from-env' },
     flag: ['--clickhouse-password', 'pw-from-flag'],
     fromFlag: { clickhousePassword: 'pw-from-flag' },
   },
-  '--retention-days': { env: '30', fromEnv: { retentionDays: 30 }, flag: ['--retention-days', '7'], fromFlag: { retentionDays: 7 } },
-  '--max-body-bytes': { env: '2048', fromEnv: { maxBodyBytes: 2048 }, flag: ['--max-body-bytes', '4096'], fromFlag: { maxBodyBytes: 4096 } },
-  '--request-timeout-ms': { env: '5000', fromEnv: { requestTimeoutMs: 5000 }, flag: ['--request-timeout-ms', '7000'], fromFlag: { requestTimeoutMs: 7000 } },
-  '--spool-dir': { env: '/spool/a', fromEnv: { spoolDir: '/spool/a' }, flag: ['--spool-dir', '/spool/b'], fromFlag: { spoolDir: '/spool/b' } },
-  '--spool-max-bytes': { env: '2097152', fromEnv: { spoolMaxBytes: 2_097_152 }, flag: ['--spool-max-bytes', '4194304'], fromFlag: { spoolMaxBytes: 4_194_304 } },
-  '--spool-segment-bytes': { env: '8192', fromEnv: { spoolSegmentBytes: 8192 }, flag: ['--spool-segment-bytes', '65536'], fromFlag: { spoolSegmentBytes: 65_536 } },
-  '--ingest-workers': { env: '0', fromEnv: { ingestWorkers: 0 }, flag: ['--ingest-workers', '3'], fromFlag: { ingestWorkers: 3 } },
-  '--web-dir': { env: '/web/a', fromEnv: { webDir: '/web/a' }, flag: ['--web-dir', '/web/b'], fromFlag: { webDir: '/web/b' } },
+  '--retention-days': {
+    env: '30',
+    fromEnv: { retentionDays: 30 },
+    flag: ['--retention-days', '7'],
+    fromFlag: { retentionDays: 7 },
+  },
+  '--max-body-bytes': {
+    env: '2048',
+    fromEnv: { maxBodyBytes: 2048 },
+    flag: ['--max-body-bytes', '4096'],
+    fromFlag: { maxBodyBytes: 4096 },
+  },
+  '--request-timeout-ms': {
+    env: '5000',
+    fromEnv: { requestTimeoutMs: 5000 },
+    flag: ['--request-timeout-ms', '7000'],
+    fromFlag: { requestTimeoutMs: 7000 },
+  },
+  '--spool-dir': {
+    env: '/spool/a',
+    fromEnv: { spoolDir: '/spool/a' },
+    flag: ['--spool-dir', '/spool/b'],
+    fromFlag: { spoolDir: '/spool/b' },
+  },
+  '--spool-max-bytes': {
+    env: '2097152',
+    fromEnv: { spoolMaxBytes: 2_097_152 },
+    flag: ['--spool-max-bytes', '4194304'],
+    fromFlag: { spoolMaxBytes: 4_194_304 },
+  },
+  '--spool-segment-bytes': {
+    env: '8192',
+    fromEnv: { spoolSegmentBytes: 8192 },
+    flag: ['--spool-segment-bytes', '65536'],
+    fromFlag: { spoolSegmentBytes: 65_536 },
+  },
+  '--ingest-workers': {
+    env: '0',
+    fromEnv: { ingestWorkers: 0 },
+    flag: ['--ingest-workers', '3'],
+    fromFlag: { ingestWorkers: 3 },
+  },
+  '--web-dir': {
+    env: '/web/a',
+    fromEnv: { webDir: '/web/a' },
+    flag: ['--web-dir', '/web/b'],
+    fromFlag: { webDir: '/web/b' },
+  },
   // a switch: the variable takes true/false/1/0; the flag (on) beats a variable saying off
   '--demo': { env: '1', fromEnv: { demo: true }, flag: ['--demo'], fromFlag: { demo: true } },
-  '--public-url': { env: 'https://tt.example', fromEnv: { publicUrl: 'https://tt.example' }, flag: ['--public-url', 'http://tt.local'], fromFlag: { publicUrl: 'http://tt.local' } },
+  '--public-url': {
+    env: 'https://tt.example',
+    fromEnv: { publicUrl: 'https://tt.example' },
+    flag: ['--public-url', 'http://tt.local'],
+    fromFlag: { publicUrl: 'http://tt.local' },
+  },
   '--alerts-allow-private': {
     env: '10.0.0.0/8, 127.0.0.0/8',
     fromEnv: { alertsAllowPrivate: ['10.0.0.0/8', '127.0.0.0/8'] },
     flag: ['--alerts-allow-private', '192.168.0.0/16'],
     fromFlag: { alertsAllowPrivate: ['192.168.0.0/16'] },
   },
-  '--alerts-retry-base-ms': { env: '500', fromEnv: { alertsRetryBaseMs: 500 }, flag: ['--alerts-retry-base-ms', '900'], fromFlag: { alertsRetryBaseMs: 900 } },
-  '--metrics-port': { env: '9464', fromEnv: { metricsPort: 9464 }, flag: ['--metrics-port', '9465'], fromFlag: { metricsPort: 9465 } },
+  '--alerts-retry-base-ms': {
+    env: '500',
+    fromEnv: { alertsRetryBaseMs: 500 },
+    flag: ['--alerts-retry-base-ms', '900'],
+    fromFlag: { alertsRetryBaseMs: 900 },
+  },
+  '--metrics-port': {
+    env: '9464',
+    fromEnv: { metricsPort: 9464 },
+    flag: ['--metrics-port', '9465'],
+    fromFlag: { metricsPort: 9465 },
+  },
   '--metrics-token': {
     env: 'metrics-token-from-env-01',
     fromEnv: { metricsToken: 'metrics-token-from-env-01' },
     flag: ['--metrics-token', 'metrics-token-from-flag-2'],
     fromFlag: { metricsToken: 'metrics-token-from-flag-2' },
   },
-  '--log-level': { env: 'debug', fromEnv: { logLevel: 'debug' }, flag: ['--log-level', 'warn'], fromFlag: { logLevel: 'warn' } },
+  '--log-level': {
+    env: 'debug',
+    fromEnv: { logLevel: 'debug' },
+    flag: ['--log-level', 'warn'],
+    fromFlag: { logLevel: 'warn' },
+  },
 };
 
-const startFlags = (): string[] => addStartOptions(new Command('start')).options.flatMap((o) => (o.long === undefined ? [] : [o.long]));
+const startFlags = (): string[] =>
+  addStartOptions(new Command('start')).options.flatMap((o) => (o.long === undefined ? [] : [o.long]));
 
 const failure = (argv: string[], env: Record<string, string> = {}): CliError => {
   try {
@@ -90,7 +166,14 @@ describe('resolveStartConfig: flags, TELLTALE_* variables, defaults', () => {
 
   it('with nothing given, equals the schema defaults', () => {
     expect(defaults).toEqual(StartConfigSchema.parse({ demo: false }));
-    expect(defaults).toMatchObject({ port: 4318, grpcPort: 4317, host: '127.0.0.1', logLevel: 'info', demo: false, alertsAllowPrivate: [] });
+    expect(defaults).toMatchObject({
+      port: 4318,
+      grpcPort: 4317,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      demo: false,
+      alertsAllowPrivate: [],
+    });
   });
 
   for (const [flag, c] of Object.entries(CASES)) {
@@ -115,7 +198,10 @@ describe('resolveStartConfig: flags, TELLTALE_* variables, defaults', () => {
     expect(resolveStartConfig([], { TELLTALE_DEMO: 'TRUE' }).demo).toBe(true);
     expect(resolveStartConfig([], { TELLTALE_DEMO: 'false' }).demo).toBe(false);
     expect(resolveStartConfig([], { TELLTALE_DEMO: '0' }).demo).toBe(false);
-    expect(resolveStartConfig([], { TELLTALE_PORT: '', TELLTALE_LOG_LEVEL: '  ' })).toMatchObject({ port: 4318, logLevel: 'info' });
+    expect(resolveStartConfig([], { TELLTALE_PORT: '', TELLTALE_LOG_LEVEL: '  ' })).toMatchObject({
+      port: 4318,
+      logLevel: 'info',
+    });
   });
 
   it('reads the environment it is given, not process.env', () => {
@@ -132,21 +218,49 @@ describe('resolveStartConfig: a bad value is one line naming flag and variable',
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--port', 'abc'], {}, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "abc"'],
     [[], { TELLTALE_PORT: '99999' }, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "99999"'],
-    [['--retention-days', '0'], {}, '--retention-days (TELLTALE_RETENTION_DAYS) must be an integer from 1 to 3650, got "0"'],
-    [['--clickhouse-url', 'ftp://x'], {}, '--clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://x"'],
+    [
+      ['--retention-days', '0'],
+      {},
+      '--retention-days (TELLTALE_RETENTION_DAYS) must be an integer from 1 to 3650, got "0"',
+    ],
+    [
+      ['--clickhouse-url', 'ftp://x'],
+      {},
+      '--clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://x"',
+    ],
     [['--auth', 'maybe'], {}, '--auth (TELLTALE_AUTH) must be one of keys, none, got "maybe"'],
-    [[], { TELLTALE_GRPC_PORT: 'on' }, '--grpc-port (TELLTALE_GRPC_PORT) must be off or an integer from 0 to 65535, got "on"'],
+    [
+      [],
+      { TELLTALE_GRPC_PORT: 'on' },
+      '--grpc-port (TELLTALE_GRPC_PORT) must be off or an integer from 0 to 65535, got "on"',
+    ],
     [[], { TELLTALE_DEMO: 'yes please' }, '--demo (TELLTALE_DEMO) must be true, false, 1 or 0, got "yes please"'],
-    [['--max-body-bytes', '10'], {}, '--max-body-bytes (TELLTALE_MAX_BODY_BYTES) must be an integer of at least 1024, got "10"'],
-    [['--auth-refresh-seconds', '0'], {}, '--auth-refresh-seconds (TELLTALE_AUTH_REFRESH_SECONDS) must be a number from 0.1 to 3600, got "0"'],
-    [['--log-level', 'loud'], {}, '--log-level (TELLTALE_LOG_LEVEL) must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [
+      ['--max-body-bytes', '10'],
+      {},
+      '--max-body-bytes (TELLTALE_MAX_BODY_BYTES) must be an integer of at least 1024, got "10"',
+    ],
+    [
+      ['--auth-refresh-seconds', '0'],
+      {},
+      '--auth-refresh-seconds (TELLTALE_AUTH_REFRESH_SECONDS) must be a number from 0.1 to 3600, got "0"',
+    ],
+    [
+      ['--log-level', 'loud'],
+      {},
+      '--log-level (TELLTALE_LOG_LEVEL) must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ],
     [
       ['--alerts-allow-private', '10.0.0.0/33'],
       {},
       '--alerts-allow-private (TELLTALE_ALERTS_ALLOW_PRIVATE) must be comma-separated CIDR ranges such as 10.0.0.0/8,127.0.0.0/8, got "10.0.0.0/33"',
     ],
     // credentials in a bad URL are not echoed
-    [['--clickhouse-url', 'ftp://admin:hunter22@x'], {}, '--clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://[redacted]@x"'],
+    [
+      ['--clickhouse-url', 'ftp://admin:hunter22@x'],
+      {},
+      '--clickhouse-url (TELLTALE_CLICKHOUSE_URL) must be a URL starting http:// or https://, got "ftp://[redacted]@x"',
+    ],
   ];
   for (const [argv, env, message] of cases) {
     it(`${argv.join(' ')}${JSON.stringify(env)}`, () => {

@@ -19,13 +19,17 @@ interface Given {
 }
 
 function optionsOf(command: Command): Option[] {
-  return (command.options as Option[]).filter((o) => o.long !== undefined && o.long !== '--help' && o.long !== '--version');
+  return (command.options as Option[]).filter(
+    (o) => o.long !== undefined && o.long !== '--help' && o.long !== '--version',
+  );
 }
 
 function badValue(given: Given, expected: string): CliError {
   const flag = given.option.long ?? given.option.flags;
   // a secret's value is never echoed
-  const shown = SECRET_KEY.test(given.option.attributeName()) ? '' : `, got ${JSON.stringify(new SecretRedactor().text(String(given.value)))}`;
+  const shown = SECRET_KEY.test(given.option.attributeName())
+    ? ''
+    : `, got ${JSON.stringify(new SecretRedactor().text(String(given.value)))}`;
   return new CliError(`${flag} (${given.variable}) must be ${expected}${shown}`, EXIT.USAGE);
 }
 
@@ -36,7 +40,10 @@ function issueError(issue: z.core.$ZodIssue, given: ReadonlyMap<string, Given>):
   if (field === undefined) return new CliError(`invalid configuration: ${issue.message}`, EXIT.USAGE);
   const schema = StartConfigSchema.shape[key as keyof typeof StartConfigSchema.shape] as z.ZodType | undefined;
   // a refinement says what it checks in its message; otherwise the schema says what it accepts
-  const expected = issue.code === 'custom' ? issue.message : ((schema === undefined ? undefined : describeExpected(schema)) ?? issue.message);
+  const expected =
+    issue.code === 'custom'
+      ? issue.message
+      : ((schema === undefined ? undefined : describeExpected(schema)) ?? issue.message);
   return badValue(field, expected);
 }
 

@@ -18,17 +18,24 @@ export function barsOf(opts: CheckOptions): Bars {
     ...(opts.maxP99 === undefined ? {} : { maxP99Ns: parseDuration(opts.maxP99, '--max-p99') * 1e6 }),
     ...(opts.maxLoopRate === undefined ? {} : { maxLoopRate: parseFraction(opts.maxLoopRate, '--max-loop-rate') }),
   };
-  if (Object.keys(bars).length === 0) throw new CliError('no bar to check: pass --min-success, --max-p99 and/or --max-loop-rate');
+  if (Object.keys(bars).length === 0)
+    throw new CliError('no bar to check: pass --min-success, --max-p99 and/or --max-loop-rate');
   return bars;
 }
 
 const agentKey = (agent: string, service: string): string => JSON.stringify([agent, service]);
 
 /** Per agent (service + root name) in the window: completed runs, observed success, run p99, loop rate. */
-async function measureAgents(client: ApiClient, query: ReturnType<typeof windowQuery>, bars: Bars): Promise<AgentMeasurement[]> {
+async function measureAgents(
+  client: ApiClient,
+  query: ReturnType<typeof windowQuery>,
+  bars: Bars,
+): Promise<AgentMeasurement[]> {
   const [summary, latency] = await Promise.all([
     client.get<ReliabilitySummary>('/reliability/summary', query),
-    bars.maxP99Ns === undefined ? undefined : client.get<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'agent' }),
+    bars.maxP99Ns === undefined
+      ? undefined
+      : client.get<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'agent' }),
   ]);
   const p99 = new Map(latency?.groups.map((g) => [agentKey(g.key, g.service), g.percentilesNs.p99]));
   // Loop totals come per filter: one small page per agent (its service and name), in parallel.
@@ -60,7 +67,9 @@ export async function runCheck(opts: CheckOptions, print: (text: string) => void
   const query = windowQuery(opts);
   const agents = await measureAgents(client, query, bars);
   if (agents.length === 0) {
-    print(`FAIL no completed runs${opts.agent === undefined ? '' : ` of agent ${opts.agent}`} in the last ${opts.since} at ${client.base}\n`);
+    print(
+      `FAIL no completed runs${opts.agent === undefined ? '' : ` of agent ${opts.agent}`} in the last ${opts.since} at ${client.base}\n`,
+    );
     return EXIT.BAR_MISSED;
   }
   const results = evaluateBars(agents, bars);

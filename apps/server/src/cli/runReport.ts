@@ -1,4 +1,11 @@
-import type { CostSummary, FailureBreakdown, LatencyPercentiles, LoopsReport, ReliabilitySummary, TailAttribution } from '@telltale/analytics';
+import type {
+  CostSummary,
+  FailureBreakdown,
+  LatencyPercentiles,
+  LoopsReport,
+  ReliabilitySummary,
+  TailAttribution,
+} from '@telltale/analytics';
 import { ApiClient } from './ApiClient.js';
 import { EXIT } from './CliError.js';
 import { windowQuery, type CommonOptions } from './commonOptions.js';
@@ -9,7 +16,10 @@ export interface ReportOptions extends CommonOptions {
 }
 
 /** Every section's API response for the window; routes an older server lacks come back undefined. */
-export async function fetchReport(client: ApiClient, query: ReturnType<typeof windowQuery>): Promise<Omit<ReportData, 'endpoint' | 'window'>> {
+export async function fetchReport(
+  client: ApiClient,
+  query: ReturnType<typeof windowQuery>,
+): Promise<Omit<ReportData, 'endpoint' | 'window'>> {
   const [reliability, runs, byAgent, tail, loops, failures, cost] = await Promise.all([
     client.get<ReliabilitySummary>('/reliability/summary', query),
     client.getOptional<LatencyPercentiles>('/latency/percentiles', { ...query, groupBy: 'run' }),
@@ -21,7 +31,9 @@ export async function fetchReport(client: ApiClient, query: ReturnType<typeof wi
   ]);
   return {
     reliability,
-    ...(runs === undefined ? {} : { latency: { runs, ...(byAgent === undefined ? {} : { byAgent }), ...(tail === undefined ? {} : { tail }) } }),
+    ...(runs === undefined
+      ? {}
+      : { latency: { runs, ...(byAgent === undefined ? {} : { byAgent }), ...(tail === undefined ? {} : { tail }) } }),
     ...(loops === undefined ? {} : { loops }),
     ...(failures === undefined ? {} : { failures }),
     ...(cost === undefined ? {} : { cost }),
@@ -34,9 +46,18 @@ export async function runReport(opts: ReportOptions, print: (text: string) => vo
   const query = windowQuery(opts);
   const sections = await fetchReport(client, query);
   if (opts.json) {
-    print(`${JSON.stringify({ endpoint: client.base, from: query.from, to: query.to, agent: opts.agent ?? null, ...sections }, null, 2)}\n`);
+    print(
+      `${JSON.stringify({ endpoint: client.base, from: query.from, to: query.to, agent: opts.agent ?? null, ...sections }, null, 2)}\n`,
+    );
     return EXIT.OK;
   }
-  print(formatReport({ endpoint: client.base, window: `last ${opts.since}`, ...(opts.agent === undefined ? {} : { agent: opts.agent }), ...sections }));
+  print(
+    formatReport({
+      endpoint: client.base,
+      window: `last ${opts.since}`,
+      ...(opts.agent === undefined ? {} : { agent: opts.agent }),
+      ...sections,
+    }),
+  );
   return EXIT.OK;
 }

@@ -16,26 +16,62 @@ export function addStartOptions(command: Command): Command {
     .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
     .option('--grpc-port <port>', "port for OTLP/gRPC (0: any free port; 'off': no gRPC receiver)", '4317')
     .option('--host <host>', 'address to bind (other than loopback only with --auth keys)', '127.0.0.1')
-    .option('--auth <mode>', 'keys: every request needs an API key (required beyond loopback); none: open, one project (default on loopback)')
-    .option('--admin-key <key>', 'with --auth keys: the key that manages projects and API keys over HTTP (/api/v1/admin, telltale keys --endpoint)')
-    .option('--auth-refresh-seconds <s>', 'how often API keys and quotas are reloaded (revocations apply within this)', '5')
+    .option(
+      '--auth <mode>',
+      'keys: every request needs an API key (required beyond loopback); none: open, one project (default on loopback)',
+    )
+    .option(
+      '--admin-key <key>',
+      'with --auth keys: the key that manages projects and API keys over HTTP (/api/v1/admin, telltale keys --endpoint)',
+    )
+    .option(
+      '--auth-refresh-seconds <s>',
+      'how often API keys and quotas are reloaded (revocations apply within this)',
+      '5',
+    )
     .option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory', './.telltale')
     .option('--clickhouse-url <url>', 'use a remote ClickHouse server instead of the embedded engine')
     .option('--clickhouse-user <user>', 'user for the remote ClickHouse')
-    .option('--clickhouse-password <password>', 'password for the remote ClickHouse (prefer the variable: flags show in process lists)')
+    .option(
+      '--clickhouse-password <password>',
+      'password for the remote ClickHouse (prefer the variable: flags show in process lists)',
+    )
     .option('--retention-days <days>', 'drop spans older than this')
     .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression (default: 16 MiB)')
-    .option('--request-timeout-ms <ms>', 'a request (slow or stalled upload included) must complete within this', '30000')
-    .option('--spool-dir <dir>', 'durable spool of acknowledged spans not yet in ClickHouse (default: <data-dir>/spool)')
+    .option(
+      '--request-timeout-ms <ms>',
+      'a request (slow or stalled upload included) must complete within this',
+      '30000',
+    )
+    .option(
+      '--spool-dir <dir>',
+      'durable spool of acknowledged spans not yet in ClickHouse (default: <data-dir>/spool)',
+    )
     .option('--spool-max-bytes <bytes>', 'spool size cap; past it, exports get 503 + Retry-After (default: 1 GiB)')
-    .option('--spool-segment-bytes <bytes>', 'spool segment size: drained space is freed a segment at a time (default: 16 MiB)')
+    .option(
+      '--spool-segment-bytes <bytes>',
+      'spool segment size: drained space is freed a segment at a time (default: 16 MiB)',
+    )
     .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
     .option('--web-dir <dir>', 'built dashboard to serve')
     .option('--demo', 'also run the simulated agent fleet against this server (variable: true/false/1/0)', false)
-    .option('--public-url <url>', 'base URL of the dashboard for links in alert notifications (default: the listening URL)')
-    .option('--alerts-allow-private <cidrs>', 'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)')
-    .option('--alerts-retry-base-ms <ms>', 'first retry delay of a failed webhook (doubles per attempt, with jitter)', '10000')
-    .option('--metrics-port <port>', 'also serve /metrics (and /healthz, /readyz) on this port, same host, without auth')
+    .option(
+      '--public-url <url>',
+      'base URL of the dashboard for links in alert notifications (default: the listening URL)',
+    )
+    .option(
+      '--alerts-allow-private <cidrs>',
+      'comma-separated CIDR ranges webhook destinations may reach although private (on-prem receivers, tests)',
+    )
+    .option(
+      '--alerts-retry-base-ms <ms>',
+      'first retry delay of a failed webhook (doubles per attempt, with jitter)',
+      '10000',
+    )
+    .option(
+      '--metrics-port <port>',
+      'also serve /metrics (and /healthz, /readyz) on this port, same host, without auth',
+    )
     .option('--metrics-token <token>', 'with --auth keys: serve /metrics on the main port to this Bearer token')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info');
 }
@@ -47,7 +83,8 @@ export function addStartOptions(command: Command): Command {
  */
 export function showEnvVars(command: Command): Command {
   for (const option of command.options as Option[]) {
-    if (option.long !== undefined && option.long !== '--help' && option.envVar === undefined) option.env(envVarOf(option.long));
+    if (option.long !== undefined && option.long !== '--help' && option.envVar === undefined)
+      option.env(envVarOf(option.long));
   }
   return command;
 }

@@ -11,15 +11,24 @@ export interface StoreOptions {
 
 export function addStoreOptions(command: Command): Command {
   return command
-    .addOption(new Option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory').default('./.telltale').env('TELLTALE_DATA_DIR'))
-    .addOption(new Option('--clickhouse-url <url>', 'a remote ClickHouse server instead of the embedded engine').env('TELLTALE_CLICKHOUSE_URL'))
+    .addOption(
+      new Option('--data-dir <dir>', 'embedded ClickHouse (chDB) data directory')
+        .default('./.telltale')
+        .env('TELLTALE_DATA_DIR'),
+    )
+    .addOption(
+      new Option('--clickhouse-url <url>', 'a remote ClickHouse server instead of the embedded engine').env(
+        'TELLTALE_CLICKHOUSE_URL',
+      ),
+    )
     .addOption(new Option('--clickhouse-user <user>').env('TELLTALE_CLICKHOUSE_USER'))
     .addOption(new Option('--clickhouse-password <password>').env('TELLTALE_CLICKHOUSE_PASSWORD'));
 }
 
 export function storeConnection(opts: StoreOptions): StoreConnection {
   // an empty variable counts as unset, as for `start`
-  if (opts.clickhouseUrl === undefined || opts.clickhouseUrl.trim() === '') return { kind: 'embedded', dataDir: opts.dataDir.trim() === '' ? './.telltale' : opts.dataDir };
+  if (opts.clickhouseUrl === undefined || opts.clickhouseUrl.trim() === '')
+    return { kind: 'embedded', dataDir: opts.dataDir.trim() === '' ? './.telltale' : opts.dataDir };
   return {
     kind: 'remote',
     url: opts.clickhouseUrl,

@@ -50,7 +50,11 @@ export class AgentEnv {
 
   /** Simulates a model call and records its usage and cost on `step`. */
   async callModel(step: StepHandle, model: DemoModel, usage: TokenUsage): Promise<void> {
-    await this.work(model.baseMs + usage.outputTokens * model.msPerOutputToken, { sigma: 0.3, tailChance: 0.01, tailFactor: 4 });
+    await this.work(model.baseMs + usage.outputTokens * model.msPerOutputToken, {
+      sigma: 0.3,
+      tailChance: 0.01,
+      tailFactor: 4,
+    });
     step.recordUsage({ ...usage, costUsd: modelCostUsd(model, usage) });
     step.setResponseModel(model.id);
   }

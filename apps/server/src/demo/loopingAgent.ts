@@ -25,7 +25,9 @@ export const loopingAgent: DemoAgent = {
     const model = DEMO_MODELS.gpt4o;
 
     for (let round = 1; round <= maxRounds; round++) {
-      const state = stuck ? { service, status: 'degraded', evidence: 'p99 latency high' } : { service, status: 'degraded', round };
+      const state = stuck
+        ? { service, status: 'degraded', evidence: 'p99 latency high' }
+        : { service, status: 'degraded', round };
       await tt.plan(
         'plan-next-action',
         () =>
@@ -38,7 +40,9 @@ export const loopingAgent: DemoAgent = {
           ),
         { state },
       );
-      const args = stuck ? { service, metric: 'latency_p99', window: '15m' } : { service, metric: 'latency_p99', window: `${15 * round}m` };
+      const args = stuck
+        ? { service, metric: 'latency_p99', window: '15m' }
+        : { service, metric: 'latency_p99', window: `${15 * round}m` };
       const reading = await tt.tool('check_metrics', args, async () => {
         await env.work(240);
         return stuck && round < breakOutAt ? 'degraded' : 'ok';

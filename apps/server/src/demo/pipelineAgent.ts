@@ -15,7 +15,11 @@ export const pipelineAgent: DemoAgent = {
   weight: 0.35,
   run: async (env) => {
     const { tt } = env;
-    const ticket = { id: env.rng.int(10_000, 99_999), topic: env.rng.pick(TOPICS), tier: env.rng.pick(['free', 'pro', 'enterprise']) };
+    const ticket = {
+      id: env.rng.int(10_000, 99_999),
+      topic: env.rng.pick(TOPICS),
+      tier: env.rng.pick(['free', 'pro', 'enterprise']),
+    };
 
     const plan = await tt.plan(
       'plan',
@@ -38,16 +42,20 @@ export const pipelineAgent: DemoAgent = {
       { retry: env.retryTransient(2) },
     );
 
-    const draft = await tt.llm('draft-reply', { model: DEMO_MODELS.gpt4oMini.id, provider: DEMO_MODELS.gpt4oMini.provider }, async (step) => {
-      if (env.chance(0.03)) await env.fail('context_length_exceeded', 'prompt exceeds the context window', 250);
-      const inputTokens = env.rng.int(1_800, 3_600);
-      await env.callModel(step, DEMO_MODELS.gpt4oMini, {
-        inputTokens,
-        outputTokens: env.rng.int(150, 450),
-        cachedInputTokens: env.chance(0.6) ? 1_024 : 0,
-      });
-      return `Re: ${ticket.topic} (${plan.length} steps, ${docs.length} sources)`;
-    });
+    const draft = await tt.llm(
+      'draft-reply',
+      { model: DEMO_MODELS.gpt4oMini.id, provider: DEMO_MODELS.gpt4oMini.provider },
+      async (step) => {
+        if (env.chance(0.03)) await env.fail('context_length_exceeded', 'prompt exceeds the context window', 250);
+        const inputTokens = env.rng.int(1_800, 3_600);
+        await env.callModel(step, DEMO_MODELS.gpt4oMini, {
+          inputTokens,
+          outputTokens: env.rng.int(150, 450),
+          cachedInputTokens: env.chance(0.6) ? 1_024 : 0,
+        });
+        return `Re: ${ticket.topic} (${plan.length} steps, ${docs.length} sources)`;
+      },
+    );
 
     await tt.tool('lookup_customer', { ticket_id: ticket.id }, async () => {
       await env.work(90, { tailChance: 0.01, tailFactor: 20 });

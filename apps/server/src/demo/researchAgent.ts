@@ -2,7 +2,14 @@ import type { DemoAgent } from './AgentEnv.js';
 import { DEMO_MODELS } from './demoModels.js';
 import { SimulatedFailure } from './SimulatedFailure.js';
 
-const SUBJECTS = ['battery recycling', 'EU AI Act', 'vector databases', 'heat pumps', 'LLM evals', 'solid-state drives'] as const;
+const SUBJECTS = [
+  'battery recycling',
+  'EU AI Act',
+  'vector databases',
+  'heat pumps',
+  'LLM evals',
+  'solid-state drives',
+] as const;
 
 /**
  * (b) A tool-heavy research agent: a planner model, 3–6 web searches that hit
@@ -24,8 +31,15 @@ export const researchAgent: DemoAgent = {
       'plan',
       () =>
         tt.llm('plan-queries', { model: sonnet.id, provider: sonnet.provider }, async (step) => {
-          await env.callModel(step, sonnet, { inputTokens: env.rng.int(900, 1_400), outputTokens: env.rng.int(120, 260), cachedInputTokens: 0 });
-          return Array.from({ length: env.rng.int(3, 6) }, (_, i) => `${subject} ${['overview', 'statistics', 'criticism', 'history', 'outlook', 'costs'][i]}`);
+          await env.callModel(step, sonnet, {
+            inputTokens: env.rng.int(900, 1_400),
+            outputTokens: env.rng.int(120, 260),
+            cachedInputTokens: 0,
+          });
+          return Array.from(
+            { length: env.rng.int(3, 6) },
+            (_, i) => `${subject} ${['overview', 'statistics', 'criticism', 'history', 'outlook', 'costs'][i]}`,
+          );
         }),
       { state: { subject } },
     );
@@ -36,9 +50,13 @@ export const researchAgent: DemoAgent = {
         'web_search',
         { query, num_results: 8 },
         async (args) => {
-          if (env.chance(rateLimitRate)) await env.fail('rate_limit_exceeded', 'search API: 429 Too Many Requests', 120);
+          if (env.chance(rateLimitRate))
+            await env.fail('rate_limit_exceeded', 'search API: 429 Too Many Requests', 120);
           await env.work(650, { tailChance: 0.02, tailFactor: 6 });
-          return Array.from({ length: args.num_results }, (_, i) => `https://example.org/${encodeURIComponent(args.query)}/${i}`);
+          return Array.from(
+            { length: args.num_results },
+            (_, i) => `https://example.org/${encodeURIComponent(args.query)}/${i}`,
+          );
         },
         { retry: env.retryTransient(4, 800) },
       );
@@ -69,7 +87,11 @@ export const researchAgent: DemoAgent = {
       tt.llm('synthesize', { model: sonnet.id, provider: sonnet.provider }, async (step) => {
         if (env.chance(0.02)) await env.fail('overloaded_error', 'anthropic: overloaded', 900);
         const inputTokens = env.rng.int(6_000, 18_000);
-        await env.callModel(step, sonnet, { inputTokens, outputTokens: env.rng.int(500, 1_400), cachedInputTokens: env.chance(0.5) ? 4_096 : 0 });
+        await env.callModel(step, sonnet, {
+          inputTokens,
+          outputTokens: env.rng.int(500, 1_400),
+          cachedInputTokens: env.chance(0.5) ? 4_096 : 0,
+        });
       });
     const citeCheck = (): Promise<void> =>
       tt.validate('cite-check', async (step) => {

@@ -22,9 +22,19 @@ class CollectingSpanExporter implements SpanExporter {
 
 const ENDS_AT = Date.UTC(2026, 10, 20, 12);
 
-async function demo(runs: number, seed: number): Promise<{ spans: ReadableSpan[]; result: Awaited<ReturnType<typeof runDemo>> }> {
+async function demo(
+  runs: number,
+  seed: number,
+): Promise<{ spans: ReadableSpan[]; result: Awaited<ReturnType<typeof runDemo>> }> {
   const exporter = new CollectingSpanExporter();
-  const result = await runDemo({ endpoint: 'http://127.0.0.1:1', exporter, runs, seed, concurrency: 8, endsAt: ENDS_AT });
+  const result = await runDemo({
+    endpoint: 'http://127.0.0.1:1',
+    exporter,
+    runs,
+    seed,
+    concurrency: 8,
+    endsAt: ENDS_AT,
+  });
   return { spans: exporter.spans, result };
 }
 
@@ -57,7 +67,14 @@ describe('runDemo', () => {
   it('produces the requested runs, each a well-formed tree with a run id on every span', async () => {
     const onProgress: number[] = [];
     const exporter = new CollectingSpanExporter();
-    const result = await runDemo({ endpoint: 'http://127.0.0.1:1', exporter, runs: 40, seed: 1, onProgress: (d) => onProgress.push(d), endsAt: ENDS_AT });
+    const result = await runDemo({
+      endpoint: 'http://127.0.0.1:1',
+      exporter,
+      runs: 40,
+      seed: 1,
+      onProgress: (d) => onProgress.push(d),
+      endsAt: ENDS_AT,
+    });
     expect(result.runs).toBe(40);
     expect(result.spans).toBe(exporter.spans.length);
     expect(onProgress).toHaveLength(40);
@@ -102,24 +119,36 @@ describe('runDemo', () => {
     const attempts = spans.filter((s) => s.name === 'web_search' && s.attributes[TelltaleAttr.stepAttempt] === 2);
     expect(attempts.length).toBeGreaterThan(0);
     expect(spans.some((s) => s.attributes[OtelAttr.errorType] === 'rate_limit_exceeded')).toBe(true);
-    expect(spans.filter((s) => s.name === 'web_search').every((s) => s.attributes[TelltaleAttr.stepMaxAttempts] === 4)).toBe(true);
+    expect(
+      spans.filter((s) => s.name === 'web_search').every((s) => s.attributes[TelltaleAttr.stepMaxAttempts] === 4),
+    ).toBe(true);
 
     // (c) loops: the same tool + args ≥ 3 times and the same plan state ≥ 3 times in one run.
     const loops = byAgent('resolve-incident').filter(
       (r) =>
-        maxRepeat(r.spans.filter((s) => s.name === 'check_metrics'), (s) => str(s, TelltaleAttr.toolArgsHash)) >= 3 &&
-        maxRepeat(r.spans.filter((s) => s.attributes[TelltaleAttr.stepKind] === 'plan'), (s) => str(s, TelltaleAttr.stateHash)) >= 3,
+        maxRepeat(
+          r.spans.filter((s) => s.name === 'check_metrics'),
+          (s) => str(s, TelltaleAttr.toolArgsHash),
+        ) >= 3 &&
+        maxRepeat(
+          r.spans.filter((s) => s.attributes[TelltaleAttr.stepKind] === 'plan'),
+          (s) => str(s, TelltaleAttr.stateHash),
+        ) >= 3,
     );
     expect(loops.length).toBeGreaterThan(3);
 
     // (d) partial execution: a failed refund run after a side effect succeeded.
     const partial = byAgent('process-refund').filter(
-      (r) => r.root.status.code === SpanStatusCode.ERROR && r.spans.some((s) => s.attributes[TelltaleAttr.stepSideEffect] === true && s.status.code === SpanStatusCode.OK),
+      (r) =>
+        r.root.status.code === SpanStatusCode.ERROR &&
+        r.spans.some((s) => s.attributes[TelltaleAttr.stepSideEffect] === true && s.status.code === SpanStatusCode.OK),
     );
     expect(partial.length).toBeGreaterThan(0);
 
     // Models: usage and cost on every successful llm span.
-    const llm = spans.filter((s) => s.attributes[TelltaleAttr.stepKind] === 'llm' && s.status.code === SpanStatusCode.OK);
+    const llm = spans.filter(
+      (s) => s.attributes[TelltaleAttr.stepKind] === 'llm' && s.status.code === SpanStatusCode.OK,
+    );
     expect(new Set(llm.map((s) => str(s, OtelAttr.genAiRequestModel)))).toEqual(
       new Set(['gpt-4o-mini', 'gpt-4o', 'claude-sonnet-4', 'claude-3-5-haiku']),
     );
@@ -135,7 +164,10 @@ describe('runDemo', () => {
   it('is reproducible for a seed', async () => {
     const signature = (spans: ReadableSpan[]): string[] =>
       spans
-        .map((s) => `${s.name}|${s.status.code}|${str(s, TelltaleAttr.stepAttempt)}|${ms(s.startTime)}|${ms(s.duration)}|${str(s, TelltaleAttr.toolArgsHash)}`)
+        .map(
+          (s) =>
+            `${s.name}|${s.status.code}|${str(s, TelltaleAttr.stepAttempt)}|${ms(s.startTime)}|${ms(s.duration)}|${str(s, TelltaleAttr.toolArgsHash)}`,
+        )
         .sort();
     const a = await demo(60, 7);
     const b = await demo(60, 7);

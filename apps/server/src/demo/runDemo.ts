@@ -110,7 +110,9 @@ export async function runDemo(opts: RunDemoOptions): Promise<RunDemoResult> {
 
   await flushAll(owned.values(), opts.tracerProvider);
   await Promise.all([...owned.values()].map((p) => p.shutdown().catch(() => undefined)));
-  return opts.tracerProvider === undefined ? { runs: total, spans: counter.count, failedRuns } : { runs: total, failedRuns };
+  return opts.tracerProvider === undefined
+    ? { runs: total, spans: counter.count, failedRuns }
+    : { runs: total, failedRuns };
 }
 
 async function flushAll(owned: Iterable<TelltaleTracerProvider>, injected: TracerProvider | undefined): Promise<void> {

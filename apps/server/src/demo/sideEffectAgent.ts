@@ -26,7 +26,11 @@ export const sideEffectAgent: DemoAgent = {
       { retry: env.retryTransient(3, 250) },
     );
     await tt.llm('decide-refund', { model: haiku.id, provider: haiku.provider }, async (step) => {
-      await env.callModel(step, haiku, { inputTokens: env.rng.int(700, 1_500), outputTokens: env.rng.int(40, 120), cachedInputTokens: 0 });
+      await env.callModel(step, haiku, {
+        inputTokens: env.rng.int(700, 1_500),
+        outputTokens: env.rng.int(40, 120),
+        cachedInputTokens: 0,
+      });
       if (env.chance(0.02)) await env.fail('invalid_json', 'model output is not valid JSON', 1);
     });
     await tt.act(

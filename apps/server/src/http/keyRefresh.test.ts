@@ -22,7 +22,8 @@ describe('a server with --auth keys follows key changes in the store', () => {
     await running.store.auth.insertApiKey({ keyId: key.keyId, projectId, kind, secretSha256: key.secretSha256 });
     return key;
   }
-  const runs = (key: string): Promise<Response> => fetch(`${running.url}/api/v1/runs`, { headers: { authorization: `Bearer ${key}` } });
+  const runs = (key: string): Promise<Response> =>
+    fetch(`${running.url}/api/v1/runs`, { headers: { authorization: `Bearer ${key}` } });
   const spans = (key: string, count: number): Promise<Response> => {
     const now = BigInt(Date.now()) * 1_000_000n;
     const body = JSON.stringify({
@@ -33,7 +34,11 @@ describe('a server with --auth keys follows key changes in the store', () => {
             {
               spans: Array.from({ length: count }, (_, i) => ({
                 traceId: '9b8efff798038103d269b633813fc60c',
-                spanId: (0x2000_0000_0000_0000n + BigInt(i) + BigInt(Math.floor(Math.random() * 1e9)) * 10_000n).toString(16),
+                spanId: (
+                  0x2000_0000_0000_0000n +
+                  BigInt(i) +
+                  BigInt(Math.floor(Math.random() * 1e9)) * 10_000n
+                ).toString(16),
                 name: 's',
                 startTimeUnixNano: String(now),
                 endTimeUnixNano: String(now + 1000n),
@@ -43,11 +48,25 @@ describe('a server with --auth keys follows key changes in the store', () => {
         },
       ],
     });
-    return fetch(`${running.url}/v1/traces`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+    return fetch(`${running.url}/v1/traces`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    });
   };
 
   beforeAll(async () => {
-    running = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, auth: 'keys', authRefreshSeconds: REFRESH_S, logLevel: 'silent', webDir: dataDir }));
+    running = await startServer(
+      StartConfigSchema.parse({
+        port: 0,
+        grpcPort: 0,
+        dataDir,
+        auth: 'keys',
+        authRefreshSeconds: REFRESH_S,
+        logLevel: 'silent',
+        webDir: dataDir,
+      }),
+    );
     await running.store.auth.createProject({ id: 'live' });
   });
   afterAll(async () => {
@@ -73,7 +92,9 @@ describe('a server with --auth keys follows key changes in the store', () => {
     }
     const took = Date.now() - revokedAt;
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`API key ${keyId} has been revoked`);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      `API key ${keyId} has been revoked`,
+    );
     expect(took).toBeLessThan(REFRESH_S * 1000 + 2_000); // one reload, with room for a loaded machine
   });
 

@@ -50,7 +50,8 @@ const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web', import.meta.url));
 
 function connectionOf(config: StartConfig, logger: Logger): StoreConnection {
   // the ClickHouse client's own warnings and errors go to our log (JSON, secrets redacted), not to the console
-  const onClientLog: ClientLogSink = (level, { module, message, args, err }) => logger[level]({ module, args, err }, `clickhouse client: ${message}`);
+  const onClientLog: ClientLogSink = (level, { module, message, args, err }) =>
+    logger[level]({ module, args, err }, `clickhouse client: ${message}`);
   if (config.clickhouseUrl === undefined) return { kind: 'embedded', dataDir: config.dataDir, onClientLog };
   return {
     kind: 'remote',
@@ -132,7 +133,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       migrations.update(done, total);
       if (done === total) migrations.finish();
     },
-    runFacts: { onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'), readWaitMs: RUN_FACTS_READ_WAIT_MS },
+    runFacts: {
+      onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'),
+      readWaitMs: RUN_FACTS_READ_WAIT_MS,
+    },
     onQuery: logStoreQuery(logger),
   });
   let keys: KeyCache | undefined;
@@ -148,10 +152,14 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       throw err;
     }
   }
-  const auth = keys === undefined ? undefined : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
+  const auth =
+    keys === undefined
+      ? undefined
+      : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
   // the project of each API request, for its access line (open mode: everything is `default`)
   const apiProjects = new WeakMap<IncomingMessage, string>();
-  const apiProjectOf = (req: IncomingMessage): string | undefined => (auth === undefined ? 'default' : apiProjects.get(req));
+  const apiProjectOf = (req: IncomingMessage): string | undefined =>
+    auth === undefined ? 'default' : apiProjects.get(req);
   // eslint-disable-next-line prefer-const -- read by the ops' gauges once it is assigned below
   let collector: Collector;
   const ops = new ServerOps({ store, collector: () => collector, logger, authMode, metricsToken: config.metricsToken });
@@ -179,14 +187,26 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const liveLoops = new LiveLoopDetector({
     ...DEFAULT_LOOP_THRESHOLDS,
     onEvent: (e) => {
-      void evaluator.raise({ projectId: e.projectId, kind: 'loop', groupKey: `run:${e.runId}`, status: e.status, value: e.count, atMs: e.atMs, labels: e.labels });
+      void evaluator.raise({
+        projectId: e.projectId,
+        kind: 'loop',
+        groupKey: `run:${e.runId}`,
+        status: e.status,
+        value: e.count,
+        atMs: e.atMs,
+        labels: e.labels,
+      });
     },
   });
   liveLoops.start();
   const logOtlp = logOtlpAccess(logger);
   const failpoint = crashFailpoint(logger);
   collector = await Collector.open({
-    spool: { dir: config.spoolDir ?? join(config.dataDir, 'spool'), maxBytes: config.spoolMaxBytes, segmentBytes: config.spoolSegmentBytes },
+    spool: {
+      dir: config.spoolDir ?? join(config.dataDir, 'spool'),
+      maxBytes: config.spoolMaxBytes,
+      segmentBytes: config.spoolSegmentBytes,
+    },
     storage: {
       insert: async (messages, runs, deduplicationToken) => {
         await failpoint.beforeInsert?.();
@@ -197,7 +217,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
     limits: {
       // a span older than the retention would only be dropped again
-      spans: config.retentionDays === undefined ? DEFAULT_SPAN_LIMITS : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+      spans:
+        config.retentionDays === undefined
+          ? DEFAULT_SPAN_LIMITS
+          : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
       maxBodyBytes: config.maxBodyBytes,
     },
     policy:
@@ -211,7 +234,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       // one observation per answered request: counters, the refusal's warning, the debug access line
       onDone: (done) => {
         ops.metrics.otlpDone(done);
-        if (done.error !== undefined) logger.warn({ protocol: done.protocol, code: done.error.code, err: done.error.message }, 'OTLP request refused');
+        if (done.error !== undefined)
+          logger.warn(
+            { protocol: done.protocol, code: done.error.code, err: done.error.message },
+            'OTLP request refused',
+          );
         logOtlp(done);
       },
       onAccepted: (loops) => liveLoops.observe(loops),
@@ -221,7 +248,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       },
       onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
       // the server keeps serving; the backlog shows in /readyz and the spool metrics
-      onSpoolRefused: (err) => logger.error({ foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files }, err.message),
+      onSpoolRefused: (err) =>
+        logger.error(
+          { foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files },
+          err.message,
+        ),
     },
   }).catch(async (err: unknown) => {
     liveLoops.stop();
@@ -231,7 +262,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   });
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
   store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
-  if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0) logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
+  if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0)
+    logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
   const otlp = collector.httpHandler();
   const alerts = new AlertService({ store, dispatcher, policy, dashboardUrl });
   const app = createApiApp({
@@ -259,14 +291,21 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const opsHandler = ops.mainHandler();
 
   // a stalled upload is cut off after requestTimeoutMs (408); connections are checked every second
-  const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 }, (req, res) => {
-    const path = req.url?.split('?', 1)[0];
-    if (path === '/v1/traces') otlp(req, res);
-    else if (!opsHandler(req, res, path ?? '')) {
-      if (path?.startsWith('/api/') === true) logApiAccess(logger, req, res, apiProjectOf);
-      app(req, res);
-    }
-  });
+  const server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      const path = req.url?.split('?', 1)[0];
+      if (path === '/v1/traces') otlp(req, res);
+      else if (!opsHandler(req, res, path ?? '')) {
+        if (path?.startsWith('/api/') === true) logApiAccess(logger, req, res, apiProjectOf);
+        app(req, res);
+      }
+    },
+  );
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -288,7 +327,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       keys?.stop();
       await collector.close();
       await store.close();
-      throw new Error(`cannot listen for OTLP/gRPC on ${host}:${config.grpcPort} (${(err as Error).message}); choose another --grpc-port, or 'off'`, { cause: err });
+      throw new Error(
+        `cannot listen for OTLP/gRPC on ${host}:${config.grpcPort} (${(err as Error).message}); choose another --grpc-port, or 'off'`,
+        { cause: err },
+      );
     }
   }
   const grpcAddress = grpc === undefined ? undefined : `${host}:${grpc.port}`;
@@ -302,7 +344,10 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       keys?.stop();
       await collector.close();
       await store.close();
-      throw new Error(`cannot listen for metrics on ${host}:${config.metricsPort} (${(err as Error).message}); choose another --metrics-port`, { cause: err });
+      throw new Error(
+        `cannot listen for metrics on ${host}:${config.metricsPort} (${(err as Error).message}); choose another --metrics-port`,
+        { cause: err },
+      );
     }
   }
   listeningUrl = url;

@@ -29,7 +29,9 @@ export class SecretRedactor {
   private readonly escaped: string[];
 
   constructor(secrets: ReadonlyArray<string | undefined> = []) {
-    const known = [...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+    const known = [
+      ...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH)),
+    ].sort((a, b) => b.length - a.length);
     this.plain = known;
     this.escaped = known.map((s) => JSON.stringify(s).slice(1, -1));
   }
@@ -75,5 +77,7 @@ export const SECRET_KEY = /password|secret|token|key$/i;
 
 /** The string values of a configuration's secret fields, for SecretRedactor. */
 export function secretValuesOf(config: Readonly<Record<string, unknown>>): string[] {
-  return Object.entries(config).flatMap(([key, value]) => (SECRET_KEY.test(key) && typeof value === 'string' ? [value] : []));
+  return Object.entries(config).flatMap(([key, value]) =>
+    SECRET_KEY.test(key) && typeof value === 'string' ? [value] : [],
+  );
 }

@@ -6,7 +6,11 @@ import { displayUrl, SecretRedactor } from './SecretRedactor.js';
 const KEY = 'tt_ingest_AbCdEfGh12345678_s3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3t1';
 const WHSEC = 'whsec_dGhpcyBpcyBhIHNpZ25pbmcgc2VjcmV0IG9mIDMy+/=';
 
-function capture(secrets: string[] = []): { logger: ReturnType<typeof createLogger>; lines: () => Array<Record<string, unknown>>; raw: () => string } {
+function capture(secrets: string[] = []): {
+  logger: ReturnType<typeof createLogger>;
+  lines: () => Array<Record<string, unknown>>;
+  raw: () => string;
+} {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -16,7 +20,15 @@ function capture(secrets: string[] = []): { logger: ReturnType<typeof createLogg
   });
   const logger = createLogger({ level: 'debug', secrets, destination });
   const raw = (): string => chunks.join('');
-  return { logger, raw, lines: () => raw().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    logger,
+    raw,
+    lines: () =>
+      raw()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('SecretRedactor', () => {
@@ -26,7 +38,9 @@ describe('SecretRedactor', () => {
   });
   it('drops webhook secrets, URL credentials and authorization values', () => {
     expect(r.text(`secret ${WHSEC} end`)).toBe('secret whsec_[redacted] end');
-    expect(r.text('connect ECONNREFUSED http://default:hunter2@127.0.0.1:8123/?query=1')).toBe('connect ECONNREFUSED http://[redacted]@127.0.0.1:8123/?query=1');
+    expect(r.text('connect ECONNREFUSED http://default:hunter2@127.0.0.1:8123/?query=1')).toBe(
+      'connect ECONNREFUSED http://[redacted]@127.0.0.1:8123/?query=1',
+    );
     expect(r.text('Authorization: Basic ZGVmYXVsdDpodW50ZXIy')).toBe('Authorization: Basic [redacted]');
     expect(r.text('Authorization=Bearer%20abcdefgh12345678')).toBe('Authorization=Bearer%20[redacted]');
   });
@@ -45,21 +59,32 @@ describe('createLogger', () => {
   it('writes JSON lines with msg and level', () => {
     const { logger, lines } = capture();
     logger.info({ url: 'http://127.0.0.1:1' }, 'telltale listening');
-    expect(lines()).toEqual([expect.objectContaining({ msg: 'telltale listening', url: 'http://127.0.0.1:1', level: 30, service: 'telltale' })]);
+    expect(lines()).toEqual([
+      expect.objectContaining({ msg: 'telltale listening', url: 'http://127.0.0.1:1', level: 30, service: 'telltale' }),
+    ]);
   });
 
   it('never writes a secret: known fields, messages, error texts and nested values', () => {
     const password = 'ch-password-7f3a9';
     const { logger, lines, raw } = capture([password]);
     logger.info({ headers: { authorization: `Bearer ${KEY}` }, clickhousePassword: password, secret: WHSEC }, 'fields');
-    logger.warn({ err: new Error(`request to http://telltale:${password}@ch:8123 failed, key ${KEY}`) }, 'storing spooled spans failed');
+    logger.warn(
+      { err: new Error(`request to http://telltale:${password}@ch:8123 failed, key ${KEY}`) },
+      'storing spooled spans failed',
+    );
     logger.error(`destination signed with ${WHSEC}`);
     logger.info({ nested: { deeper: { value: `x ${password} y` } } }, 'nested');
     const text = raw();
     for (const secret of [password, KEY, WHSEC, KEY.split('_')[3]!, WHSEC.slice(6)]) expect(text).not.toContain(secret);
     const [fields, failed] = lines();
-    expect(fields).toMatchObject({ headers: { authorization: '[redacted]' }, clickhousePassword: '[redacted]', secret: '[redacted]' });
-    expect((failed!.err as { message: string }).message).toBe('request to http://[redacted]@ch:8123 failed, key tt_ingest_AbCdEfGh12345678_[redacted]');
+    expect(fields).toMatchObject({
+      headers: { authorization: '[redacted]' },
+      clickhousePassword: '[redacted]',
+      secret: '[redacted]',
+    });
+    expect((failed!.err as { message: string }).message).toBe(
+      'request to http://[redacted]@ch:8123 failed, key tt_ingest_AbCdEfGh12345678_[redacted]',
+    );
     expect(lines()).toHaveLength(4);
   });
 });

@@ -54,7 +54,18 @@ export function createLogger(opts: LoggerOptions): Logger {
   if (opts.destination !== undefined) return pino(options, opts.destination);
   if (opts.pretty ?? process.stdout.isTTY) {
     const target = createRequire(import.meta.url).resolve('pino-pretty');
-    return pino(options, pino.transport({ target, options: { colorize: process.env.NO_COLOR === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', singleLine: true } }));
+    return pino(
+      options,
+      pino.transport({
+        target,
+        options: {
+          colorize: process.env.NO_COLOR === undefined,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname,service',
+          singleLine: true,
+        },
+      }),
+    );
   }
   return pino(options);
 }

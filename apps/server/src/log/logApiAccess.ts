@@ -15,7 +15,12 @@ const API_BASE = '/api/v1';
  * `path` instead when no route was reached), status, duration in ms, and the caller's project (undefined when the
  * request was refused before its key was accepted).
  */
-export function logApiAccess(logger: Logger, req: IncomingMessage, res: ServerResponse, projectOf: (req: IncomingMessage) => string | undefined): void {
+export function logApiAccess(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  projectOf: (req: IncomingMessage) => string | undefined,
+): void {
   const startedAt = performance.now();
   res.once('close', () => {
     const pattern = (req as RoutedRequest).route?.path;

@@ -10,6 +10,9 @@ export function logOtlpAccess(logger: Logger): (done: ExportDone) => void {
   return (done) => {
     if (!logger.isLevelEnabled('debug')) return;
     const { protocol, status, projectId: project, spans, bytes } = done;
-    logger.debug({ protocol, status, spans, bytes, durationMs: Math.round(done.durationMs * 10) / 10, project }, 'otlp request');
+    logger.debug(
+      { protocol, status, spans, bytes, durationMs: Math.round(done.durationMs * 10) / 10, project },
+      'otlp request',
+    );
   };
 }

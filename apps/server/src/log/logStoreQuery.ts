@@ -5,6 +5,15 @@ import type { Logger } from 'pino';
 export function logStoreQuery(logger: Logger): QueryListener {
   return ({ operation, durationMs, rowsRead, rowsReturned, error }) => {
     if (!logger.isLevelEnabled('debug')) return;
-    logger.debug({ operation, durationMs: Math.round(durationMs * 10) / 10, rowsRead, rowsReturned, ...(error === undefined ? {} : { err: error }) }, 'store query');
+    logger.debug(
+      {
+        operation,
+        durationMs: Math.round(durationMs * 10) / 10,
+        rowsRead,
+        rowsReturned,
+        ...(error === undefined ? {} : { err: error }),
+      },
+      'store query',
+    );
   };
 }

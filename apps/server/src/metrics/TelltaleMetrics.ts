@@ -4,7 +4,13 @@ import { HTTP_STATUS_BY_CODE, type TelltaleErrorCode } from '@telltale/semconv';
 
 /** What the gauges read when scraped (existing state, nothing counted on the hot path). */
 export interface MetricSources {
-  spool: () => { usedBytes: number; capacityBytes: number; records: number; backlogSpans: number; oldestAtMs: number | undefined };
+  spool: () => {
+    usedBytes: number;
+    capacityBytes: number;
+    records: number;
+    backlogSpans: number;
+    oldestAtMs: number | undefined;
+  };
   runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
@@ -26,7 +32,11 @@ const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
 };
 
 /** Default Node metrics that are gauges with a `_total` suffix. */
-const NON_COUNTER_TOTALS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const NON_COUNTER_TOTALS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 const REJECT_REASONS: ReadonlyArray<[keyof RejectCounts, string]> = [
   ['overRequestLimit', 'over_request_limit'],
@@ -72,7 +82,12 @@ export class TelltaleMetrics {
       labelNames: ['protocol', 'outcome'],
       registers,
     });
-    this.spansAccepted = new Counter({ name: 'telltale_otlp_spans_accepted_total', help: 'Spans accepted and made durable in the spool.', labelNames: ['protocol'], registers });
+    this.spansAccepted = new Counter({
+      name: 'telltale_otlp_spans_accepted_total',
+      help: 'Spans accepted and made durable in the spool.',
+      labelNames: ['protocol'],
+      registers,
+    });
     this.spansRejected = new Counter({
       name: 'telltale_otlp_spans_rejected_total',
       help: 'Spans rejected one by one within accepted requests (partial success), by reason.',
@@ -98,10 +113,30 @@ export class TelltaleMetrics {
     }
     for (const [, reason] of REJECT_REASONS) this.spansRejected.labels(reason).inc(0);
     for (const [, kind] of CUT_KINDS) this.spanLimitCuts.labels(kind).inc(0);
-    new Gauge({ name: 'telltale_spool_bytes', help: 'Bytes of the spool on disk, accepted writes included.', registers, collect: gauge(() => sources.spool().usedBytes) });
-    new Gauge({ name: 'telltale_spool_max_bytes', help: 'The spool size cap (--spool-max-bytes); past it, exports get 503.', registers, collect: gauge(() => sources.spool().capacityBytes) });
-    new Gauge({ name: 'telltale_spool_records', help: 'Spool records (one per accepted request) not yet stored.', registers, collect: gauge(() => sources.spool().records) });
-    new Gauge({ name: 'telltale_spool_backlog_spans', help: 'Spans acknowledged to clients and not yet in storage.', registers, collect: gauge(() => sources.spool().backlogSpans) });
+    new Gauge({
+      name: 'telltale_spool_bytes',
+      help: 'Bytes of the spool on disk, accepted writes included.',
+      registers,
+      collect: gauge(() => sources.spool().usedBytes),
+    });
+    new Gauge({
+      name: 'telltale_spool_max_bytes',
+      help: 'The spool size cap (--spool-max-bytes); past it, exports get 503.',
+      registers,
+      collect: gauge(() => sources.spool().capacityBytes),
+    });
+    new Gauge({
+      name: 'telltale_spool_records',
+      help: 'Spool records (one per accepted request) not yet stored.',
+      registers,
+      collect: gauge(() => sources.spool().records),
+    });
+    new Gauge({
+      name: 'telltale_spool_backlog_spans',
+      help: 'Spans acknowledged to clients and not yet in storage.',
+      registers,
+      collect: gauge(() => sources.spool().backlogSpans),
+    });
     new Gauge({
       name: 'telltale_spool_oldest_record_age_seconds',
       help: 'Age of the oldest spool record not yet stored (0 when the spool is drained).',
@@ -114,9 +149,22 @@ export class TelltaleMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.drainSpans = new Counter({ name: 'telltale_drain_spans_stored_total', help: 'Spans moved from the spool into storage.', registers });
-    this.insertErrors = new Counter({ name: 'telltale_drain_insert_errors_total', help: 'Failed inserts of spool batches (each is retried; nothing is dropped).', registers });
-    new Gauge({ name: 'telltale_run_facts_pending_runs', help: 'Runs whose facts wait to be finalised.', registers, collect: gauge(() => sources.runFacts().pendingRuns) });
+    this.drainSpans = new Counter({
+      name: 'telltale_drain_spans_stored_total',
+      help: 'Spans moved from the spool into storage.',
+      registers,
+    });
+    this.insertErrors = new Counter({
+      name: 'telltale_drain_insert_errors_total',
+      help: 'Failed inserts of spool batches (each is retried; nothing is dropped).',
+      registers,
+    });
+    new Gauge({
+      name: 'telltale_run_facts_pending_runs',
+      help: 'Runs whose facts wait to be finalised.',
+      registers,
+      collect: gauge(() => sources.runFacts().pendingRuns),
+    });
     new Gauge({
       name: 'telltale_run_facts_oldest_pending_age_seconds',
       help: 'How long the longest-waiting run has waited to be finalised (0 when none waits).',
@@ -164,8 +212,11 @@ export class TelltaleMetrics {
     if (ingested === undefined) return; // answered before it was an export (e.g. not a POST)
     this.otlpRequests.labels(protocol, ingested.rejectedSpans > 0 ? 'partially_accepted' : 'accepted').inc();
     if (ingested.spanCount > 0) this.spansAccepted.labels(protocol).inc(ingested.spanCount);
-    if (ingested.rejectedSpans > 0) for (const [key, reason] of REJECT_REASONS) if (ingested.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(ingested.rejectedBy[key]);
-    for (const [key, kind] of CUT_KINDS) if (ingested.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(ingested.cut[key]);
+    if (ingested.rejectedSpans > 0)
+      for (const [key, reason] of REJECT_REASONS)
+        if (ingested.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(ingested.rejectedBy[key]);
+    for (const [key, kind] of CUT_KINDS)
+      if (ingested.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(ingested.cut[key]);
   }
 
   batchStored(spans: number, seconds: number): void {

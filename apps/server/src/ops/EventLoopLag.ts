@@ -38,7 +38,8 @@ export class EventLoopLag {
   }
 
   private read(): LagReport {
-    const ms = (ns: number): number => (Number.isFinite(ns) && this.histogram.count > 0 ? Math.round(ns / 1e4) / 100 : 0);
+    const ms = (ns: number): number =>
+      Number.isFinite(ns) && this.histogram.count > 0 ? Math.round(ns / 1e4) / 100 : 0;
     return {
       windowSeconds: Math.round((performance.now() - this.windowStart) / 100) / 10,
       p50Ms: ms(this.histogram.percentile(50)),

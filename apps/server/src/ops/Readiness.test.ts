@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Readiness } from './Readiness.js';
 import type { CatchUpState } from './RunFactsCatchUp.js';
 
-function readiness(state: { current?: boolean | Error; usedBytes?: number; catchUp?: CatchUpState; slowMs?: number }): { readiness: Readiness; calls: () => number; now: { ms: number } } {
+function readiness(state: { current?: boolean | Error; usedBytes?: number; catchUp?: CatchUpState; slowMs?: number }): {
+  readiness: Readiness;
+  calls: () => number;
+  now: { ms: number };
+} {
   let calls = 0;
   const now = { ms: 0 };
   const r = new Readiness({
@@ -23,18 +27,28 @@ function readiness(state: { current?: boolean | Error; usedBytes?: number; catch
 describe('Readiness (what /readyz answers)', () => {
   it('is ready when storage answers with the schema current, the spool is under its mark and the run facts are caught up', async () => {
     const report = await readiness({}).readiness.check();
-    expect(report).toMatchObject({ ready: true, reasons: [], checks: { storage: 'ok', migrations: 'applied', spool: { usedBytes: 0, maxBytes: 1_000, highWaterBytes: 900 } } });
+    expect(report).toMatchObject({
+      ready: true,
+      reasons: [],
+      checks: { storage: 'ok', migrations: 'applied', spool: { usedBytes: 0, maxBytes: 1_000, highWaterBytes: 900 } },
+    });
   });
 
   it('is not ready while the run facts catch up, saying how far they are', async () => {
-    const report = await readiness({ catchUp: { state: 'catching_up', done: 2_000, total: 100_000 } }).readiness.check();
+    const report = await readiness({
+      catchUp: { state: 'catching_up', done: 2_000, total: 100_000 },
+    }).readiness.check();
     expect(report.ready).toBe(false);
     expect(report.reasons).toEqual(['catching up run facts: 2000/100000 runs']);
     expect(report.checks.runFacts).toEqual({ state: 'catching_up', done: 2_000, total: 100_000 });
   });
 
   it('names every reason: storage unreachable, spool past its high-water mark, a catch-up retrying', async () => {
-    const report = await readiness({ current: new Error('connect ECONNREFUSED'), usedBytes: 950, catchUp: { state: 'catching_up', done: 0, total: 0, lastError: 'socket hang up' } }).readiness.check();
+    const report = await readiness({
+      current: new Error('connect ECONNREFUSED'),
+      usedBytes: 950,
+      catchUp: { state: 'catching_up', done: 0, total: 0, lastError: 'socket hang up' },
+    }).readiness.check();
     expect(report.ready).toBe(false);
     expect(report.checks).toMatchObject({ storage: 'unreachable', migrations: 'unknown' });
     expect(report.reasons).toEqual([
@@ -45,8 +59,12 @@ describe('Readiness (what /readyz answers)', () => {
   });
 
   it('says so when migrations are not applied, and when storage does not answer in time', async () => {
-    expect((await readiness({ current: false }).readiness.check()).reasons).toEqual(['migrations not applied: the storage schema is behind this version']);
-    expect((await readiness({ slowMs: 1_000 }).readiness.check()).reasons).toEqual(['storage unreachable: no answer within 50 ms']);
+    expect((await readiness({ current: false }).readiness.check()).reasons).toEqual([
+      'migrations not applied: the storage schema is behind this version',
+    ]);
+    expect((await readiness({ slowMs: 1_000 }).readiness.check()).reasons).toEqual([
+      'storage unreachable: no answer within 50 ms',
+    ]);
   });
 
   it('asks storage at most once a second however often it is probed', async () => {

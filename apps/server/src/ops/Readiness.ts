@@ -33,7 +33,8 @@ export interface ReadinessReport {
  * Says nothing of projects.
  */
 export class Readiness {
-  private cached: { atMs: number; result: Promise<{ reachable: boolean; current: boolean; error?: string }> } | undefined;
+  private cached:
+    { atMs: number; result: Promise<{ reachable: boolean; current: boolean; error?: string }> } | undefined;
   private readonly clock: () => number;
 
   constructor(private readonly sources: ReadinessSources) {
@@ -49,11 +50,15 @@ export class Readiness {
     if (!storage.reachable) reasons.push(`storage unreachable: ${storage.error ?? 'no answer'}`);
     else if (!storage.current) reasons.push('migrations not applied: the storage schema is behind this version');
     if (spool.usedBytes >= highWaterBytes) {
-      reasons.push(`spool above its high-water mark: ${spool.usedBytes} of ${spool.capacityBytes} bytes used (storage is behind or unreachable)`);
+      reasons.push(
+        `spool above its high-water mark: ${spool.usedBytes} of ${spool.capacityBytes} bytes used (storage is behind or unreachable)`,
+      );
     }
     if (runFacts.state !== 'caught_up') {
       const where = runFacts.total === 0 ? 'looking for stale runs' : `${runFacts.done}/${runFacts.total} runs`;
-      reasons.push(`catching up run facts: ${where}${runFacts.lastError === undefined ? '' : ` (retrying: ${runFacts.lastError})`}`);
+      reasons.push(
+        `catching up run facts: ${where}${runFacts.lastError === undefined ? '' : ` (retrying: ${runFacts.lastError})`}`,
+      );
     }
     return {
       ready: reasons.length === 0,
@@ -69,7 +74,8 @@ export class Readiness {
 
   private storage(): Promise<{ reachable: boolean; current: boolean; error?: string }> {
     const now = this.clock();
-    if (this.cached !== undefined && now - this.cached.atMs < (this.sources.storageCacheMs ?? 1_000)) return this.cached.result;
+    if (this.cached !== undefined && now - this.cached.atMs < (this.sources.storageCacheMs ?? 1_000))
+      return this.cached.result;
     const timeoutMs = this.sources.storageTimeoutMs ?? 2_000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -78,7 +84,11 @@ export class Readiness {
     const result = Promise.race([this.sources.schemaCurrent(), timeout])
       .then(
         (current) => ({ reachable: true, current }),
-        (err: unknown) => ({ reachable: false, current: false, error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) => ({
+          reachable: false,
+          current: false,
+          error: err instanceof Error ? err.message : String(err),
+        }),
       )
       .finally(() => clearTimeout(timer));
     this.cached = { atMs: now, result };

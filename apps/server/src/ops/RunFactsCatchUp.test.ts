@@ -21,7 +21,12 @@ describe('RunFactsCatchUp (the background catch-up after start)', () => {
           return 3;
         },
       },
-      { retryDelayMs: 10, onProgress: (done, total) => seen.push([done, total]), onError: (err) => errors.push(err), onFinished: (s) => (finished = s) },
+      {
+        retryDelayMs: 10,
+        onProgress: (done, total) => seen.push([done, total]),
+        onError: (err) => errors.push(err),
+        onFinished: (s) => (finished = s),
+      },
     );
     expect(catchUp.state.state).toBe('catching_up');
     catchUp.start();
@@ -42,7 +47,10 @@ describe('RunFactsCatchUp (the background catch-up after start)', () => {
 
   it('stops retrying once stopped', async () => {
     let attempts = 0;
-    const catchUp = new RunFactsCatchUp({ catchUp: () => Promise.reject(new Error(`down ${++attempts}`)) }, { retryDelayMs: 60_000 });
+    const catchUp = new RunFactsCatchUp(
+      { catchUp: () => Promise.reject(new Error(`down ${++attempts}`)) },
+      { retryDelayMs: 60_000 },
+    );
     catchUp.start();
     const deadline = Date.now() + 5_000;
     while (attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -35,9 +35,21 @@ export class ServerOps {
 
   constructor(private readonly opts: ServerOpsOptions) {
     const { store, collector } = opts;
-    const spool = (): { usedBytes: number; capacityBytes: number; records: number; backlogSpans: number; oldestAtMs: number | undefined } => {
+    const spool = (): {
+      usedBytes: number;
+      capacityBytes: number;
+      records: number;
+      backlogSpans: number;
+      oldestAtMs: number | undefined;
+    } => {
       const s = collector().spool;
-      return { usedBytes: s.usedBytes, capacityBytes: s.capacityBytes, records: s.pendingRecords, backlogSpans: s.pendingWeight, oldestAtMs: s.oldestPendingAtMs };
+      return {
+        usedBytes: s.usedBytes,
+        capacityBytes: s.capacityBytes,
+        records: s.pendingRecords,
+        backlogSpans: s.pendingWeight,
+        oldestAtMs: s.oldestPendingAtMs,
+      };
     };
     this.catchUp = new RunFactsCatchUp(store.runFacts, catchUpReporting(opts.logger));
     this.metrics = new TelltaleMetrics({
@@ -48,21 +60,38 @@ export class ServerOps {
         catchUpRemainingRuns: store.runFacts.staleRuns(),
       }),
     });
-    this.readiness = new Readiness({ schemaCurrent: () => store.schemaCurrent(), spool, catchUp: () => this.catchUp.state });
+    this.readiness = new Readiness({
+      schemaCurrent: () => store.schemaCurrent(),
+      spool,
+      catchUp: () => this.catchUp.state,
+    });
   }
 
   /** The main port's handler for the probes and `/metrics` (false: not one of these paths). */
   mainHandler(): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
     const token = this.opts.metricsToken;
     const access: MetricsAccess = this.opts.authMode === 'none' ? 'open' : token === undefined ? 'off' : { token };
-    return createOpsHandler({ readiness: this.readiness, lag: this.lag, metrics: this.metrics, metricsAccess: access, startedAtMs: this.startedAtMs });
+    return createOpsHandler({
+      readiness: this.readiness,
+      lag: this.lag,
+      metrics: this.metrics,
+      metricsAccess: access,
+      startedAtMs: this.startedAtMs,
+    });
   }
 
   /** Starts the `--metrics-port` listener (no auth); returns its URL. */
   async listenMetrics(host: string, port: number): Promise<string> {
-    const handle = createOpsHandler({ readiness: this.readiness, lag: this.lag, metrics: this.metrics, metricsAccess: 'open', startedAtMs: this.startedAtMs });
+    const handle = createOpsHandler({
+      readiness: this.readiness,
+      lag: this.lag,
+      metrics: this.metrics,
+      metricsAccess: 'open',
+      startedAtMs: this.startedAtMs,
+    });
     const server = createServer((req, res) => {
-      if (!handle(req, res, req.url?.split('?', 1)[0] ?? '')) res.writeHead(404, { 'content-type': 'text/plain' }).end('this port serves /metrics, /healthz and /readyz\n');
+      if (!handle(req, res, req.url?.split('?', 1)[0] ?? ''))
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('this port serves /metrics, /healthz and /readyz\n');
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, ProgressReporter } from './ProgressReporter.js';
 
-function fixture(terminal: boolean): { now: { ms: number }; logs: Array<{ fields: Record<string, unknown>; message: string }>; drawn: string[]; reporter: ProgressReporter } {
+function fixture(terminal: boolean): {
+  now: { ms: number };
+  logs: Array<{ fields: Record<string, unknown>; message: string }>;
+  drawn: string[];
+  reporter: ProgressReporter;
+} {
   const now = { ms: 1_000 };
   const logs: Array<{ fields: Record<string, unknown>; message: string }> = [];
   const drawn: string[] = [];
@@ -35,7 +40,13 @@ describe('ProgressReporter', () => {
       'run facts catch-up: 10,000/10,000 runs (100%), 1,000 runs/s, took 10 s',
       'run facts catch-up: 10,000/10,000 runs (100%), 1,000 runs/s, took 10 s',
     ]);
-    expect(logs[1]!.fields).toEqual({ done: 5_000, total: 10_000, elapsedMs: 5_000, ratePerSecond: 1_000, etaMs: 5_000 });
+    expect(logs[1]!.fields).toEqual({
+      done: 5_000,
+      total: 10_000,
+      elapsedMs: 5_000,
+      ratePerSecond: 1_000,
+      etaMs: 5_000,
+    });
     expect(logs[3]!.fields).not.toHaveProperty('etaMs');
   });
 

@@ -80,7 +80,8 @@ export class ProgressReporter {
   snapshot(): ProgressSnapshot {
     const elapsedMs = this.clock() - this.startedAt;
     const ratePerSecond = this.done > 0 && elapsedMs > 0 ? (this.done / elapsedMs) * 1000 : undefined;
-    const etaMs = ratePerSecond === undefined ? undefined : (Math.max(0, this.total - this.done) / ratePerSecond) * 1000;
+    const etaMs =
+      ratePerSecond === undefined ? undefined : (Math.max(0, this.total - this.done) / ratePerSecond) * 1000;
     return { done: this.done, total: this.total, elapsedMs, ratePerSecond, etaMs };
   }
 
@@ -89,7 +90,12 @@ export class ProgressReporter {
     const s = this.snapshot();
     const pct = s.total > 0 ? ` (${Math.floor((s.done / s.total) * 100)}%)` : '';
     const rate = s.ratePerSecond === undefined ? '' : `, ${formatCount(s.ratePerSecond)} ${this.opts.unit}/s`;
-    const tail = s.done >= s.total ? `, took ${formatDuration(s.elapsedMs)}` : s.etaMs === undefined ? '' : `, ${formatDuration(s.etaMs)} left`;
+    const tail =
+      s.done >= s.total
+        ? `, took ${formatDuration(s.elapsedMs)}`
+        : s.etaMs === undefined
+          ? ''
+          : `, ${formatDuration(s.etaMs)} left`;
     return `${this.opts.label}: ${formatCount(s.done)}/${formatCount(s.total)} ${this.opts.unit}${pct}${rate}${tail}`;
   }
 

@@ -23,7 +23,12 @@ export interface ScriptedRun {
  * Sends runs of one agent through the SDK to a server's OTLP endpoint, with
  * exact outcomes and durations, and waits until the server has stored them.
  */
-export async function sendScriptedRuns(opts: { endpoint: string; service: string; agent: string; runs: readonly ScriptedRun[] }): Promise<void> {
+export async function sendScriptedRuns(opts: {
+  endpoint: string;
+  service: string;
+  agent: string;
+  runs: readonly ScriptedRun[];
+}): Promise<void> {
   const provider = createTracerProvider({ service: opts.service, endpoint: opts.endpoint });
   let now = 0;
   const tt = createTelltale({ tracerProvider: provider, clock: () => now });
@@ -40,10 +45,15 @@ export async function sendScriptedRuns(opts: { endpoint: string; service: string
           const stepOpts = s.attributes === undefined ? {} : { attributes: s.attributes };
           if (s.kind === 'tool') await tt.tool(s.name, { step: s.name }, fn, stepOpts);
           else if (s.kind === 'llm') {
-            await tt.llm(s.name, { model: s.model ?? 'gpt-4o-mini' }, (step) => {
-              if (s.usage !== undefined) step.recordUsage(s.usage);
-              return fn();
-            }, stepOpts);
+            await tt.llm(
+              s.name,
+              { model: s.model ?? 'gpt-4o-mini' },
+              (step) => {
+                if (s.usage !== undefined) step.recordUsage(s.usage);
+                return fn();
+              },
+              stepOpts,
+            );
           } else await tt[s.kind](s.name, fn, stepOpts);
         }
         now += 1;

@@ -1,6 +1,12 @@
 import { storedAdminKey } from './adminKey';
 import type { ApiKey, CreatedKey, KeyInput, Project, ProjectInput } from '@telltale/api-contract';
-import { createdKeySchema, keyResponseSchema, keysResponseSchema, projectResponseSchema, projectsResponseSchema } from '@telltale/api-contract';
+import {
+  createdKeySchema,
+  keyResponseSchema,
+  keysResponseSchema,
+  projectResponseSchema,
+  projectsResponseSchema,
+} from '@telltale/api-contract';
 import type { RequestOptions } from './getJson';
 import { getJson, sendJson } from './getJson';
 import { API_BASE } from './runsApi';

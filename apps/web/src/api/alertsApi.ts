@@ -1,4 +1,15 @@
-import type { AlertRule, AlertRuleSpec, AlertState, Destination, DestinationInput, DestinationWithSecret, HistoryPage, NotificationDetail, NotificationsPage, TestResult } from '@telltale/api-contract';
+import type {
+  AlertRule,
+  AlertRuleSpec,
+  AlertState,
+  Destination,
+  DestinationInput,
+  DestinationWithSecret,
+  HistoryPage,
+  NotificationDetail,
+  NotificationsPage,
+  TestResult,
+} from '@telltale/api-contract';
 import {
   deletedResponseSchema,
   destinationResponseSchema,
@@ -38,7 +49,8 @@ export interface NotificationsQuery extends PageQuery {
 
 function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const text = params.toString();
   return text === '' ? path : `${path}?${text}`;
 }
@@ -53,7 +65,13 @@ export const alertsUrls = {
   testDestination: (id: string) => `${ALERTS}/destinations/${seg(id)}/test`,
   rotateSecret: (id: string) => `${ALERTS}/destinations/${seg(id)}/rotate-secret`,
   notifications: (q: NotificationsQuery) =>
-    withQuery(`${ALERTS}/notifications`, { ruleId: q.ruleId, destinationId: q.destinationId, state: q.state, limit: q.limit, offset: q.offset }),
+    withQuery(`${ALERTS}/notifications`, {
+      ruleId: q.ruleId,
+      destinationId: q.destinationId,
+      state: q.state,
+      limit: q.limit,
+      offset: q.offset,
+    }),
   notification: (id: string) => `${ALERTS}/notifications/${seg(id)}`,
   redeliver: (id: string) => `${ALERTS}/notifications/${seg(id)}/redeliver`,
 };
@@ -63,7 +81,10 @@ export async function fetchAlertRules(options?: RequestOptions): Promise<AlertRu
   return (await getJson(alertsUrls.rules(), rulesResponseSchema, options)).rules;
 }
 
-export function fetchAlertRule(ruleId: string, options?: RequestOptions): Promise<{ rule: AlertRule; states: AlertState[] }> {
+export function fetchAlertRule(
+  ruleId: string,
+  options?: RequestOptions,
+): Promise<{ rule: AlertRule; states: AlertState[] }> {
   return getJson(alertsUrls.rule(ruleId), ruleWithStatesResponseSchema, options);
 }
 
@@ -71,7 +92,11 @@ export async function createAlertRule(spec: AlertRuleSpec, options?: RequestOpti
   return (await sendJson('POST', alertsUrls.rules(), spec, ruleResponseSchema, options)).rule;
 }
 
-export async function updateAlertRule(ruleId: string, spec: AlertRuleSpec, options?: RequestOptions): Promise<AlertRule> {
+export async function updateAlertRule(
+  ruleId: string,
+  spec: AlertRuleSpec,
+  options?: RequestOptions,
+): Promise<AlertRule> {
   return (await sendJson('PUT', alertsUrls.rule(ruleId), spec, ruleResponseSchema, options)).rule;
 }
 
@@ -103,7 +128,11 @@ export interface DestinationChange {
   enabled?: boolean;
 }
 
-export async function updateDestination(id: string, change: DestinationChange, options?: RequestOptions): Promise<Destination> {
+export async function updateDestination(
+  id: string,
+  change: DestinationChange,
+  options?: RequestOptions,
+): Promise<Destination> {
   return (await sendJson('PUT', alertsUrls.destination(id), change, destinationResponseSchema, options)).destination;
 }
 
@@ -116,7 +145,11 @@ export function sendTestNotification(id: string, options?: RequestOptions): Prom
 }
 
 /** `keep`: previous secrets that go on signing until the next rotation. */
-export function rotateDestinationSecret(id: string, keep: number, options?: RequestOptions): Promise<DestinationWithSecret> {
+export function rotateDestinationSecret(
+  id: string,
+  keep: number,
+  options?: RequestOptions,
+): Promise<DestinationWithSecret> {
   return sendJson('POST', alertsUrls.rotateSecret(id), { keep }, destinationWithSecretSchema, options);
 }
 

@@ -14,7 +14,9 @@ function cannedFetch(body: unknown): typeof fetch & { urls: string[] } {
 
 describe('analytics API client', () => {
   it('builds route URLs, leaving out empty values', () => {
-    expect(analyticsUrl('loops', { from: '1', to: '2', service: '', kind: undefined, limit: 50 })).toBe('/api/v1/loops?from=1&to=2&limit=50');
+    expect(analyticsUrl('loops', { from: '1', to: '2', service: '', kind: undefined, limit: 50 })).toBe(
+      '/api/v1/loops?from=1&to=2&limit=50',
+    );
     expect(analyticsUrl('cost/summary', {})).toBe('/api/v1/cost/summary');
   });
 
@@ -30,14 +32,22 @@ describe('analytics API client', () => {
       whatIfTarget: 0.99,
     };
     const fetchDouble = cannedFetch(body);
-    const summary = await fetchAnalytics('reliabilitySummary', { from: '1', to: '2' }, { fetch: fetchDouble, readKey: undefined });
+    const summary = await fetchAnalytics(
+      'reliabilitySummary',
+      { from: '1', to: '2' },
+      { fetch: fetchDouble, readKey: undefined },
+    );
     expect(fetchDouble.urls).toEqual(['/api/v1/reliability/summary?from=1&to=2']);
     expect(summary.observed.value).toBeNull();
     expect(summary.steps[0]?.whatIfGain).toBeNull();
   });
 
   it('rejects a response that breaks the contract', async () => {
-    const error = await fetchAnalytics('failures', {}, { fetch: cannedFetch({ failedRuns: 1, causes: [{ cause: 'gremlins', runs: 1, share: 1 }] }), readKey: undefined }).catch((e: unknown) => e);
+    const error = await fetchAnalytics(
+      'failures',
+      {},
+      { fetch: cannedFetch({ failedRuns: 1, causes: [{ cause: 'gremlins', runs: 1, share: 1 }] }), readKey: undefined },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toContain('causes.0.cause');
   });

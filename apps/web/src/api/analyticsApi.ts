@@ -25,7 +25,8 @@ export type AnalyticsQuery = Readonly<Record<string, string | number | undefined
 /** `/api/v1/<path>?…` with empty values left out. */
 export function analyticsUrl(path: string, query: AnalyticsQuery): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const text = params.toString();
   return `${API_BASE}/${path}${text === '' ? '' : `?${text}`}`;
 }
@@ -52,7 +53,11 @@ export const ANALYTICS_ROUTES = {
 export type AnalyticsRoute = keyof typeof ANALYTICS_ROUTES;
 export type AnalyticsResponse<R extends AnalyticsRoute> = z.output<(typeof ANALYTICS_ROUTES)[R]['schema']>;
 
-export function fetchAnalytics<R extends AnalyticsRoute>(route: R, query: AnalyticsQuery, options?: RequestOptions): Promise<AnalyticsResponse<R>> {
+export function fetchAnalytics<R extends AnalyticsRoute>(
+  route: R,
+  query: AnalyticsQuery,
+  options?: RequestOptions,
+): Promise<AnalyticsResponse<R>> {
   const { path, schema } = ANALYTICS_ROUTES[route];
   return getJson(analyticsUrl(path, query), schema, options) as Promise<AnalyticsResponse<R>>;
 }

@@ -17,10 +17,12 @@ function cannedFetch(status: number, body: unknown): typeof fetch & { urls: stri
 describe('runs API client', () => {
   it('builds the runs URL, leaving out empty filters', () => {
     expect(runsUrl({ limit: 50, offset: 100 })).toBe('/api/v1/runs?limit=50&offset=100');
-    expect(runsUrl({ limit: 50, offset: 0, outcome: 'failure', service: 'support bot', from: '2025-01-01T00:00:00Z' })).toBe(
-      '/api/v1/runs?limit=50&offset=0&outcome=failure&service=support+bot&from=2025-01-01T00%3A00%3A00Z',
+    expect(
+      runsUrl({ limit: 50, offset: 0, outcome: 'failure', service: 'support bot', from: '2025-01-01T00:00:00Z' }),
+    ).toBe('/api/v1/runs?limit=50&offset=0&outcome=failure&service=support+bot&from=2025-01-01T00%3A00%3A00Z');
+    expect(runsUrl({ limit: 50, offset: 0, agent: 'triage', step: 'plan', tool: 'web.fetch', model: '' })).toBe(
+      '/api/v1/runs?limit=50&offset=0&agent=triage&step=plan&tool=web.fetch',
     );
-    expect(runsUrl({ limit: 50, offset: 0, agent: 'triage', step: 'plan', tool: 'web.fetch', model: '' })).toBe('/api/v1/runs?limit=50&offset=0&agent=triage&step=plan&tool=web.fetch');
   });
 
   it('fetches and parses a runs page', async () => {
@@ -39,7 +41,10 @@ describe('runs API client', () => {
   });
 
   it('reports a non-JSON error body by HTTP status', async () => {
-    const error = await fetchRuns({ limit: 50, offset: 0 }, { fetch: cannedFetch(502, '<html>bad gateway</html>') }).catch((e: unknown) => e);
+    const error = await fetchRuns(
+      { limit: 50, offset: 0 },
+      { fetch: cannedFetch(502, '<html>bad gateway</html>') },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'HTTP', status: 502 });
   });
 
@@ -63,7 +68,9 @@ describe('read key', () => {
     const headers: Headers[] = [];
     const impl: typeof fetch = (_input, init) => {
       headers.push(new Headers(init?.headers));
-      return Promise.resolve(new Response(JSON.stringify({ runs: [], total: 0, limit: 50, offset: 0 }), { status: 200 }));
+      return Promise.resolve(
+        new Response(JSON.stringify({ runs: [], total: 0, limit: 50, offset: 0 }), { status: 200 }),
+      );
     };
     return Object.assign(impl, { headers });
   }
@@ -78,7 +85,10 @@ describe('read key', () => {
   });
 
   it('reports a 401 with its status, for the dashboard to ask for a key', async () => {
-    const error = await fetchRuns({ limit: 50, offset: 0 }, { fetch: cannedFetch(401, { error: { code: 'UNAUTHORIZED', message: 'missing API key' } }) }).catch((e: unknown) => e);
+    const error = await fetchRuns(
+      { limit: 50, offset: 0 },
+      { fetch: cannedFetch(401, { error: { code: 'UNAUTHORIZED', message: 'missing API key' } }) },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
 });

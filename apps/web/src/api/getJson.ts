@@ -16,7 +16,11 @@ export interface RequestOptions {
  * non-2xx (with the server's `{ error: { code, message } }` body), a body that
  * breaks the contract — becomes an `ApiError`.
  */
-export function getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+export function getJson<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
   return requestJson('GET', url, undefined, schema, options);
 }
 
@@ -27,11 +31,23 @@ export type WriteMethod = 'POST' | 'PUT' | 'DELETE';
  * `schema`; failures become `ApiError`s exactly as with `getJson` (a 400's
  * message names the offending field).
  */
-export function sendJson<S extends z.ZodType>(method: WriteMethod, url: string, body: unknown, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+export function sendJson<S extends z.ZodType>(
+  method: WriteMethod,
+  url: string,
+  body: unknown,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
   return requestJson(method, url, body, schema, options);
 }
 
-async function requestJson<S extends z.ZodType>(method: 'GET' | WriteMethod, url: string, requestBody: unknown, schema: S, options: RequestOptions): Promise<z.output<S>> {
+async function requestJson<S extends z.ZodType>(
+  method: 'GET' | WriteMethod,
+  url: string,
+  requestBody: unknown,
+  schema: S,
+  options: RequestOptions,
+): Promise<z.output<S>> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let response: Response;
   try {
@@ -46,7 +62,12 @@ async function requestJson<S extends z.ZodType>(method: 'GET' | WriteMethod, url
     response = await doFetch(url, init);
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
-    throw new ApiError({ code: CLIENT_ERROR_CODES.NETWORK, message: `Cannot reach the Telltale server (${url})`, status: 0, cause });
+    throw new ApiError({
+      code: CLIENT_ERROR_CODES.NETWORK,
+      message: `Cannot reach the Telltale server (${url})`,
+      status: 0,
+      cause,
+    });
   }
 
   const body = await readJson(response);
@@ -54,7 +75,11 @@ async function requestJson<S extends z.ZodType>(method: 'GET' | WriteMethod, url
     const parsed = ApiErrorBody.safeParse(body);
     throw parsed.success
       ? new ApiError({ code: parsed.data.error.code, message: parsed.data.error.message, status: response.status })
-      : new ApiError({ code: CLIENT_ERROR_CODES.HTTP, message: `${response.status} ${response.statusText}`.trim(), status: response.status });
+      : new ApiError({
+          code: CLIENT_ERROR_CODES.HTTP,
+          message: `${response.status} ${response.statusText}`.trim(),
+          status: response.status,
+        });
   }
 
   const parsed = schema.safeParse(body);

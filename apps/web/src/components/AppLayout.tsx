@@ -20,10 +20,18 @@ export function AppLayout() {
           <FilterNavLink to="/cost">Cost</FilterNavLink>
           <FilterNavLink to="/runs">Runs</FilterNavLink>
           <FilterNavLink to="/sessions">Sessions</FilterNavLink>
-          <NavLink to="/alerts" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-alerts">
+          <NavLink
+            to="/alerts"
+            className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')}
+            data-testid="nav-alerts"
+          >
             Alerts
           </NavLink>
-          <NavLink to="/settings" className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')} data-testid="nav-settings">
+          <NavLink
+            to="/settings"
+            className={({ isActive }) => (isActive ? 'topnav-link active' : 'topnav-link')}
+            data-testid="nav-settings"
+          >
             Settings
           </NavLink>
         </nav>

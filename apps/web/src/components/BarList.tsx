@@ -1,7 +1,15 @@
 import type { BarRow } from '../prepare/prepareCost';
 
 /** Labelled horizontal bars (plain HTML: cheap for any number of rows). */
-export function BarList({ rows, testId, color = '#2563eb' }: { rows: readonly BarRow[]; testId: string; color?: string }) {
+export function BarList({
+  rows,
+  testId,
+  color = '#2563eb',
+}: {
+  rows: readonly BarRow[];
+  testId: string;
+  color?: string;
+}) {
   return (
     <ul className="bar-list" data-testid={testId}>
       {rows.map((row) => (
@@ -10,7 +18,10 @@ export function BarList({ rows, testId, color = '#2563eb' }: { rows: readonly Ba
             {row.label}
           </span>
           <span className="bar-track">
-            <span className="bar-fill" style={{ width: `${Math.max(row.bar * 100, row.value > 0 ? 1 : 0)}%`, background: row.color ?? color }} />
+            <span
+              className="bar-fill"
+              style={{ width: `${Math.max(row.bar * 100, row.value > 0 ? 1 : 0)}%`, background: row.color ?? color }}
+            />
           </span>
           <span className="bar-value">{row.valueLabel}</span>
           <span className="bar-detail muted small">{row.detail}</span>

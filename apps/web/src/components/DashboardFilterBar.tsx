@@ -3,7 +3,13 @@ import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import type { DashboardFilters, NameFilter, RangeChoice, TimeWindow } from '../prepare/dashboardFilters';
 import { NAME_FILTERS, RANGE_LABELS, RANGE_PRESETS } from '../prepare/dashboardFilters';
 
-const FIELD_LABELS: Readonly<Record<NameFilter, string>> = { service: 'Service', agent: 'Agent', step: 'Step', tool: 'Tool', model: 'Model' };
+const FIELD_LABELS: Readonly<Record<NameFilter, string>> = {
+  service: 'Service',
+  agent: 'Agent',
+  step: 'Step',
+  tool: 'Tool',
+  model: 'Model',
+};
 
 /** `datetime-local` text for epoch ms, in the browser's time zone. */
 function toLocalInput(ms: number): string {
@@ -13,7 +19,15 @@ function toLocalInput(ms: number): string {
 }
 
 /** A text filter that writes its value once typing pauses, and follows the URL otherwise. */
-function NameField({ name, value, onCommit }: { name: NameFilter; value: string; onCommit: (name: NameFilter, value: string) => void }) {
+function NameField({
+  name,
+  value,
+  onCommit,
+}: {
+  name: NameFilter;
+  value: string;
+  onCommit: (name: NameFilter, value: string) => void;
+}) {
   const [text, setText] = useState(value);
   const debounced = useDebouncedValue(text, 400);
   useEffect(() => {
@@ -25,7 +39,14 @@ function NameField({ name, value, onCommit }: { name: NameFilter; value: string;
   return (
     <label className="field filter-field">
       <span className="field-label">{FIELD_LABELS[name]}</span>
-      <input type="search" value={text} placeholder="any" spellCheck={false} onChange={(e) => setText(e.target.value)} data-testid={`filter-${name}`} />
+      <input
+        type="search"
+        value={text}
+        placeholder="any"
+        spellCheck={false}
+        onChange={(e) => setText(e.target.value)}
+        data-testid={`filter-${name}`}
+      />
     </label>
   );
 }
@@ -54,7 +75,15 @@ export function DashboardFilterBar({
   const active = fields.filter((f) => filters[f] !== '');
   return (
     <form className="card dash-filters" role="search" onSubmit={(e) => e.preventDefault()} data-testid="filter-bar">
-      <div className="range-picker" role="group" aria-label="Time range" data-testid="time-window" data-from={window.fromMs} data-to={window.toMs} data-range={filters.range}>
+      <div
+        className="range-picker"
+        role="group"
+        aria-label="Time range"
+        data-testid="time-window"
+        data-from={window.fromMs}
+        data-to={window.toMs}
+        data-range={filters.range}
+      >
         {[...RANGE_PRESETS, 'custom' as const].map((range) => (
           <button
             key={range}
@@ -99,7 +128,12 @@ export function DashboardFilterBar({
       )}
       <div className="name-filters">
         {fields.map((name) => (
-          <NameField key={name} name={name} value={filters[name]} onCommit={(key, value) => onChange({ [key]: value }, true)} />
+          <NameField
+            key={name}
+            name={name}
+            value={filters[name]}
+            onCommit={(key, value) => onChange({ [key]: value }, true)}
+          />
         ))}
         {children}
         <button

@@ -6,7 +6,17 @@ import { StatusView } from './StatusView';
  * A failed query: what went wrong, and a way to try again. A 401/403 from a
  * server started with `--auth keys` asks for a read key when `onReadKey` is given.
  */
-export function ErrorView({ title, error, onRetry, onReadKey }: { title: string; error: unknown; onRetry?: () => void; onReadKey?: (key: string) => void }) {
+export function ErrorView({
+  title,
+  error,
+  onRetry,
+  onReadKey,
+}: {
+  title: string;
+  error: unknown;
+  onRetry?: () => void;
+  onReadKey?: (key: string) => void;
+}) {
   const message = error instanceof Error ? error.message : String(error);
   const code = isApiError(error) ? error.code : undefined;
   if (onReadKey && isApiError(error) && (error.status === 401 || error.status === 403)) {
@@ -34,7 +44,8 @@ function ReadKeyPrompt({ message, onReadKey }: { message: string; onReadKey: (ke
   return (
     <StatusView kind="error" title="This server needs a read key">
       <p>
-        {message}. Create one with <code>telltale keys create --project &lt;id&gt; --kind read</code> and paste it here; this browser keeps it.
+        {message}. Create one with <code>telltale keys create --project &lt;id&gt; --kind read</code> and paste it here;
+        this browser keeps it.
       </p>
       <form
         className="read-key-form"
@@ -43,7 +54,15 @@ function ReadKeyPrompt({ message, onReadKey }: { message: string; onReadKey: (ke
           if (key.trim() !== '') onReadKey(key);
         }}
       >
-        <input type="password" aria-label="Read key" placeholder="tt_read_…" autoComplete="off" data-testid="read-key-input" value={key} onChange={(event) => setKey(event.target.value)} />
+        <input
+          type="password"
+          aria-label="Read key"
+          placeholder="tt_read_…"
+          autoComplete="off"
+          data-testid="read-key-input"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+        />
         <button type="submit" className="button" data-testid="read-key-submit">
           Use key
         </button>

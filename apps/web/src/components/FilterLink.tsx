@@ -3,7 +3,17 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { linkWithFilters } from '../prepare/dashboardFilters';
 
 /** A link to another dashboard page that keeps the current time range and filters. */
-export function FilterLink({ to, className, children, testId }: { to: string; className?: string; children: ReactNode; testId?: string }) {
+export function FilterLink({
+  to,
+  className,
+  children,
+  testId,
+}: {
+  to: string;
+  className?: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   const location = useLocation();
   return (
     <Link to={linkWithFilters(to, location.search)} className={className} data-testid={testId}>

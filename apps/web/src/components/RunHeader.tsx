@@ -22,7 +22,12 @@ export function RunHeader({ header }: { header: RunHeaderModel }) {
             {header.sessionId && (
               <span data-testid="run-session" data-session-id={header.sessionId}>
                 <span className="muted">Session</span>{' '}
-                <Link to={header.sessionHref} className="mono" title="All runs of this session" data-testid="run-session-link">
+                <Link
+                  to={header.sessionHref}
+                  className="mono"
+                  title="All runs of this session"
+                  data-testid="run-session-link"
+                >
                   {header.sessionId}
                 </Link>
               </span>

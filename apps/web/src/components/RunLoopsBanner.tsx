@@ -8,7 +8,8 @@ export function RunLoopsBanner({ detections }: { detections: readonly LoopRow[] 
       <ul>
         {detections.map((d) => (
           <li key={d.key} data-testid="run-loop" data-kind={d.kind} data-count={d.count}>
-            <strong>{d.kindLabel}</strong> <code>{d.subject}</code> ×{d.count} — wasted {d.wastedTimeLabel} and {d.wastedCostLabel}
+            <strong>{d.kindLabel}</strong> <code>{d.subject}</code> ×{d.count} — wasted {d.wastedTimeLabel} and{' '}
+            {d.wastedCostLabel}
           </li>
         ))}
       </ul>

@@ -7,7 +7,17 @@ import { OutcomeBadge } from './OutcomeBadge';
  * The runs list; a click anywhere on a row opens the run. `annotated`: the
  * causes and loop flags of the rows have arrived (shown as `data-annotations`).
  */
-export function RunsTable({ rows, onOpen, stale, annotated = true }: { rows: readonly RunsTableRow[]; onOpen: (row: RunsTableRow) => void; stale: boolean; annotated?: boolean }) {
+export function RunsTable({
+  rows,
+  onOpen,
+  stale,
+  annotated = true,
+}: {
+  rows: readonly RunsTableRow[];
+  onOpen: (row: RunsTableRow) => void;
+  stale: boolean;
+  annotated?: boolean;
+}) {
   // The name cell's link is the keyboard and middle-click path; the row click is a convenience.
   const open = (row: RunsTableRow) => (e: MouseEvent) => {
     if (e.target instanceof Element && e.target.closest('a')) return;
@@ -42,7 +52,17 @@ export function RunsTable({ rows, onOpen, stale, annotated = true }: { rows: rea
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.runId} className="clickable" data-testid="run-row" data-run-id={row.runId} data-outcome={row.outcome} data-cause={row.cause} data-loop={row.loopKinds.join(',')} data-session-id={row.sessionId} onClick={open(row)}>
+            <tr
+              key={row.runId}
+              className="clickable"
+              data-testid="run-row"
+              data-run-id={row.runId}
+              data-outcome={row.outcome}
+              data-cause={row.cause}
+              data-loop={row.loopKinds.join(',')}
+              data-session-id={row.sessionId}
+              onClick={open(row)}
+            >
               <td>
                 <OutcomeBadge outcome={row.outcome} label={row.outcomeLabel} />
               </td>
@@ -55,7 +75,12 @@ export function RunsTable({ rows, onOpen, stale, annotated = true }: { rows: rea
               <td>{row.service}</td>
               <td className="nowrap">
                 {row.sessionId ? (
-                  <Link to={row.sessionHref} className="mono session-link" title={row.sessionId} data-testid="run-session-link">
+                  <Link
+                    to={row.sessionHref}
+                    className="mono session-link"
+                    title={row.sessionId}
+                    data-testid="run-session-link"
+                  >
                     {row.sessionLabel}
                   </Link>
                 ) : (
@@ -73,9 +98,23 @@ export function RunsTable({ rows, onOpen, stale, annotated = true }: { rows: rea
               <td className="num" title={row.tokensTitle}>
                 {row.tokensLabel}
               </td>
-              <td>{row.causeLabel ? <span className="cause-chip">{row.causeLabel}</span> : <span className="muted">—</span>}</td>
-              <td>{row.loopLabel ? <span className="loop-chip">⟳ {row.loopLabel}</span> : <span className="muted">—</span>}</td>
-              <td>{row.errorType ? <span className="error-type">{row.errorType}</span> : <span className="muted">—</span>}</td>
+              <td>
+                {row.causeLabel ? (
+                  <span className="cause-chip">{row.causeLabel}</span>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                {row.loopLabel ? (
+                  <span className="loop-chip">⟳ {row.loopLabel}</span>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                {row.errorType ? <span className="error-type">{row.errorType}</span> : <span className="muted">—</span>}
+              </td>
             </tr>
           ))}
         </tbody>

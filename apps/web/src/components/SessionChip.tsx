@@ -9,7 +9,14 @@ export function SessionChip({ sessionId, onRemove }: { sessionId: string; onRemo
         <span className="mono" title={sessionId}>
           {shortSessionId(sessionId, 28)}
         </span>
-        <button type="button" className="filter-chip-remove" aria-label="Remove the session filter" title="Show runs of every session" onClick={onRemove} data-testid="filter-session-remove">
+        <button
+          type="button"
+          className="filter-chip-remove"
+          aria-label="Remove the session filter"
+          title="Show runs of every session"
+          onClick={onRemove}
+          data-testid="filter-session-remove"
+        >
           ×
         </button>
       </span>

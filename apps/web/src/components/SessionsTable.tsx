@@ -3,7 +3,15 @@ import { Link } from 'react-router';
 import type { SessionsTableRow } from '../prepare/prepareSessionsTable';
 
 /** The sessions list; a click anywhere on a row opens the session's runs. */
-export function SessionsTable({ rows, onOpen, stale }: { rows: readonly SessionsTableRow[]; onOpen: (row: SessionsTableRow) => void; stale: boolean }) {
+export function SessionsTable({
+  rows,
+  onOpen,
+  stale,
+}: {
+  rows: readonly SessionsTableRow[];
+  onOpen: (row: SessionsTableRow) => void;
+  stale: boolean;
+}) {
   // The id cell's link is the keyboard and middle-click path; the row click is a convenience.
   const open = (row: SessionsTableRow) => (e: MouseEvent) => {
     if (e.target instanceof Element && e.target.closest('a')) return;
@@ -57,7 +65,11 @@ export function SessionsTable({ rows, onOpen, stale }: { rows: readonly Sessions
                 <span className="session-runs">
                   <strong>{row.runsLabel}</strong>
                   {row.outcomes.map((o) => (
-                    <span key={o.outcome} className={`session-outcome outcome-${o.outcome}`} title={`${o.runsLabel} ${o.label.toLowerCase()}`}>
+                    <span
+                      key={o.outcome}
+                      className={`session-outcome outcome-${o.outcome}`}
+                      title={`${o.runsLabel} ${o.label.toLowerCase()}`}
+                    >
                       <span className="badge-dot" aria-hidden="true" style={{ background: o.color }} />
                       {o.runsLabel}
                     </span>

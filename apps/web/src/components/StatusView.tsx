@@ -13,7 +13,11 @@ export function StatusView({
   action?: ReactNode;
 }) {
   return (
-    <div className={`status-view status-${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={`status-${kind}`}>
+    <div
+      className={`status-view status-${kind}`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      data-testid={`status-${kind}`}
+    >
       {kind === 'loading' && <span className="spinner" aria-hidden="true" />}
       <p className="status-title">{title}</p>
       {children && <div className="status-body">{children}</div>}

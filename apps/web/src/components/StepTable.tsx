@@ -9,19 +9,41 @@ export function StepTable({ rows }: { rows: readonly StepRow[] }) {
           <tr>
             <th scope="col">Step</th>
             <th scope="col">Kind</th>
-            <th scope="col" className="num">Groups</th>
-            <th scope="col" className="num">Attempts</th>
-            <th scope="col" className="num">First attempt</th>
-            <th scope="col" className="num">Eventual</th>
-            <th scope="col" className="num">Recovery</th>
-            <th scope="col" className="num">Retry time</th>
-            <th scope="col" className="num">Retry cost</th>
+            <th scope="col" className="num">
+              Groups
+            </th>
+            <th scope="col" className="num">
+              Attempts
+            </th>
+            <th scope="col" className="num">
+              First attempt
+            </th>
+            <th scope="col" className="num">
+              Eventual
+            </th>
+            <th scope="col" className="num">
+              Recovery
+            </th>
+            <th scope="col" className="num">
+              Retry time
+            </th>
+            <th scope="col" className="num">
+              Retry cost
+            </th>
             <th scope="col">Gain at 99%</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row, i) => (
-            <tr key={row.stepName} className={i === 0 && row.gainBar > 0 ? 'highlight' : undefined} data-testid="step-row" data-step={row.stepName} data-eventual={row.eventual ?? ''} data-first={row.firstAttempt ?? ''} data-gain={row.gain ?? ''}>
+            <tr
+              key={row.stepName}
+              className={i === 0 && row.gainBar > 0 ? 'highlight' : undefined}
+              data-testid="step-row"
+              data-step={row.stepName}
+              data-eventual={row.eventual ?? ''}
+              data-first={row.firstAttempt ?? ''}
+              data-gain={row.gain ?? ''}
+            >
               <td>
                 <code>{row.stepName}</code>
               </td>

@@ -30,7 +30,12 @@ export function Tile({
 }) {
   const saveReadKey = useSaveReadKey();
   return (
-    <section className={`card tile ${className ?? ''}`} data-testid={testId} data-status={status.kind} aria-label={title}>
+    <section
+      className={`card tile ${className ?? ''}`}
+      data-testid={testId}
+      data-status={status.kind}
+      aria-label={title}
+    >
       <header className="tile-head">
         <div>
           <h2 className="card-title">{title}</h2>
@@ -46,7 +51,12 @@ export function Tile({
         {status.kind === 'loading' ? (
           <StatusView kind="loading" title="Loading…" />
         ) : status.kind === 'error' ? (
-          <ErrorView title={`Could not load ${title.toLowerCase()}`} error={status.error} onRetry={status.retry} onReadKey={saveReadKey} />
+          <ErrorView
+            title={`Could not load ${title.toLowerCase()}`}
+            error={status.error}
+            onRetry={status.retry}
+            onReadKey={saveReadKey}
+          />
         ) : status.kind === 'empty' ? (
           <StatusView kind="empty" title={status.title} />
         ) : (

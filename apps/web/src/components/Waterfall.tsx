@@ -37,19 +37,45 @@ export function Waterfall({
           </span>
         </div>
         {waterfall.rows.map((row) => (
-          <WaterfallRowView key={row.spanId} row={row} selected={row.spanId === selectedSpanId} onSelect={onSelect} loopKind={loopSpans?.get(row.spanId)} />
+          <WaterfallRowView
+            key={row.spanId}
+            row={row}
+            selected={row.spanId === selectedSpanId}
+            onSelect={onSelect}
+            loopKind={loopSpans?.get(row.spanId)}
+          />
         ))}
       </div>
     </div>
   );
 }
 
-function WaterfallRowView({ row, selected, onSelect, loopKind }: { row: WaterfallRow; selected: boolean; onSelect: (spanId: string) => void; loopKind: string | undefined }) {
-  const className = ['wf-row', row.isError ? 'is-error' : '', loopKind ? 'is-loop' : '', selected ? 'is-selected' : '', row.attempt ? `attempt-${row.attempt.position}` : '']
+function WaterfallRowView({
+  row,
+  selected,
+  onSelect,
+  loopKind,
+}: {
+  row: WaterfallRow;
+  selected: boolean;
+  onSelect: (spanId: string) => void;
+  loopKind: string | undefined;
+}) {
+  const className = [
+    'wf-row',
+    row.isError ? 'is-error' : '',
+    loopKind ? 'is-loop' : '',
+    selected ? 'is-selected' : '',
+    row.attempt ? `attempt-${row.attempt.position}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const rowStyle = { '--depth': row.depth } as CSSProperties;
-  const barStyle: CSSProperties = { left: pct(row.offsetFraction), width: pct(row.widthFraction), background: row.color };
+  const barStyle: CSSProperties = {
+    left: pct(row.offsetFraction),
+    width: pct(row.widthFraction),
+    background: row.color,
+  };
   const labelStyle: CSSProperties =
     row.labelPlacement === 'after'
       ? { left: pct(row.offsetFraction + row.widthFraction) }
@@ -77,7 +103,9 @@ function WaterfallRowView({ row, selected, onSelect, loopKind }: { row: Waterfal
           {row.name}
         </span>
         {row.detail && <span className="wf-detail">{row.detail}</span>}
-        {row.attempt && <span className={row.attempt.failed ? 'attempt-badge failed' : 'attempt-badge'}>{row.attempt.label}</span>}
+        {row.attempt && (
+          <span className={row.attempt.failed ? 'attempt-badge failed' : 'attempt-badge'}>{row.attempt.label}</span>
+        )}
         {loopKind && (
           <span className="loop-chip" title={`Loop evidence: ${loopKind}`}>
             ⟳ {loopKind}

@@ -32,7 +32,10 @@ export function useCreateProject() {
 /** Creates a key; the result's `secret` is shown once and kept nowhere (not in the query cache either). */
 export function useCreateKey() {
   const refresh = useRefreshAdmin();
-  return useMutation({ mutationFn: ({ projectId, input }: { projectId: string; input: KeyInput }) => createKey(projectId, input), onSuccess: refresh });
+  return useMutation({
+    mutationFn: ({ projectId, input }: { projectId: string; input: KeyInput }) => createKey(projectId, input),
+    onSuccess: refresh,
+  });
 }
 
 export function useRevokeKey() {

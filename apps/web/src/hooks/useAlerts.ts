@@ -1,6 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { HistoryQuery, NotificationsQuery } from '../api/alertsApi';
-import { fetchAlertHistory, fetchAlertRule, fetchAlertRules, fetchAlertStates, fetchDestinations, fetchNotification, fetchNotifications } from '../api/alertsApi';
+import {
+  fetchAlertHistory,
+  fetchAlertRule,
+  fetchAlertRules,
+  fetchAlertStates,
+  fetchDestinations,
+  fetchNotification,
+  fetchNotifications,
+} from '../api/alertsApi';
 
 /** Every alerts query key starts here, so an edit can refresh them all at once. */
 export const ALERTS_KEY = ['alerts'] as const;
@@ -14,11 +22,19 @@ export function useAlertRules() {
 
 /** One rule with the current state of each of its groups. */
 export function useAlertRule(ruleId: string) {
-  return useQuery({ queryKey: [...ALERTS_KEY, 'rule', ruleId], queryFn: ({ signal }) => fetchAlertRule(ruleId, { signal }), refetchInterval: LIVE_MS });
+  return useQuery({
+    queryKey: [...ALERTS_KEY, 'rule', ruleId],
+    queryFn: ({ signal }) => fetchAlertRule(ruleId, { signal }),
+    refetchInterval: LIVE_MS,
+  });
 }
 
 export function useAlertStates() {
-  return useQuery({ queryKey: [...ALERTS_KEY, 'states'], queryFn: ({ signal }) => fetchAlertStates(undefined, { signal }), refetchInterval: LIVE_MS });
+  return useQuery({
+    queryKey: [...ALERTS_KEY, 'states'],
+    queryFn: ({ signal }) => fetchAlertStates(undefined, { signal }),
+    refetchInterval: LIVE_MS,
+  });
 }
 
 /** One page of state changes, newest first; the previous page stays on screen while the next one loads. */
@@ -32,7 +48,10 @@ export function useAlertHistory(query: HistoryQuery) {
 }
 
 export function useAlertDestinations() {
-  return useQuery({ queryKey: [...ALERTS_KEY, 'destinations'], queryFn: ({ signal }) => fetchDestinations({ signal }) });
+  return useQuery({
+    queryKey: [...ALERTS_KEY, 'destinations'],
+    queryFn: ({ signal }) => fetchDestinations({ signal }),
+  });
 }
 
 export function useAlertNotifications(query: NotificationsQuery) {
@@ -46,5 +65,9 @@ export function useAlertNotifications(query: NotificationsQuery) {
 
 /** One notification with every delivery attempt (loaded when its row is opened). */
 export function useAlertNotification(notificationId: string) {
-  return useQuery({ queryKey: [...ALERTS_KEY, 'notification', notificationId], queryFn: ({ signal }) => fetchNotification(notificationId, { signal }), refetchInterval: LIVE_MS });
+  return useQuery({
+    queryKey: [...ALERTS_KEY, 'notification', notificationId],
+    queryFn: ({ signal }) => fetchNotification(notificationId, { signal }),
+    refetchInterval: LIVE_MS,
+  });
 }

@@ -41,7 +41,10 @@ export function useCreateDestination() {
 
 export function useUpdateDestination() {
   const refresh = useRefreshAlerts();
-  return useMutation({ mutationFn: ({ id, change }: { id: string; change: DestinationChange }) => updateDestination(id, change), onSuccess: refresh });
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: DestinationChange }) => updateDestination(id, change),
+    onSuccess: refresh,
+  });
 }
 
 export function useDeleteDestination() {

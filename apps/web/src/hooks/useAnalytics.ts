@@ -20,7 +20,8 @@ export function useAnalyticsMany<R extends AnalyticsRoute>(route: R, queries: re
   return useQueries({
     queries: queries.map((query) => ({
       queryKey: ['analytics', route, query],
-      queryFn: ({ signal }: { signal: AbortSignal }): Promise<AnalyticsResponse<R>> => fetchAnalytics(route, query, { signal }),
+      queryFn: ({ signal }: { signal: AbortSignal }): Promise<AnalyticsResponse<R>> =>
+        fetchAnalytics(route, query, { signal }),
     })),
   });
 }

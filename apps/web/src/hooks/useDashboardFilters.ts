@@ -14,11 +14,14 @@ export function useDashboardFilters() {
   const window: TimeWindow = useMemo(() => resolveWindow(filters, minute * 60_000), [filters, minute]);
   const params = useMemo(() => analyticsParams(filters, window), [filters, window]);
   const setFilters = (change: Partial<DashboardFilters>, replace = false): void => {
-    setSearch((current) => {
-      const next = filtersToSearch({ ...parseFilters(current), ...change }, current);
-      next.delete('page');
-      return next;
-    }, { replace });
+    setSearch(
+      (current) => {
+        const next = filtersToSearch({ ...parseFilters(current), ...change }, current);
+        next.delete('page');
+        return next;
+      },
+      { replace },
+    );
   };
   return { filters, window, params, setFilters, search };
 }

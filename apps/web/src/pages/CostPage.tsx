@@ -23,11 +23,23 @@ const BREAKDOWNS: readonly { groupBy: CostGroupBy; title: string }[] = [
 ];
 
 /** One cost breakdown tile. */
-function BreakdownTile({ groupBy, title, params }: { groupBy: CostGroupBy; title: string; params: Record<string, string> }) {
+function BreakdownTile({
+  groupBy,
+  title,
+  params,
+}: {
+  groupBy: CostGroupBy;
+  title: string;
+  params: Record<string, string>;
+}) {
   const breakdown = useAnalytics('costBreakdown', { ...params, groupBy });
   const rows = useMemo(() => (breakdown.data ? prepareCostBars(breakdown.data, 10) : []), [breakdown.data]);
   return (
-    <Tile title={title} testId={`tile-cost-${groupBy}`} status={tileStatus([breakdown], () => (rows.length === 0 ? 'No cost in this window' : false))}>
+    <Tile
+      title={title}
+      testId={`tile-cost-${groupBy}`}
+      status={tileStatus([breakdown], () => (rows.length === 0 ? 'No cost in this window' : false))}
+    >
       {() => <BarList rows={rows} testId={`cost-${groupBy}`} color="#0d9488" />}
     </Tile>
   );
@@ -48,14 +60,19 @@ export function CostPage() {
       histogram.data
         ? prepareHistogram(
             histogram.data,
-            distribution.filter((d) => d.key === 'p50' || d.key === 'p95' || d.key === 'p99').map((d) => ({ key: d.key, label: d.label, value: d.usd })),
+            distribution
+              .filter((d) => d.key === 'p50' || d.key === 'p95' || d.key === 'p99')
+              .map((d) => ({ key: d.key, label: d.label, value: d.usd })),
             (v) => v,
             money,
           )
         : null,
     [histogram.data, distribution],
   );
-  const points = useMemo(() => (series.data ? trimEmptyEnds(prepareCostSeries(series.data, label)) : []), [series.data, window]);
+  const points = useMemo(
+    () => (series.data ? trimEmptyEnds(prepareCostSeries(series.data, label)) : []),
+    [series.data, window],
+  );
   const s = summary.data;
 
   return (
@@ -63,36 +80,84 @@ export function CostPage() {
       <div className="page-head">
         <div>
           <h1>Cost</h1>
-          <p className="muted">What a run costs, what failures and loops wasted, and which models, steps and tools spend it.</p>
+          <p className="muted">
+            What a run costs, what failures and loops wasted, and which models, steps and tools spend it.
+          </p>
         </div>
       </div>
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
 
-      <Tile title="Spend" testId="tile-cost-summary" status={tileStatus([summary, loops], () => (s?.runs.total === 0 ? 'No runs in this window' : false))}>
+      <Tile
+        title="Spend"
+        testId="tile-cost-summary"
+        status={tileStatus([summary, loops], () => (s?.runs.total === 0 ? 'No runs in this window' : false))}
+      >
         {() =>
           s && (
             <div className="kpi-row">
               <Kpi label="Total" display={formatUsd(s.totalUsd)} value={s.totalUsd} testId="kpi-cost-total">
                 {formatCount(s.runs.total)} runs
               </Kpi>
-              <Kpi label="Per run P50" display={formatUsd(s.perRun.p50Usd)} value={s.perRun.p50Usd} testId="kpi-cost-p50" />
-              <Kpi label="Per run P99" display={formatUsd(s.perRun.p99Usd)} value={s.perRun.p99Usd} testId="kpi-cost-p99" />
-              <Kpi label="Per success" display={formatUsd(s.perSuccessUsd)} value={s.perSuccessUsd} testId="kpi-cost-per-success">
+              <Kpi
+                label="Per run P50"
+                display={formatUsd(s.perRun.p50Usd)}
+                value={s.perRun.p50Usd}
+                testId="kpi-cost-p50"
+              />
+              <Kpi
+                label="Per run P99"
+                display={formatUsd(s.perRun.p99Usd)}
+                value={s.perRun.p99Usd}
+                testId="kpi-cost-p99"
+              />
+              <Kpi
+                label="Per success"
+                display={formatUsd(s.perSuccessUsd)}
+                value={s.perSuccessUsd}
+                testId="kpi-cost-per-success"
+              >
                 total ÷ successful runs
               </Kpi>
-              <Kpi label="Wasted" display={formatUsd(s.wasted.totalUsd)} value={s.wasted.totalUsd} testId="kpi-cost-wasted" tone={s.wasted.totalUsd > 0 ? 'bad' : 'neutral'}>
+              <Kpi
+                label="Wasted"
+                display={formatUsd(s.wasted.totalUsd)}
+                value={s.wasted.totalUsd}
+                testId="kpi-cost-wasted"
+                tone={s.wasted.totalUsd > 0 ? 'bad' : 'neutral'}
+              >
                 {formatPercent(s.wasted.share)} of spend: failed runs {formatUsd(s.wasted.failedRunsUsd)}
-                {s.wasted.loopingRunsUsd !== null ? ` + looping runs that did not fail ${formatUsd(s.wasted.loopingRunsUsd)}` : ''}
+                {s.wasted.loopingRunsUsd !== null
+                  ? ` + looping runs that did not fail ${formatUsd(s.wasted.loopingRunsUsd)}`
+                  : ''}
               </Kpi>
               {s.looping !== null && (
-                <Kpi label="Looping runs" display={formatUsd(usd(s.looping.costUsd + s.looping.failedUsd))} value={s.looping.costUsd + s.looping.failedUsd} testId="kpi-cost-looping" tone={s.looping.costUsd + s.looping.failedUsd > 0 ? 'bad' : 'neutral'}>
-                  {formatCount(s.looping.runs + s.looping.failedRuns)} runs; {formatUsd(s.looping.costUsd)} of them did not fail
+                <Kpi
+                  label="Looping runs"
+                  display={formatUsd(usd(s.looping.costUsd + s.looping.failedUsd))}
+                  value={s.looping.costUsd + s.looping.failedUsd}
+                  testId="kpi-cost-looping"
+                  tone={s.looping.costUsd + s.looping.failedUsd > 0 ? 'bad' : 'neutral'}
+                >
+                  {formatCount(s.looping.runs + s.looping.failedRuns)} runs; {formatUsd(s.looping.costUsd)} of them did
+                  not fail
                 </Kpi>
               )}
               {loops.data && (
-                <Kpi label="Wasted in loop repeats" display={formatUsd(loops.data.overall.wastedCostUsd)} value={loops.data.overall.wastedCostUsd} testId="kpi-loop-wasted-usd" />
+                <Kpi
+                  label="Wasted in loop repeats"
+                  display={formatUsd(loops.data.overall.wastedCostUsd)}
+                  value={loops.data.overall.wastedCostUsd}
+                  testId="kpi-loop-wasted-usd"
+                />
               )}
-              {s.unpriced.spans > 0 && <Kpi label="Unpriced spans" display={formatCount(s.unpriced.spans)} value={s.unpriced.spans} testId="kpi-unpriced" />}
+              {s.unpriced.spans > 0 && (
+                <Kpi
+                  label="Unpriced spans"
+                  display={formatCount(s.unpriced.spans)}
+                  value={s.unpriced.spans}
+                  testId="kpi-unpriced"
+                />
+              )}
             </div>
           )
         }
@@ -103,7 +168,11 @@ export function CostPage() {
           title="Cost per run distribution"
           subtitle="Completed runs by cost; P50, P95 and P99 marked."
           testId="tile-cost-distribution"
-          status={tileStatus([summary, histogram], () => (distribution.length === 0 || histogramView === null || histogramView.bars.length === 0 ? 'No completed runs in this window' : false))}
+          status={tileStatus([summary, histogram], () =>
+            distribution.length === 0 || histogramView === null || histogramView.bars.length === 0
+              ? 'No completed runs in this window'
+              : false,
+          )}
         >
           {() =>
             histogramView && (
@@ -120,7 +189,11 @@ export function CostPage() {
             )
           }
         </Tile>
-        <Tile title="Cost over time" testId="tile-cost-series" status={tileStatus([series], () => (points.length === 0 ? 'No runs in this window' : false))}>
+        <Tile
+          title="Cost over time"
+          testId="tile-cost-series"
+          status={tileStatus([series], () => (points.length === 0 ? 'No runs in this window' : false))}
+        >
           {() => (
             <TimeLineChart
               testId="chart-cost"

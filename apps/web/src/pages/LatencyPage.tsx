@@ -8,7 +8,13 @@ import { TimeLineChart } from '../components/TimeLineChart';
 import { formatCount, formatDuration } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
-import { LEVEL_LABELS, prepareLatencyLines, preparePercentileTable, prepareRunDurationMarks, prepareTail } from '../prepare/prepareLatency';
+import {
+  LEVEL_LABELS,
+  prepareLatencyLines,
+  preparePercentileTable,
+  prepareRunDurationMarks,
+  prepareTail,
+} from '../prepare/prepareLatency';
 import { prepareHistogram } from '../prepare/prepareHistogram';
 import { prepareLatencyOptions } from '../prepare/prepareLatencyOptions';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
@@ -37,7 +43,10 @@ export function LatencyPage() {
   const tail = useAnalytics('latencyTail', params);
   const histogram = useAnalytics('latencyHistogram', { ...params, buckets: 40 });
 
-  const lines = useMemo(() => (series.data ? prepareLatencyLines(series.data, level, label) : null), [series.data, level, window]);
+  const lines = useMemo(
+    () => (series.data ? prepareLatencyLines(series.data, level, label) : null),
+    [series.data, level, window],
+  );
   const table = useMemo(() => (groups.data ? preparePercentileTable(groups.data).slice(0, 50) : []), [groups.data]);
   const marks = useMemo(() => (runs.data ? prepareRunDurationMarks(runs.data) : []), [runs.data]);
   const tailView = useMemo(() => (tail.data ? prepareTail(tail.data) : null), [tail.data]);
@@ -46,7 +55,9 @@ export function LatencyPage() {
       histogram.data
         ? prepareHistogram(
             histogram.data,
-            marks.filter((m) => m.level === 'p50' || m.level === 'p95' || m.level === 'p99').map((m) => ({ key: m.level, label: m.label, value: m.ns })),
+            marks
+              .filter((m) => m.level === 'p50' || m.level === 'p95' || m.level === 'p99')
+              .map((m) => ({ key: m.level, label: m.label, value: m.ns })),
             (ns) => ns / 1e6,
             (ns) => formatDuration(nanoseconds(ns)),
           )
@@ -59,7 +70,9 @@ export function LatencyPage() {
       <div className="page-head">
         <div>
           <h1>Latency</h1>
-          <p className="muted">Percentiles over time, the run-duration distribution, and the step that makes the slowest runs slow.</p>
+          <p className="muted">
+            Percentiles over time, the run-duration distribution, and the step that makes the slowest runs slow.
+          </p>
         </div>
       </div>
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
@@ -67,16 +80,28 @@ export function LatencyPage() {
       <Tile
         title={`${LEVEL_LABELS[level]} duration over time, by ${groupBy}`}
         testId="tile-latency-lines"
-        status={tileStatus([series], () => (lines === null || lines.lines.length === 0 ? 'No spans in this window' : false))}
+        status={tileStatus([series], () =>
+          lines === null || lines.lines.length === 0 ? 'No spans in this window' : false,
+        )}
         subtitle={
           <span className="segmented">
-            <select value={groupBy} onChange={(e) => setOption('groupBy', e.target.value)} data-testid="latency-group-by" aria-label="Group by">
+            <select
+              value={groupBy}
+              onChange={(e) => setOption('groupBy', e.target.value)}
+              data-testid="latency-group-by"
+              aria-label="Group by"
+            >
               <option value="step">per step</option>
               <option value="tool">per tool</option>
               <option value="model">per model</option>
               <option value="agent">per agent</option>
             </select>
-            <select value={level} onChange={(e) => setOption('level', e.target.value)} data-testid="latency-level" aria-label="Percentile">
+            <select
+              value={level}
+              onChange={(e) => setOption('level', e.target.value)}
+              data-testid="latency-level"
+              aria-label="Percentile"
+            >
               {LATENCY_LEVELS.map((l: LatencyLevel) => (
                 <option key={l} value={l}>
                   {LEVEL_LABELS[l]}
@@ -86,7 +111,11 @@ export function LatencyPage() {
           </span>
         }
       >
-        {() => lines && <TimeLineChart testId="chart-latency" rows={lines.rows} lines={lines.lines} format={ms} height={280} />}
+        {() =>
+          lines && (
+            <TimeLineChart testId="chart-latency" rows={lines.rows} lines={lines.lines} format={ms} height={280} />
+          )
+        }
       </Tile>
 
       <div className="grid-2">
@@ -94,7 +123,11 @@ export function LatencyPage() {
           title="Run duration distribution"
           subtitle="Completed runs by duration; P50, P95 and P99 marked."
           testId="tile-run-duration"
-          status={tileStatus([runs, histogram], () => (marks.length === 0 || histogramView === null || histogramView.bars.length === 0 ? 'No completed runs in this window' : false))}
+          status={tileStatus([runs, histogram], () =>
+            marks.length === 0 || histogramView === null || histogramView.bars.length === 0
+              ? 'No completed runs in this window'
+              : false,
+          )}
         >
           {() =>
             histogramView && (
@@ -111,7 +144,13 @@ export function LatencyPage() {
             )
           }
         </Tile>
-        <Tile title="What drives the tail" testId="tile-tail" status={tileStatus([tail], () => (tail.data?.tailRuns === 0 ? 'Not enough completed runs for a tail' : false))}>
+        <Tile
+          title="What drives the tail"
+          testId="tile-tail"
+          status={tileStatus([tail], () =>
+            tail.data?.tailRuns === 0 ? 'Not enough completed runs for a tail' : false,
+          )}
+        >
           {() =>
             tailView && (
               <div data-testid="tail" data-driver={tailView.driver ?? ''}>
@@ -120,14 +159,26 @@ export function LatencyPage() {
                   <thead>
                     <tr>
                       <th scope="col">Step</th>
-                      <th scope="col" className="num">Share in slowest runs</th>
-                      <th scope="col" className="num">Share in median runs</th>
-                      <th scope="col" className="num">Growth</th>
+                      <th scope="col" className="num">
+                        Share in slowest runs
+                      </th>
+                      <th scope="col" className="num">
+                        Share in median runs
+                      </th>
+                      <th scope="col" className="num">
+                        Growth
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {tailView.rows.map((r) => (
-                      <tr key={r.stepName} className={r.isDriver ? 'highlight' : undefined} data-testid="tail-row" data-step={r.stepName} data-value={r.delta}>
+                      <tr
+                        key={r.stepName}
+                        className={r.isDriver ? 'highlight' : undefined}
+                        data-testid="tail-row"
+                        data-step={r.stepName}
+                        data-value={r.delta}
+                      >
                         <td>{r.label}</td>
                         <td className="num">{r.tailLabel}</td>
                         <td className="num">{r.medianLabel}</td>
@@ -142,18 +193,33 @@ export function LatencyPage() {
         </Tile>
       </div>
 
-      <Tile title={`Percentiles by ${groupBy}`} subtitle="Slowest P99 first." testId="tile-latency-table" status={tileStatus([groups], () => (table.length === 0 ? 'No spans in this window' : false))}>
+      <Tile
+        title={`Percentiles by ${groupBy}`}
+        subtitle="Slowest P99 first."
+        testId="tile-latency-table"
+        status={tileStatus([groups], () => (table.length === 0 ? 'No spans in this window' : false))}
+      >
         {() => (
           <div className="table-wrap">
             <table className="table" data-testid="latency-table">
               <thead>
                 <tr>
                   <th scope="col">{groupBy}</th>
-                  <th scope="col" className="num">Count</th>
-                  <th scope="col" className="num">P50</th>
-                  <th scope="col" className="num">P95</th>
-                  <th scope="col" className="num">P99</th>
-                  <th scope="col" className="num">P99.9</th>
+                  <th scope="col" className="num">
+                    Count
+                  </th>
+                  <th scope="col" className="num">
+                    P50
+                  </th>
+                  <th scope="col" className="num">
+                    P95
+                  </th>
+                  <th scope="col" className="num">
+                    P99
+                  </th>
+                  <th scope="col" className="num">
+                    P99.9
+                  </th>
                 </tr>
               </thead>
               <tbody>

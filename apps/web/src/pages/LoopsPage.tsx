@@ -32,7 +32,13 @@ export function LoopsPage() {
     });
   };
 
-  const loops = useAnalytics('loops', { ...params, kind, orderBy, limit: LOOPS_PAGE_SIZE, offset: (page - 1) * LOOPS_PAGE_SIZE });
+  const loops = useAnalytics('loops', {
+    ...params,
+    kind,
+    orderBy,
+    limit: LOOPS_PAGE_SIZE,
+    offset: (page - 1) * LOOPS_PAGE_SIZE,
+  });
   const rows = useMemo(() => (loops.data ? prepareLoopRows(loops.data) : []), [loops.data]);
   const kinds = useMemo(() => (loops.data ? prepareLoopKinds(loops.data) : []), [loops.data]);
   const overall = loops.data?.overall;
@@ -42,23 +48,51 @@ export function LoopsPage() {
       <div className="page-head">
         <div>
           <h1>Loops</h1>
-          <p className="muted">Runs that repeated an action, made no progress, ping-ponged between tools or ran away — and what the repeats cost.</p>
+          <p className="muted">
+            Runs that repeated an action, made no progress, ping-ponged between tools or ran away — and what the repeats
+            cost.
+          </p>
         </div>
       </div>
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
 
       <div className="grid-2">
-        <Tile title="Loop totals" testId="tile-loop-totals" status={tileStatus([loops], () => (loops.data?.runs === 0 ? 'No runs in this window' : false))}>
+        <Tile
+          title="Loop totals"
+          testId="tile-loop-totals"
+          status={tileStatus([loops], () => (loops.data?.runs === 0 ? 'No runs in this window' : false))}
+        >
           {() =>
             loops.data &&
             overall && (
               <div className="kpi-row">
-                <Kpi label="Looping runs" display={formatCount(overall.runsFlagged)} value={overall.runsFlagged} testId="kpi-looping-runs">
+                <Kpi
+                  label="Looping runs"
+                  display={formatCount(overall.runsFlagged)}
+                  value={overall.runsFlagged}
+                  testId="kpi-looping-runs"
+                >
                   of {formatCount(loops.data.runs)} runs
                 </Kpi>
-                <Kpi label="Loop rate" display={formatPercent(fraction(loops.data.runs > 0 ? overall.runsFlagged / loops.data.runs : 0))} value={loops.data.runs > 0 ? overall.runsFlagged / loops.data.runs : 0} testId="kpi-loop-rate" />
-                <Kpi label="Wasted time" display={formatDuration(overall.wastedNs)} value={overall.wastedNs} testId="kpi-loop-wasted-time" />
-                <Kpi label="Wasted cost" display={formatUsd(overall.wastedCostUsd)} value={overall.wastedCostUsd} testId="kpi-loop-wasted-usd" tone={overall.wastedCostUsd > 0 ? 'bad' : 'neutral'} />
+                <Kpi
+                  label="Loop rate"
+                  display={formatPercent(fraction(loops.data.runs > 0 ? overall.runsFlagged / loops.data.runs : 0))}
+                  value={loops.data.runs > 0 ? overall.runsFlagged / loops.data.runs : 0}
+                  testId="kpi-loop-rate"
+                />
+                <Kpi
+                  label="Wasted time"
+                  display={formatDuration(overall.wastedNs)}
+                  value={overall.wastedNs}
+                  testId="kpi-loop-wasted-time"
+                />
+                <Kpi
+                  label="Wasted cost"
+                  display={formatUsd(overall.wastedCostUsd)}
+                  value={overall.wastedCostUsd}
+                  testId="kpi-loop-wasted-usd"
+                  tone={overall.wastedCostUsd > 0 ? 'bad' : 'neutral'}
+                />
               </div>
             )
           }
@@ -69,10 +103,18 @@ export function LoopsPage() {
               <thead>
                 <tr>
                   <th scope="col">Kind</th>
-                  <th scope="col" className="num">Runs</th>
-                  <th scope="col" className="num">Detections</th>
-                  <th scope="col" className="num">Wasted time</th>
-                  <th scope="col" className="num">Wasted cost</th>
+                  <th scope="col" className="num">
+                    Runs
+                  </th>
+                  <th scope="col" className="num">
+                    Detections
+                  </th>
+                  <th scope="col" className="num">
+                    Wasted time
+                  </th>
+                  <th scope="col" className="num">
+                    Wasted cost
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -95,7 +137,12 @@ export function LoopsPage() {
         title="Loop detections"
         subtitle={
           <span className="segmented">
-            <select value={kind ?? ''} onChange={(e) => setOption({ kind: e.target.value })} data-testid="loop-kind-filter" aria-label="Kind">
+            <select
+              value={kind ?? ''}
+              onChange={(e) => setOption({ kind: e.target.value })}
+              data-testid="loop-kind-filter"
+              aria-label="Kind"
+            >
               <option value="">All kinds</option>
               {LOOP_KINDS.map((k) => (
                 <option key={k} value={k}>
@@ -103,7 +150,12 @@ export function LoopsPage() {
                 </option>
               ))}
             </select>
-            <select value={orderBy} onChange={(e) => setOption({ orderBy: e.target.value })} data-testid="loop-order" aria-label="Order">
+            <select
+              value={orderBy}
+              onChange={(e) => setOption({ orderBy: e.target.value })}
+              data-testid="loop-order"
+              aria-label="Order"
+            >
               <option value="wasted_cost">Most wasted cost</option>
               <option value="wasted_time">Most wasted time</option>
               <option value="recent">Most recent</option>
@@ -111,7 +163,13 @@ export function LoopsPage() {
           </span>
         }
         testId="tile-loop-detections"
-        status={tileStatus([loops], () => (rows.length === 0 ? (kind ? `No ${LOOP_KIND_LABELS[kind].toLowerCase()} loops in this window` : 'No loops in this window') : false))}
+        status={tileStatus([loops], () =>
+          rows.length === 0
+            ? kind
+              ? `No ${LOOP_KIND_LABELS[kind].toLowerCase()} loops in this window`
+              : 'No loops in this window'
+            : false,
+        )}
       >
         {() => (
           <>
@@ -124,9 +182,15 @@ export function LoopsPage() {
                     <th scope="col">Outcome</th>
                     <th scope="col">Kind</th>
                     <th scope="col">Repeated</th>
-                    <th scope="col" className="num">Count</th>
-                    <th scope="col" className="num">Wasted time</th>
-                    <th scope="col" className="num">Wasted cost</th>
+                    <th scope="col" className="num">
+                      Count
+                    </th>
+                    <th scope="col" className="num">
+                      Wasted time
+                    </th>
+                    <th scope="col" className="num">
+                      Wasted cost
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -164,7 +228,17 @@ export function LoopsPage() {
               </table>
             </div>
             {loops.data && (
-              <Pager pagination={{ ...preparePagination({ total: loops.data.total, limit: LOOPS_PAGE_SIZE, offset: loops.data.offset, shown: rows.length }) }} onPage={(p) => setOption({ page: String(p) })} />
+              <Pager
+                pagination={{
+                  ...preparePagination({
+                    total: loops.data.total,
+                    limit: LOOPS_PAGE_SIZE,
+                    offset: loops.data.offset,
+                    shown: rows.length,
+                  }),
+                }}
+                onPage={(p) => setOption({ page: String(p) })}
+              />
             )}
           </>
         )}

@@ -4,7 +4,15 @@ import { StatusView } from '../components/StatusView';
 export function NotFoundPage() {
   return (
     <div className="card">
-      <StatusView kind="empty" title="Page not found" action={<Link className="button" to="/runs">Go to runs</Link>} />
+      <StatusView
+        kind="empty"
+        title="Page not found"
+        action={
+          <Link className="button" to="/runs">
+            Go to runs
+          </Link>
+        }
+      />
     </div>
   );
 }

@@ -31,24 +31,42 @@ export function OverviewPage() {
   const rate = useAnalytics('loopRate', params);
   const runLatency = useAnalytics('latencySeries', { ...params, groupBy: 'run', top: 1 });
 
-  const ratePoints = useMemo(() => (rate.data ? trimEmptyEnds(prepareLoopRate(rate.data, label)) : []), [rate.data, window]);
+  const ratePoints = useMemo(
+    () => (rate.data ? trimEmptyEnds(prepareLoopRate(rate.data, label)) : []),
+    [rate.data, window],
+  );
   // success over time: one summary per bucket, over the part of the window that has runs
   const buckets = useMemo(() => {
     const first = ratePoints[0];
     const last = ratePoints[ratePoints.length - 1];
     if (!rate.data || first === undefined || last === undefined) return [];
-    return prepareTimeBuckets({ fromMs: Math.max(window.fromMs, first.startMs), toMs: Math.min(window.toMs, last.startMs + rate.data.intervalSeconds * 1000) }, 12);
+    return prepareTimeBuckets(
+      {
+        fromMs: Math.max(window.fromMs, first.startMs),
+        toMs: Math.min(window.toMs, last.startMs + rate.data.intervalSeconds * 1000),
+      },
+      12,
+    );
   }, [ratePoints, rate.data, window]);
-  const bucketQueries = useMemo(() => buckets.map((b) => ({ ...params, from: b.fromMs, to: b.toMs })), [buckets, params]);
+  const bucketQueries = useMemo(
+    () => buckets.map((b) => ({ ...params, from: b.fromMs, to: b.toMs })),
+    [buckets, params],
+  );
   const bucketSummaries = useAnalyticsMany('reliabilitySummary', bucketQueries);
   const successSeries = useMemo(
-    () => prepareSuccessSeries(buckets, bucketSummaries.map((q) => q.data), label),
+    () =>
+      prepareSuccessSeries(
+        buckets,
+        bucketSummaries.map((q) => q.data),
+        label,
+      ),
     [buckets, bucketSummaries.map((q) => q.dataUpdatedAt).join()],
   );
 
   const fixFirst = summary.data ? prepareFixFirst(summary.data) : null;
   const gap = summary.data ? prepareGap(summary.data) : null;
-  const loopCost = loops.data && cost.data && failures.data ? prepareLoopCost(loops.data, cost.data, failures.data) : null;
+  const loopCost =
+    loops.data && cost.data && failures.data ? prepareLoopCost(loops.data, cost.data, failures.data) : null;
   const completed = summary.data ? summary.data.runs.success + summary.data.runs.failure : 0;
   const noRuns = (): string | false => (completed === 0 ? 'No completed runs in this window' : false);
 
@@ -63,7 +81,14 @@ export function OverviewPage() {
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
 
       <div className="hero-grid">
-        <Tile title="Fix first" to="/reliability" linkLabel="All steps" testId="tile-fix-first" className="hero-tile" status={tileStatus([summary], noRuns)}>
+        <Tile
+          title="Fix first"
+          to="/reliability"
+          linkLabel="All steps"
+          testId="tile-fix-first"
+          className="hero-tile"
+          status={tileStatus([summary], noRuns)}
+        >
           {() =>
             fixFirst === null ? (
               <p className="hero-none" data-testid="fix-first-none">
@@ -73,35 +98,91 @@ export function OverviewPage() {
               <div className="hero" data-testid="fix-first" data-step={fixFirst.stepName} data-gain={fixFirst.gain}>
                 <p className="hero-eyebrow">The weakest link is</p>
                 <p className="hero-title">
-                  <code className="hero-step">{fixFirst.stepName}</code> <span className="muted small">{fixFirst.stepKind}</span>
+                  <code className="hero-step">{fixFirst.stepName}</code>{' '}
+                  <span className="muted small">{fixFirst.stepKind}</span>
                 </p>
                 <p className="hero-sentence">{fixFirst.sentence}</p>
                 <div className="hero-stats">
-                  <Kpi label="Step succeeds today" display={formatPercent(fixFirst.current)} value={fixFirst.current} testId="fix-first-current" tone="bad" />
-                  <Kpi label="End-to-end now → after" display={`${pct(fixFirst.predictedNow)} → ${pct(fixFirst.predictedAfter)}`} value={fixFirst.predictedAfter} testId="fix-first-after" />
-                  <Kpi label="Gain" display={`+${formatPercent(fraction(fixFirst.gain))}`} value={fixFirst.gain} testId="fix-first-gain" tone="good" />
+                  <Kpi
+                    label="Step succeeds today"
+                    display={formatPercent(fixFirst.current)}
+                    value={fixFirst.current}
+                    testId="fix-first-current"
+                    tone="bad"
+                  />
+                  <Kpi
+                    label="End-to-end now → after"
+                    display={`${pct(fixFirst.predictedNow)} → ${pct(fixFirst.predictedAfter)}`}
+                    value={fixFirst.predictedAfter}
+                    testId="fix-first-after"
+                  />
+                  <Kpi
+                    label="Gain"
+                    display={`+${formatPercent(fraction(fixFirst.gain))}`}
+                    value={fixFirst.gain}
+                    testId="fix-first-gain"
+                    tone="good"
+                  />
                 </div>
               </div>
             )
           }
         </Tile>
-        <Tile title="Do loops cost money?" to="/loops" linkLabel="Looping runs" testId="tile-loop-cost" className="hero-tile" status={tileStatus([loops, cost, failures], () => (loops.data?.runs === 0 ? 'No runs in this window' : false))}>
+        <Tile
+          title="Do loops cost money?"
+          to="/loops"
+          linkLabel="Looping runs"
+          testId="tile-loop-cost"
+          className="hero-tile"
+          status={tileStatus([loops, cost, failures], () =>
+            loops.data?.runs === 0 ? 'No runs in this window' : false,
+          )}
+        >
           {() =>
             loopCost && (
               <div className="hero" data-testid="loop-cost" data-costs-money={String(loopCost.costsMoney)}>
                 <p className="hero-eyebrow">{loopCost.eyebrow}</p>
-                <p className={loopCost.costsMoney ? 'hero-title tone-bad' : 'hero-title'} data-testid="loop-cost-headline">
+                <p
+                  className={loopCost.costsMoney ? 'hero-title tone-bad' : 'hero-title'}
+                  data-testid="loop-cost-headline"
+                >
                   {loopCost.headline}
                 </p>
                 <p className="hero-sentence">{loopCost.detail}</p>
                 <div className="hero-stats">
                   {loopCost.loopingRunsUsd !== null && (
-                    <Kpi label="Cost of looping runs" display={formatUsd(loopCost.loopingRunsUsd)} value={loopCost.loopingRunsUsd} testId="kpi-looping-usd" tone={loopCost.costsMoney ? 'bad' : 'neutral'} />
+                    <Kpi
+                      label="Cost of looping runs"
+                      display={formatUsd(loopCost.loopingRunsUsd)}
+                      value={loopCost.loopingRunsUsd}
+                      testId="kpi-looping-usd"
+                      tone={loopCost.costsMoney ? 'bad' : 'neutral'}
+                    />
                   )}
-                  <Kpi label="Loop rate" display={formatPercent(loopCost.loopRate)} value={loopCost.loopRate} testId="kpi-loop-rate" />
-                  <Kpi label="Failed in a loop" display={formatCount(loopCost.loopFailures)} value={loopCost.loopFailures} testId="kpi-loop-failures" />
-                  <Kpi label="Time in repeats" display={formatDuration(loopCost.repeatNs)} value={loopCost.repeatNs} testId="kpi-loop-wasted-time" />
-                  <Kpi label="Cost of repeats" display={formatUsd(loopCost.repeatUsd)} value={loopCost.repeatUsd} testId="kpi-loop-wasted-usd" />
+                  <Kpi
+                    label="Loop rate"
+                    display={formatPercent(loopCost.loopRate)}
+                    value={loopCost.loopRate}
+                    testId="kpi-loop-rate"
+                  />
+                  <Kpi
+                    label="Failed in a loop"
+                    display={formatCount(loopCost.loopFailures)}
+                    value={loopCost.loopFailures}
+                    testId="kpi-loop-failures"
+                  />
+                  <Kpi
+                    label="Time in repeats"
+                    display={formatDuration(loopCost.repeatNs)}
+                    value={loopCost.repeatNs}
+                    testId="kpi-loop-wasted-time"
+                  />
+                  <Kpi
+                    label="Cost of repeats"
+                    display={formatUsd(loopCost.repeatUsd)}
+                    value={loopCost.repeatUsd}
+                    testId="kpi-loop-wasted-usd"
+                  />
                 </div>
               </div>
             )
@@ -111,24 +192,46 @@ export function OverviewPage() {
 
       <Tile title="End-to-end success" to="/reliability" testId="tile-success" status={tileStatus([summary], noRuns)}>
         {() =>
-          summary.data && gap && (
+          summary.data &&
+          gap && (
             <div className="kpi-row">
-              <Kpi label="Observed" display={formatMaybePercent(summary.data.observed.value)} value={summary.data.observed.value} testId="kpi-observed">
+              <Kpi
+                label="Observed"
+                display={formatMaybePercent(summary.data.observed.value)}
+                value={summary.data.observed.value}
+                testId="kpi-observed"
+              >
                 {intervalLabel(summary.data.observed)}
               </Kpi>
-              <Kpi label="Predicted from steps" display={formatMaybePercent(summary.data.predicted.value)} value={summary.data.predicted.value} testId="kpi-predicted">
+              <Kpi
+                label="Predicted from steps"
+                display={formatMaybePercent(summary.data.predicted.value)}
+                value={summary.data.predicted.value}
+                testId="kpi-predicted"
+              >
                 {intervalLabel(summary.data.predicted)}
               </Kpi>
               <Kpi label="Coordination gap" display={gap.label} value={gap.value} testId="kpi-gap" tone={gap.tone}>
                 {gap.meaning}
               </Kpi>
               <Kpi label="Runs" display={formatCount(completed)} value={completed} testId="kpi-runs">
-                {formatCount(summary.data.runs.failure)} failed{summary.data.runs.incomplete > 0 ? ` · ${formatCount(summary.data.runs.incomplete)} incomplete` : ''}
+                {formatCount(summary.data.runs.failure)} failed
+                {summary.data.runs.incomplete > 0 ? ` · ${formatCount(summary.data.runs.incomplete)} incomplete` : ''}
               </Kpi>
               {cost.data && (
                 <>
-                  <Kpi label="Cost per run P50" display={formatUsd(cost.data.perRun.p50Usd)} value={cost.data.perRun.p50Usd} testId="kpi-cost-p50" />
-                  <Kpi label="Cost per run P99" display={formatUsd(cost.data.perRun.p99Usd)} value={cost.data.perRun.p99Usd} testId="kpi-cost-p99" />
+                  <Kpi
+                    label="Cost per run P50"
+                    display={formatUsd(cost.data.perRun.p50Usd)}
+                    value={cost.data.perRun.p50Usd}
+                    testId="kpi-cost-p50"
+                  />
+                  <Kpi
+                    label="Cost per run P99"
+                    display={formatUsd(cost.data.perRun.p99Usd)}
+                    value={cost.data.perRun.p99Usd}
+                    testId="kpi-cost-p99"
+                  />
                 </>
               )}
             </div>
@@ -142,7 +245,9 @@ export function OverviewPage() {
           subtitle="Bands are 95% intervals. Observed below predicted means runs fail between steps."
           to="/reliability"
           testId="tile-success-series"
-          status={tileStatus([rate, ...bucketSummaries], () => (successSeries.every((p) => p.observed === null) ? 'No completed runs in this window' : false))}
+          status={tileStatus([rate, ...bucketSummaries], () =>
+            successSeries.every((p) => p.observed === null) ? 'No completed runs in this window' : false,
+          )}
         >
           {() => (
             <TimeLineChart
@@ -161,13 +266,25 @@ export function OverviewPage() {
             />
           )}
         </Tile>
-        <Tile title="Failures by primary cause" to="/runs?outcome=failure" linkLabel="Failed runs" testId="tile-failures" status={tileStatus([failures], () => (failures.data?.failedRuns === 0 ? 'No failed runs' : false))}>
+        <Tile
+          title="Failures by primary cause"
+          to="/runs?outcome=failure"
+          linkLabel="Failed runs"
+          testId="tile-failures"
+          status={tileStatus([failures], () => (failures.data?.failedRuns === 0 ? 'No failed runs' : false))}
+        >
           {() => failures.data && <BarList rows={prepareFailureCauses(failures.data)} testId="failure-causes" />}
         </Tile>
       </div>
 
       <div className="grid-3">
-        <Tile title="Runs per interval" to="/runs" linkLabel="Runs" testId="tile-runs-series" status={tileStatus([rate], () => (ratePoints.length === 0 ? 'No runs in this window' : false))}>
+        <Tile
+          title="Runs per interval"
+          to="/runs"
+          linkLabel="Runs"
+          testId="tile-runs-series"
+          status={tileStatus([rate], () => (ratePoints.length === 0 ? 'No runs in this window' : false))}
+        >
           {() => (
             <TimeLineChart
               testId="chart-runs"
@@ -181,7 +298,14 @@ export function OverviewPage() {
             />
           )}
         </Tile>
-        <Tile title="P99 run latency" to="/latency" testId="tile-latency-series" status={tileStatus([runLatency], () => (runLatency.data?.series.length === 0 ? 'No runs in this window' : false))}>
+        <Tile
+          title="P99 run latency"
+          to="/latency"
+          testId="tile-latency-series"
+          status={tileStatus([runLatency], () =>
+            runLatency.data?.series.length === 0 ? 'No runs in this window' : false,
+          )}
+        >
           {() => {
             if (!runLatency.data) return null;
             const p99 = prepareLatencyLines(runLatency.data, 'p99', label);
@@ -201,8 +325,22 @@ export function OverviewPage() {
             );
           }}
         </Tile>
-        <Tile title="Loop rate" to="/loops" testId="tile-loop-rate" status={tileStatus([rate], () => (ratePoints.length === 0 ? 'No runs in this window' : false))}>
-          {() => <TimeLineChart testId="chart-loop-rate" rows={ratePoints} lines={[{ dataKey: 'rate', label: 'Share of runs looping', color: '#7c3aed' }]} format={pct} height={180} domain={[0, 'auto']} />}
+        <Tile
+          title="Loop rate"
+          to="/loops"
+          testId="tile-loop-rate"
+          status={tileStatus([rate], () => (ratePoints.length === 0 ? 'No runs in this window' : false))}
+        >
+          {() => (
+            <TimeLineChart
+              testId="chart-loop-rate"
+              rows={ratePoints}
+              lines={[{ dataKey: 'rate', label: 'Share of runs looping', color: '#7c3aed' }]}
+              format={pct}
+              height={180}
+              domain={[0, 'auto']}
+            />
+          )}
         </Tile>
       </div>
       <p className="muted small footnote">

@@ -7,7 +7,13 @@ import { TimeLineChart } from '../components/TimeLineChart';
 import { formatCount, formatMaybePercent, formatPercent } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
-import { intervalLabel, prepareCurve, prepareGap, prepareStepTable, prepareWhatIf } from '../prepare/prepareReliability';
+import {
+  intervalLabel,
+  prepareCurve,
+  prepareGap,
+  prepareStepTable,
+  prepareWhatIf,
+} from '../prepare/prepareReliability';
 import { tileStatus } from '../prepare/tileStatus';
 import { fraction } from '../units';
 
@@ -31,7 +37,9 @@ export function ReliabilityPage() {
       <div className="page-head">
         <div>
           <h1>Reliability</h1>
-          <p className="muted">Each step&apos;s success, what retries recover, and how much end-to-end success each step would add at 99%.</p>
+          <p className="muted">
+            Each step&apos;s success, what retries recover, and how much end-to-end success each step would add at 99%.
+          </p>
         </div>
       </div>
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
@@ -41,31 +49,67 @@ export function ReliabilityPage() {
           summary.data &&
           gap && (
             <div className="kpi-row">
-              <Kpi label="Observed" display={formatMaybePercent(summary.data.observed.value)} value={summary.data.observed.value} testId="kpi-observed">
+              <Kpi
+                label="Observed"
+                display={formatMaybePercent(summary.data.observed.value)}
+                value={summary.data.observed.value}
+                testId="kpi-observed"
+              >
                 {intervalLabel(summary.data.observed)}
               </Kpi>
-              <Kpi label="Predicted (Π p(s)^k(s))" display={formatMaybePercent(summary.data.predicted.value)} value={summary.data.predicted.value} testId="kpi-predicted">
+              <Kpi
+                label="Predicted (Π p(s)^k(s))"
+                display={formatMaybePercent(summary.data.predicted.value)}
+                value={summary.data.predicted.value}
+                testId="kpi-predicted"
+              >
                 {intervalLabel(summary.data.predicted)}
               </Kpi>
               <Kpi label="Coordination gap" display={gap.label} value={gap.value} testId="kpi-gap" tone={gap.tone}>
                 {gap.interval}
               </Kpi>
-              <Kpi label="Step-explained failures" display={formatCount(summary.data.decomposition.stepExplainedFailures)} value={summary.data.decomposition.stepExplainedFailures} testId="kpi-step-failures" />
-              <Kpi label="Seam failures" display={formatCount(summary.data.decomposition.seamFailures)} value={summary.data.decomposition.seamFailures} testId="kpi-seam-failures">
+              <Kpi
+                label="Step-explained failures"
+                display={formatCount(summary.data.decomposition.stepExplainedFailures)}
+                value={summary.data.decomposition.stepExplainedFailures}
+                testId="kpi-step-failures"
+              />
+              <Kpi
+                label="Seam failures"
+                display={formatCount(summary.data.decomposition.seamFailures)}
+                value={summary.data.decomposition.seamFailures}
+                testId="kpi-seam-failures"
+              >
                 failed although every step succeeded
               </Kpi>
-              <Kpi label="Fallback recoveries" display={formatCount(summary.data.decomposition.fallbackRecoveries)} value={summary.data.decomposition.fallbackRecoveries} testId="kpi-fallbacks" />
+              <Kpi
+                label="Fallback recoveries"
+                display={formatCount(summary.data.decomposition.fallbackRecoveries)}
+                value={summary.data.decomposition.fallbackRecoveries}
+                testId="kpi-fallbacks"
+              />
             </div>
           )
         }
       </Tile>
 
       <div className="grid-2">
-        <Tile title="What if one step reached 99%?" subtitle="The weakest links, by the end-to-end success they would add." testId="tile-what-if" status={tileStatus([summary], () => (whatIf.length === 0 ? 'No step would raise end-to-end success' : false))}>
+        <Tile
+          title="What if one step reached 99%?"
+          subtitle="The weakest links, by the end-to-end success they would add."
+          testId="tile-what-if"
+          status={tileStatus([summary], () => (whatIf.length === 0 ? 'No step would raise end-to-end success' : false))}
+        >
           {() => (
             <ol className="sentence-list" data-testid="what-if">
               {whatIf.map((row) => (
-                <li key={row.stepName} data-testid="what-if-row" data-step={row.stepName} data-value={row.predictedAfter} data-gain={row.gain}>
+                <li
+                  key={row.stepName}
+                  data-testid="what-if-row"
+                  data-step={row.stepName}
+                  data-value={row.predictedAfter}
+                  data-gain={row.gain}
+                >
                   {row.sentence}
                 </li>
               ))}
@@ -74,7 +118,11 @@ export function ReliabilityPage() {
         </Tile>
         <Tile
           title="Compounding: success vs steps per run"
-          subtitle={curve.data?.perGroupSuccess != null ? `Fitted p̄ⁿ with p̄ = ${formatPercent(curve.data.perGroupSuccess)} per attempt group; band: 95% interval.` : undefined}
+          subtitle={
+            curve.data?.perGroupSuccess != null
+              ? `Fitted p̄ⁿ with p̄ = ${formatPercent(curve.data.perGroupSuccess)} per attempt group; band: 95% interval.`
+              : undefined
+          }
           testId="tile-curve"
           status={tileStatus([curve], () => (points.length === 0 ? 'No completed runs in this window' : false))}
         >
@@ -96,7 +144,12 @@ export function ReliabilityPage() {
         </Tile>
       </div>
 
-      <Tile title="Steps, by impact" subtitle="Sorted by the end-to-end gain if the step reached 99%. Eventual success counts retries." testId="tile-steps" status={tileStatus([summary], () => (rows.length === 0 ? 'No steps in this window' : false))}>
+      <Tile
+        title="Steps, by impact"
+        subtitle="Sorted by the end-to-end gain if the step reached 99%. Eventual success counts retries."
+        testId="tile-steps"
+        status={tileStatus([summary], () => (rows.length === 0 ? 'No steps in this window' : false))}
+      >
         {() => <StepTable rows={rows} />}
       </Tile>
     </div>

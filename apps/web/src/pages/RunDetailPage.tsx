@@ -27,11 +27,18 @@ export function RunDetailPage() {
 
   const header = useMemo(() => (data ? prepareRunHeader(data.run, undefined, Date.now()) : undefined), [data]);
   const waterfall = useMemo(
-    () => (data ? prepareWaterfall(data.spans, { runStart: data.run.startTimeUnixNano, runDuration: data.run.durationNs }) : undefined),
+    () =>
+      data
+        ? prepareWaterfall(data.spans, { runStart: data.run.startTimeUnixNano, runDuration: data.run.durationNs })
+        : undefined,
     [data],
   );
   const loopWindow = data ? runLoopsWindow(data.run.startTimeUnixNano, data.run.durationNs) : undefined;
-  const loopsReport = useAnalytics('loops', { from: loopWindow?.from, to: loopWindow?.to, runIds: runId, limit: 50 }, loopWindow !== undefined);
+  const loopsReport = useAnalytics(
+    'loops',
+    { from: loopWindow?.from, to: loopWindow?.to, runIds: runId, limit: 50 },
+    loopWindow !== undefined,
+  );
   const loops = useMemo(() => prepareRunLoops(loopsReport.data, runId), [loopsReport.data, runId]);
   const selectedSpan = data?.spans.find((s) => s.spanId === selectedSpanId);
   const detail = useMemo(
@@ -61,11 +68,25 @@ export function RunDetailPage() {
       ) : run.isError ? (
         <div className="card">
           {isApiError(run.error) && run.error.isNotFound ? (
-            <StatusView kind="empty" title="Run not found" action={<Link className="button" to="/runs">Back to runs</Link>}>
-              No run with id <code>{runId}</code>. It may not have been ingested yet, or it has been deleted by retention.
+            <StatusView
+              kind="empty"
+              title="Run not found"
+              action={
+                <Link className="button" to="/runs">
+                  Back to runs
+                </Link>
+              }
+            >
+              No run with id <code>{runId}</code>. It may not have been ingested yet, or it has been deleted by
+              retention.
             </StatusView>
           ) : (
-            <ErrorView title="Could not load the run" error={run.error} onRetry={() => void run.refetch()} onReadKey={saveReadKey} />
+            <ErrorView
+              title="Could not load the run"
+              error={run.error}
+              onRetry={() => void run.refetch()}
+              onReadKey={saveReadKey}
+            />
           )}
         </div>
       ) : (
@@ -75,11 +96,21 @@ export function RunDetailPage() {
             <RunHeader header={header} />
             {loops.detections.length > 0 && <RunLoopsBanner detections={loops.detections} />}
             <div className={detail ? 'trace-layout with-panel' : 'trace-layout'}>
-              <section className="card trace-card" aria-label="Trace" data-testid="trace" data-loops={loopsReport.isPending ? 'loading' : 'ready'}>
+              <section
+                className="card trace-card"
+                aria-label="Trace"
+                data-testid="trace"
+                data-loops={loopsReport.isPending ? 'loading' : 'ready'}
+              >
                 <div className="trace-head">
                   <h2 className="card-title">
-                    Trace <span className="muted">· {waterfall.rows.length} spans · {waterfall.totalLabel}</span>
-                    {waterfall.errorCount > 0 && <span className="count-error"> · {waterfall.errorCount} with errors</span>}
+                    Trace{' '}
+                    <span className="muted">
+                      · {waterfall.rows.length} spans · {waterfall.totalLabel}
+                    </span>
+                    {waterfall.errorCount > 0 && (
+                      <span className="count-error"> · {waterfall.errorCount} with errors</span>
+                    )}
                     {waterfall.orphanCount > 0 && <span className="muted"> · {waterfall.orphanCount} orphaned</span>}
                   </h2>
                   <WaterfallLegend legend={waterfall.legend} />
@@ -87,7 +118,12 @@ export function RunDetailPage() {
                 {waterfall.rows.length === 0 ? (
                   <StatusView kind="empty" title="This run has no spans" />
                 ) : (
-                  <Waterfall waterfall={waterfall} selectedSpanId={selectedSpanId} onSelect={select} loopSpans={loops.spanKinds} />
+                  <Waterfall
+                    waterfall={waterfall}
+                    selectedSpanId={selectedSpanId}
+                    onSelect={select}
+                    loopSpans={loops.spanKinds}
+                  />
                 )}
               </section>
               {detail && <SpanDetailPanel detail={detail} onClose={() => select(undefined)} />}

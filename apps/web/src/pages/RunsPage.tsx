@@ -36,11 +36,23 @@ export function RunsPage() {
   const data = runs.data;
   // causes and loop flags of the runs on this page (at most a page of ids)
   const runIds = useMemo(() => (data ? data.runs.map((r) => r.runId).join(',') : ''), [data]);
-  const failedIds = useMemo(() => (data ? data.runs.filter((r) => r.outcome === 'failure').map((r) => r.runId).join(',') : ''), [data]);
+  const failedIds = useMemo(
+    () =>
+      data
+        ? data.runs
+            .filter((r) => r.outcome === 'failure')
+            .map((r) => r.runId)
+            .join(',')
+        : '',
+    [data],
+  );
   const causes = useAnalytics('failureRuns', { from: params.from, to: params.to, runIds: failedIds }, failedIds !== '');
   const loops = useAnalytics('loopRuns', { from: params.from, to: params.to, runIds }, runIds !== '');
   const annotations = useMemo(() => prepareRunAnnotations(causes.data, loops.data), [causes.data, loops.data]);
-  const rows = useMemo(() => (data ? prepareRunsTable(data.runs, undefined, annotations, search.toString()) : []), [data, annotations, search]);
+  const rows = useMemo(
+    () => (data ? prepareRunsTable(data.runs, undefined, annotations, search.toString()) : []),
+    [data, annotations, search],
+  );
   const bars = useMemo(() => prepareOutcomeChart(data?.runs ?? []), [data]);
   const filtered = filters.outcome !== undefined || filters.session !== '' || hasNameFilter(shared);
 
@@ -52,7 +64,8 @@ export function RunsPage() {
           <p className="muted">
             {filters.session ? (
               <>
-                The runs of session <code className="mono">{filters.session}</code>, newest first. Open a run to see its steps as a waterfall.
+                The runs of session <code className="mono">{filters.session}</code>, newest first. Open a run to see its
+                steps as a waterfall.
               </>
             ) : (
               'Agent runs, newest first, with the primary cause of each failure and any loop. Open a run to see its steps as a waterfall.'
@@ -61,14 +74,22 @@ export function RunsPage() {
         </div>
         <section className="card chart-card" aria-label="Outcomes on this page">
           <h2 className="card-title">Outcomes on this page</h2>
-          {data ? <OutcomeChart bars={bars} height={78} /> : <div className="chart-placeholder" style={{ height: 78 }} />}
+          {data ? (
+            <OutcomeChart bars={bars} height={78} />
+          ) : (
+            <div className="chart-placeholder" style={{ height: 78 }} />
+          )}
         </section>
       </div>
 
       <DashboardFilterBar filters={shared} window={window} onChange={setShared}>
         <label className="field">
           <span className="field-label">Outcome</span>
-          <select value={filters.outcome ?? ''} onChange={(e) => setFilters({ outcome: RUN_OUTCOMES.find((o) => o === e.target.value) })} data-testid="filter-outcome">
+          <select
+            value={filters.outcome ?? ''}
+            onChange={(e) => setFilters({ outcome: RUN_OUTCOMES.find((o) => o === e.target.value) })}
+            data-testid="filter-outcome"
+          >
             <option value="">All outcomes</option>
             {RUN_OUTCOMES.map((outcome) => (
               <option key={outcome} value={outcome}>
@@ -84,14 +105,33 @@ export function RunsPage() {
         {runs.isPending ? (
           <StatusView kind="loading" title="Loading runs…" />
         ) : runs.isError ? (
-          <ErrorView title="Could not load runs" error={runs.error} onRetry={() => void runs.refetch()} onReadKey={saveReadKey} />
+          <ErrorView
+            title="Could not load runs"
+            error={runs.error}
+            onRetry={() => void runs.refetch()}
+            onReadKey={saveReadKey}
+          />
         ) : rows.length === 0 ? (
           <StatusView
             kind="empty"
-            title={filtered ? 'No runs match these filters' : filters.page > 1 ? 'No runs on this page' : 'No runs in this time range'}
+            title={
+              filtered
+                ? 'No runs match these filters'
+                : filters.page > 1
+                  ? 'No runs on this page'
+                  : 'No runs in this time range'
+            }
             action={
               filtered || filters.page > 1 ? (
-                <button type="button" className="button" onClick={() => void navigate({ search: `?${filtersToSearch({ ...DEFAULT_FILTERS, range: shared.range, fromMs: shared.fromMs, toMs: shared.toMs }).toString()}` })}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    void navigate({
+                      search: `?${filtersToSearch({ ...DEFAULT_FILTERS, range: shared.range, fromMs: shared.fromMs, toMs: shared.toMs }).toString()}`,
+                    })
+                  }
+                >
                   Show all runs
                 </button>
               ) : undefined
@@ -99,14 +139,25 @@ export function RunsPage() {
           >
             {!filtered && filters.page === 1 && (
               <>
-                Widen the time range, instrument an agent with the Telltale SDK, or point any OpenTelemetry exporter at <code>/v1/traces</code>.
+                Widen the time range, instrument an agent with the Telltale SDK, or point any OpenTelemetry exporter at{' '}
+                <code>/v1/traces</code>.
               </>
             )}
           </StatusView>
         ) : (
-          <RunsTable rows={rows} stale={runs.isPlaceholderData} annotated={!causes.isFetching && !loops.isFetching} onOpen={(row) => void navigate(row.href)} />
+          <RunsTable
+            rows={rows}
+            stale={runs.isPlaceholderData}
+            annotated={!causes.isFetching && !loops.isFetching}
+            onOpen={(row) => void navigate(row.href)}
+          />
         )}
-        {data && (data.total > 0 || filters.page > 1) && <Pager pagination={preparePagination({ ...data, shown: data.runs.length })} onPage={(page) => setFilters({ page })} />}
+        {data && (data.total > 0 || filters.page > 1) && (
+          <Pager
+            pagination={preparePagination({ ...data, shown: data.runs.length })}
+            onPage={(page) => setFilters({ page })}
+          />
+        )}
       </section>
     </div>
   );

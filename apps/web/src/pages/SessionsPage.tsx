@@ -33,7 +33,8 @@ export function SessionsPage() {
       <div>
         <h1>Sessions</h1>
         <p className="muted">
-          Runs grouped by conversation or session (<code>gen_ai.conversation.id</code>, <code>session.id</code>), most recently active first. Open a session to see its runs.
+          Runs grouped by conversation or session (<code>gen_ai.conversation.id</code>, <code>session.id</code>), most
+          recently active first. Open a session to see its runs.
         </p>
       </div>
 
@@ -43,14 +44,33 @@ export function SessionsPage() {
         {sessions.isPending ? (
           <StatusView kind="loading" title="Loading sessions…" />
         ) : sessions.isError ? (
-          <ErrorView title="Could not load sessions" error={sessions.error} onRetry={() => void sessions.refetch()} onReadKey={saveReadKey} />
+          <ErrorView
+            title="Could not load sessions"
+            error={sessions.error}
+            onRetry={() => void sessions.refetch()}
+            onReadKey={saveReadKey}
+          />
         ) : rows.length === 0 ? (
           <StatusView
             kind="empty"
-            title={filtered ? 'No sessions match these filters' : page > 1 ? 'No sessions on this page' : 'No sessions in this time range'}
+            title={
+              filtered
+                ? 'No sessions match these filters'
+                : page > 1
+                  ? 'No sessions on this page'
+                  : 'No sessions in this time range'
+            }
             action={
               filtered || page > 1 ? (
-                <button type="button" className="button" onClick={() => void navigate({ search: `?${filtersToSearch({ ...DEFAULT_FILTERS, range: shared.range, fromMs: shared.fromMs, toMs: shared.toMs }).toString()}` })}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    void navigate({
+                      search: `?${filtersToSearch({ ...DEFAULT_FILTERS, range: shared.range, fromMs: shared.fromMs, toMs: shared.toMs }).toString()}`,
+                    })
+                  }
+                >
                   Show all sessions
                 </button>
               ) : undefined
@@ -58,7 +78,8 @@ export function SessionsPage() {
           >
             {!filtered && page === 1 && (
               <>
-                Runs join a session when their spans carry <code>gen_ai.conversation.id</code> or <code>session.id</code> (with the Telltale SDK: <code>tt.run(name, fn, {'{ attributes }'})</code>).
+                Runs join a session when their spans carry <code>gen_ai.conversation.id</code> or{' '}
+                <code>session.id</code> (with the Telltale SDK: <code>tt.run(name, fn, {'{ attributes }'})</code>).
               </>
             )}
           </StatusView>
@@ -66,7 +87,10 @@ export function SessionsPage() {
           <SessionsTable rows={rows} stale={sessions.isPlaceholderData} onOpen={(row) => void navigate(row.href)} />
         )}
         {data && (data.total > 0 || page > 1) && (
-          <Pager pagination={preparePagination({ ...data, shown: data.sessions.length }, 'sessions')} onPage={(next) => void navigate({ search: `?${sessionsPageToSearch(next, search).toString()}` })} />
+          <Pager
+            pagination={preparePagination({ ...data, shown: data.sessions.length }, 'sessions')}
+            onPage={(next) => void navigate({ search: `?${sessionsPageToSearch(next, search).toString()}` })}
+          />
         )}
       </section>
     </div>

@@ -85,7 +85,10 @@ export function parseFilters(search: URLSearchParams): DashboardFilters {
 }
 
 /** Writes `filters` into `base` (other keys kept), leaving defaults out so URLs stay short. */
-export function filtersToSearch(filters: DashboardFilters, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function filtersToSearch(
+  filters: DashboardFilters,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   const search = new URLSearchParams(base);
   for (const key of FILTER_KEYS) search.delete(key);
   if (filters.range !== DEFAULT_RANGE) search.set('range', filters.range);

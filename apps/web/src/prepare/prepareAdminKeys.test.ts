@@ -3,14 +3,30 @@ import type { ApiKey } from '@telltale/api-contract';
 import { keyUsage, prepareKeyRows, prepareProjectRows, selectProject } from './prepareAdminKeys';
 
 const MS0 = 1_700_000_000_000;
-const key = (over: Partial<ApiKey>): ApiKey => ({ keyId: 'K1', projectId: 'p', kind: 'read', name: 'ci', prefix: 'tt_read_K1_', createdAtMs: MS0, revokedAtMs: null, ...over });
+const key = (over: Partial<ApiKey>): ApiKey => ({
+  keyId: 'K1',
+  projectId: 'p',
+  kind: 'read',
+  name: 'ci',
+  prefix: 'tt_read_K1_',
+  createdAtMs: MS0,
+  revokedAtMs: null,
+  ...over,
+});
 
 describe('prepareKeyRows', () => {
   it('lists working keys newest first, then revoked ones, with a hint and never more of the key', () => {
     const rows = prepareKeyRows(
       [
         key({ keyId: 'OLD', createdAtMs: MS0, prefix: 'tt_read_OLD_' }),
-        key({ keyId: 'GONE', kind: 'ingest', name: '', createdAtMs: MS0 + 5_000, revokedAtMs: MS0 + 60_000, prefix: 'tt_ingest_GONE_' }),
+        key({
+          keyId: 'GONE',
+          kind: 'ingest',
+          name: '',
+          createdAtMs: MS0 + 5_000,
+          revokedAtMs: MS0 + 60_000,
+          prefix: 'tt_ingest_GONE_',
+        }),
         key({ keyId: 'NEW', createdAtMs: MS0 + 10_000, prefix: 'tt_read_NEW_' }),
       ],
       'UTC',

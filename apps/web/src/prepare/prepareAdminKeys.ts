@@ -53,7 +53,10 @@ export function prepareProjectRows(projects: readonly Project[], timeZone?: stri
     .map((p) => ({
       id: p.id,
       name: p.name,
-      quota: p.maxSpansPerSecond === null ? 'no ingest quota' : `at most ${p.maxSpansPerSecond.toLocaleString('en-US')} spans/s`,
+      quota:
+        p.maxSpansPerSecond === null
+          ? 'no ingest quota'
+          : `at most ${p.maxSpansPerSecond.toLocaleString('en-US')} spans/s`,
       created: formatEpochMs(p.createdAtMs, timeZone),
     }));
 }

@@ -5,7 +5,9 @@ import { formatEpochMs } from './prepareAlertTime';
 export type DeliveryTone = 'delivered' | 'pending' | 'failed' | 'retry' | 'disabled' | 'other';
 
 function deliveryTone(state: string): DeliveryTone {
-  return state === 'delivered' || state === 'pending' || state === 'failed' || state === 'retry' || state === 'disabled' ? state : 'other';
+  return state === 'delivered' || state === 'pending' || state === 'failed' || state === 'retry' || state === 'disabled'
+    ? state
+    : 'other';
 }
 
 export interface DestinationRow {
@@ -28,9 +30,14 @@ export function prepareDestinationRows(destinations: readonly Destination[], tim
     url: d.url,
     format: d.format,
     enabled: d.enabled,
-    statusLabel: d.enabled ? 'Enabled' : `Disabled${d.disabledAtMs === null ? '' : ` since ${formatEpochMs(d.disabledAtMs, timeZone)}`}`,
+    statusLabel: d.enabled
+      ? 'Enabled'
+      : `Disabled${d.disabledAtMs === null ? '' : ` since ${formatEpochMs(d.disabledAtMs, timeZone)}`}`,
     disabledReason: d.enabled ? '' : d.disabledReason,
-    secretsLabel: d.secretPrefixes.length <= 1 ? (d.secretPrefixes[0] ?? 'no secret') : `${d.secretPrefixes[0] ?? ''} (+${d.secretPrefixes.length - 1} still signing)`,
+    secretsLabel:
+      d.secretPrefixes.length <= 1
+        ? (d.secretPrefixes[0] ?? 'no secret')
+        : `${d.secretPrefixes[0] ?? ''} (+${d.secretPrefixes.length - 1} still signing)`,
     createdLabel: formatEpochMs(d.createdAtMs, timeZone),
   }));
 }
@@ -106,7 +113,10 @@ export function prepareAttemptRows(attempts: readonly DeliveryAttempt[], timeZon
       atLabel: formatEpochMs(a.atMs, timeZone),
       tone: deliveryTone(a.outcome),
       outcome: a.outcome,
-      statusLabel: a.statusCode === null || a.statusCode === undefined || a.statusCode === 0 ? 'no response' : `HTTP ${a.statusCode}`,
+      statusLabel:
+        a.statusCode === null || a.statusCode === undefined || a.statusCode === 0
+          ? 'no response'
+          : `HTTP ${a.statusCode}`,
       durationLabel: `${Math.round(a.durationMs)} ms`,
       error: a.error,
     }));

@@ -9,7 +9,9 @@ describe('alert history', () => {
       historyEvent({ eventId: 'ev_1', atMs: 1_000, fromState: 'ok', toState: 'firing', value: 0.4 }),
     ];
     const rows = prepareHistoryRows(events, [rule()], 'UTC');
-    expect(rows.map((r) => [r.key, r.fromLabel, r.toLabel, r.valueLabel, r.thresholdLabel, r.ruleName, r.ruleHref])).toEqual([
+    expect(
+      rows.map((r) => [r.key, r.fromLabel, r.toLabel, r.valueLabel, r.thresholdLabel, r.ruleName, r.ruleHref]),
+    ).toEqual([
       ['ev_2', 'Firing', 'Resolved', '92%', '80%', 'checkout success', '/alerts/rules/rule_1'],
       ['ev_1', 'OK', 'Firing', '40%', '80%', 'checkout success', '/alerts/rules/rule_1'],
     ]);
@@ -17,13 +19,37 @@ describe('alert history', () => {
   });
 
   it('shows events of a deleted rule by id, with raw values', () => {
-    const [row] = prepareHistoryRows([historyEvent({ ruleId: 'rule_gone', groupKey: 'run:r1', value: undefined, threshold: 0 })], []);
-    expect(row).toMatchObject({ ruleName: 'rule_gone', ruleHref: undefined, groupLabel: 'run r1', valueLabel: '–', thresholdLabel: '0' });
+    const [row] = prepareHistoryRows(
+      [historyEvent({ ruleId: 'rule_gone', groupKey: 'run:r1', value: undefined, threshold: 0 })],
+      [],
+    );
+    expect(row).toMatchObject({
+      ruleName: 'rule_gone',
+      ruleHref: undefined,
+      groupLabel: 'run r1',
+      valueLabel: '–',
+      thresholdLabel: '0',
+    });
   });
 
   it('pages by offset, knowing a next page from the one extra row', () => {
-    expect(prepareOffsetPage({ offset: 0, pageSize: 25, received: 26 })).toEqual({ page: 1, hasPrev: false, hasNext: true, rangeLabel: '1–25' });
-    expect(prepareOffsetPage({ offset: 25, pageSize: 25, received: 6 })).toEqual({ page: 2, hasPrev: true, hasNext: false, rangeLabel: '26–31' });
-    expect(prepareOffsetPage({ offset: 50, pageSize: 25, received: 0 })).toEqual({ page: 3, hasPrev: true, hasNext: false, rangeLabel: 'Nothing here' });
+    expect(prepareOffsetPage({ offset: 0, pageSize: 25, received: 26 })).toEqual({
+      page: 1,
+      hasPrev: false,
+      hasNext: true,
+      rangeLabel: '1–25',
+    });
+    expect(prepareOffsetPage({ offset: 25, pageSize: 25, received: 6 })).toEqual({
+      page: 2,
+      hasPrev: true,
+      hasNext: false,
+      rangeLabel: '26–31',
+    });
+    expect(prepareOffsetPage({ offset: 50, pageSize: 25, received: 0 })).toEqual({
+      page: 3,
+      hasPrev: true,
+      hasNext: false,
+      rangeLabel: 'Nothing here',
+    });
   });
 });

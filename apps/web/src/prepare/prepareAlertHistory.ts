@@ -25,12 +25,17 @@ export interface HistoryRow {
 }
 
 /** State changes as the server sent them (newest first), with rule names and values in the metric's unit. */
-export function prepareHistoryRows(events: readonly AlertHistoryEvent[], rules: readonly AlertRule[], timeZone?: string): HistoryRow[] {
+export function prepareHistoryRows(
+  events: readonly AlertHistoryEvent[],
+  rules: readonly AlertRule[],
+  timeZone?: string,
+): HistoryRow[] {
   const byId = new Map(rules.map((r) => [r.id, r]));
   return events.map((e) => {
     const rule = byId.get(e.ruleId);
     const metric: AlertMetric | undefined = rule?.metric;
-    const value = (v: number | null | undefined): string => (metric === undefined ? (v === null || v === undefined ? '–' : String(v)) : formatAlertValue(metric, v));
+    const value = (v: number | null | undefined): string =>
+      metric === undefined ? (v === null || v === undefined ? '–' : String(v)) : formatAlertValue(metric, v);
     const fromTone = stateTone(e.fromState);
     const toTone = stateTone(e.toState);
     return {

@@ -4,7 +4,12 @@ import { prepareRuleRows, prepareRuleSummary, prepareStateGroups } from './prepa
 
 describe('alert rule rows', () => {
   it('shows a single series with its value against the threshold', () => {
-    const [row] = prepareRuleRows([rule()], [state({ state: 'firing', lastValue: 0.4, lastSample: 10 })], [destination()], 'UTC');
+    const [row] = prepareRuleRows(
+      [rule()],
+      [state({ state: 'firing', lastValue: 0.4, lastSample: 10 })],
+      [destination()],
+      'UTC',
+    );
     expect(row).toMatchObject({
       id: 'rule_1',
       href: '/alerts/rules/rule_1',
@@ -16,18 +21,36 @@ describe('alert rule rows', () => {
       filtersLabel: 'agent=checkout',
       destinationsLabel: 'on-call',
     });
-    expect(row?.groups[0]).toMatchObject({ groupLabel: 'All runs', valueLabel: '40%', thresholdLabel: '80%', comparisonLabel: '40% vs < 80%', sinceLabel: '2023-11-14 22:13:20' });
+    expect(row?.groups[0]).toMatchObject({
+      groupLabel: 'All runs',
+      valueLabel: '40%',
+      thresholdLabel: '80%',
+      comparisonLabel: '40% vs < 80%',
+      sinceLabel: '2023-11-14 22:13:20',
+    });
   });
 
   it('takes the most severe state of several groups and links looping runs', () => {
-    const loops = rule({ id: 'rule_2', metric: 'any_loop', comparison: 'gt', threshold: 0, filters: {}, destinationIds: ['dst_gone'] });
+    const loops = rule({
+      id: 'rule_2',
+      metric: 'any_loop',
+      comparison: 'gt',
+      threshold: 0,
+      filters: {},
+      destinationIds: ['dst_gone'],
+    });
     const states = [
       state({ ruleId: 'rule_2', groupKey: 'run:b', state: 'resolved', lastValue: 0 }),
       state({ ruleId: 'rule_2', groupKey: 'run:a', state: 'firing', lastValue: 3 }),
       state({ ruleId: 'rule_1', state: 'ok' }),
     ];
     const [row] = prepareRuleRows([loops], states, [], 'UTC');
-    expect(row).toMatchObject({ tone: 'firing', stateDetail: '1 of 2 groups firing', filtersLabel: 'all runs', destinationsLabel: 'dst_gone' });
+    expect(row).toMatchObject({
+      tone: 'firing',
+      stateDetail: '1 of 2 groups firing',
+      filtersLabel: 'all runs',
+      destinationsLabel: 'dst_gone',
+    });
     expect(row?.groups.map((g) => [g.groupLabel, g.runHref, g.tone, g.valueLabel])).toEqual([
       ['run a', '/runs/a', 'firing', '3'],
       ['run b', '/runs/b', 'resolved', '0'],
@@ -46,7 +69,20 @@ describe('alert rule rows', () => {
   });
 
   it('summarises the definition', () => {
-    const summary = Object.fromEntries(prepareRuleSummary(rule({ repeatIntervalSeconds: 0, updatedAtMs: MS0 }), [destination()], 'UTC').map((i) => [i.label, i.value]));
-    expect(summary).toMatchObject({ Window: '10m', 'Minimum samples': '5', For: '0s', 'Repeat firing every': 'never', Labels: 'team=payments', Destinations: 'on-call', Updated: '2023-11-14 22:13:20' });
+    const summary = Object.fromEntries(
+      prepareRuleSummary(rule({ repeatIntervalSeconds: 0, updatedAtMs: MS0 }), [destination()], 'UTC').map((i) => [
+        i.label,
+        i.value,
+      ]),
+    );
+    expect(summary).toMatchObject({
+      Window: '10m',
+      'Minimum samples': '5',
+      For: '0s',
+      'Repeat firing every': 'never',
+      Labels: 'team=payments',
+      Destinations: 'on-call',
+      Updated: '2023-11-14 22:13:20',
+    });
   });
 });

@@ -11,7 +11,13 @@ export function stateTone(state: string): StateTone {
   return state === 'ok' || state === 'pending' || state === 'firing' || state === 'resolved' ? state : 'unknown';
 }
 
-export const STATE_LABEL: Readonly<Record<StateTone, string>> = { ok: 'OK', pending: 'Pending', firing: 'Firing', resolved: 'Resolved', unknown: 'Not evaluated' };
+export const STATE_LABEL: Readonly<Record<StateTone, string>> = {
+  ok: 'OK',
+  pending: 'Pending',
+  firing: 'Firing',
+  resolved: 'Resolved',
+  unknown: 'Not evaluated',
+};
 
 export function ruleHref(ruleId: string): string {
   return `/alerts/rules/${encodeURIComponent(ruleId)}`;
@@ -90,7 +96,12 @@ function filtersLabel(filters: Readonly<Record<string, string>>): string {
 }
 
 /** One row per rule, in the server's order, with the state of each of its groups. */
-export function prepareRuleRows(rules: readonly AlertRule[], states: readonly AlertState[], destinations: readonly Destination[], timeZone?: string): RuleRow[] {
+export function prepareRuleRows(
+  rules: readonly AlertRule[],
+  states: readonly AlertState[],
+  destinations: readonly Destination[],
+  timeZone?: string,
+): RuleRow[] {
   const destinationName = new Map(destinations.map((d) => [d.id, d.name]));
   return rules.map((rule) => {
     const groups = prepareStateGroups(rule, states, timeZone);
@@ -98,7 +109,11 @@ export function prepareRuleRows(rules: readonly AlertRule[], states: readonly Al
     const tone: StateTone = top?.tone ?? 'unknown';
     const firing = groups.filter((g) => g.tone === 'firing').length;
     const stateDetail =
-      groups.length === 0 ? '' : groups.length === 1 && top ? `${top.valueLabel} (${top.sampleLabel})` : `${firing} of ${groups.length} groups firing`;
+      groups.length === 0
+        ? ''
+        : groups.length === 1 && top
+          ? `${top.valueLabel} (${top.sampleLabel})`
+          : `${firing} of ${groups.length} groups firing`;
     return {
       id: rule.id,
       href: ruleHref(rule.id),
@@ -108,7 +123,10 @@ export function prepareRuleRows(rules: readonly AlertRule[], states: readonly Al
       conditionLabel: describeCondition(rule),
       windowLabel: `over ${formatSeconds(rule.windowSeconds)}, every ${formatSeconds(rule.evaluationIntervalSeconds)}`,
       filtersLabel: filtersLabel(rule.filters),
-      destinationsLabel: rule.destinationIds.length === 0 ? 'none' : rule.destinationIds.map((id) => destinationName.get(id) ?? id).join(', '),
+      destinationsLabel:
+        rule.destinationIds.length === 0
+          ? 'none'
+          : rule.destinationIds.map((id) => destinationName.get(id) ?? id).join(', '),
       tone,
       stateLabel: rule.enabled ? STATE_LABEL[tone] : 'Disabled',
       stateDetail,
@@ -118,7 +136,11 @@ export function prepareRuleRows(rules: readonly AlertRule[], states: readonly Al
 }
 
 /** Everything the rule page's summary shows about a rule's definition. */
-export function prepareRuleSummary(rule: AlertRule, destinations: readonly Destination[], timeZone?: string): Array<{ label: string; value: string }> {
+export function prepareRuleSummary(
+  rule: AlertRule,
+  destinations: readonly Destination[],
+  timeZone?: string,
+): Array<{ label: string; value: string }> {
   const destinationName = new Map(destinations.map((d) => [d.id, d.name]));
   return [
     { label: 'Condition', value: describeCondition(rule) },
@@ -127,10 +149,27 @@ export function prepareRuleSummary(rule: AlertRule, destinations: readonly Desti
     { label: 'Evaluated every', value: formatSeconds(rule.evaluationIntervalSeconds) },
     { label: 'Minimum samples', value: String(rule.minSampleSize) },
     { label: 'For', value: formatSeconds(rule.forSeconds) },
-    { label: 'Repeat firing every', value: rule.repeatIntervalSeconds === 0 ? 'never' : formatSeconds(rule.repeatIntervalSeconds) },
+    {
+      label: 'Repeat firing every',
+      value: rule.repeatIntervalSeconds === 0 ? 'never' : formatSeconds(rule.repeatIntervalSeconds),
+    },
     { label: 'Filters', value: filtersLabel(rule.filters) },
-    { label: 'Labels', value: Object.keys(rule.labels).length === 0 ? 'none' : Object.entries(rule.labels).map(([k, v]) => `${k}=${v}`).join(', ') },
-    { label: 'Destinations', value: rule.destinationIds.length === 0 ? 'none' : rule.destinationIds.map((id) => destinationName.get(id) ?? id).join(', ') },
+    {
+      label: 'Labels',
+      value:
+        Object.keys(rule.labels).length === 0
+          ? 'none'
+          : Object.entries(rule.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', '),
+    },
+    {
+      label: 'Destinations',
+      value:
+        rule.destinationIds.length === 0
+          ? 'none'
+          : rule.destinationIds.map((id) => destinationName.get(id) ?? id).join(', '),
+    },
     { label: 'Updated', value: formatEpochMs(rule.updatedAtMs, timeZone) },
   ];
 }

@@ -15,9 +15,15 @@ describe('alert values', () => {
   });
 
   it('describes a condition with its percentile or cause', () => {
-    expect(describeCondition({ metric: 'e2e_success', comparison: 'lt', threshold: 0.8 })).toBe('End-to-end success < 80%');
-    expect(describeCondition({ metric: 'run_latency', comparison: 'gte', threshold: 2000, percentile: 'p99' })).toBe('Run latency (p99) ≥ 2 s');
-    expect(describeCondition({ metric: 'failure_cause_share', comparison: 'gt', threshold: 0.3, cause: 'loop' })).toBe('Failure cause share (loop) > 30%');
+    expect(describeCondition({ metric: 'e2e_success', comparison: 'lt', threshold: 0.8 })).toBe(
+      'End-to-end success < 80%',
+    );
+    expect(describeCondition({ metric: 'run_latency', comparison: 'gte', threshold: 2000, percentile: 'p99' })).toBe(
+      'Run latency (p99) ≥ 2 s',
+    );
+    expect(describeCondition({ metric: 'failure_cause_share', comparison: 'gt', threshold: 0.3, cause: 'loop' })).toBe(
+      'Failure cause share (loop) > 30%',
+    );
   });
 
   it('reads typed durations and writes them back exactly', () => {
@@ -28,7 +34,8 @@ describe('alert values', () => {
     expect(parseSecondsInput(' 2D ')).toBe(172_800);
     expect(parseSecondsInput('1.5h')).toBe(5400);
     for (const bad of ['', 'soon', '10 minutes', '5x', '-3s', 'm']) expect(parseSecondsInput(bad)).toBeUndefined();
-    for (const seconds of [0, 1, 59, 60, 600, 3600, 5400, 86_400, 90_061]) expect(parseSecondsInput(formatSeconds(seconds))).toBe(seconds);
+    for (const seconds of [0, 1, 59, 60, 600, 3600, 5400, 86_400, 90_061])
+      expect(parseSecondsInput(formatSeconds(seconds))).toBe(seconds);
     expect(formatSeconds(90_061)).toBe('1d 1h 1m 1s');
   });
 });

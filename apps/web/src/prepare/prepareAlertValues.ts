@@ -58,7 +58,13 @@ export function formatAlertValue(metric: AlertMetric, value: number | null | und
 }
 
 /** `e2e_success < 80%` style condition, with the percentile or cause when the metric has one. */
-export function describeCondition(rule: { metric: AlertMetric; comparison: Comparison; threshold: number; percentile?: string | undefined; cause?: string | undefined }): string {
+export function describeCondition(rule: {
+  metric: AlertMetric;
+  comparison: Comparison;
+  threshold: number;
+  percentile?: string | undefined;
+  cause?: string | undefined;
+}): string {
   const qualifier = rule.percentile ?? rule.cause;
   const metric = `${METRIC_INFO[rule.metric].label}${qualifier ? ` (${qualifier})` : ''}`;
   return `${metric} ${COMPARISON_INFO[rule.comparison].symbol} ${formatAlertValue(rule.metric, rule.threshold)}`;

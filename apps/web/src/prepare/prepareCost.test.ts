@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { costBreakdownSchema, costSeriesSchema, failureBreakdownSchema } from '@telltale/api-contract';
 import { costSummary } from '../testing/analyticsFixtures';
-import { prepareCostBars, prepareCostDistribution, prepareCostSeries, prepareFailureCauses, trimEmptyEnds } from './prepareCost';
+import {
+  prepareCostBars,
+  prepareCostDistribution,
+  prepareCostSeries,
+  prepareFailureCauses,
+  trimEmptyEnds,
+} from './prepareCost';
 
 describe('prepareCostBars', () => {
   const breakdown = costBreakdownSchema.parse({
@@ -16,7 +22,11 @@ describe('prepareCostBars', () => {
   });
 
   it('names the group of spans without a key by what they lack', () => {
-    const tools = costBreakdownSchema.parse({ groupBy: 'tool', totalUsd: 1, rows: [{ key: '', costUsd: 1, share: 1, calls: 3, unpricedSpans: 0 }] });
+    const tools = costBreakdownSchema.parse({
+      groupBy: 'tool',
+      totalUsd: 1,
+      rows: [{ key: '', costUsd: 1, share: 1, calls: 3, unpricedSpans: 0 }],
+    });
     expect(prepareCostBars(tools)[0]?.label).toBe('(not a tool call)');
   });
 
@@ -60,10 +70,50 @@ describe('prepareCostSeries and trimEmptyEnds', () => {
     const series = costSeriesSchema.parse({
       intervalSeconds: 60,
       buckets: [
-        { bucketStartMs: 0, runs: 0, completedRuns: 0, totalUsd: 0, failureUsd: 0, meanUsd: 0, p50Usd: 0, p95Usd: 0, maxUsd: 0 },
-        { bucketStartMs: 60000, runs: 2, completedRuns: 2, totalUsd: 1, failureUsd: 0.4, meanUsd: 0.5, p50Usd: 0.4, p95Usd: 0.6, maxUsd: 0.6 },
-        { bucketStartMs: 120000, runs: 1, completedRuns: 0, totalUsd: 0.1, failureUsd: 0, meanUsd: 0, p50Usd: 0, p95Usd: 0, maxUsd: 0 },
-        { bucketStartMs: 180000, runs: 0, completedRuns: 0, totalUsd: 0, failureUsd: 0, meanUsd: 0, p50Usd: 0, p95Usd: 0, maxUsd: 0 },
+        {
+          bucketStartMs: 0,
+          runs: 0,
+          completedRuns: 0,
+          totalUsd: 0,
+          failureUsd: 0,
+          meanUsd: 0,
+          p50Usd: 0,
+          p95Usd: 0,
+          maxUsd: 0,
+        },
+        {
+          bucketStartMs: 60000,
+          runs: 2,
+          completedRuns: 2,
+          totalUsd: 1,
+          failureUsd: 0.4,
+          meanUsd: 0.5,
+          p50Usd: 0.4,
+          p95Usd: 0.6,
+          maxUsd: 0.6,
+        },
+        {
+          bucketStartMs: 120000,
+          runs: 1,
+          completedRuns: 0,
+          totalUsd: 0.1,
+          failureUsd: 0,
+          meanUsd: 0,
+          p50Usd: 0,
+          p95Usd: 0,
+          maxUsd: 0,
+        },
+        {
+          bucketStartMs: 180000,
+          runs: 0,
+          completedRuns: 0,
+          totalUsd: 0,
+          failureUsd: 0,
+          meanUsd: 0,
+          p50Usd: 0,
+          p95Usd: 0,
+          maxUsd: 0,
+        },
       ],
     });
     const points = trimEmptyEnds(prepareCostSeries(series, String));

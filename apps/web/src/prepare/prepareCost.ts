@@ -14,7 +14,11 @@ export interface BarRow {
   color?: string;
 }
 
-const NO_KEY_LABELS: Readonly<Record<CostBreakdown['groupBy'], string>> = { model: '(no model)', step: '(no step name)', tool: '(not a tool call)' };
+const NO_KEY_LABELS: Readonly<Record<CostBreakdown['groupBy'], string>> = {
+  model: '(no model)',
+  step: '(no step name)',
+  tool: '(not a tool call)',
+};
 
 /** Cost by model / step / tool, most expensive first, at most `limit` rows (the rest summed in one). */
 export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] {
@@ -32,7 +36,14 @@ export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] 
   }));
   if (rest.length > 0) {
     const sum = rest.reduce((s, r) => s + r.costUsd, 0);
-    rows.push({ key: '__rest', label: `${rest.length} more`, value: sum, valueLabel: formatUsd(sum as Usd), bar: max > 0 ? Math.min(1, sum / max) : 0, detail: '' });
+    rows.push({
+      key: '__rest',
+      label: `${rest.length} more`,
+      value: sum,
+      valueLabel: formatUsd(sum as Usd),
+      bar: max > 0 ? Math.min(1, sum / max) : 0,
+      detail: '',
+    });
   }
   return rows;
 }

@@ -36,7 +36,13 @@ export function prepareHistogram(
   scale: (raw: number) => number,
   format: (raw: number) => string,
 ): HistogramView {
-  const bars = histogram.buckets.map((b) => ({ x: scale((b.from + b.to) / 2), from: scale(b.from), to: scale(b.to), runs: b.runs, range: b.from === b.to ? format(b.from) : `${format(b.from)} – ${format(b.to)}` }));
+  const bars = histogram.buckets.map((b) => ({
+    x: scale((b.from + b.to) / 2),
+    from: scale(b.from),
+    to: scale(b.to),
+    runs: b.runs,
+    range: b.from === b.to ? format(b.from) : `${format(b.from)} – ${format(b.to)}`,
+  }));
   const shown = marks.map((m) => ({ key: m.key, label: m.label, x: scale(m.value), valueLabel: format(m.value) }));
   const xs = [...bars.flatMap((b) => [b.from, b.to]), ...shown.map((m) => m.x)];
   const lo = xs.length === 0 ? 0 : Math.min(...xs);

@@ -11,7 +11,15 @@ describe('prepareLatencyLines', () => {
       groupBy: 'step',
       intervalSeconds: 300,
       series: [
-        { key: 'retrieve', service: '', count: 5, points: [{ startUnixMs: 1000, count: 3, percentilesNs: pct(1e6, 8e6) }, { startUnixMs: 2000, count: 2, percentilesNs: pct(2e6, 9e6) }] },
+        {
+          key: 'retrieve',
+          service: '',
+          count: 5,
+          points: [
+            { startUnixMs: 1000, count: 3, percentilesNs: pct(1e6, 8e6) },
+            { startUnixMs: 2000, count: 2, percentilesNs: pct(2e6, 9e6) },
+          ],
+        },
         { key: 'plan', service: '', count: 1, points: [{ startUnixMs: 2000, count: 1, percentilesNs: pct(5e5, 5e5) }] },
       ],
     });
@@ -29,7 +37,10 @@ describe('prepareLatencyLines', () => {
 });
 
 describe('run duration marks and the percentile table', () => {
-  const runs = latencyPercentilesSchema.parse({ groupBy: 'run', groups: [{ key: '', service: '', count: 300, meanNs: 4e9, maxNs: 62e9, percentilesNs: pct(5e9, 53e9) }] });
+  const runs = latencyPercentilesSchema.parse({
+    groupBy: 'run',
+    groups: [{ key: '', service: '', count: 300, meanNs: 4e9, maxNs: 62e9, percentilesNs: pct(5e9, 53e9) }],
+  });
 
   it('marks P50…P99.9 and max of whole runs, in ns and ms', () => {
     const marks = prepareRunDurationMarks(runs);
@@ -80,18 +91,28 @@ describe('prepareTail', () => {
       ['(run overhead)', '+5%', false],
       ['plan', '−20%', false],
     ]);
-    expect(view.sentence).toBe('web.fetch takes 60% of the time in runs at or above P99 (53 s) against 10% in median runs.');
+    expect(view.sentence).toBe(
+      'web.fetch takes 60% of the time in runs at or above P99 (53 s) against 10% in median runs.',
+    );
   });
 
   it('says so when nothing drives the tail', () => {
-    expect(prepareTail({ ...tail, tailDriver: null }).sentence).toBe('No step grows its share of run time in the slowest runs.');
+    expect(prepareTail({ ...tail, tailDriver: null }).sentence).toBe(
+      'No step grows its share of run time in the slowest runs.',
+    );
     expect(prepareTail(tail, 1).rows).toHaveLength(1);
   });
 });
 
 describe('prepareLatencyOptions', () => {
   it('reads groupBy and level with defaults', () => {
-    expect(prepareLatencyOptions(new URLSearchParams('groupBy=tool&level=p95'))).toEqual({ groupBy: 'tool', level: 'p95' });
-    expect(prepareLatencyOptions(new URLSearchParams('groupBy=run&level=p7'))).toEqual({ groupBy: 'step', level: 'p99' });
+    expect(prepareLatencyOptions(new URLSearchParams('groupBy=tool&level=p95'))).toEqual({
+      groupBy: 'tool',
+      level: 'p95',
+    });
+    expect(prepareLatencyOptions(new URLSearchParams('groupBy=run&level=p7'))).toEqual({
+      groupBy: 'step',
+      level: 'p99',
+    });
   });
 });

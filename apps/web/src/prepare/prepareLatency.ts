@@ -3,10 +3,27 @@ import { formatDuration, formatPercent } from '../format';
 import type { Milliseconds, Nanoseconds } from '../units';
 import { fraction, nanoseconds, nanosToMillis } from '../units';
 
-export const LEVEL_LABELS: Readonly<Record<LatencyLevel, string>> = { p50: 'P50', p90: 'P90', p95: 'P95', p99: 'P99', p999: 'P99.9' };
+export const LEVEL_LABELS: Readonly<Record<LatencyLevel, string>> = {
+  p50: 'P50',
+  p90: 'P90',
+  p95: 'P95',
+  p99: 'P99',
+  p999: 'P99.9',
+};
 
 /** A colour per series, in order (the largest group first). */
-export const SERIES_COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569', '#ea580c'];
+export const SERIES_COLORS = [
+  '#2563eb',
+  '#dc2626',
+  '#16a34a',
+  '#d97706',
+  '#7c3aed',
+  '#0891b2',
+  '#db2777',
+  '#65a30d',
+  '#475569',
+  '#ea580c',
+];
 
 export interface LineSpec {
   /** The row field holding this line's values. */
@@ -25,7 +42,11 @@ export interface LatencyLines {
  * One line per group at one percentile level, over time, in milliseconds
  * (what chart axes speak). Buckets missing for a group are gaps, not zeros.
  */
-export function prepareLatencyLines(series: LatencySeries, level: LatencyLevel, label: (ms: number) => string): LatencyLines {
+export function prepareLatencyLines(
+  series: LatencySeries,
+  level: LatencyLevel,
+  label: (ms: number) => string,
+): LatencyLines {
   const lines: LineSpec[] = series.series.map((s, i) => ({
     dataKey: `s${i}`,
     label: s.key === '' ? (series.groupBy === 'run' ? 'runs' : '(none)') : s.key,
@@ -62,7 +83,13 @@ export function prepareRunDurationMarks(percentiles: LatencyPercentiles): Percen
     ms: nanosToMillis(group.percentilesNs[level]),
     valueLabel: formatDuration(group.percentilesNs[level]),
   }));
-  marks.push({ level: 'max', label: 'Max', ns: group.maxNs, ms: nanosToMillis(group.maxNs), valueLabel: formatDuration(group.maxNs) });
+  marks.push({
+    level: 'max',
+    label: 'Max',
+    ns: group.maxNs,
+    ms: nanosToMillis(group.maxNs),
+    valueLabel: formatDuration(group.maxNs),
+  });
   return marks;
 }
 
@@ -135,5 +162,11 @@ export function prepareTail(tail: TailAttribution, limit = 10): TailView {
     tail.tailDriver === null || driverRow === undefined
       ? 'No step grows its share of run time in the slowest runs.'
       : `${tail.tailDriver} takes ${driverRow.tailLabel} of the time in runs at or above P99 (${formatDuration(tail.thresholdsNs.p99)}) against ${driverRow.medianLabel} in median runs.`;
-  return { driver: tail.tailDriver, sentence, rows, p99: tail.thresholdsNs.p99, p50: nanoseconds(tail.thresholdsNs.p50) };
+  return {
+    driver: tail.tailDriver,
+    sentence,
+    rows,
+    p99: tail.thresholdsNs.p99,
+    p50: nanoseconds(tail.thresholdsNs.p50),
+  };
 }

@@ -5,7 +5,13 @@ import { prepareLoopCost, prepareLoopKinds, prepareLoopRate, prepareLoopRows } f
 import { prepareLoopsOptions } from './prepareLoopsOptions';
 
 const failures = (loop: number) =>
-  failureBreakdownSchema.parse({ failedRuns: 20, causes: [{ cause: 'loop', runs: loop, share: loop / 20 }, { cause: 'tool_failure', runs: 20 - loop, share: (20 - loop) / 20 }] });
+  failureBreakdownSchema.parse({
+    failedRuns: 20,
+    causes: [
+      { cause: 'loop', runs: loop, share: loop / 20 },
+      { cause: 'tool_failure', runs: 20 - loop, share: (20 - loop) / 20 },
+    ],
+  });
 
 describe('prepareLoopRows', () => {
   it('says what repeated for each kind, with count and waste, linking to the run', () => {
@@ -44,25 +50,47 @@ describe('prepareLoopCost', () => {
   it('says what looping runs cost and their share of spend, with rate, loop failures and the repeats', () => {
     const cost = costSummary({ looping: { runs: 1, costUsd: 1.25, failedRuns: 5, failedUsd: 2 } });
     const view = prepareLoopCost(loopsReport([]), cost, failures(5));
-    expect(view).toMatchObject({ loopingRuns: 3, runs: 60, loopFailures: 5, costsMoney: true, eyebrow: 'Yes, loops cost money', headline: 'Looping runs cost $3.25 (26% of spend)' });
+    expect(view).toMatchObject({
+      loopingRuns: 3,
+      runs: 60,
+      loopFailures: 5,
+      costsMoney: true,
+      eyebrow: 'Yes, loops cost money',
+      headline: 'Looping runs cost $3.25 (26% of spend)',
+    });
     expect(view.loopingRunsUsd).toBeCloseTo(3.25, 12);
     expect(view.spendShare).toBeCloseTo(0.26, 12);
     expect(view.loopRate).toBeCloseTo(0.05, 12);
-    expect(view.detail).toBe('3 of 60 runs looped (5%) · 5 failed in the loop ($2.00) · the repeats alone took 9 s and $0.12');
+    expect(view.detail).toBe(
+      '3 of 60 runs looped (5%) · 5 failed in the loop ($2.00) · the repeats alone took 9 s and $0.12',
+    );
   });
 
   it('falls back to the repeats when the server does not report looping runs', () => {
     const view = prepareLoopCost(loopsReport([]), costSummary(), failures(0));
-    expect(view).toMatchObject({ loopingRunsUsd: null, spendShare: null, costsMoney: true, headline: 'Loop repeats cost $0.12' });
+    expect(view).toMatchObject({
+      loopingRunsUsd: null,
+      spendShare: null,
+      costsMoney: true,
+      headline: 'Loop repeats cost $0.12',
+    });
     expect(view.detail).not.toContain('failed in the loop');
   });
 
   it('says so when loops cost time but no money, or when there are none', () => {
     const free = loopsReport([], { runsFlagged: 2, detections: 2, wastedNs: 4_000_000_000, wastedCostUsd: 0 });
     const zero = costSummary({ looping: { runs: 2, costUsd: 0, failedRuns: 0, failedUsd: 0 } });
-    expect(prepareLoopCost(free, zero, failures(0))).toMatchObject({ costsMoney: false, eyebrow: 'Not in money, but in time', headline: 'Loops cost 4 s, but no money' });
+    expect(prepareLoopCost(free, zero, failures(0))).toMatchObject({
+      costsMoney: false,
+      eyebrow: 'Not in money, but in time',
+      headline: 'Loops cost 4 s, but no money',
+    });
     const none = loopsReport([], { runsFlagged: 0, detections: 0, wastedNs: 0, wastedCostUsd: 0 });
-    expect(prepareLoopCost(none, costSummary(), failures(0))).toMatchObject({ costsMoney: false, headline: 'No loops in this window', detail: '0 of 60 runs looped (0%)' });
+    expect(prepareLoopCost(none, costSummary(), failures(0))).toMatchObject({
+      costsMoney: false,
+      headline: 'No loops in this window',
+      detail: '0 of 60 runs looped (0%)',
+    });
   });
 });
 
@@ -84,7 +112,15 @@ describe('prepareLoopRate', () => {
 
 describe('prepareLoopsOptions', () => {
   it('reads kind, order and page with defaults', () => {
-    expect(prepareLoopsOptions(new URLSearchParams('kind=ping_pong&orderBy=recent&page=3'))).toEqual({ kind: 'ping_pong', orderBy: 'recent', page: 3 });
-    expect(prepareLoopsOptions(new URLSearchParams('kind=spin&orderBy=x&page=0'))).toEqual({ kind: undefined, orderBy: 'wasted_cost', page: 1 });
+    expect(prepareLoopsOptions(new URLSearchParams('kind=ping_pong&orderBy=recent&page=3'))).toEqual({
+      kind: 'ping_pong',
+      orderBy: 'recent',
+      page: 3,
+    });
+    expect(prepareLoopsOptions(new URLSearchParams('kind=spin&orderBy=x&page=0'))).toEqual({
+      kind: undefined,
+      orderBy: 'wasted_cost',
+      page: 1,
+    });
   });
 });

@@ -13,7 +13,8 @@ type Evidence = LoopDetection['evidence'];
 /** Kind-specific subjects; a kind without one reads "<count> <what it counts>" from its definition. */
 const SUBJECTS: Partial<Record<LoopKind, (e: Evidence) => string>> = {
   repeated_action: (e) => `${e.toolName ?? '?'}(${e.argsHash ?? '…'})`,
-  no_progress: (e) => (e.stateHash !== undefined ? `state ${e.stateHash}` : `failed validation ${e.outputHash ?? ''}`.trim()),
+  no_progress: (e) =>
+    e.stateHash !== undefined ? `state ${e.stateHash}` : `failed validation ${e.outputHash ?? ''}`.trim(),
   ping_pong: (e) => (e.cycle ? `${e.cycle.join(' ⇄ ')}` : 'two tools alternating'),
   runaway: (e) => (e.stepLimit !== undefined ? `more than ${formatCount(e.stepLimit)} steps` : 'too many steps'),
 };
@@ -73,20 +74,18 @@ export interface LoopKindRow {
 
 /** Totals per loop kind, kinds with detections first. */
 export function prepareLoopKinds(report: LoopsReport): LoopKindRow[] {
-  return LOOP_KINDS
-    .map((kind) => {
-      const t = report.byKind[kind];
-      return {
-        kind,
-        label: LOOP_KIND_LABELS[kind],
-        runs: t.runsFlagged,
-        detections: t.detections,
-        wastedTimeLabel: formatDuration(t.wastedNs),
-        wastedCostLabel: formatUsd(t.wastedCostUsd),
-        wastedCostUsd: t.wastedCostUsd,
-      };
-    })
-    .sort((a, b) => Number(b.detections > 0) - Number(a.detections > 0));
+  return LOOP_KINDS.map((kind) => {
+    const t = report.byKind[kind];
+    return {
+      kind,
+      label: LOOP_KIND_LABELS[kind],
+      runs: t.runsFlagged,
+      detections: t.detections,
+      wastedTimeLabel: formatDuration(t.wastedNs),
+      wastedCostLabel: formatUsd(t.wastedCostUsd),
+      wastedCostUsd: t.wastedCostUsd,
+    };
+  }).sort((a, b) => Number(b.detections > 0) - Number(a.detections > 0));
 }
 
 export interface LoopCostView {
@@ -131,8 +130,13 @@ export function prepareLoopCost(loops: LoopsReport, cost: CostSummary, failures:
       : costsMoney
         ? `Loop repeats cost ${formatUsd(repeatUsd)}`
         : `Loops cost ${formatDuration(loops.overall.wastedNs)}, but no money`;
-  const parts = [`${formatCount(loops.overall.runsFlagged)} of ${formatCount(loops.runs)} runs looped (${formatPercent(loopRate)})`];
-  if (loopFailures > 0) parts.push(`${formatCount(loopFailures)} failed in the loop${looping === null ? '' : ` (${formatUsd(looping.failedUsd)})`}`);
+  const parts = [
+    `${formatCount(loops.overall.runsFlagged)} of ${formatCount(loops.runs)} runs looped (${formatPercent(loopRate)})`,
+  ];
+  if (loopFailures > 0)
+    parts.push(
+      `${formatCount(loopFailures)} failed in the loop${looping === null ? '' : ` (${formatUsd(looping.failedUsd)})`}`,
+    );
   if (!none) parts.push(`the repeats alone took ${formatDuration(loops.overall.wastedNs)} and ${formatUsd(repeatUsd)}`);
   return {
     loopingRuns: loops.overall.runsFlagged,
@@ -162,5 +166,11 @@ export interface RatePoint {
 
 /** Runs, looping runs and the loop rate per bucket. */
 export function prepareLoopRate(rate: LoopRate, label: (ms: number) => string): RatePoint[] {
-  return rate.points.map((p) => ({ startMs: p.bucketStartMs, label: label(p.bucketStartMs), runs: p.runs, loopingRuns: p.loopingRuns, rate: p.runs > 0 ? p.rate : null }));
+  return rate.points.map((p) => ({
+    startMs: p.bucketStartMs,
+    label: label(p.bucketStartMs),
+    runs: p.runs,
+    loopingRuns: p.loopingRuns,
+    rate: p.runs > 0 ? p.rate : null,
+  }));
 }

@@ -6,7 +6,11 @@ export type LoopOrder = (typeof LOOP_ORDERS)[number];
 export const LOOPS_PAGE_SIZE = 50;
 
 /** The loops page's own URL options: `?kind=ping_pong&orderBy=wasted_cost&page=2`. */
-export function prepareLoopsOptions(search: URLSearchParams): { kind: LoopKind | undefined; orderBy: LoopOrder; page: number } {
+export function prepareLoopsOptions(search: URLSearchParams): {
+  kind: LoopKind | undefined;
+  orderBy: LoopOrder;
+  page: number;
+} {
   const page = Number(search.get('page'));
   return {
     kind: LOOP_KINDS.find((k) => k === search.get('kind')),

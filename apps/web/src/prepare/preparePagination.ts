@@ -10,7 +10,10 @@ export interface Pagination {
   rangeLabel: string;
 }
 
-export function preparePagination(page: { total: number; limit: number; offset: number; shown: number }, noun = 'runs'): Pagination {
+export function preparePagination(
+  page: { total: number; limit: number; offset: number; shown: number },
+  noun = 'runs',
+): Pagination {
   const limit = Math.max(1, page.limit);
   const current = Math.floor(page.offset / limit) + 1;
   const pageCount = Math.max(1, Math.ceil(page.total / limit));
@@ -21,6 +24,9 @@ export function preparePagination(page: { total: number; limit: number; offset: 
     pageCount,
     hasPrev: current > 1,
     hasNext: page.offset + limit < page.total,
-    rangeLabel: page.shown === 0 ? `No ${noun}${page.total > 0 ? ` on this page (${formatCount(page.total)} in total)` : ''}` : `${formatCount(first)}–${formatCount(last)} of ${formatCount(page.total)}`,
+    rangeLabel:
+      page.shown === 0
+        ? `No ${noun}${page.total > 0 ? ` on this page (${formatCount(page.total)} in total)` : ''}`
+        : `${formatCount(first)}–${formatCount(last)} of ${formatCount(page.total)}`,
   };
 }

@@ -2,11 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { compoundingCurveSchema } from '@telltale/api-contract';
 import { est, stepJson, summary } from '../testing/analyticsFixtures';
 import { fraction } from '../units';
-import { prepareCurve, prepareFixFirst, prepareGap, prepareStepTable, prepareSuccessSeries, prepareWhatIf, rankByImpact } from './prepareReliability';
+import {
+  prepareCurve,
+  prepareFixFirst,
+  prepareGap,
+  prepareStepTable,
+  prepareSuccessSeries,
+  prepareWhatIf,
+  rankByImpact,
+} from './prepareReliability';
 
 describe('prepareFixFirst', () => {
   it('names the step whose 99% would raise predicted success most, with the sentence', () => {
-    const s = summary([stepJson('plan', 0.99, 0.81, 0.81), stepJson('retrieve', 0.9, 0.88, 0.81), stepJson('draft', 0.95, 0.84, 0.81)]);
+    const s = summary([
+      stepJson('plan', 0.99, 0.81, 0.81),
+      stepJson('retrieve', 0.9, 0.88, 0.81),
+      stepJson('draft', 0.95, 0.84, 0.81),
+    ]);
     const fix = prepareFixFirst(s);
     expect(fix).toMatchObject({ stepName: 'retrieve', current: 0.9, predictedNow: 0.81, predictedAfter: 0.88 });
     expect(fix?.gain).toBeCloseTo(0.07, 12);
@@ -41,16 +53,36 @@ describe('rankByImpact and the step table', () => {
     ]);
     const rows = prepareStepTable(s);
     expect(rows.map((r) => r.stepName)).toEqual(['retrieve', 'draft', 'plan']);
-    expect(rows[0]).toMatchObject({ eventualLabel: '90%', firstAttemptLabel: '85%', recoveryLabel: '50%', retryTimeLabel: '2 s', retryCostLabel: '$0.25', gainLabel: '+8%', gainBar: 1 });
+    expect(rows[0]).toMatchObject({
+      eventualLabel: '90%',
+      firstAttemptLabel: '85%',
+      recoveryLabel: '50%',
+      retryTimeLabel: '2 s',
+      retryCostLabel: '$0.25',
+      gainLabel: '+8%',
+      gainBar: 1,
+    });
     expect(rows[0]?.eventualInterval).toBe('95% 88%–91%');
     expect(rows[1]?.gainBar).toBeCloseTo(0.5, 12);
-    expect(rows[2]).toMatchObject({ recovery: null, recoveryLabel: '—', retryTimeLabel: '—', retryCostLabel: '—', gainLabel: '—', gainBar: 0 });
+    expect(rows[2]).toMatchObject({
+      recovery: null,
+      recoveryLabel: '—',
+      retryTimeLabel: '—',
+      retryCostLabel: '—',
+      gainLabel: '—',
+      gainBar: 0,
+    });
   });
 });
 
 describe('prepareWhatIf', () => {
   it('lists the steps that would gain, best first, at most `limit`', () => {
-    const s = summary([stepJson('a', 0.9, 0.85, 0.81), stepJson('b', 0.8, 0.9, 0.81), stepJson('c', 0.99, 0.81, 0.81), stepJson('d', 0.97, 0.82, 0.81)]);
+    const s = summary([
+      stepJson('a', 0.9, 0.85, 0.81),
+      stepJson('b', 0.8, 0.9, 0.81),
+      stepJson('c', 0.99, 0.81, 0.81),
+      stepJson('d', 0.97, 0.82, 0.81),
+    ]);
     const rows = prepareWhatIf(s, 2);
     expect(rows.map((r) => r.stepName)).toEqual(['b', 'a']);
     expect(rows[0]?.sentence).toBe('If b reached 99% (now 80%), end-to-end success would rise from 81% to 90%.');

@@ -27,7 +27,14 @@ export interface FixFirst {
 export function prepareFixFirst(summary: ReliabilitySummary, target: Fraction = WHAT_IF_TARGET): FixFirst | null {
   const best = rankByImpact(summary.steps)[0];
   const predictedNow = summary.predicted.value;
-  if (best === undefined || best.whatIfGain === null || !(best.whatIfGain > 0) || best.whatIfPredicted === null || predictedNow === null) return null;
+  if (
+    best === undefined ||
+    best.whatIfGain === null ||
+    !(best.whatIfGain > 0) ||
+    best.whatIfPredicted === null ||
+    predictedNow === null
+  )
+    return null;
   const predictedAfter = best.whatIfPredicted;
   return {
     stepName: best.stepName,
@@ -69,7 +76,8 @@ export interface StepRow {
 }
 
 /** `95% 80.1%–84.2%`, or empty without data. */
-export const intervalLabel = (e: Estimate): string => (e.low === null || e.high === null ? '' : `95% ${formatPercent(e.low)}–${formatPercent(e.high)}`);
+export const intervalLabel = (e: Estimate): string =>
+  e.low === null || e.high === null ? '' : `95% ${formatPercent(e.low)}–${formatPercent(e.high)}`;
 
 /** The step table, sorted by impact (what-if gain). */
 export function prepareStepTable(summary: ReliabilitySummary): StepRow[] {
@@ -163,7 +171,8 @@ export function prepareSuccessSeries(
   return buckets.map((bucket, i) => {
     const s = summaries[i];
     const completed = s === undefined ? 0 : s.runs.success + s.runs.failure;
-    const band = (e: Estimate | undefined): [number, number] | null => (e === undefined || e.low === null || e.high === null ? null : [e.low, e.high]);
+    const band = (e: Estimate | undefined): [number, number] | null =>
+      e === undefined || e.low === null || e.high === null ? null : [e.low, e.high];
     return {
       startMs: bucket.fromMs,
       label: label(bucket.fromMs),
@@ -189,7 +198,8 @@ export interface GapView {
 /** The coordination gap O − P with its reading. */
 export function prepareGap(summary: ReliabilitySummary): GapView {
   const g = summary.gap;
-  const points = (v: number | null): string => (v === null ? '–' : `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)} pts`);
+  const points = (v: number | null): string =>
+    v === null ? '–' : `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)} pts`;
   if (g.value === null || g.low === null || g.high === null) {
     return { value: null, label: '–', interval: '', meaning: 'No completed runs to compare.', tone: 'neutral' };
   }

@@ -1,5 +1,19 @@
-import type { AlertMetric, AlertRule, AlertRuleSpec, Comparison, FailureCause, AlertFilterKey, Percentile } from '@telltale/api-contract';
-import { alertRuleSpecSchema, FAILURE_CAUSES, ALERT_FILTER_KEYS, METRICS_WITH_PERCENTILE, PERCENTILES } from '@telltale/api-contract';
+import type {
+  AlertMetric,
+  AlertRule,
+  AlertRuleSpec,
+  Comparison,
+  FailureCause,
+  AlertFilterKey,
+  Percentile,
+} from '@telltale/api-contract';
+import {
+  alertRuleSpecSchema,
+  FAILURE_CAUSES,
+  ALERT_FILTER_KEYS,
+  METRICS_WITH_PERCENTILE,
+  PERCENTILES,
+} from '@telltale/api-contract';
 import { formatSeconds, parseSecondsInput } from './prepareAlertValues';
 
 /**
@@ -125,7 +139,8 @@ function parseLabels(text: string): { labels: Record<string, string> } | { error
     const eq = line.indexOf('=');
     if (eq <= 0) return { error: `"${line}" is not name=value` };
     const name = line.slice(0, eq).trim();
-    if (!LABEL_NAME.test(name)) return { error: `label name "${name}": letters, digits and _, not starting with a digit (Prometheus style)` };
+    if (!LABEL_NAME.test(name))
+      return { error: `label name "${name}": letters, digits and _, not starting with a digit (Prometheus style)` };
     if (name in labels) return { error: `label ${name} appears twice` };
     labels[name] = line.slice(eq + 1).trim();
   }
@@ -152,7 +167,10 @@ const SPEC_FIELD: Readonly<Record<string, RuleFormField>> = {
 /** The form field a schema issue's path points at. */
 function fieldOf(path: readonly PropertyKey[]): RuleFormField {
   const [head, sub] = path;
-  if (head === 'filters') return typeof sub === 'string' && (ALERT_FILTER_KEYS as readonly string[]).includes(sub) ? (`filters.${sub}` as RuleFormField) : 'form';
+  if (head === 'filters')
+    return typeof sub === 'string' && (ALERT_FILTER_KEYS as readonly string[]).includes(sub)
+      ? (`filters.${sub}` as RuleFormField)
+      : 'form';
   return (typeof head === 'string' ? SPEC_FIELD[head] : undefined) ?? 'form';
 }
 
@@ -182,7 +200,9 @@ export function toRuleSpec(values: RuleFormValues): RuleFormResult {
     description: values.description.trim(),
     enabled: values.enabled,
     metric: values.metric,
-    ...(values.percentile !== '' && percentileOptions(values.metric).includes(values.percentile) ? { percentile: values.percentile } : {}),
+    ...(values.percentile !== '' && percentileOptions(values.metric).includes(values.percentile)
+      ? { percentile: values.percentile }
+      : {}),
     ...(values.cause !== '' && needsCause(values.metric) ? { cause: values.cause } : {}),
     comparison: values.comparison,
     threshold,

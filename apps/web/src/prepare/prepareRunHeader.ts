@@ -37,9 +37,14 @@ export function prepareRunHeader(run: RunSummary, timeZone?: string, nowMs: numb
     outcomeColor: swatch.color,
     errorType: run.errorType,
     sessionId: run.sessionId,
-    sessionHref: run.sessionId === '' ? '' : runSessionHref(run.sessionId, unixNanosToEpochMillis(run.startTimeUnixNano), nowMs),
+    sessionHref:
+      run.sessionId === '' ? '' : runSessionHref(run.sessionId, unixNanosToEpochMillis(run.startTimeUnixNano), nowMs),
     stats: [
-      { label: 'Started', value: formatTimestamp(run.startTimeUnixNano, timeZone), title: formatIso(run.startTimeUnixNano) },
+      {
+        label: 'Started',
+        value: formatTimestamp(run.startTimeUnixNano, timeZone),
+        title: formatIso(run.startTimeUnixNano),
+      },
       { label: 'Duration', value: formatDuration(run.durationNs) },
       { label: 'Steps', value: formatCount(run.steps) },
       { label: 'Spans', value: formatCount(run.spans) },

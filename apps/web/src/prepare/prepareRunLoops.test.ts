@@ -29,6 +29,9 @@ describe('prepareRunLoops', () => {
 
   it('asks from a day before the run to a minute after its end', () => {
     const start = unixNanos(1_700_000_000_000_000_000n);
-    expect(runLoopsWindow(start, nanoseconds(2_500_000_000))).toEqual({ from: 1_700_000_000_000 - 86_400_000, to: 1_700_000_000_000 + 2_500 + 60_000 });
+    expect(runLoopsWindow(start, nanoseconds(2_500_000_000))).toEqual({
+      from: 1_700_000_000_000 - 86_400_000,
+      to: 1_700_000_000_000 + 2_500 + 60_000,
+    });
   });
 });

@@ -20,6 +20,8 @@ export interface RunLoops {
 export function prepareRunLoops(report: LoopsReport | undefined, runId: string): RunLoops {
   const mine = report === undefined ? [] : report.detections.filter((d) => d.runId === runId);
   const spanKinds = new Map<string, string>();
-  for (const d of mine) for (const id of d.evidence.spanIds) if (!spanKinds.has(id)) spanKinds.set(id, LOOP_KIND_LABELS[d.kind].toLowerCase());
+  for (const d of mine)
+    for (const id of d.evidence.spanIds)
+      if (!spanKinds.has(id)) spanKinds.set(id, LOOP_KIND_LABELS[d.kind].toLowerCase());
   return { detections: report === undefined ? [] : prepareLoopRows({ ...report, detections: mine }), spanKinds };
 }

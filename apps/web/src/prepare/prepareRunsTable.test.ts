@@ -10,7 +10,17 @@ import { nanoseconds, usd } from '../units';
 describe('prepareRunsTable', () => {
   it('formats each run for display', () => {
     const [row] = prepareRunsTable(
-      [runSummary({ runId: 'r/1', outcome: 'failure', durationNs: '1234000000', costUsd: 0.0042, inputTokens: 10_000, outputTokens: 2_345, errorType: 'ToolTimeout' })],
+      [
+        runSummary({
+          runId: 'r/1',
+          outcome: 'failure',
+          durationNs: '1234000000',
+          costUsd: 0.0042,
+          inputTokens: 10_000,
+          outputTokens: 2_345,
+          errorType: 'ToolTimeout',
+        }),
+      ],
       'UTC',
     );
     expect(row).toEqual({
@@ -40,7 +50,12 @@ describe('prepareRunsTable', () => {
   });
 
   it('links a run’s session to the runs list filtered to it, keeping the window and service', () => {
-    const [row] = prepareRunsTable([runSummary({ sessionId: 'conversation-0042-abcdef' })], 'UTC', {}, 'range=7d&service=support&agent=triage&outcome=failure&page=3');
+    const [row] = prepareRunsTable(
+      [runSummary({ sessionId: 'conversation-0042-abcdef' })],
+      'UTC',
+      {},
+      'range=7d&service=support&agent=triage&outcome=failure&page=3',
+    );
     expect(row).toMatchObject({
       sessionId: 'conversation-0042-abcdef',
       sessionLabel: 'conversation…',
@@ -50,10 +65,29 @@ describe('prepareRunsTable', () => {
 
   it('adds the primary cause of failed runs and the loop kinds of any run', () => {
     const annotations = prepareRunAnnotations(
-      { runs: [{ runId: 'f', cause: 'tool_failure' }, { runId: 's', cause: 'loop' }] },
-      { runs: [{ runId: 's', kinds: ['repeated_action', 'ping_pong'], detections: 2, wastedNs: nanoseconds(5), wastedCostUsd: usd(0) }] },
+      {
+        runs: [
+          { runId: 'f', cause: 'tool_failure' },
+          { runId: 's', cause: 'loop' },
+        ],
+      },
+      {
+        runs: [
+          {
+            runId: 's',
+            kinds: ['repeated_action', 'ping_pong'],
+            detections: 2,
+            wastedNs: nanoseconds(5),
+            wastedCostUsd: usd(0),
+          },
+        ],
+      },
     );
-    const rows = prepareRunsTable([runSummary({ runId: 'f', outcome: 'failure' }), runSummary({ runId: 's', outcome: 'success' })], 'UTC', annotations);
+    const rows = prepareRunsTable(
+      [runSummary({ runId: 'f', outcome: 'failure' }), runSummary({ runId: 's', outcome: 'success' })],
+      'UTC',
+      annotations,
+    );
     expect(rows.map((r) => [r.runId, r.cause, r.causeLabel, r.loopKinds, r.loopLabel])).toEqual([
       ['f', 'tool_failure', 'tool failure', [], ''],
       // a cause is only shown for failed runs
@@ -68,7 +102,11 @@ describe('prepareRunsTable', () => {
 
 describe('prepareOutcomeChart', () => {
   it('counts every outcome, zeros included, in a fixed order', () => {
-    const bars = prepareOutcomeChart([runSummary({ outcome: 'failure' }), runSummary({ outcome: 'success' }), runSummary({ outcome: 'failure' })]);
+    const bars = prepareOutcomeChart([
+      runSummary({ outcome: 'failure' }),
+      runSummary({ outcome: 'success' }),
+      runSummary({ outcome: 'failure' }),
+    ]);
     expect(bars.map((b) => [b.outcome, b.count])).toEqual([
       ['success', 1],
       ['failure', 2],
@@ -86,12 +124,24 @@ describe('preparePagination', () => {
       hasNext: true,
       rangeLabel: '51–100 of 1,234',
     });
-    expect(preparePagination({ total: 120, limit: 50, offset: 100, shown: 20 })).toMatchObject({ page: 3, pageCount: 3, hasNext: false, rangeLabel: '101–120 of 120' });
+    expect(preparePagination({ total: 120, limit: 50, offset: 100, shown: 20 })).toMatchObject({
+      page: 3,
+      pageCount: 3,
+      hasNext: false,
+      rangeLabel: '101–120 of 120',
+    });
   });
 
   it('handles empty results and pages past the end', () => {
-    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 })).toMatchObject({ pageCount: 1, hasPrev: false, hasNext: false, rangeLabel: 'No runs' });
-    expect(preparePagination({ total: 10, limit: 50, offset: 500, shown: 0 }).rangeLabel).toBe('No runs on this page (10 in total)');
+    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 })).toMatchObject({
+      pageCount: 1,
+      hasPrev: false,
+      hasNext: false,
+      rangeLabel: 'No runs',
+    });
+    expect(preparePagination({ total: 10, limit: 50, offset: 500, shown: 0 }).rangeLabel).toBe(
+      'No runs on this page (10 in total)',
+    );
     expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 }, 'sessions').rangeLabel).toBe('No sessions');
   });
 });

@@ -56,7 +56,12 @@ export function runHref(runId: string): string {
  * One display-ready row per run, in the order the server sent them (newest
  * first); session links keep the window and service of `currentSearch`.
  */
-export function prepareRunsTable(runs: readonly RunSummary[], timeZone?: string, annotations: RunAnnotations = {}, currentSearch = ''): RunsTableRow[] {
+export function prepareRunsTable(
+  runs: readonly RunSummary[],
+  timeZone?: string,
+  annotations: RunAnnotations = {},
+  currentSearch = '',
+): RunsTableRow[] {
   return runs.map((run) => {
     const swatch = OUTCOME_SWATCHES[run.outcome];
     const cause = run.outcome === 'failure' ? (annotations.causes?.get(run.runId) ?? '') : '';

@@ -61,12 +61,28 @@ describe('prepareSessionsTable', () => {
   it('keeps the server’s order, shortens long ids and copes with a session of one incomplete run', () => {
     const long = 'a-very-long-conversation-identifier-0001';
     const rows = prepareSessionsTable(
-      parse(sessionJson({ sessionId: 'newest' }), sessionJson({ sessionId: long, runs: 1, successRuns: 0, failureRuns: 0, incompleteRuns: 1, lastEndUnixNano: T0.toString(), agents: [] })),
+      parse(
+        sessionJson({ sessionId: 'newest' }),
+        sessionJson({
+          sessionId: long,
+          runs: 1,
+          successRuns: 0,
+          failureRuns: 0,
+          incompleteRuns: 1,
+          lastEndUnixNano: T0.toString(),
+          agents: [],
+        }),
+      ),
       '',
       'UTC',
     );
     expect(rows.map((r) => r.sessionId)).toEqual(['newest', long]);
-    expect(rows[1]).toMatchObject({ sessionLabel: 'a-very-long-conversation…', href: `/runs?session=${long}`, durationLabel: '0 ns', agentsLabel: '' });
+    expect(rows[1]).toMatchObject({
+      sessionLabel: 'a-very-long-conversation…',
+      href: `/runs?session=${long}`,
+      durationLabel: '0 ns',
+      agentsLabel: '',
+    });
     expect(rows[1]!.outcomes.map((o) => [o.outcome, o.runs])).toEqual([['incomplete', 1]]);
   });
 });

@@ -57,7 +57,11 @@ function outcomeRuns(session: SessionSummary, outcome: RunOutcome): number {
 }
 
 /** One display-ready row per session, in the order the server sent them (most recently active first). */
-export function prepareSessionsTable(sessions: readonly SessionSummary[], currentSearch: string | URLSearchParams, timeZone?: string): SessionsTableRow[] {
+export function prepareSessionsTable(
+  sessions: readonly SessionSummary[],
+  currentSearch: string | URLSearchParams,
+  timeZone?: string,
+): SessionsTableRow[] {
   return sessions.map((session) => {
     const tokens = session.inputTokens + session.outputTokens;
     return {
@@ -68,7 +72,13 @@ export function prepareSessionsTable(sessions: readonly SessionSummary[], curren
       runsLabel: formatCount(session.runs),
       outcomes: OUTCOME_ORDER.map((outcome) => ({ outcome, runs: outcomeRuns(session, outcome) }))
         .filter((o) => o.runs > 0)
-        .map(({ outcome, runs }) => ({ outcome, runs, runsLabel: formatCount(runs), label: OUTCOME_SWATCHES[outcome].label, color: OUTCOME_SWATCHES[outcome].color })),
+        .map(({ outcome, runs }) => ({
+          outcome,
+          runs,
+          runsLabel: formatCount(runs),
+          label: OUTCOME_SWATCHES[outcome].label,
+          color: OUTCOME_SWATCHES[outcome].color,
+        })),
       successRuns: session.successRuns,
       failureRuns: session.failureRuns,
       incompleteRuns: session.incompleteRuns,

@@ -24,7 +24,13 @@ describe('prepareSpanDetail', () => {
 
   it('summarises the span', () => {
     const detail = prepareSpanDetail(s, unixNanos(T0));
-    expect(detail).toMatchObject({ title: 'search', kindLabel: 'tool', statusLabel: 'Error', isError: true, errorMessage: 'Timeout: deadline exceeded' });
+    expect(detail).toMatchObject({
+      title: 'search',
+      kindLabel: 'tool',
+      statusLabel: 'Error',
+      isError: true,
+      errorMessage: 'Timeout: deadline exceeded',
+    });
     const fields = Object.fromEntries(detail.fields.map((f) => [f.label, f.value]));
     expect(fields).toMatchObject({
       Attempt: '2',
@@ -63,7 +69,15 @@ describe('prepareSpanDetail', () => {
   });
 
   it('names OTLP span kinds', () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map(spanKindName)).toEqual(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer', 'kind 9']);
+    expect([0, 1, 2, 3, 4, 5, 9].map(spanKindName)).toEqual([
+      'unspecified',
+      'internal',
+      'server',
+      'client',
+      'producer',
+      'consumer',
+      'kind 9',
+    ]);
   });
 
   it('renders scalar attribute values', () => {

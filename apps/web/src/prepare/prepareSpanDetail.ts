@@ -54,7 +54,8 @@ export function formatAttributeValue(value: unknown): { value: string; multiline
     const json = JSON.stringify(value, null, 2);
     return { value: json, multiline: json.includes('\n') };
   }
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return { value: String(value), multiline: false };
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return { value: String(value), multiline: false };
   return { value: typeof value, multiline: false };
 }
 
@@ -70,7 +71,8 @@ export function prepareSpanDetail(span: Span, axisStart: UnixNanos): SpanDetail 
   const swatch = STEP_KIND_SWATCHES[span.stepKind];
   const isError = span.status.code === 'error' || span.errorType !== '';
   const field = (label: string, value: string, mono = false): DetailField => ({ label, value, mono });
-  const optional = (label: string, value: string, mono = false): DetailField[] => (value ? [field(label, value, mono)] : []);
+  const optional = (label: string, value: string, mono = false): DetailField[] =>
+    value ? [field(label, value, mono)] : [];
   const tokens = span.inputTokens + span.outputTokens;
 
   return {
@@ -78,7 +80,8 @@ export function prepareSpanDetail(span: Span, axisStart: UnixNanos): SpanDetail 
     title: span.stepName || span.name,
     kindLabel: swatch.label,
     color: swatch.color,
-    statusLabel: span.status.code === 'error' ? 'Error' : span.status.code === 'ok' ? 'OK' : isError ? 'Error' : 'Unset',
+    statusLabel:
+      span.status.code === 'error' ? 'Error' : span.status.code === 'ok' ? 'OK' : isError ? 'Error' : 'Unset',
     isError,
     errorMessage: isError ? [span.errorType, span.status.message].filter(Boolean).join(': ') : '',
     fields: [
@@ -91,7 +94,10 @@ export function prepareSpanDetail(span: Span, axisStart: UnixNanos): SpanDetail 
       field('Starts at', `+${formatDuration(nanosBetween(axisStart, span.startTimeUnixNano))}`),
       field('Start time', formatIso(span.startTimeUnixNano), true),
       field('Side effect', span.sideEffect ? 'yes' : 'no'),
-      ...optional('Tokens', tokens > 0 ? `${formatCount(span.inputTokens)} in / ${formatCount(span.outputTokens)} out` : ''),
+      ...optional(
+        'Tokens',
+        tokens > 0 ? `${formatCount(span.inputTokens)} in / ${formatCount(span.outputTokens)} out` : '',
+      ),
       ...optional('Cost', span.costUsd === null ? '' : formatUsd(span.costUsd)),
       field('Span kind', spanKindName(span.kind)),
       field('Span id', span.spanId, true),

@@ -25,7 +25,11 @@ export function prepareTimeAxis(total: Nanoseconds, target = 5): TimeTick[] {
   const ticks: TimeTick[] = [];
   for (let i = 0; i * step <= total * (1 + 1e-9); i += 1) {
     const offset = nanoseconds(i * step);
-    ticks.push({ offset, fraction: fraction(Math.min(1, offset / total)), label: i === 0 ? '0' : formatDuration(offset) });
+    ticks.push({
+      offset,
+      fraction: fraction(Math.min(1, offset / total)),
+      label: i === 0 ? '0' : formatDuration(offset),
+    });
   }
   return ticks;
 }

@@ -17,13 +17,30 @@ import { prepareWaterfall } from './prepareWaterfall';
 function agentRun() {
   return [
     // Deliberately out of order: the tree order must not depend on input order.
-    span('t3', 'act', 50, 10, { stepKind: 'tool', stepName: 'search', attempt: 3, toolName: 'web_search', status: { code: 'ok', message: '' } }),
+    span('t3', 'act', 50, 10, {
+      stepKind: 'tool',
+      stepName: 'search',
+      attempt: 3,
+      toolName: 'web_search',
+      status: { code: 'ok', message: '' },
+    }),
     span('orphan', 'missing', 40, 10, { name: 'late.span' }),
-    span('t1', 'act', 21, 10, { stepKind: 'tool', stepName: 'search', attempt: 1, status: { code: 'error', message: 'timeout' }, errorType: 'Timeout' }),
+    span('t1', 'act', 21, 10, {
+      stepKind: 'tool',
+      stepName: 'search',
+      attempt: 1,
+      status: { code: 'error', message: 'timeout' },
+      errorType: 'Timeout',
+    }),
     span('act', 'root', 20, 70, { stepKind: 'act', stepName: 'answer' }),
     span('root', '', 0, 100, { stepKind: 'run', name: 'agent.run' }),
     span('llm', 'act', 60, 0.0005, { stepKind: 'llm', model: 'gpt-4o' }),
-    span('t2', 'act', 35, 10, { stepKind: 'tool', stepName: 'search', attempt: 2, status: { code: 'error', message: 'rate limited' } }),
+    span('t2', 'act', 35, 10, {
+      stepKind: 'tool',
+      stepName: 'search',
+      attempt: 2,
+      status: { code: 'error', message: 'rate limited' },
+    }),
     span('plan', 'root', 5, 10, { stepKind: 'plan', stepName: 'plan' }),
   ];
 }
@@ -65,7 +82,12 @@ describe('prepareWaterfall', () => {
 
   it('keeps nanosecond offsets exact for timestamps beyond 2^53', () => {
     const a = span('a', '', 0, 0);
-    const b = { ...span('b', '', 0, 0), startTimeUnixNano: unixNanos(T0 + 1n), endTimeUnixNano: unixNanos(T0 + 3n), durationNs: parseNanoseconds('2') };
+    const b = {
+      ...span('b', '', 0, 0),
+      startTimeUnixNano: unixNanos(T0 + 1n),
+      endTimeUnixNano: unixNanos(T0 + 3n),
+      durationNs: parseNanoseconds('2'),
+    };
     const { rows, total } = prepareWaterfall([a, b]);
     expect(total).toBe(3);
     expect(rows[1]?.offsetFraction).toBeCloseTo(1 / 3, 12);
@@ -119,7 +141,10 @@ describe('prepareWaterfall', () => {
   });
 
   it('stretches the axis to the run window when the run outlasts its spans', () => {
-    const waterfall = prepareWaterfall([span('a', '', 10, 10)], { runStart: unixNanos(T0), runDuration: parseNanoseconds('40000000') });
+    const waterfall = prepareWaterfall([span('a', '', 10, 10)], {
+      runStart: unixNanos(T0),
+      runDuration: parseNanoseconds('40000000'),
+    });
     expect(waterfall.total).toBe(40_000_000);
     expect(waterfall.rows[0]?.offsetFraction).toBeCloseTo(0.25, 12);
     expect(waterfall.rows[0]?.widthFraction).toBeCloseTo(0.25, 12);
@@ -152,7 +177,11 @@ describe('prepareWaterfall', () => {
 
 describe('prepareWaterfall labels', () => {
   it('places the duration label after, before or inside the bar', () => {
-    const rows = prepareWaterfall([span('root', '', 0, 100), span('early', 'root', 0, 10), span('late', 'root', 80, 20)]).rows;
+    const rows = prepareWaterfall([
+      span('root', '', 0, 100),
+      span('early', 'root', 0, 10),
+      span('late', 'root', 80, 20),
+    ]).rows;
     expect(rows.map((r) => [r.spanId, r.labelPlacement])).toEqual([
       ['root', 'inside'],
       ['early', 'after'],

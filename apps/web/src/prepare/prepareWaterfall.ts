@@ -173,7 +173,9 @@ export function prepareWaterfall(input: readonly Span[], options: WaterfallOptio
     total,
     totalLabel: formatDuration(total),
     ticks: prepareTimeAxis(total, options.tickTarget),
-    legend: (['', ...STEP_KINDS] as const).filter((k) => kinds.has(k)).map((k) => ({ stepKind: k, ...STEP_KIND_SWATCHES[k] })),
+    legend: (['', ...STEP_KINDS] as const)
+      .filter((k) => kinds.has(k))
+      .map((k) => ({ stepKind: k, ...STEP_KIND_SWATCHES[k] })),
     errorCount: rows.filter((r) => r.isError).length,
     orphanCount: rows.filter((r) => r.isOrphan).length,
   };
@@ -188,7 +190,9 @@ function dedupe(spans: readonly Span[]): Span[] {
 function timeWindow(spans: readonly Span[], options: WaterfallOptions): { start: UnixNanos; total: Nanoseconds } {
   let start: UnixNanos | undefined = options.runStart;
   let end: UnixNanos | undefined =
-    options.runStart !== undefined && options.runDuration !== undefined ? addNanos(options.runStart, options.runDuration) : options.runStart;
+    options.runStart !== undefined && options.runDuration !== undefined
+      ? addNanos(options.runStart, options.runDuration)
+      : options.runStart;
   for (const s of spans) {
     start = start === undefined ? s.startTimeUnixNano : minUnixNanos(start, s.startTimeUnixNano);
     const spanEnd = maxUnixNanos(s.startTimeUnixNano, s.endTimeUnixNano);

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILTERS } from './dashboardFilters';
-import { DEFAULT_RUNS_FILTERS, parseRunsFilters, runsFiltersToQuery, runsFiltersToSearch, updateRunsFilters } from './runsFilters';
+import {
+  DEFAULT_RUNS_FILTERS,
+  parseRunsFilters,
+  runsFiltersToQuery,
+  runsFiltersToSearch,
+  updateRunsFilters,
+} from './runsFilters';
 
 describe('runs filters in the URL', () => {
   it('reads outcome and page from the query string', () => {
-    expect(parseRunsFilters(new URLSearchParams('outcome=failure&service=support&page=3'))).toEqual({ outcome: 'failure', session: '', page: 3 });
+    expect(parseRunsFilters(new URLSearchParams('outcome=failure&service=support&page=3'))).toEqual({
+      outcome: 'failure',
+      session: '',
+      page: 3,
+    });
   });
 
   it('ignores invalid values', () => {
@@ -33,11 +43,20 @@ describe('runs filters in the URL', () => {
     expect(parseRunsFilters(new URLSearchParams('session=%20conv-42%20')).session).toBe('conv-42');
     expect(parseRunsFilters(new URLSearchParams('session=')).session).toBe('');
     expect(parseRunsFilters(new URLSearchParams(`session=${'x'.repeat(600)}`)).session).toHaveLength(512);
-    expect(runsFiltersToSearch({ ...DEFAULT_RUNS_FILTERS, session: '' }, new URLSearchParams('session=a')).toString()).toBe('');
+    expect(
+      runsFiltersToSearch({ ...DEFAULT_RUNS_FILTERS, session: '' }, new URLSearchParams('session=a')).toString(),
+    ).toBe('');
   });
 
   it('turns the page into limit and offset, with the shared window and name filters', () => {
-    expect(runsFiltersToQuery({ outcome: 'failure', session: 'conv-9', page: 3 }, { ...DEFAULT_FILTERS, service: 'x', tool: 'web.fetch' }, { fromMs: 1000, toMs: 5000 }, 25)).toEqual({
+    expect(
+      runsFiltersToQuery(
+        { outcome: 'failure', session: 'conv-9', page: 3 },
+        { ...DEFAULT_FILTERS, service: 'x', tool: 'web.fetch' },
+        { fromMs: 1000, toMs: 5000 },
+        25,
+      ),
+    ).toEqual({
       limit: 25,
       offset: 50,
       outcome: 'failure',
@@ -50,6 +69,8 @@ describe('runs filters in the URL', () => {
       from: '1000',
       to: '5000',
     });
-    expect(runsFiltersToQuery(DEFAULT_RUNS_FILTERS, DEFAULT_FILTERS, { fromMs: 1000, toMs: 5000 }).session).toBeUndefined();
+    expect(
+      runsFiltersToQuery(DEFAULT_RUNS_FILTERS, DEFAULT_FILTERS, { fromMs: 1000, toMs: 5000 }).session,
+    ).toBeUndefined();
   });
 });

@@ -33,7 +33,10 @@ export function parseRunsFilters(search: URLSearchParams): RunsFilters {
 }
 
 /** Writes the runs filters into `base` (the shared filters kept), leaving defaults out. */
-export function runsFiltersToSearch(filters: RunsFilters, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function runsFiltersToSearch(
+  filters: RunsFilters,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   const search = new URLSearchParams(base);
   search.delete('outcome');
   search.delete('session');
@@ -52,7 +55,12 @@ export function updateRunsFilters(current: RunsFilters, change: Partial<RunsFilt
 }
 
 /** The `/runs` query for a page: the window and name filters of the shared filters, outcome, session and page of its own. */
-export function runsFiltersToQuery(filters: RunsFilters, shared: DashboardFilters, window: TimeWindow, pageSize = RUNS_PAGE_SIZE): RunsQuery {
+export function runsFiltersToQuery(
+  filters: RunsFilters,
+  shared: DashboardFilters,
+  window: TimeWindow,
+  pageSize = RUNS_PAGE_SIZE,
+): RunsQuery {
   return {
     limit: pageSize,
     offset: (filters.page - 1) * pageSize,

@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILTERS } from './dashboardFilters';
 import { parseRunsFilters } from './runsFilters';
-import { parseSessionsPage, sessionRunsHref, sessionsPageToSearch, sessionsQuery, shortSessionId } from './sessionsFilters';
+import {
+  parseSessionsPage,
+  sessionRunsHref,
+  sessionsPageToSearch,
+  sessionsQuery,
+  shortSessionId,
+} from './sessionsFilters';
 
 describe('sessions page in the URL', () => {
   it('reads the page, page 1 for anything invalid', () => {
     expect(parseSessionsPage(new URLSearchParams('page=3&range=7d'))).toBe(3);
-    for (const bad of ['', 'page=0', 'page=-1', 'page=1.5', 'page=x']) expect(parseSessionsPage(new URLSearchParams(bad)), bad).toBe(1);
+    for (const bad of ['', 'page=0', 'page=-1', 'page=1.5', 'page=x'])
+      expect(parseSessionsPage(new URLSearchParams(bad)), bad).toBe(1);
   });
 
   it('writes the page next to the shared filters, page 1 left out', () => {
-    expect(sessionsPageToSearch(2, new URLSearchParams('range=7d&service=a&page=5')).toString()).toBe('range=7d&service=a&page=2');
+    expect(sessionsPageToSearch(2, new URLSearchParams('range=7d&service=a&page=5')).toString()).toBe(
+      'range=7d&service=a&page=2',
+    );
     expect(sessionsPageToSearch(1, new URLSearchParams('service=a&page=5')).toString()).toBe('service=a');
   });
 
   it('asks the API for the page in the window, with the service filter only', () => {
-    expect(sessionsQuery(3, { ...DEFAULT_FILTERS, service: 'support', agent: 'triage' }, { fromMs: 1000, toMs: 5000 }, 20)).toEqual({
+    expect(
+      sessionsQuery(3, { ...DEFAULT_FILTERS, service: 'support', agent: 'triage' }, { fromMs: 1000, toMs: 5000 }, 20),
+    ).toEqual({
       limit: 20,
       offset: 40,
       service: 'support',
@@ -28,9 +39,18 @@ describe('sessions page in the URL', () => {
 
 describe('links to a session’s runs', () => {
   it('keep the window and service, and drop the other filters and the page', () => {
-    const href = sessionRunsHref('conv/7 a', 'range=custom&from=2026-11-20T08:00:00.000Z&to=2026-11-21T08:00:00.000Z&service=support&agent=triage&tool=x&page=4');
-    expect(href).toBe('/runs?range=custom&from=2026-11-20T08%3A00%3A00.000Z&to=2026-11-21T08%3A00%3A00.000Z&service=support&session=conv%2F7+a');
-    expect(parseRunsFilters(new URL(href, 'http://x').searchParams)).toEqual({ outcome: undefined, session: 'conv/7 a', page: 1 });
+    const href = sessionRunsHref(
+      'conv/7 a',
+      'range=custom&from=2026-11-20T08:00:00.000Z&to=2026-11-21T08:00:00.000Z&service=support&agent=triage&tool=x&page=4',
+    );
+    expect(href).toBe(
+      '/runs?range=custom&from=2026-11-20T08%3A00%3A00.000Z&to=2026-11-21T08%3A00%3A00.000Z&service=support&session=conv%2F7+a',
+    );
+    expect(parseRunsFilters(new URL(href, 'http://x').searchParams)).toEqual({
+      outcome: undefined,
+      session: 'conv/7 a',
+      page: 1,
+    });
     expect(sessionRunsHref('c1', '')).toBe('/runs?session=c1');
   });
 

@@ -23,7 +23,12 @@ export function sessionsPageToSearch(page: number, base: URLSearchParams = new U
 }
 
 /** The `/sessions` query for a page: the window and service of the shared filters. */
-export function sessionsQuery(page: number, shared: DashboardFilters, window: TimeWindow, pageSize = SESSIONS_PAGE_SIZE): SessionsQuery {
+export function sessionsQuery(
+  page: number,
+  shared: DashboardFilters,
+  window: TimeWindow,
+  pageSize = SESSIONS_PAGE_SIZE,
+): SessionsQuery {
   return {
     limit: pageSize,
     offset: (page - 1) * pageSize,
@@ -35,7 +40,13 @@ export function sessionsQuery(page: number, shared: DashboardFilters, window: Ti
 
 /** `/runs?session=…` with the window and service of `shared`; the other name filters are dropped, so the list shows the whole session. */
 function sessionRunsLink(sessionId: string, shared: DashboardFilters): string {
-  const search = filtersToSearch({ ...DEFAULT_FILTERS, range: shared.range, fromMs: shared.fromMs, toMs: shared.toMs, service: shared.service });
+  const search = filtersToSearch({
+    ...DEFAULT_FILTERS,
+    range: shared.range,
+    fromMs: shared.fromMs,
+    toMs: shared.toMs,
+    service: shared.service,
+  });
   search.set('session', sessionId);
   return `/runs?${search.toString()}`;
 }

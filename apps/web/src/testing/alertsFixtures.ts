@@ -1,5 +1,19 @@
-import type { AlertHistoryEvent, AlertRule, AlertState, DeliveryAttempt, Destination, Notification } from '@telltale/api-contract';
-import { alertHistoryEventSchema, alertRuleSchema, alertStateSchema, deliveryAttemptSchema, destinationSchema, notificationSchema } from '@telltale/api-contract';
+import type {
+  AlertHistoryEvent,
+  AlertRule,
+  AlertState,
+  DeliveryAttempt,
+  Destination,
+  Notification,
+} from '@telltale/api-contract';
+import {
+  alertHistoryEventSchema,
+  alertRuleSchema,
+  alertStateSchema,
+  deliveryAttemptSchema,
+  destinationSchema,
+  notificationSchema,
+} from '@telltale/api-contract';
 
 /**
  * Alerts API JSON as the server sends it (absent optional values left out,

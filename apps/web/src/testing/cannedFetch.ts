@@ -20,7 +20,9 @@ export function cannedFetch(status: number, body: unknown): typeof fetch & { req
       authorization: headers.get('authorization'),
       body: text === undefined ? undefined : JSON.parse(text),
     });
-    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
   };
   return Object.assign(impl, { requests });
 }

@@ -30,7 +30,13 @@ export function runSummaryJson(overrides: RunSummaryJson = {}): RunSummaryJson {
 }
 
 /** A span starting `startMs` after T0 and lasting `durationMs` (fractions allowed). */
-export function spanJson(spanId: string, parentSpanId: string, startMs: number, durationMs: number, overrides: SpanJson = {}): SpanJson {
+export function spanJson(
+  spanId: string,
+  parentSpanId: string,
+  startMs: number,
+  durationMs: number,
+  overrides: SpanJson = {},
+): SpanJson {
   const start = T0 + BigInt(Math.round(startMs * 1e6));
   const duration = BigInt(Math.round(durationMs * 1e6));
   return {
@@ -64,6 +70,12 @@ export function runSummary(overrides: RunSummaryJson = {}): RunSummary {
   return runSummarySchema.parse(runSummaryJson(overrides));
 }
 
-export function span(spanId: string, parentSpanId: string, startMs: number, durationMs: number, overrides: SpanJson = {}): Span {
+export function span(
+  spanId: string,
+  parentSpanId: string,
+  startMs: number,
+  durationMs: number,
+  overrides: SpanJson = {},
+): Span {
   return spanSchema.parse(spanJson(spanId, parentSpanId, startMs, durationMs, overrides));
 }

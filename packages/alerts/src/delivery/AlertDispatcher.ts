@@ -1,8 +1,4 @@
-import {
-  type DeliveryAttempt,
-  type Store,
-  type StoredNotification,
-} from '@telltale/store';
+import { type DeliveryAttempt, type Store, type StoredNotification } from '@telltale/store';
 import { postWebhook } from './postWebhook.js';
 import { DEFAULT_RETRY, decide, type AttemptOutcome, type RetryOptions } from './retryPolicy.js';
 import { signWebhook } from './signWebhook.js';
@@ -68,7 +64,9 @@ export class AlertDispatcher {
 
   /** Sends every due notification once (one attempt each); returns how many were attempted. */
   async deliverDue(): Promise<number> {
-    const due = (await this.opts.store.alerts.listDueNotifications(this.clock(), 200)).filter((n) => !this.inFlight.has(n.notificationId));
+    const due = (await this.opts.store.alerts.listDueNotifications(this.clock(), 200)).filter(
+      (n) => !this.inFlight.has(n.notificationId),
+    );
     const width = this.opts.concurrency ?? 8;
     for (let i = 0; i < due.length; i += width) await Promise.all(due.slice(i, i + width).map((n) => this.attempt(n)));
     return due.length;
@@ -95,7 +93,8 @@ export class AlertDispatcher {
     let statusCode: number | undefined;
     let url = destination?.url ?? '';
     if (destination === undefined) outcome = { outcome: 'failed', reason: 'the destination was deleted' };
-    else if (destination.disabledAtMs !== undefined) outcome = { outcome: 'failed', reason: `the destination is disabled: ${destination.disabledReason}` };
+    else if (destination.disabledAtMs !== undefined)
+      outcome = { outcome: 'failed', reason: `the destination is disabled: ${destination.disabledReason}` };
     else {
       const headers = signWebhook(n.notificationId, n.body, destination.secrets, new Date(started));
       const result = await postWebhook(destination.url, n.body, {
@@ -125,14 +124,20 @@ export class AlertDispatcher {
       {
         ...n,
         attempts: number,
-        deliveryState: outcome.outcome === 'delivered' ? 'delivered' : outcome.outcome === 'retry' ? 'pending' : 'failed',
+        deliveryState:
+          outcome.outcome === 'delivered' ? 'delivered' : outcome.outcome === 'retry' ? 'pending' : 'failed',
         nextAttemptAtMs: outcome.outcome === 'retry' ? now + outcome.delayMs : n.nextAttemptAtMs,
         deliveredAtMs: outcome.outcome === 'delivered' ? now : undefined,
         lastError: attempt.error,
       },
     ]);
     if (outcome.outcome === 'disabled' && destination !== undefined) {
-      await store.alerts.putAlertDestination({ ...destination, disabledAtMs: now, disabledReason: outcome.reason, updatedAtMs: now });
+      await store.alerts.putAlertDestination({
+        ...destination,
+        disabledAtMs: now,
+        disabledReason: outcome.reason,
+        updatedAtMs: now,
+      });
     }
     return { outcome, attempt };
   }

@@ -12,7 +12,10 @@ export interface AlertNotice {
   /** True for "send test notification". */
   test: boolean;
   projectId: string;
-  rule: Pick<AlertRule, 'id' | 'name' | 'description' | 'metric' | 'comparison' | 'threshold' | 'windowSeconds' | 'filters' | 'labels'> &
+  rule: Pick<
+    AlertRule,
+    'id' | 'name' | 'description' | 'metric' | 'comparison' | 'threshold' | 'windowSeconds' | 'filters' | 'labels'
+  > &
     Partial<Pick<AlertRule, 'percentile' | 'cause'>>;
   groupKey: string;
   /** Extra labels of the group (e.g. a looping run's id). */
@@ -34,7 +37,14 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The labels of a notice: the rule's, the group's, and identity labels. */
 export function noticeLabels(n: AlertNotice): Record<string, string> {
-  return { ...n.rule.labels, ...n.groupLabels, alertname: n.rule.name, rule_id: n.rule.id, project: n.projectId, metric: n.rule.metric };
+  return {
+    ...n.rule.labels,
+    ...n.groupLabels,
+    alertname: n.rule.name,
+    rule_id: n.rule.id,
+    project: n.projectId,
+    metric: n.rule.metric,
+  };
 }
 
 /** The `standard` payload: what a receiver of Telltale webhooks parses (schema below, versioned). */
@@ -73,7 +83,11 @@ function standardPayload(n: AlertNotice): StandardPayload {
     sampleSize: n.sampleSize,
     threshold: n.rule.threshold,
     comparison: n.rule.comparison,
-    window: { seconds: n.rule.windowSeconds, from: iso(n.evaluatedAtMs - n.rule.windowSeconds * 1000), to: iso(n.evaluatedAtMs) },
+    window: {
+      seconds: n.rule.windowSeconds,
+      from: iso(n.evaluatedAtMs - n.rule.windowSeconds * 1000),
+      to: iso(n.evaluatedAtMs),
+    },
     startsAt: iso(n.startsAtMs),
     endsAt: n.endsAtMs === undefined ? null : iso(n.endsAtMs),
     episode: n.episode,
@@ -93,7 +107,12 @@ function slackPayload(n: AlertNotice): Record<string, unknown> {
 /** Prometheus Alertmanager webhook receiver format (version 4), one alert per notification. */
 function alertmanagerPayload(n: AlertNotice): Record<string, unknown> {
   const labels = noticeLabels(n);
-  const annotations = { summary: n.summary, description: n.rule.description, value: n.value === undefined ? '' : String(n.value), threshold: String(n.rule.threshold) };
+  const annotations = {
+    summary: n.summary,
+    description: n.rule.description,
+    value: n.value === undefined ? '' : String(n.value),
+    threshold: String(n.rule.threshold),
+  };
   return {
     version: '4',
     groupKey: `${n.rule.id}/${n.groupKey}`,
@@ -132,8 +151,12 @@ export function formatPayload(format: DestinationFormat, n: AlertNotice): string
 
 /** One line saying what is wrong: `e2e_success 0.62 < 0.9 over 1h (n = 40)`. */
 export function summarise(n: Pick<AlertNotice, 'rule' | 'value' | 'sampleSize' | 'status'>): string {
-  const value = n.value === undefined ? 'no value' : Number.isInteger(n.value) ? String(n.value) : n.value.toPrecision(4);
-  const op = n.status === 'firing' ? COMPARISON_SYMBOL[n.rule.comparison] : `no longer ${COMPARISON_SYMBOL[n.rule.comparison]}`;
-  const what = [n.rule.metric, n.rule.percentile, n.rule.cause, n.rule.filters.step].filter((x) => x !== undefined).join(' ');
+  const value =
+    n.value === undefined ? 'no value' : Number.isInteger(n.value) ? String(n.value) : n.value.toPrecision(4);
+  const op =
+    n.status === 'firing' ? COMPARISON_SYMBOL[n.rule.comparison] : `no longer ${COMPARISON_SYMBOL[n.rule.comparison]}`;
+  const what = [n.rule.metric, n.rule.percentile, n.rule.cause, n.rule.filters.step]
+    .filter((x) => x !== undefined)
+    .join(' ');
   return `${what} ${value} ${op} ${n.rule.threshold} over ${n.rule.windowSeconds}s (n = ${n.sampleSize})`;
 }

@@ -30,19 +30,26 @@ export async function postWebhook(url: string, body: string, opts: PostOptions):
     try {
       checked = await checkUrl(current, opts.policy, opts.resolve);
     } catch (err) {
-      if (err instanceof SsrfError) return { kind: 'refused', message: hop === 0 ? err.message : `redirect refused: ${err.message}`, url: current };
+      if (err instanceof SsrfError)
+        return { kind: 'refused', message: hop === 0 ? err.message : `redirect refused: ${err.message}`, url: current };
       throw err;
     }
     const result = await postOnce(checked.url, checked.addresses, body, opts);
     if (result.kind !== 'response' || !REDIRECTS.has(result.status)) return result;
     const location = result.headers.location;
     if (location === undefined) return result;
-    if (hop >= (opts.maxRedirects ?? 3)) return { kind: 'refused', message: `more than ${opts.maxRedirects ?? 3} redirects`, url: current };
+    if (hop >= (opts.maxRedirects ?? 3))
+      return { kind: 'refused', message: `more than ${opts.maxRedirects ?? 3} redirects`, url: current };
     current = new URL(location, checked.url).href;
   }
 }
 
-function postOnce(url: URL, addresses: Parameters<typeof pinnedLookup>[0], body: string, opts: PostOptions): Promise<PostResult> {
+function postOnce(
+  url: URL,
+  addresses: Parameters<typeof pinnedLookup>[0],
+  body: string,
+  opts: PostOptions,
+): Promise<PostResult> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -57,7 +64,12 @@ function postOnce(url: URL, addresses: Parameters<typeof pinnedLookup>[0], body:
       {
         method: 'POST',
         lookup: pinnedLookup(addresses),
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'telltale-webhooks/1', ...opts.headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'telltale-webhooks/1',
+          ...opts.headers,
+        },
       },
       (res) => {
         // the body is not needed: drain at most a little of it, then let the socket go
@@ -67,14 +79,18 @@ function postOnce(url: URL, addresses: Parameters<typeof pinnedLookup>[0], body:
           if (read > 65_536) res.destroy();
         });
         res.on('error', () => undefined);
-        res.on('close', () => done({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, url: url.href }));
+        res.on('close', () =>
+          done({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, url: url.href }),
+        );
       },
     );
     const timer = setTimeout(() => {
       req.destroy();
       done({ kind: 'timeout', message: `no answer within ${opts.timeoutMs} ms`, url: url.href });
     }, opts.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'connection', message: err.code ?? err.message, url: url.href }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done({ kind: 'connection', message: err.code ?? err.message, url: url.href }),
+    );
     req.end(body);
   });
 }

@@ -40,7 +40,13 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
  * connection errors retry with backoff until `maxAttempts`; SSRF refusals
  * and other statuses fail at once.
  */
-export function decide(result: PostResult, attempt: number, opts: RetryOptions, nowMs: number, random?: () => number): AttemptOutcome {
+export function decide(
+  result: PostResult,
+  attempt: number,
+  opts: RetryOptions,
+  nowMs: number,
+  random?: () => number,
+): AttemptOutcome {
   let reason: string;
   let delayMs = backoffMs(attempt, opts, random);
   switch (result.kind) {

@@ -10,7 +10,8 @@ describe('signWebhook (Standard Webhooks)', () => {
     const body = JSON.stringify({ status: 'firing', value: 0.5 });
     const headers = signWebhook('msg_abc', body, [newer, older], new Date());
     expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
-    for (const secret of [newer, older]) expect(new Webhook(secret).verify(body, headers)).toEqual({ status: 'firing', value: 0.5 });
+    for (const secret of [newer, older])
+      expect(new Webhook(secret).verify(body, headers)).toEqual({ status: 'firing', value: 0.5 });
     expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(newer).verify(`${body} `, headers)).toThrow();
   });
@@ -26,7 +27,12 @@ describe('signWebhook (Standard Webhooks)', () => {
 });
 
 describe('retry policy', () => {
-  const res = (status: number, headers: Record<string, string> = {}) => ({ kind: 'response' as const, status, headers, url: 'u' });
+  const res = (status: number, headers: Record<string, string> = {}) => ({
+    kind: 'response' as const,
+    status,
+    headers,
+    url: 'u',
+  });
   it('delivers on 2xx, disables on 410, fails on other 4xx and on refusals', () => {
     expect(decide(res(200), 1, DEFAULT_RETRY, 0).outcome).toBe('delivered');
     expect(decide(res(410), 1, DEFAULT_RETRY, 0).outcome).toBe('disabled');
@@ -35,7 +41,13 @@ describe('retry policy', () => {
   });
 
   it('retries 5xx, 408, timeouts and connection errors with growing jittered delays, then gives up', () => {
-    for (const r of [res(503), res(500), res(408), { kind: 'timeout' as const, message: 't', url: 'u' }, { kind: 'connection' as const, message: 'ECONNREFUSED', url: 'u' }]) {
+    for (const r of [
+      res(503),
+      res(500),
+      res(408),
+      { kind: 'timeout' as const, message: 't', url: 'u' },
+      { kind: 'connection' as const, message: 'ECONNREFUSED', url: 'u' },
+    ]) {
       expect(decide(r, 1, DEFAULT_RETRY, 0).outcome).toBe('retry');
     }
     expect(decide(res(503), DEFAULT_RETRY.maxAttempts, DEFAULT_RETRY, 0).outcome).toBe('failed');
@@ -45,7 +57,10 @@ describe('retry policy', () => {
   });
 
   it('honours Retry-After on 429 (seconds or a date)', () => {
-    expect(decide(res(429, { 'retry-after': '7' }), 1, DEFAULT_RETRY, 0)).toMatchObject({ outcome: 'retry', delayMs: 7000 });
+    expect(decide(res(429, { 'retry-after': '7' }), 1, DEFAULT_RETRY, 0)).toMatchObject({
+      outcome: 'retry',
+      delayMs: 7000,
+    });
     expect(retryAfterMs(new Date(60_000).toUTCString(), 0)).toBe(60_000);
     expect(retryAfterMs('soon', 0)).toBeUndefined();
   });

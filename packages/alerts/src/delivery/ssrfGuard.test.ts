@@ -29,11 +29,13 @@ const FORBIDDEN = [
   ['2002:a00:1::', '6to4'],
 ] as const;
 
-const fakeDns = (table: Record<string, string[]>): Resolver => (host) => {
-  const found = table[host];
-  if (found === undefined) return Promise.reject(new Error('ENOTFOUND'));
-  return Promise.resolve(found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-};
+const fakeDns =
+  (table: Record<string, string[]>): Resolver =>
+  (host) => {
+    const found = table[host];
+    if (found === undefined) return Promise.reject(new Error('ENOTFOUND'));
+    return Promise.resolve(found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+  };
 
 describe('SSRF guard: address classification', () => {
   it.each(FORBIDDEN)('refuses %s (%s)', (address, range) => {
@@ -41,7 +43,8 @@ describe('SSRF guard: address classification', () => {
   });
 
   it('lets public unicast addresses through', () => {
-    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(refusalOf(a, STRICT_SSRF_POLICY)).toBeUndefined();
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(refusalOf(a, STRICT_SSRF_POLICY)).toBeUndefined();
   });
 
   it('allows a private range only when an operator names it', () => {
@@ -72,8 +75,13 @@ describe('SSRF guard: URLs', () => {
   });
 
   it('refuses a DNS name that resolves to a private address (any of its addresses)', async () => {
-    const dns = fakeDns({ 'internal.example.com': ['10.1.2.3'], 'mixed.example.com': ['93.184.216.34', '192.168.0.10'] });
-    await expect(checkUrl('https://internal.example.com/x', STRICT_SSRF_POLICY, dns)).rejects.toThrow('internal.example.com resolves to 10.1.2.3 is a private address');
+    const dns = fakeDns({
+      'internal.example.com': ['10.1.2.3'],
+      'mixed.example.com': ['93.184.216.34', '192.168.0.10'],
+    });
+    await expect(checkUrl('https://internal.example.com/x', STRICT_SSRF_POLICY, dns)).rejects.toThrow(
+      'internal.example.com resolves to 10.1.2.3 is a private address',
+    );
     await expect(checkUrl('https://mixed.example.com/x', STRICT_SSRF_POLICY, dns)).rejects.toThrow(/192\.168\.0\.10/);
     // the real resolver: localhost is loopback
     await expect(checkUrl('http://localhost:9/x', STRICT_SSRF_POLICY)).rejects.toThrow(/loopback/);
@@ -84,7 +92,9 @@ describe('SSRF guard: URLs', () => {
     await expect(checkUrl('file:///etc/passwd', STRICT_SSRF_POLICY, dns)).rejects.toThrow(/only http and https/);
     await expect(checkUrl('https://u:p@hooks.example.com/', STRICT_SSRF_POLICY, dns)).rejects.toThrow(/credentials/);
     await expect(checkUrl('https://nowhere.example.com/', STRICT_SSRF_POLICY, dns)).rejects.toThrow(/cannot resolve/);
-    expect((await checkUrl('https://hooks.example.com/x', STRICT_SSRF_POLICY, dns)).addresses).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect((await checkUrl('https://hooks.example.com/x', STRICT_SSRF_POLICY, dns)).addresses).toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
   });
 });
 
@@ -96,7 +106,8 @@ describe('SSRF guard: sending', () => {
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/redirect-private') res.writeHead(307, { location: 'http://10.0.0.1/steal' }).end();
-      else if (req.url === '/redirect-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      else if (req.url === '/redirect-metadata')
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       else if (req.url === '/redirect-local') res.writeHead(308, { location: `http://127.0.0.1:${port}/final` }).end();
       else res.writeHead(204).end();
     });
@@ -105,7 +116,12 @@ describe('SSRF guard: sending', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const opts = (allowPrivate: string[], resolve?: Resolver) => ({ headers: {}, timeoutMs: 2000, policy: { allowPrivate }, ...(resolve === undefined ? {} : { resolve }) });
+  const opts = (allowPrivate: string[], resolve?: Resolver) => ({
+    headers: {},
+    timeoutMs: 2000,
+    policy: { allowPrivate },
+    ...(resolve === undefined ? {} : { resolve }),
+  });
 
   it('does not connect to a refused address at all', async () => {
     hits.length = 0;
@@ -117,17 +133,27 @@ describe('SSRF guard: sending', () => {
   it('connects to the checked address, not to what a later lookup says', async () => {
     // the resolver answers once with the allowed loopback; http.request is never given the name to resolve again
     let lookups = 0;
-    const resolve: Resolver = () => Promise.resolve(++lookups === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.9.9.9', family: 4 }]);
+    const resolve: Resolver = () =>
+      Promise.resolve(++lookups === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.9.9.9', family: 4 }]);
     const r = await postWebhook(`http://receiver.test:${port}/ok`, '{}', opts(['127.0.0.0/8'], resolve));
     expect(r).toMatchObject({ kind: 'response', status: 204 });
     expect(lookups).toBe(1);
   });
 
   it('refuses a redirect to a private or link-local address, and follows an allowed one', async () => {
-    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-private`, '{}', opts(['127.0.0.0/8']))).toMatchObject({ kind: 'refused', message: expect.stringMatching(/redirect refused: .*10\.0\.0\.1/) });
-    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-metadata`, '{}', opts(['127.0.0.0/8']))).toMatchObject({ kind: 'refused', message: expect.stringMatching(/169\.254\.169\.254/) });
+    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-private`, '{}', opts(['127.0.0.0/8']))).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/redirect refused: .*10\.0\.0\.1/),
+    });
+    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-metadata`, '{}', opts(['127.0.0.0/8']))).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/169\.254\.169\.254/),
+    });
     hits.length = 0;
-    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-local`, '{}', opts(['127.0.0.0/8']))).toMatchObject({ kind: 'response', status: 204 });
+    expect(await postWebhook(`http://127.0.0.1:${port}/redirect-local`, '{}', opts(['127.0.0.0/8']))).toMatchObject({
+      kind: 'response',
+      status: 204,
+    });
     expect(hits).toEqual(['/redirect-local', '/final']);
   });
 });

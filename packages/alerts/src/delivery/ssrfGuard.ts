@@ -78,14 +78,19 @@ export interface CheckedUrl {
  * returned addresses (see pinnedLookup), so a DNS answer that changes
  * between check and connect cannot slip a private address in.
  */
-export async function checkUrl(raw: string | URL, policy: SsrfPolicy, resolve: Resolver = systemResolver): Promise<CheckedUrl> {
+export async function checkUrl(
+  raw: string | URL,
+  policy: SsrfPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedUrl> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new SsrfError(`not a URL: ${String(raw)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SsrfError(`only http and https URLs are allowed, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SsrfError(`only http and https URLs are allowed, not ${url.protocol}`);
   if (url.username !== '' || url.password !== '') throw new SsrfError('a destination URL may not carry credentials');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   let addresses: ResolvedAddress[];
@@ -105,14 +110,24 @@ export async function checkUrl(raw: string | URL, policy: SsrfPolicy, resolve: R
   return { url, addresses };
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 
 /** A `lookup` for http.request that answers only with the checked addresses. */
-export function pinnedLookup(addresses: readonly ResolvedAddress[]): (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void {
+export function pinnedLookup(
+  addresses: readonly ResolvedAddress[],
+): (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void {
   return (_hostname, options, callback) => {
     const first = addresses[0];
     if (first === undefined) callback(new Error('no checked address'), '', 4);
-    else if (options.all === true) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    else if (options.all === true)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, first.address, first.family);
   };
 }

@@ -33,16 +33,33 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
   });
 
   const parts = () => {
-    const dispatcher = new AlertDispatcher({ store, policy: POLICY, clock, retry: { baseDelayMs: 1000, maxAttempts: 5 } });
-    const evaluator = new AlertEvaluator({ store, measure: () => Promise.resolve(observation), dashboardUrl: 'http://dash.example', clock });
+    const dispatcher = new AlertDispatcher({
+      store,
+      policy: POLICY,
+      clock,
+      retry: { baseDelayMs: 1000, maxAttempts: 5 },
+    });
+    const evaluator = new AlertEvaluator({
+      store,
+      measure: () => Promise.resolve(observation),
+      dashboardUrl: 'http://dash.example',
+      clock,
+    });
     const service = new AlertService({ store, dispatcher, policy: POLICY, clock, dashboardUrl: 'http://dash.example' });
     return { dispatcher, evaluator, service };
   };
 
   it('fires once, retries with the same webhook-id, resolves exactly once, and a restart neither loses nor duplicates', async () => {
     const { dispatcher, evaluator, service } = parts();
-    const { destination, secret } = await service.createDestination('p1', { name: 'ops', url: receiver.url, format: 'standard' });
-    const rule = await service.createRule('p1', ruleSpec({ destinationIds: [destination.id], evaluationIntervalSeconds: 10, forSeconds: 20 }));
+    const { destination, secret } = await service.createDestination('p1', {
+      name: 'ops',
+      url: receiver.url,
+      format: 'standard',
+    });
+    const rule = await service.createRule(
+      'p1',
+      ruleSpec({ destinationIds: [destination.id], evaluationIntervalSeconds: 10, forSeconds: 20 }),
+    );
     await evaluator.load();
 
     const step = async (seconds: number): Promise<void> => {
@@ -63,7 +80,11 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     expect(receiver.received).toHaveLength(2);
     const [first, retry] = receiver.received;
     expect(retry!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    expect(new Webhook(secret).verify(retry!.body, retry!.headers as Record<string, string>)).toMatchObject({ status: 'firing', value: 0.5, rule: { id: rule.id } });
+    expect(new Webhook(secret).verify(retry!.body, retry!.headers as Record<string, string>)).toMatchObject({
+      status: 'firing',
+      value: 0.5,
+      rule: { id: rule.id },
+    });
 
     // restart while firing: a new evaluator and dispatcher on the same store send nothing new
     const again = parts();
@@ -83,7 +104,11 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     const bodies = receiver.bodies<{ status: string }>();
     expect(bodies.map((b) => b.status)).toEqual(['firing', 'firing', 'resolved']);
     const history = await store.alerts.listAlertHistory('p1', { limit: 10 });
-    expect(history.map((h) => `${h.fromState}>${h.toState}`).reverse()).toEqual(['ok>pending', 'pending>firing', 'firing>resolved']);
+    expect(history.map((h) => `${h.fromState}>${h.toState}`).reverse()).toEqual([
+      'ok>pending',
+      'pending>firing',
+      'firing>resolved',
+    ]);
   });
 
   it('a notification decided but not yet in the outbox (crash in between) is written at start with its id, once', async () => {
@@ -92,7 +117,22 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     const rule = await service.createRule('p2', ruleSpec({ destinationIds: [destination.id] }));
     // the state a crashed evaluator wrote just before its outbox rows
     await store.alerts.putAlertStates([
-      { projectId: 'p2', ruleId: rule.id, groupKey: '', state: 'firing', episode: 'ep_x', sinceMs: now, firedAtMs: now, lastEvalAtMs: now, lastValue: 0.4, lastSample: 30, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: now, labels: {} },
+      {
+        projectId: 'p2',
+        ruleId: rule.id,
+        groupKey: '',
+        state: 'firing',
+        episode: 'ep_x',
+        sinceMs: now,
+        firedAtMs: now,
+        lastEvalAtMs: now,
+        lastValue: 0.4,
+        lastSample: 30,
+        notifySeq: 1,
+        notifyKind: 'firing',
+        lastNotifiedAtMs: now,
+        labels: {},
+      },
     ]);
     const before = receiver.received.length;
     await evaluator.load();
@@ -106,11 +146,25 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
 
   it('410 disables the destination; live loop events fire per run and resolve once', async () => {
     const { dispatcher, evaluator, service } = parts();
-    const { destination } = await service.createDestination('p3', { name: 'gone', url: receiver.url, format: 'alertmanager' });
-    await service.createRule('p3', ruleSpec({ metric: 'any_loop', comparison: 'gt', threshold: 0, destinationIds: [destination.id] }));
+    const { destination } = await service.createDestination('p3', {
+      name: 'gone',
+      url: receiver.url,
+      format: 'alertmanager',
+    });
+    await service.createRule(
+      'p3',
+      ruleSpec({ metric: 'any_loop', comparison: 'gt', threshold: 0, destinationIds: [destination.id] }),
+    );
     await evaluator.load();
     const before = receiver.received.length;
-    const event = { projectId: 'p3', kind: 'loop' as const, groupKey: 'run:r1', value: 3, atMs: now, labels: { runId: 'r1', tool: 'search' } };
+    const event = {
+      projectId: 'p3',
+      kind: 'loop' as const,
+      groupKey: 'run:r1',
+      value: 3,
+      atMs: now,
+      labels: { runId: 'r1', tool: 'search' },
+    };
     await evaluator.raise({ ...event, status: 'firing' });
     await evaluator.raise({ ...event, status: 'firing', value: 4 });
     await evaluator.raise({ ...event, status: 'resolved' });

@@ -3,7 +3,15 @@ import { type Store, type StoredAlertState } from '@telltale/store';
 import { breaches, type AlertRule } from '../rules/AlertRule.js';
 import type { Observation } from '../rules/measureRule.js';
 import { fromStoredRule, newId } from '../rules/ruleRecords.js';
-import { advance, initialState, type AlertStateName, type NotifyKind, type SeriesState, type Timing, type Verdict } from './advance.js';
+import {
+  advance,
+  initialState,
+  type AlertStateName,
+  type NotifyKind,
+  type SeriesState,
+  type Timing,
+  type Verdict,
+} from './advance.js';
 import type { AlertEventSink, LiveAlertEvent } from './LiveAlertEvent.js';
 import { enqueueNotifications, resolveUrl } from './outbox.js';
 
@@ -24,7 +32,8 @@ export interface AlertEvaluatorOptions {
   onEvaluated?: (result: 'breaching' | 'ok' | 'no_data' | 'error') => void;
 }
 
-const key = (projectId: string, ruleId: string, groupKey = ''): string => `${projectId}\u0000${ruleId}\u0000${groupKey}`;
+const key = (projectId: string, ruleId: string, groupKey = ''): string =>
+  `${projectId}\u0000${ruleId}\u0000${groupKey}`;
 
 /** How far back a restart re-creates notifications missing from the outbox. */
 const RECONCILE_WINDOW_MS = 24 * 3_600_000;
@@ -85,7 +94,8 @@ export class AlertEvaluator implements AlertEventSink {
       for (const s of await this.opts.store.alerts.listAlertStates()) {
         this.states.set(key(s.projectId, s.ruleId, s.groupKey), s);
         const rule = rules.get(key(s.projectId, s.ruleId));
-        if (s.groupKey === '' && rule !== undefined) this.nextEvalAt.set(key(s.projectId, s.ruleId), s.lastEvalAtMs + rule.evaluationIntervalSeconds * 1000);
+        if (s.groupKey === '' && rule !== undefined)
+          this.nextEvalAt.set(key(s.projectId, s.ruleId), s.lastEvalAtMs + rule.evaluationIntervalSeconds * 1000);
         const recent = s.lastNotifiedAtMs !== undefined && this.clock() - s.lastNotifiedAtMs < RECONCILE_WINDOW_MS;
         if (rule !== undefined && recent) await this.enqueue(rule, s);
       }
@@ -121,13 +131,21 @@ export class AlertEvaluator implements AlertEventSink {
   raise(event: LiveAlertEvent): Promise<void> {
     return this.serialReported(async () => {
       const now = this.clock();
-      if (this.liveRules === undefined || now - this.liveRules.atMs >= LIVE_RULES_TTL_MS) this.liveRules = { atMs: now, rules: await this.rules() };
+      if (this.liveRules === undefined || now - this.liveRules.atMs >= LIVE_RULES_TTL_MS)
+        this.liveRules = { atMs: now, rules: await this.rules() };
       for (const rule of this.liveRules.rules.values()) {
         if (!rule.enabled || rule.projectId !== event.projectId || rule.metric !== 'any_loop') continue;
         if (!matchesLabels(rule, event.labels)) continue;
         try {
           const verdict: Verdict = { breaching: event.status === 'firing', value: event.value, sample: 1 };
-          await this.apply(rule, event.groupKey, event.labels, verdict, { forSeconds: 0, repeatIntervalSeconds: rule.repeatIntervalSeconds }, event.atMs);
+          await this.apply(
+            rule,
+            event.groupKey,
+            event.labels,
+            verdict,
+            { forSeconds: 0, repeatIntervalSeconds: rule.repeatIntervalSeconds },
+            event.atMs,
+          );
         } catch (err) {
           this.opts.onError?.(err, rule.id);
         }
@@ -140,11 +158,24 @@ export class AlertEvaluator implements AlertEventSink {
     return [...this.states.values()].filter((s) => s.projectId === projectId);
   }
 
-  private async apply(rule: AlertRule, groupKey: string, labels: Readonly<Record<string, string>>, verdict: Verdict, timing: Timing, now: number): Promise<void> {
+  private async apply(
+    rule: AlertRule,
+    groupKey: string,
+    labels: Readonly<Record<string, string>>,
+    verdict: Verdict,
+    timing: Timing,
+    now: number,
+  ): Promise<void> {
     const k = key(rule.projectId, rule.id, groupKey);
     const prev = this.states.get(k);
     const t = advance(prev === undefined ? initialState(now) : toSeries(prev), verdict, timing, now, () => newId('ep'));
-    const stored: StoredAlertState = { ...t.next, projectId: rule.projectId, ruleId: rule.id, groupKey, labels: { ...prev?.labels, ...labels } };
+    const stored: StoredAlertState = {
+      ...t.next,
+      projectId: rule.projectId,
+      ruleId: rule.id,
+      groupKey,
+      labels: { ...prev?.labels, ...labels },
+    };
     // state first: it records the notification decision the outbox rows are derived from
     await this.opts.store.alerts.putAlertStates([stored]);
     this.states.set(k, stored);
@@ -169,7 +200,13 @@ export class AlertEvaluator implements AlertEventSink {
   }
 
   private async enqueue(rule: AlertRule, state: StoredAlertState): Promise<void> {
-    const written = await enqueueNotifications(this.opts.store, rule, state, resolveUrl(this.opts.dashboardUrl), this.clock());
+    const written = await enqueueNotifications(
+      this.opts.store,
+      rule,
+      state,
+      resolveUrl(this.opts.dashboardUrl),
+      this.clock(),
+    );
     if (written > 0) this.opts.onEnqueued?.();
   }
 
@@ -177,7 +214,11 @@ export class AlertEvaluator implements AlertEventSink {
     const rules = new Map<string, AlertRule>();
     for (const stored of await this.opts.store.alerts.listAlertRules()) {
       const rule = fromStoredRule(stored);
-      if (rule === undefined) this.opts.onError?.(new Error(`rule ${stored.ruleId} of project ${stored.projectId} has a definition that does not parse`), stored.ruleId);
+      if (rule === undefined)
+        this.opts.onError?.(
+          new Error(`rule ${stored.ruleId} of project ${stored.projectId} has a definition that does not parse`),
+          stored.ruleId,
+        );
       else rules.set(key(rule.projectId, rule.id), rule);
     }
     return rules;
@@ -198,12 +239,19 @@ export class AlertEvaluator implements AlertEventSink {
 
 function verdictOf(rule: AlertRule, obs: Observation): Verdict {
   const known = obs.value !== undefined && obs.sample >= rule.minSampleSize;
-  return { breaching: known && obs.value !== undefined ? breaches(rule.comparison, obs.value, rule.threshold) : undefined, value: obs.value, sample: obs.sample };
+  return {
+    breaching: known && obs.value !== undefined ? breaches(rule.comparison, obs.value, rule.threshold) : undefined,
+    value: obs.value,
+    sample: obs.sample,
+  };
 }
 
 function matchesLabels(rule: AlertRule, labels: Readonly<Record<string, string>>): boolean {
   const f = rule.filters;
-  return (f.agent === undefined || labels.agent === undefined || labels.agent === f.agent) && (f.tool === undefined || labels.tool === undefined || labels.tool === f.tool);
+  return (
+    (f.agent === undefined || labels.agent === undefined || labels.agent === f.agent) &&
+    (f.tool === undefined || labels.tool === undefined || labels.tool === f.tool)
+  );
 }
 
 /** The stored state as the state machine sees it (states and kinds are only ever written by it). */

@@ -18,7 +18,16 @@ function replay(timing: Timing, steps: Array<[number, Verdict]>): Array<[string,
 
 describe('advance (alert state machine)', () => {
   it('fires at once without a for duration and resolves exactly once', () => {
-    expect(replay({ forSeconds: 0, repeatIntervalSeconds: 0 }, [[1, fine], [2, breach], [3, breach], [4, fine], [5, fine], [6, fine]])).toEqual([
+    expect(
+      replay({ forSeconds: 0, repeatIntervalSeconds: 0 }, [
+        [1, fine],
+        [2, breach],
+        [3, breach],
+        [4, fine],
+        [5, fine],
+        [6, fine],
+      ]),
+    ).toEqual([
       ['ok', undefined],
       ['firing', 'firing'],
       ['firing', undefined],
@@ -29,7 +38,16 @@ describe('advance (alert state machine)', () => {
   });
 
   it('waits in pending for the for duration, and a blip back to ok resets it', () => {
-    expect(replay({ forSeconds: 60, repeatIntervalSeconds: 0 }, [[0, breach], [30, breach], [40, fine], [50, breach], [100, breach], [110, breach]])).toEqual([
+    expect(
+      replay({ forSeconds: 60, repeatIntervalSeconds: 0 }, [
+        [0, breach],
+        [30, breach],
+        [40, fine],
+        [50, breach],
+        [100, breach],
+        [110, breach],
+      ]),
+    ).toEqual([
       ['pending', undefined],
       ['pending', undefined],
       ['ok', undefined],
@@ -40,17 +58,29 @@ describe('advance (alert state machine)', () => {
   });
 
   it('repeats a firing notification every repeat interval while it breaches', () => {
-    expect(replay({ forSeconds: 0, repeatIntervalSeconds: 100 }, [[0, breach], [50, breach], [100, breach], [150, breach], [200, breach]]).map(([, n]) => n)).toEqual([
-      'firing',
-      undefined,
-      'firing',
-      undefined,
-      'firing',
-    ]);
+    expect(
+      replay({ forSeconds: 0, repeatIntervalSeconds: 100 }, [
+        [0, breach],
+        [50, breach],
+        [100, breach],
+        [150, breach],
+        [200, breach],
+      ]).map(([, n]) => n),
+    ).toEqual(['firing', undefined, 'firing', undefined, 'firing']);
   });
 
   it('too few samples neither starts, nor resolves, and drops a pending alert', () => {
-    expect(replay({ forSeconds: 10, repeatIntervalSeconds: 0 }, [[0, unknown], [1, breach], [2, unknown], [3, breach], [20, breach], [30, unknown], [40, fine]])).toEqual([
+    expect(
+      replay({ forSeconds: 10, repeatIntervalSeconds: 0 }, [
+        [0, unknown],
+        [1, breach],
+        [2, unknown],
+        [3, breach],
+        [20, breach],
+        [30, unknown],
+        [40, fine],
+      ]),
+    ).toEqual([
       ['ok', undefined],
       ['pending', undefined],
       ['ok', undefined],
@@ -67,7 +97,12 @@ describe('advance (alert state machine)', () => {
     let n = 0;
     const ep = (): string => `ep${++n}`;
     const seen: Array<[string, number, string]> = [];
-    for (const [sec, v] of [[0, breach], [10, breach], [20, fine], [30, breach]] as Array<[number, Verdict]>) {
+    for (const [sec, v] of [
+      [0, breach],
+      [10, breach],
+      [20, fine],
+      [30, breach],
+    ] as Array<[number, Verdict]>) {
       s = advance(s, v, t, sec * 1000, ep).next;
       seen.push([s.episode, s.notifySeq, s.notifyKind]);
     }

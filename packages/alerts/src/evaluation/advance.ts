@@ -19,7 +19,10 @@ export type { AlertStateName };
 export type NotifyKind = 'firing' | 'resolved';
 
 /** What the state machine keeps per (rule, group): the stored state without its identity and labels. */
-export type SeriesState = Omit<StoredAlertState, 'projectId' | 'ruleId' | 'groupKey' | 'labels' | 'state' | 'notifyKind'> & {
+export type SeriesState = Omit<
+  StoredAlertState,
+  'projectId' | 'ruleId' | 'groupKey' | 'labels' | 'state' | 'notifyKind'
+> & {
   state: AlertStateName;
   /** The last decided notification's kind (its sequence is `notifySeq`, counted per episode). */
   notifyKind: NotifyKind | '';
@@ -46,17 +49,36 @@ export interface Transition {
 }
 
 export function initialState(nowMs: number): SeriesState {
-  return { state: 'ok', episode: '', sinceMs: nowMs, firedAtMs: undefined, lastEvalAtMs: nowMs, lastValue: undefined, lastSample: 0, notifySeq: 0, notifyKind: '', lastNotifiedAtMs: undefined };
+  return {
+    state: 'ok',
+    episode: '',
+    sinceMs: nowMs,
+    firedAtMs: undefined,
+    lastEvalAtMs: nowMs,
+    lastValue: undefined,
+    lastSample: 0,
+    notifySeq: 0,
+    notifyKind: '',
+    lastNotifiedAtMs: undefined,
+  };
 }
 
-export function advance(prev: SeriesState, verdict: Verdict, timing: Timing, nowMs: number, newEpisode: () => string): Transition {
+export function advance(
+  prev: SeriesState,
+  verdict: Verdict,
+  timing: Timing,
+  nowMs: number,
+  newEpisode: () => string,
+): Transition {
   const observed = { ...prev, lastEvalAtMs: nowMs, lastValue: verdict.value, lastSample: verdict.sample };
   const move = (to: AlertStateName, change: Partial<SeriesState> = {}, notify?: NotifyKind): Transition => {
     const next: SeriesState = { ...observed, ...change, state: to, sinceMs: to === prev.state ? prev.sinceMs : nowMs };
-    if (notify !== undefined) Object.assign(next, { notifySeq: next.notifySeq + 1, notifyKind: notify, lastNotifiedAtMs: nowMs });
+    if (notify !== undefined)
+      Object.assign(next, { notifySeq: next.notifySeq + 1, notifyKind: notify, lastNotifiedAtMs: nowMs });
     return { next, notify, changed: to === prev.state ? undefined : { from: prev.state, to } };
   };
-  const fire = (episode: string): Transition => move('firing', { episode, firedAtMs: nowMs, ...(episode === prev.episode ? {} : { notifySeq: 0 }) }, 'firing');
+  const fire = (episode: string): Transition =>
+    move('firing', { episode, firedAtMs: nowMs, ...(episode === prev.episode ? {} : { notifySeq: 0 }) }, 'firing');
 
   switch (prev.state) {
     case 'ok':
@@ -64,7 +86,13 @@ export function advance(prev: SeriesState, verdict: Verdict, timing: Timing, now
       if (verdict.breaching !== true) return move(prev.state);
       const episode = newEpisode();
       if (timing.forSeconds <= 0) return fire(episode);
-      return move('pending', { episode, notifySeq: 0, notifyKind: '', firedAtMs: undefined, lastNotifiedAtMs: undefined });
+      return move('pending', {
+        episode,
+        notifySeq: 0,
+        notifyKind: '',
+        firedAtMs: undefined,
+        lastNotifiedAtMs: undefined,
+      });
     }
     case 'pending':
       if (verdict.breaching !== true) return move('ok');
@@ -72,7 +100,11 @@ export function advance(prev: SeriesState, verdict: Verdict, timing: Timing, now
     case 'firing': {
       if (verdict.breaching === false) return move('resolved', {}, 'resolved');
       const repeatMs = timing.repeatIntervalSeconds * 1000;
-      const due = verdict.breaching === true && repeatMs > 0 && prev.lastNotifiedAtMs !== undefined && nowMs - prev.lastNotifiedAtMs >= repeatMs;
+      const due =
+        verdict.breaching === true &&
+        repeatMs > 0 &&
+        prev.lastNotifiedAtMs !== undefined &&
+        nowMs - prev.lastNotifiedAtMs >= repeatMs;
       return move('firing', {}, due ? 'firing' : undefined);
     }
   }

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type Store, type StoredAlertState, type StoredNotification } from '@telltale/store';
-import { DESTINATION_FORMATS, formatPayload, summarise, type AlertNotice, type DestinationFormat } from '../delivery/payloads.js';
+import {
+  DESTINATION_FORMATS,
+  formatPayload,
+  summarise,
+  type AlertNotice,
+  type DestinationFormat,
+} from '../delivery/payloads.js';
 import type { AlertRule } from '../rules/AlertRule.js';
 
 /**
@@ -8,8 +14,19 @@ import type { AlertRule } from '../rules/AlertRule.js';
  * rule, group, episode, sequence, destination), so writing it again after a
  * crash yields the same id, and the outbox keeps it once.
  */
-export function notificationId(parts: { projectId: string; ruleId: string; groupKey: string; episode: string; seq: number; destinationId: string }): string {
-  const h = createHash('sha256').update([parts.projectId, parts.ruleId, parts.groupKey, parts.episode, String(parts.seq), parts.destinationId].join('\u0000'));
+export function notificationId(parts: {
+  projectId: string;
+  ruleId: string;
+  groupKey: string;
+  episode: string;
+  seq: number;
+  destinationId: string;
+}): string {
+  const h = createHash('sha256').update(
+    [parts.projectId, parts.ruleId, parts.groupKey, parts.episode, String(parts.seq), parts.destinationId].join(
+      '\u0000',
+    ),
+  );
   return `msg_${h.digest('base64url').slice(0, 27)}`;
 }
 
@@ -46,13 +63,27 @@ export function noticeOf(rule: AlertRule, state: StoredAlertState, dashboardUrl:
  * destination of the rule, skipping ids the outbox has already (so it is
  * safe to call again after a crash). Returns how many rows it wrote.
  */
-export async function enqueueNotifications(store: Store, rule: AlertRule, state: StoredAlertState, dashboardUrl: string, nowMs: number): Promise<number> {
+export async function enqueueNotifications(
+  store: Store,
+  rule: AlertRule,
+  state: StoredAlertState,
+  dashboardUrl: string,
+  nowMs: number,
+): Promise<number> {
   if (state.notifyKind === '' || state.notifySeq === 0) return 0;
   const wanted = rule.destinationIds.map((destinationId) => ({
     destinationId,
-    id: notificationId({ projectId: state.projectId, ruleId: rule.id, groupKey: state.groupKey, episode: state.episode, seq: state.notifySeq, destinationId }),
+    id: notificationId({
+      projectId: state.projectId,
+      ruleId: rule.id,
+      groupKey: state.groupKey,
+      episode: state.episode,
+      seq: state.notifySeq,
+      destinationId,
+    }),
   }));
-  const existing = await store.alerts.existingNotificationIds(state.projectId,
+  const existing = await store.alerts.existingNotificationIds(
+    state.projectId,
     wanted.map((w) => w.id),
   );
   const notice = noticeOf(rule, state, dashboardUrl);

@@ -1,4 +1,10 @@
-import { ALERT_METRICS, COMPARISONS, PERCENTILES, alertFiltersSchema, alertRuleSpecSchema } from '@telltale/api-contract';
+import {
+  ALERT_METRICS,
+  COMPARISONS,
+  PERCENTILES,
+  alertFiltersSchema,
+  alertRuleSpecSchema,
+} from '@telltale/api-contract';
 import type { AlertFilters, AlertMetric, AlertRuleSpec, Comparison, Percentile } from '@telltale/api-contract';
 
 // The alert vocabulary and the rule spec are the API's: they live in the contract.

@@ -25,13 +25,19 @@ export function ruleFilter(projectId: string, rule: AlertRuleSpec, nowMs: number
   };
 }
 
-const orUndefined = (v: number | null | undefined): number | undefined => (v === null || v === undefined || Number.isNaN(v) ? undefined : v);
+const orUndefined = (v: number | null | undefined): number | undefined =>
+  v === null || v === undefined || Number.isNaN(v) ? undefined : v;
 
 /**
  * Measures a rule's metric with the analytics facade — the same numbers the
  * API and `telltale report` show.
  */
-export async function measureRule(analytics: Analytics, projectId: string, rule: AlertRuleSpec, nowMs: number): Promise<Observation> {
+export async function measureRule(
+  analytics: Analytics,
+  projectId: string,
+  rule: AlertRuleSpec,
+  nowMs: number,
+): Promise<Observation> {
   const filter = ruleFilter(projectId, rule, nowMs);
   const percentile: Percentile = rule.percentile ?? 'p95';
   switch (rule.metric) {

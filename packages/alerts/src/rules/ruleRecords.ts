@@ -9,7 +9,15 @@ export function newId(prefix: string): string {
 
 export function toStoredRule(rule: AlertRule): StoredAlertRule {
   const { id, projectId, createdAtMs, updatedAtMs, enabled, ...spec } = rule;
-  return { projectId, ruleId: id, name: spec.name, definition: JSON.stringify({ ...spec, enabled }), enabled, createdAtMs, updatedAtMs };
+  return {
+    projectId,
+    ruleId: id,
+    name: spec.name,
+    definition: JSON.stringify({ ...spec, enabled }),
+    enabled,
+    createdAtMs,
+    updatedAtMs,
+  };
 }
 
 /** The rule of a stored row; undefined when its definition no longer parses (reported by the caller). */
@@ -23,5 +31,11 @@ export function fromStoredRule(stored: StoredAlertRule): AlertRule | undefined {
   const parsed = AlertRuleSpecSchema.safeParse(json);
   if (!parsed.success) return undefined;
   const spec: AlertRuleSpec = { ...parsed.data, enabled: stored.enabled };
-  return { ...spec, id: stored.ruleId, projectId: stored.projectId, createdAtMs: stored.createdAtMs, updatedAtMs: stored.updatedAtMs };
+  return {
+    ...spec,
+    id: stored.ruleId,
+    projectId: stored.projectId,
+    createdAtMs: stored.createdAtMs,
+    updatedAtMs: stored.updatedAtMs,
+  };
 }

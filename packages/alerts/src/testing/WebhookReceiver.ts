@@ -26,7 +26,11 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        receiver?.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), atMs: Date.now() });
+        receiver?.received.push({
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          atMs: Date.now(),
+        });
         const next = receiver?.statuses.shift() ?? { status: 200 };
         res.writeHead(next.status, next.headers).end();
       });
@@ -48,7 +52,8 @@ export class WebhookReceiver {
   async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedWebhook[]> {
     const until = Date.now() + timeoutMs;
     while (this.received.length < count) {
-      if (Date.now() > until) throw new Error(`expected ${count} webhooks, got ${this.received.length} in ${timeoutMs} ms`);
+      if (Date.now() > until)
+        throw new Error(`expected ${count} webhooks, got ${this.received.length} in ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 25));
     }
     return this.received;

@@ -14,13 +14,45 @@ let nextId = 1;
 function span(projectId: string, kind: string, extra: Partial<SpanRecord>): SpanRecord {
   const id = (nextId++).toString(16).padStart(16, '0');
   return {
-    projectId, traceId: 'f'.repeat(32), spanId: id, parentSpanId: kind === 'run' ? '' : 'root', traceState: '', runId: 'r1',
-    isRunRoot: kind === 'run', serviceName: 'svc', name: kind === 'run' ? 'agent' : 'call', spanKind: 1, stepKind: kind,
-    stepName: kind === 'run' ? '' : 'call', attempt: kind === 'run' ? 0 : 1, toolName: '', toolArgsHash: '', stateHash: '',
-    outputHash: '', sideEffect: false, model: '', provider: '', inputTokens: 0, outputTokens: 0, cachedInputTokens: 0,
-    costUsd: null, startTimeUnixNano: T0 + BigInt(nextId) * 1000n, endTimeUnixNano: T0 + 10_000_000n, statusCode: 1,
-    statusMessage: '', errorType: '', runOutcome: '', attributes: [], resourceAttributes: [], scopeName: '', scopeVersion: '',
-    events: [], links: [], droppedAttributesCount: 0, droppedEventsCount: 0, droppedLinksCount: 0,
+    projectId,
+    traceId: 'f'.repeat(32),
+    spanId: id,
+    parentSpanId: kind === 'run' ? '' : 'root',
+    traceState: '',
+    runId: 'r1',
+    isRunRoot: kind === 'run',
+    serviceName: 'svc',
+    name: kind === 'run' ? 'agent' : 'call',
+    spanKind: 1,
+    stepKind: kind,
+    stepName: kind === 'run' ? '' : 'call',
+    attempt: kind === 'run' ? 0 : 1,
+    toolName: '',
+    toolArgsHash: '',
+    stateHash: '',
+    outputHash: '',
+    sideEffect: false,
+    model: '',
+    provider: '',
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    costUsd: null,
+    startTimeUnixNano: T0 + BigInt(nextId) * 1000n,
+    endTimeUnixNano: T0 + 10_000_000n,
+    statusCode: 1,
+    statusMessage: '',
+    errorType: '',
+    runOutcome: '',
+    attributes: [],
+    resourceAttributes: [],
+    scopeName: '',
+    scopeVersion: '',
+    events: [],
+    links: [],
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
     ...extra,
   };
 }
@@ -31,16 +63,38 @@ function span(projectId: string, kind: string, extra: Partial<SpanRecord>): Span
  * in-house-llm: unpriced.
  */
 const runSpans = (projectId: string): SpanRecord[] => [
-  span(projectId, 'run', { spanId: 'root'.padEnd(16, '0'), model: 'gpt-4o', inputTokens: 9 * MTOK, outputTokens: 9 * MTOK }),
-  span(projectId, 'llm', { parentSpanId: 'root'.padEnd(16, '0'), model: 'gpt-4o-2024-08-06', inputTokens: MTOK, cachedInputTokens: 0.2 * MTOK, outputTokens: 0.1 * MTOK }),
-  span(projectId, 'llm', { parentSpanId: 'root'.padEnd(16, '0'), model: 'gpt-4o-mini', inputTokens: MTOK, outputTokens: MTOK }),
+  span(projectId, 'run', {
+    spanId: 'root'.padEnd(16, '0'),
+    model: 'gpt-4o',
+    inputTokens: 9 * MTOK,
+    outputTokens: 9 * MTOK,
+  }),
+  span(projectId, 'llm', {
+    parentSpanId: 'root'.padEnd(16, '0'),
+    model: 'gpt-4o-2024-08-06',
+    inputTokens: MTOK,
+    cachedInputTokens: 0.2 * MTOK,
+    outputTokens: 0.1 * MTOK,
+  }),
+  span(projectId, 'llm', {
+    parentSpanId: 'root'.padEnd(16, '0'),
+    model: 'gpt-4o-mini',
+    inputTokens: MTOK,
+    outputTokens: MTOK,
+  }),
   span(projectId, 'llm', { parentSpanId: 'root'.padEnd(16, '0'), model: 'in-house-llm', inputTokens: MTOK }),
 ];
 
 const price = (model: string, input: number, cached: number, output: number): ModelPriceOverride => ({
-  model, inputPerMTok: input, cachedInputPerMTok: cached, outputPerMTok: output, asOf: '2025-09-01', source: 'contract',
+  model,
+  inputPerMTok: input,
+  cachedInputPerMTok: cached,
+  outputPerMTok: output,
+  asOf: '2025-09-01',
+  source: 'contract',
 });
-const close = (actual: number | undefined, expected: number): void => expect(Math.abs((actual ?? Number.NaN) - expected)).toBeLessThan(1e-9);
+const close = (actual: number | undefined, expected: number): void =>
+  expect(Math.abs((actual ?? Number.NaN) - expected)).toBeLessThan(1e-9);
 
 describe('Analytics cost facade with project price overrides', () => {
   let dir: string;
@@ -89,9 +143,17 @@ describe('Analytics cost facade with project price overrides', () => {
 
     const listed = await analytics.prices('p1');
     const gpt4o = listed.find((p) => p.model === 'gpt-4o');
-    expect(gpt4o).toMatchObject({ origin: 'override', inputPerMTok: 5, source: 'contract', bundled: { inputPerMTok: 2.5 } });
+    expect(gpt4o).toMatchObject({
+      origin: 'override',
+      inputPerMTok: 5,
+      source: 'contract',
+      bundled: { inputPerMTok: 2.5 },
+    });
     expect(listed.find((p) => p.model === 'in-house-llm')).toMatchObject({ origin: 'override' });
-    expect((await analytics.prices('p2')).find((p) => p.model === 'gpt-4o')).toMatchObject({ origin: 'bundled', inputPerMTok: 2.5 });
+    expect((await analytics.prices('p2')).find((p) => p.model === 'gpt-4o')).toMatchObject({
+      origin: 'bundled',
+      inputPerMTok: 2.5,
+    });
   });
 
   it('reverts to bundled prices when overrides are deleted', async () => {

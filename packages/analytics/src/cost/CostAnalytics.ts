@@ -23,7 +23,8 @@ const LOOPING_IDS_PER_QUERY = 1000;
 
 /** Request-shaped mistakes (RangeError from validation) become BAD_REQUEST. */
 function asBadRequest(err: unknown): never {
-  if (err instanceof RangeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
+  if (err instanceof RangeError)
+    throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
   throw err;
 }
 
@@ -58,7 +59,10 @@ export class CostAnalytics {
     const ids = await this.loopingRunIds(filter);
     const total: Required<LoopingRunCost> = { runs: 0, costUsd: 0, failedRuns: 0, failedUsd: 0 };
     for (let i = 0; i < ids.length; i += LOOPING_IDS_PER_QUERY) {
-      const s = await this.store.metrics.runCostStats({ ...filter, runIds: ids.slice(i, i + LOOPING_IDS_PER_QUERY) }, prices);
+      const s = await this.store.metrics.runCostStats(
+        { ...filter, runIds: ids.slice(i, i + LOOPING_IDS_PER_QUERY) },
+        prices,
+      );
       total.runs += s.successRuns + s.incompleteRuns;
       total.costUsd += s.successUsd + s.incompleteUsd;
       total.failedRuns += s.failureRuns;

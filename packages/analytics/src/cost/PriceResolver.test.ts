@@ -7,7 +7,15 @@ const BUNDLED: ModelPrice[] = [
   { model: 'a', inputPerMTok: 1, cachedInputPerMTok: 0.5, outputPerMTok: 2, asOf: '2025-01-01', source: 'vendor' },
   { model: 'b', inputPerMTok: 3, cachedInputPerMTok: 1, outputPerMTok: 6, asOf: '2025-01-01', source: 'vendor' },
 ];
-const override = (model: string, inputPerMTok: number): StoredModelPrice => ({ model, inputPerMTok, cachedInputPerMTok: 0, outputPerMTok: 0, asOf: 'x', source: 'contract', updatedAtMs: 42 });
+const override = (model: string, inputPerMTok: number): StoredModelPrice => ({
+  model,
+  inputPerMTok,
+  cachedInputPerMTok: 0,
+  outputPerMTok: 0,
+  asOf: 'x',
+  source: 'contract',
+  updatedAtMs: 42,
+});
 
 describe('PriceResolver', () => {
   it('merges overrides over the bundled table: same name replaces, new names add', async () => {

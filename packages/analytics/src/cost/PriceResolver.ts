@@ -69,7 +69,11 @@ export class PriceResolver {
     const cached = this.cache.get(projectId);
     if (cached !== undefined && this.now() - cached.loadedAt < this.ttlMs) return cached;
     const overrides = this.loadOverrides(projectId);
-    const entry: Entry = { overrides, table: overrides.then((o) => resolvePriceTable(o, this.bundled)), loadedAt: this.now() };
+    const entry: Entry = {
+      overrides,
+      table: overrides.then((o) => resolvePriceTable(o, this.bundled)),
+      loadedAt: this.now(),
+    };
     this.cache.set(projectId, entry);
     // a failed load is not cached: the next call tries again
     overrides.catch(() => {

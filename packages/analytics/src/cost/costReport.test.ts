@@ -29,7 +29,10 @@ describe('costReport', () => {
     expect(r.perSuccessfulRunUsd).toBeCloseTo(0.2, 15);
     expect(r.perSuccessUsd).toBeCloseTo(2.5 / 6, 15);
     expect(r.wasted).toEqual({ failedRunsUsd: 0.9, loopingRunsUsd: null, totalUsd: 0.9, share: 0.9 / 2.5 });
-    expect(r.unpriced).toEqual({ spans: 2, byModel: [{ model: 'x', spans: 2, inputTokens: 10, cachedInputTokens: 0, outputTokens: 1 }] });
+    expect(r.unpriced).toEqual({
+      spans: 2,
+      byModel: [{ model: 'x', spans: 2, inputTokens: 10, cachedInputTokens: 0, outputTokens: 1 }],
+    });
     expect(r.perRun).toEqual({ meanUsd: 0.2333, p50Usd: 0.2, p95Usd: 0.5, p99Usd: 0.5, maxUsd: 0.5 });
     expect(r.tokens).toEqual({ input: 1000, cachedInput: 300, output: 200 });
   });

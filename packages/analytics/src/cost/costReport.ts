@@ -41,7 +41,11 @@ export interface CostSummary {
 }
 
 /** Pure: the summary from the run cost aggregates (and loop costs when known). */
-export function costReport(stats: RunCostStats, unpriced: readonly UnpricedUsage[], looping: LoopingRunCost | null = null): CostSummary {
+export function costReport(
+  stats: RunCostStats,
+  unpriced: readonly UnpricedUsage[],
+  looping: LoopingRunCost | null = null,
+): CostSummary {
   const loopingUsd = looping === null ? null : looping.costUsd;
   const wastedTotal = stats.failureUsd + (loopingUsd ?? 0);
   return {
@@ -53,7 +57,13 @@ export function costReport(stats: RunCostStats, unpriced: readonly UnpricedUsage
       completed: stats.successRuns + stats.failureRuns,
     },
     totalUsd: stats.totalUsd,
-    perRun: { meanUsd: stats.meanUsd, p50Usd: stats.p50Usd, p95Usd: stats.p95Usd, p99Usd: stats.p99Usd, maxUsd: stats.maxUsd },
+    perRun: {
+      meanUsd: stats.meanUsd,
+      p50Usd: stats.p50Usd,
+      p95Usd: stats.p95Usd,
+      p99Usd: stats.p99Usd,
+      maxUsd: stats.maxUsd,
+    },
     perSuccessfulRunUsd: stats.successRuns === 0 ? null : stats.successUsd / stats.successRuns,
     perSuccessUsd: stats.successRuns === 0 ? null : stats.totalUsd / stats.successRuns,
     wasted: {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { costBreakdown } from './costBreakdown.js';
 import { bucketRange, costSeries, MAX_COST_BUCKETS } from './costSeries.js';
 
-const bucket = (bucketStartMs: number, totalUsd: number) => ({ bucketStartMs, runs: 1, completedRuns: 1, totalUsd, failureUsd: 0, meanUsd: totalUsd, p50Usd: totalUsd, p95Usd: totalUsd, maxUsd: totalUsd });
+const bucket = (bucketStartMs: number, totalUsd: number) => ({
+  bucketStartMs,
+  runs: 1,
+  completedRuns: 1,
+  totalUsd,
+  failureUsd: 0,
+  meanUsd: totalUsd,
+  p50Usd: totalUsd,
+  p95Usd: totalUsd,
+  maxUsd: totalUsd,
+});
 
 describe('costSeries', () => {
   it('fills the buckets without runs with zeros, aligned to the epoch', () => {
@@ -23,7 +33,16 @@ describe('costSeries', () => {
 
 describe('costBreakdown', () => {
   it('gives each group its share of the total', () => {
-    const g = (key: string, costUsd: number) => ({ key, costUsd, calls: 1, billedCalls: 1, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, unpricedSpans: 0 });
+    const g = (key: string, costUsd: number) => ({
+      key,
+      costUsd,
+      calls: 1,
+      billedCalls: 1,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      unpricedSpans: 0,
+    });
     const b = costBreakdown('tool', [g('search', 3), g('', 1)]);
     expect(b.totalUsd).toBe(4);
     expect(b.rows.map((r) => [r.key, r.share])).toEqual([

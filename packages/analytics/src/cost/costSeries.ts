@@ -11,12 +11,15 @@ export interface CostSeries {
 
 /** The first and last bucket starts (ms) of a window; throws RangeError beyond MAX_COST_BUCKETS. */
 export function bucketRange(fromMs: number, toMs: number, intervalSeconds: number): { first: number; last: number } {
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`intervalSeconds must be a whole number ≥ 1, got ${intervalSeconds}`);
+  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
+    throw new RangeError(`intervalSeconds must be a whole number ≥ 1, got ${intervalSeconds}`);
   const step = intervalSeconds * 1000;
   const first = Math.floor(fromMs / step) * step;
   const last = Math.max(first, Math.floor((toMs - 1) / step) * step);
   if ((last - first) / step + 1 > MAX_COST_BUCKETS) {
-    throw new RangeError(`the window holds more than ${MAX_COST_BUCKETS} buckets of ${intervalSeconds} s: use a longer interval`);
+    throw new RangeError(
+      `the window holds more than ${MAX_COST_BUCKETS} buckets of ${intervalSeconds} s: use a longer interval`,
+    );
   }
   return { first, last };
 }
@@ -26,13 +29,30 @@ export function bucketRange(fromMs: number, toMs: number, intervalSeconds: numbe
  * them) filled with zeros, from the bucket holding `fromMs` to the one
  * holding `toMs − 1` (buckets align to the epoch).
  */
-export function costSeries(rows: readonly CostBucket[], fromMs: number, toMs: number, intervalSeconds: number): CostSeries {
+export function costSeries(
+  rows: readonly CostBucket[],
+  fromMs: number,
+  toMs: number,
+  intervalSeconds: number,
+): CostSeries {
   const step = intervalSeconds * 1000;
   const { first, last } = bucketRange(fromMs, toMs, intervalSeconds);
   const byStart = new Map(rows.map((r) => [r.bucketStartMs, r]));
   const buckets: CostBucket[] = [];
   for (let t = first; t <= last; t += step) {
-    buckets.push(byStart.get(t) ?? { bucketStartMs: t, runs: 0, completedRuns: 0, totalUsd: 0, failureUsd: 0, meanUsd: 0, p50Usd: 0, p95Usd: 0, maxUsd: 0 });
+    buckets.push(
+      byStart.get(t) ?? {
+        bucketStartMs: t,
+        runs: 0,
+        completedRuns: 0,
+        totalUsd: 0,
+        failureUsd: 0,
+        meanUsd: 0,
+        p50Usd: 0,
+        p95Usd: 0,
+        maxUsd: 0,
+      },
+    );
   }
   return { intervalSeconds, buckets };
 }

@@ -7,7 +7,10 @@ const PER_TOKEN = 1 / 1_000_000;
  * The per-token table the queries bind: the bundled prices with a project's
  * overrides on top (same model name replaces, new names add).
  */
-export function resolvePriceTable(overrides: readonly ModelPrice[] = [], bundled: readonly ModelPrice[] = BUNDLED_PRICES): PriceTable {
+export function resolvePriceTable(
+  overrides: readonly ModelPrice[] = [],
+  bundled: readonly ModelPrice[] = BUNDLED_PRICES,
+): PriceTable {
   const byModel = new Map<string, ModelPrice>();
   for (const p of bundled) byModel.set(p.model, p);
   for (const p of overrides) byModel.set(p.model, p);

@@ -30,13 +30,21 @@ export function failureBreakdown(counts: Readonly<Record<FailureCause, number>>)
   const failedRuns = FAILURE_CAUSES.reduce((sum, c) => sum + counts[c], 0);
   return {
     failedRuns,
-    causes: FAILURE_CAUSES.map((cause) => ({ cause, runs: counts[cause], share: failedRuns === 0 ? null : counts[cause] / failedRuns })),
+    causes: FAILURE_CAUSES.map((cause) => ({
+      cause,
+      runs: counts[cause],
+      share: failedRuns === 0 ? null : counts[cause] / failedRuns,
+    })),
   };
 }
 
 export function failureSeries(buckets: readonly FailureBucket[], intervalSeconds: number): FailureSeries {
   return {
     intervalSeconds,
-    points: buckets.map((b) => ({ bucketStartMs: b.bucketStartMs, failedRuns: FAILURE_CAUSES.reduce((sum, c) => sum + b.counts[c], 0), counts: { ...b.counts } })),
+    points: buckets.map((b) => ({
+      bucketStartMs: b.bucketStartMs,
+      failedRuns: FAILURE_CAUSES.reduce((sum, c) => sum + b.counts[c], 0),
+      counts: { ...b.counts },
+    })),
   };
 }

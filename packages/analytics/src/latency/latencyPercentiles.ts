@@ -1,4 +1,10 @@
-import { DIGEST_RELATIVE_ERROR, EXACT_PERCENTILE_LIMIT, PERCENTILE_LEVELS, type LatencyGroupBy, type LatencyGroupRow } from '@telltale/store';
+import {
+  DIGEST_RELATIVE_ERROR,
+  EXACT_PERCENTILE_LIMIT,
+  PERCENTILE_LEVELS,
+  type LatencyGroupBy,
+  type LatencyGroupRow,
+} from '@telltale/store';
 
 /** How a group's percentiles were computed. */
 export type PercentileAccuracy =
@@ -52,7 +58,11 @@ export function latencyStats(row: LatencyGroupRow): LatencyStats {
 }
 
 /** RELIABILITY-MATH "Latency": percentiles per group, exact up to the limit. */
-export function latencyPercentiles(rows: readonly LatencyGroupRow[], groupBy: LatencyGroupBy, exactLimit = EXACT_PERCENTILE_LIMIT): LatencyPercentiles {
+export function latencyPercentiles(
+  rows: readonly LatencyGroupRow[],
+  groupBy: LatencyGroupBy,
+  exactLimit = EXACT_PERCENTILE_LIMIT,
+): LatencyPercentiles {
   return {
     groupBy,
     levels: PERCENTILE_LEVELS,

@@ -42,7 +42,11 @@ export function autoInterval(windowNs: bigint): LatencyIntervalSeconds {
 }
 
 /** Store rows (group × bucket, largest groups first) as one series per group. */
-export function latencySeries(rows: readonly LatencySeriesRow[], groupBy: LatencyGroupBy, intervalSeconds: LatencyIntervalSeconds): LatencySeries {
+export function latencySeries(
+  rows: readonly LatencySeriesRow[],
+  groupBy: LatencyGroupBy,
+  intervalSeconds: LatencyIntervalSeconds,
+): LatencySeries {
   const byGroup = new Map<string, LatencySeriesGroup>();
   for (const row of rows) {
     const id = JSON.stringify([row.key, row.service]);
@@ -56,6 +60,11 @@ export function latencySeries(rows: readonly LatencySeriesRow[], groupBy: Latenc
   }
   const series = [...byGroup.values()];
   for (const s of series) s.points.sort((a, b) => a.startUnixMs - b.startUnixMs);
-  series.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || (a.service < b.service ? -1 : a.service > b.service ? 1 : 0));
+  series.sort(
+    (a, b) =>
+      b.count - a.count ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+      (a.service < b.service ? -1 : a.service > b.service ? 1 : 0),
+  );
   return { groupBy, intervalSeconds, series };
 }

@@ -50,8 +50,10 @@ export function tailAttribution(rows: TailAttributionRows): TailAttribution {
     completedRuns: rows.completedRuns,
     tailRuns: rows.tailRuns,
     medianRuns: rows.medianRuns,
-    thresholdsNs: rows.completedRuns === 0 ? null : { p99: rows.p99Ns, p50: rows.p50Ns, p45: rows.p45Ns, p55: rows.p55Ns },
+    thresholdsNs:
+      rows.completedRuns === 0 ? null : { p99: rows.p99Ns, p50: rows.p50Ns, p45: rows.p45Ns, p55: rows.p55Ns },
     steps,
-    tailDriver: driver !== undefined && driver.delta > 0 && rows.tailRuns > 0 && rows.medianRuns > 0 ? driver.stepName : null,
+    tailDriver:
+      driver !== undefined && driver.delta > 0 && rows.tailRuns > 0 && rows.medianRuns > 0 ? driver.stepName : null,
   };
 }

@@ -10,7 +10,12 @@ import {
   type Store,
 } from '@telltale/store';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { failureBreakdown, failureSeries, type FailureBreakdown, type FailureSeries } from '../failures/failureReport.js';
+import {
+  failureBreakdown,
+  failureSeries,
+  type FailureBreakdown,
+  type FailureSeries,
+} from '../failures/failureReport.js';
 import { loopRateSeries, type LoopRateSeries } from './loopRateSeries.js';
 import { loopReport, type LoopsReport } from './loopReport.js';
 import { resolveLoopThresholds } from './LoopThresholds.js';
@@ -31,7 +36,11 @@ export interface LoopListOptions extends LoopOptions {
 const MAX_LIMIT = 500;
 
 function wholeNumber(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `${name} must be a whole number in [${min}, ${max}], got ${v}` });
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `${name} must be a whole number in [${min}, ${max}], got ${v}`,
+    });
   return v;
 }
 
@@ -47,11 +56,16 @@ export class LoopAnalytics {
     private readonly pricesFor: (projectId: string) => Promise<PriceTable>,
   ) {}
 
-  private async context(filter: AnalyticsFilter, opts: LoopOptions): Promise<{ prices: PriceTable; t: LoopThresholds; medians: AgentStepMedian[] | undefined }> {
+  private async context(
+    filter: AnalyticsFilter,
+    opts: LoopOptions,
+  ): Promise<{ prices: PriceTable; t: LoopThresholds; medians: AgentStepMedian[] | undefined }> {
     const t = resolveLoopThresholds(opts.thresholds);
     const prices = await this.pricesFor(filter.projectId);
     const restricted = (filter.runIds?.length ?? 0) > 0;
-    const medians = restricted ? await this.store.metrics.agentStepMedians({ ...filter, runIds: [] }, prices) : undefined;
+    const medians = restricted
+      ? await this.store.metrics.agentStepMedians({ ...filter, runIds: [] }, prices)
+      : undefined;
     return { prices, t, medians };
   }
 
@@ -76,7 +90,11 @@ export class LoopAnalytics {
   async loopRate(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<LoopRateSeries> {
     const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
     const { prices, t, medians } = await this.context(filter, opts);
-    return loopRateSeries(await this.store.metrics.loopRate(filter, prices, t, intervalSeconds, medians), intervalSeconds, t);
+    return loopRateSeries(
+      await this.store.metrics.loopRate(filter, prices, t, intervalSeconds, medians),
+      intervalSeconds,
+      t,
+    );
   }
 
   /** The filter's looping runs with their kinds and waste (for the runs list: pass `runIds`). */
@@ -97,10 +115,16 @@ export class LoopAnalytics {
     return failureBreakdown(await this.store.metrics.failureCauses(filter, prices, t, medians));
   }
 
-  async failureSeries(filter: AnalyticsFilter, opts: LoopOptions & { intervalSeconds: number }): Promise<FailureSeries> {
+  async failureSeries(
+    filter: AnalyticsFilter,
+    opts: LoopOptions & { intervalSeconds: number },
+  ): Promise<FailureSeries> {
     const intervalSeconds = wholeNumber('intervalSeconds', opts.intervalSeconds, 1, 366 * 86_400);
     const { prices, t, medians } = await this.context(filter, opts);
-    return failureSeries(await this.store.metrics.failureSeries(filter, prices, t, intervalSeconds, medians), intervalSeconds);
+    return failureSeries(
+      await this.store.metrics.failureSeries(filter, prices, t, intervalSeconds, medians),
+      intervalSeconds,
+    );
   }
 
   /** The primary cause of each failed run of the filter (for the runs list: pass `runIds`). */

@@ -20,5 +20,7 @@ export function medianSteps(stepsPerRun: readonly number[]): number {
 /** max(multiplier × median, hard cap); the hard cap alone without a median (incomplete runs, agents without completed runs). */
 export function runawayLimit(t: LoopThresholds, agentMedianSteps: number | null | undefined): number {
   const cap = t.runawayHardCap;
-  return agentMedianSteps === null || agentMedianSteps === undefined || Number.isNaN(agentMedianSteps) ? cap : Math.max(t.runawayMultiplier * agentMedianSteps, cap);
+  return agentMedianSteps === null || agentMedianSteps === undefined || Number.isNaN(agentMedianSteps)
+    ? cap
+    : Math.max(t.runawayMultiplier * agentMedianSteps, cap);
 }

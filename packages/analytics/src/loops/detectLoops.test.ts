@@ -21,15 +21,35 @@ function steps(...defs: Array<Partial<LoopStep> & { kind: string }>): LoopStep[]
     ...d,
   }));
 }
-const tool = (name: string, argsHash: string, extra: Partial<LoopStep> = {}): Partial<LoopStep> & { kind: string } => ({ kind: 'tool', name, argsHash, ...extra });
-const summary = (d: ReturnType<typeof detectLoops>): unknown[] => d.map((x) => [x.variant, x.count, x.wastedNs, x.spanIds.length]);
+const tool = (name: string, argsHash: string, extra: Partial<LoopStep> = {}): Partial<LoopStep> & { kind: string } => ({
+  kind: 'tool',
+  name,
+  argsHash,
+  ...extra,
+});
+const summary = (d: ReturnType<typeof detectLoops>): unknown[] =>
+  d.map((x) => [x.variant, x.count, x.wastedNs, x.spanIds.length]);
 
 describe('detectLoops', () => {
   it('finds a repeated action and wastes the repeats after the first', () => {
-    const run = steps(tool('search', 'h', { costUsd: 0.5 }), { kind: 'llm' }, tool('search', 'h', { costUsd: 0.25, durationNs: 2 * MS }), tool('fetch', 'h'), tool('search', 'h', { costUsd: 0.25, durationNs: 3 * MS }));
+    const run = steps(
+      tool('search', 'h', { costUsd: 0.5 }),
+      { kind: 'llm' },
+      tool('search', 'h', { costUsd: 0.25, durationNs: 2 * MS }),
+      tool('fetch', 'h'),
+      tool('search', 'h', { costUsd: 0.25, durationNs: 3 * MS }),
+    );
     const [d, ...rest] = detectLoops(run, T);
     expect(rest).toEqual([]);
-    expect(d).toMatchObject({ kind: 'repeated_action', variant: 'tool_args', count: 3, wastedNs: 5 * MS, wastedCostUsd: 0.5, toolName: 'search', argsHash: 'h' });
+    expect(d).toMatchObject({
+      kind: 'repeated_action',
+      variant: 'tool_args',
+      count: 3,
+      wastedNs: 5 * MS,
+      wastedCostUsd: 0.5,
+      toolName: 'search',
+      argsHash: 'h',
+    });
     expect(d!.spanIds).toEqual([run[0]!.spanId, run[2]!.spanId, run[4]!.spanId]);
     expect(d!.anchorStartNs).toBe(run[0]!.startNs);
   });
@@ -40,13 +60,28 @@ describe('detectLoops', () => {
   });
 
   it('finds no progress by state hash across plan and validate steps', () => {
-    const run = steps({ kind: 'plan', stateHash: 's' }, { kind: 'act' }, { kind: 'validate', stateHash: 's' }, { kind: 'plan', stateHash: 's' }, { kind: 'act', stateHash: 's' });
-    expect(detectLoops(run, T).map((d) => [d.kind, d.variant, d.count, d.stateHash, d.wastedNs])).toEqual([['no_progress', 'state_hash', 3, 's', 2 * MS]]);
+    const run = steps(
+      { kind: 'plan', stateHash: 's' },
+      { kind: 'act' },
+      { kind: 'validate', stateHash: 's' },
+      { kind: 'plan', stateHash: 's' },
+      { kind: 'act', stateHash: 's' },
+    );
+    expect(detectLoops(run, T).map((d) => [d.kind, d.variant, d.count, d.stateHash, d.wastedNs])).toEqual([
+      ['no_progress', 'state_hash', 3, 's', 2 * MS],
+    ]);
   });
 
   it('finds consecutive failed validations with one output hash; a success or another hash breaks the streak', () => {
-    const streak = steps({ kind: 'validate', ok: false, outputHash: 'o' }, { kind: 'plan' }, { kind: 'validate', ok: false, outputHash: 'o' }, { kind: 'validate', ok: false, outputHash: 'o' });
-    expect(detectLoops(streak, T).map((d) => [d.variant, d.count, d.outputHash])).toEqual([['failed_validation', 3, 'o']]);
+    const streak = steps(
+      { kind: 'validate', ok: false, outputHash: 'o' },
+      { kind: 'plan' },
+      { kind: 'validate', ok: false, outputHash: 'o' },
+      { kind: 'validate', ok: false, outputHash: 'o' },
+    );
+    expect(detectLoops(streak, T).map((d) => [d.variant, d.count, d.outputHash])).toEqual([
+      ['failed_validation', 3, 'o'],
+    ]);
     const broken = steps(
       { kind: 'validate', ok: false, outputHash: 'o' },
       { kind: 'validate', ok: false, outputHash: 'o' },
@@ -69,9 +104,27 @@ describe('detectLoops', () => {
     expect(detectLoops(steps(...['A', 'B', 'A', 'B'].map((n, i) => tool(n, `y${i}`))), T)).toEqual([]);
     expect(detectLoops(steps(...['A', 'B', 'A', 'B', 'A'].map((n, i) => tool(n, `z${i}`))), T)).toEqual([]);
     // seven calls are still three cycles; the odd call is wasted too
-    expect(summary(detectLoops(steps(...['A', 'B', 'A', 'B', 'A', 'B', 'A'].map((n, i) => tool(n, `w${i}`))), T))).toEqual([['alternation', 3, 5 * MS, 7]]);
+    expect(
+      summary(detectLoops(steps(...['A', 'B', 'A', 'B', 'A', 'B', 'A'].map((n, i) => tool(n, `w${i}`))), T)),
+    ).toEqual([['alternation', 3, 5 * MS, 7]]);
     // calls of other kinds between the tools do not matter; A A is not an alternation
-    expect(summary(detectLoops(steps(tool('A', 'a1'), { kind: 'llm' }, tool('B', 'b1'), tool('A', 'a2'), { kind: 'llm' }, tool('B', 'b2'), tool('A', 'a3'), tool('B', 'b3')), T))).toEqual([['alternation', 3, 4 * MS, 6]]);
+    expect(
+      summary(
+        detectLoops(
+          steps(
+            tool('A', 'a1'),
+            { kind: 'llm' },
+            tool('B', 'b1'),
+            tool('A', 'a2'),
+            { kind: 'llm' },
+            tool('B', 'b2'),
+            tool('A', 'a3'),
+            tool('B', 'b3'),
+          ),
+          T,
+        ),
+      ),
+    ).toEqual([['alternation', 3, 4 * MS, 6]]);
     expect(detectLoops(steps(...['A', 'A', 'A', 'A', 'A', 'A'].map((n, i) => tool(n, `v${i}`))), T)).toEqual([]);
   });
 
@@ -82,7 +135,10 @@ describe('detectLoops', () => {
     expect(d).toMatchObject({ kind: 'runaway', count: 12, stepLimit: 10, wastedNs: 2 * MS });
     expect(d!.spanIds).toEqual(run.slice(10).map((s) => s.spanId));
     // a median of 3.5 → limit 10.5: steps beyond the 10th are wasted
-    expect(detectLoops(run, { ...small, runawayMultiplier: 3 }, { agentMedianSteps: 3.5 })[0]).toMatchObject({ stepLimit: 10.5, wastedNs: 2 * MS });
+    expect(detectLoops(run, { ...small, runawayMultiplier: 3 }, { agentMedianSteps: 3.5 })[0]).toMatchObject({
+      stepLimit: 10.5,
+      wastedNs: 2 * MS,
+    });
     expect(detectLoops(run, small, { agentMedianSteps: 4 })).toEqual([]);
     expect(detectLoops(run.slice(0, 10), small)).toEqual([]);
   });
@@ -97,7 +153,16 @@ describe('detectLoops', () => {
   });
 
   it('gives the same answer in any arrival order, and counts a span sent twice once', () => {
-    const run = steps(tool('search', 'h'), tool('A', 'a'), tool('search', 'h'), tool('B', 'b'), tool('search', 'h'), { kind: 'validate', ok: false, outputHash: 'o' }, { kind: 'validate', ok: false, outputHash: 'o' }, { kind: 'validate', ok: false, outputHash: 'o' });
+    const run = steps(
+      tool('search', 'h'),
+      tool('A', 'a'),
+      tool('search', 'h'),
+      tool('B', 'b'),
+      tool('search', 'h'),
+      { kind: 'validate', ok: false, outputHash: 'o' },
+      { kind: 'validate', ok: false, outputHash: 'o' },
+      { kind: 'validate', ok: false, outputHash: 'o' },
+    );
     const expected = detectLoops(run, T);
     expect(expected.map((d) => d.variant)).toEqual(['tool_args', 'failed_validation']);
     expect(detectLoops([...run].reverse(), T)).toEqual(expected);
@@ -110,7 +175,12 @@ describe('detectLoops', () => {
 describe('loop thresholds', () => {
   it('resolves overrides over the defaults and rejects nonsense', () => {
     expect(resolveLoopThresholds()).toEqual({ repeat: 3, pingPongCycles: 3, runawayMultiplier: 3, runawayHardCap: 50 });
-    expect(resolveLoopThresholds({ repeat: 4, runawayHardCap: undefined })).toEqual({ repeat: 4, pingPongCycles: 3, runawayMultiplier: 3, runawayHardCap: 50 });
+    expect(resolveLoopThresholds({ repeat: 4, runawayHardCap: undefined })).toEqual({
+      repeat: 4,
+      pingPongCycles: 3,
+      runawayMultiplier: 3,
+      runawayHardCap: 50,
+    });
     expect(() => resolveLoopThresholds({ repeat: 1 })).toThrow(/repeat/);
     expect(() => resolveLoopThresholds({ pingPongCycles: 2.5 })).toThrow(/pingPongCycles/);
     expect(() => resolveLoopThresholds({ runawayMultiplier: -1 })).toThrow(/runawayMultiplier/);

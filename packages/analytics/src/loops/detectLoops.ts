@@ -1,4 +1,10 @@
-import { LOOP_KIND_OF_VARIANT, LOOP_VARIANT_CODE, type LoopKind, type LoopThresholds, type LoopVariant } from '@telltale/semconv';
+import {
+  LOOP_KIND_OF_VARIANT,
+  LOOP_VARIANT_CODE,
+  type LoopKind,
+  type LoopThresholds,
+  type LoopVariant,
+} from '@telltale/semconv';
 import { runawayLimit } from './LoopThresholds.js';
 
 /** One step span of a run, as loop detection sees it. */
@@ -51,7 +57,13 @@ export function byStartThenSpan(a: LoopStep, b: LoopStep): number {
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
 }
 
-function detection(variant: LoopVariant, count: number, evidence: readonly LoopStep[], wasted: readonly LoopStep[], extra: Partial<LoopDetection>): LoopDetection {
+function detection(
+  variant: LoopVariant,
+  count: number,
+  evidence: readonly LoopStep[],
+  wasted: readonly LoopStep[],
+  extra: Partial<LoopDetection>,
+): LoopDetection {
   let wastedNs = 0;
   let wastedCostUsd = 0;
   for (const s of wasted) {
@@ -134,21 +146,38 @@ function alternations(names: readonly string[]): Array<[number, number]> {
  * Retries count like any other call. For the first three rules a span seen
  * twice (same start and id) counts once.
  */
-export function detectLoops(steps: readonly LoopStep[], t: LoopThresholds, context: DetectLoopsContext = {}): LoopDetection[] {
+export function detectLoops(
+  steps: readonly LoopStep[],
+  t: LoopThresholds,
+  context: DetectLoopsContext = {},
+): LoopDetection[] {
   const all = steps.filter((s) => s.kind !== '' && s.kind !== 'run').sort(byStartThenSpan);
   const sorted = all.filter((s, i) => i === 0 || s.startNs !== all[i - 1]!.startNs || s.spanId !== all[i - 1]!.spanId);
   const out: LoopDetection[] = [];
   const tools = sorted.filter((s) => s.kind === 'tool');
 
-  for (const same of groupBy(tools.filter((s) => s.argsHash !== ''), (s) => `${s.name}\u0000${s.argsHash}`)) {
-    if (same.length >= t.repeat) out.push(detection('tool_args', same.length, same, same.slice(1), { toolName: same[0]!.name, argsHash: same[0]!.argsHash }));
+  for (const same of groupBy(
+    tools.filter((s) => s.argsHash !== ''),
+    (s) => `${s.name}\u0000${s.argsHash}`,
+  )) {
+    if (same.length >= t.repeat)
+      out.push(
+        detection('tool_args', same.length, same, same.slice(1), {
+          toolName: same[0]!.name,
+          argsHash: same[0]!.argsHash,
+        }),
+      );
   }
   const stated = sorted.filter((s) => (s.kind === 'plan' || s.kind === 'validate') && s.stateHash !== '');
   for (const same of groupBy(stated, (s) => s.stateHash)) {
-    if (same.length >= t.repeat) out.push(detection('state_hash', same.length, same, same.slice(1), { stateHash: same[0]!.stateHash }));
+    if (same.length >= t.repeat)
+      out.push(detection('state_hash', same.length, same, same.slice(1), { stateHash: same[0]!.stateHash }));
   }
   for (const streak of failedStreaks(sorted.filter((s) => s.kind === 'validate'))) {
-    if (streak.length >= t.repeat) out.push(detection('failed_validation', streak.length, streak, streak.slice(1), { outputHash: streak[0]!.outputHash }));
+    if (streak.length >= t.repeat)
+      out.push(
+        detection('failed_validation', streak.length, streak, streak.slice(1), { outputHash: streak[0]!.outputHash }),
+      );
   }
   for (const [start, length] of alternations(tools.map((s) => s.name))) {
     const cycles = Math.floor(length / 2);
@@ -161,5 +190,9 @@ export function detectLoops(steps: readonly LoopStep[], t: LoopThresholds, conte
     const beyond = all.slice(Math.floor(limit));
     out.push(detection('step_count', all.length, beyond, beyond, { stepLimit: limit }));
   }
-  return out.sort((a, b) => LOOP_VARIANT_CODE[a.variant] - LOOP_VARIANT_CODE[b.variant] || (a.anchorStartNs < b.anchorStartNs ? -1 : a.anchorStartNs > b.anchorStartNs ? 1 : 0));
+  return out.sort(
+    (a, b) =>
+      LOOP_VARIANT_CODE[a.variant] - LOOP_VARIANT_CODE[b.variant] ||
+      (a.anchorStartNs < b.anchorStartNs ? -1 : a.anchorStartNs > b.anchorStartNs ? 1 : 0),
+  );
 }

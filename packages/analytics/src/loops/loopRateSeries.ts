@@ -15,7 +15,11 @@ export interface LoopRateSeries {
   thresholds: LoopThresholds;
 }
 
-export function loopRateSeries(buckets: readonly LoopRateBucket[], intervalSeconds: number, thresholds: LoopThresholds): LoopRateSeries {
+export function loopRateSeries(
+  buckets: readonly LoopRateBucket[],
+  intervalSeconds: number,
+  thresholds: LoopThresholds,
+): LoopRateSeries {
   return {
     intervalSeconds,
     points: buckets.map((b) => ({ ...b, rate: b.runs === 0 ? 0 : b.loopingRuns / b.runs })),

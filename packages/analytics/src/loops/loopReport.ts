@@ -1,4 +1,13 @@
-import { LOOP_KIND_OF_VARIANT, type LoopKind, type LoopPage, type LoopStepRow, type LoopThresholds, type LoopTotals, type LoopVariant, type RunOutcomeValue } from '@telltale/store';
+import {
+  LOOP_KIND_OF_VARIANT,
+  type LoopKind,
+  type LoopPage,
+  type LoopStepRow,
+  type LoopThresholds,
+  type LoopTotals,
+  type LoopVariant,
+  type RunOutcomeValue,
+} from '@telltale/store';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
 
 /** Evidence span ids listed per detection; `spanCount` has the full number. */
@@ -65,7 +74,10 @@ export function toLoopStep(r: LoopStepRow): LoopStep {
 }
 
 function evidenceOf(d: LoopDetection | undefined, agentMedianSteps: number | null, stepLimit: number): LoopEvidence {
-  const ev: LoopEvidence = { spanIds: (d?.spanIds ?? []).slice(0, EVIDENCE_SPAN_CAP), spanCount: d?.spanIds.length ?? 0 };
+  const ev: LoopEvidence = {
+    spanIds: (d?.spanIds ?? []).slice(0, EVIDENCE_SPAN_CAP),
+    spanCount: d?.spanIds.length ?? 0,
+  };
   if (d?.toolName !== undefined) ev.toolName = d.toolName;
   if (d?.argsHash !== undefined) ev.argsHash = d.argsHash;
   if (d?.stateHash !== undefined) ev.stateHash = d.stateHash;
@@ -85,7 +97,12 @@ function evidenceOf(d: LoopDetection | undefined, agentMedianSteps: number | nul
  * waste are the SQL's; a row without a match (the two disagree) keeps empty
  * evidence.
  */
-export function loopReport(page: LoopPage, steps: readonly LoopStepRow[], thresholds: LoopThresholds, paging: { limit: number; offset: number }): LoopsReport {
+export function loopReport(
+  page: LoopPage,
+  steps: readonly LoopStepRow[],
+  thresholds: LoopThresholds,
+  paging: { limit: number; offset: number },
+): LoopsReport {
   const byRun = new Map<string, LoopStep[]>();
   for (const r of steps) {
     const list = byRun.get(r.runId);
@@ -103,7 +120,9 @@ export function loopReport(page: LoopPage, steps: readonly LoopStepRow[], thresh
   };
   const used = new Set<LoopDetection>();
   const detections = page.detections.map((row): LoopDetectionView => {
-    const match = detectionsOf(row.runId, row.agentMedianSteps).find((d) => !used.has(d) && d.variant === row.variant && d.spanIds[0] === row.anchorSpanId);
+    const match = detectionsOf(row.runId, row.agentMedianSteps).find(
+      (d) => !used.has(d) && d.variant === row.variant && d.spanIds[0] === row.anchorSpanId,
+    );
     if (match !== undefined) used.add(match);
     return {
       runId: row.runId,
@@ -119,5 +138,14 @@ export function loopReport(page: LoopPage, steps: readonly LoopStepRow[], thresh
       evidence: evidenceOf(match, row.agentMedianSteps, row.stepLimit),
     };
   });
-  return { detections, total: page.total, limit: paging.limit, offset: paging.offset, runs: page.runs, byKind: page.byKind, overall: page.overall, thresholds };
+  return {
+    detections,
+    total: page.total,
+    limit: paging.limit,
+    offset: paging.offset,
+    runs: page.runs,
+    byKind: page.byKind,
+    overall: page.overall,
+    thresholds,
+  };
 }

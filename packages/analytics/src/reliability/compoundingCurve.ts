@@ -25,7 +25,8 @@ export interface CompoundingCurve {
 export function compoundingCurve(points: readonly CurvePoint[]): CompoundingCurve {
   const usable = points.filter((p) => p.runs > 0);
   if (usable.length === 0) return { perGroupSuccess: null, points: [] };
-  const loss = (q: number): number => usable.reduce((sum, p) => sum + p.runs * (p.success / p.runs - q ** p.groups) ** 2, 0);
+  const loss = (q: number): number =>
+    usable.reduce((sum, p) => sum + p.runs * (p.success / p.runs - q ** p.groups) ** 2, 0);
   let lo = 0;
   let hi = 1;
   const phi = (Math.sqrt(5) - 1) / 2;
@@ -38,6 +39,11 @@ export function compoundingCurve(points: readonly CurvePoint[]): CompoundingCurv
   const perGroupSuccess = (lo + hi) / 2;
   return {
     perGroupSuccess,
-    points: usable.map((p) => ({ groups: p.groups, runs: p.runs, observed: wilson(p.success, p.runs), fitted: perGroupSuccess ** p.groups })),
+    points: usable.map((p) => ({
+      groups: p.groups,
+      runs: p.runs,
+      observed: wilson(p.success, p.runs),
+      fitted: perGroupSuccess ** p.groups,
+    })),
   };
 }

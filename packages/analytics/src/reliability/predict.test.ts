@@ -5,14 +5,41 @@ import { compoundingCurve } from './compoundingCurve.js';
 import { predictEndToEnd } from './predict.js';
 import { reliabilityReport } from './reliabilityReport.js';
 
-function step(agent: string, stepName: string, groups: number, anyOk: number, groupsInSuccessfulRuns: number): StepGroupStats {
+function step(
+  agent: string,
+  stepName: string,
+  groups: number,
+  anyOk: number,
+  groupsInSuccessfulRuns: number,
+): StepGroupStats {
   return {
-    agent, service: 'svc', stepName, stepKind: 'act', groups, groupsInSuccessfulRuns, firstOk: anyOk, anyOk,
-    failedFirst: groups - anyOk, recovered: 0, attempts: groups, okAttempts: anyOk, retryExtraNs: 0, retryExtraCostUsd: 0,
+    agent,
+    service: 'svc',
+    stepName,
+    stepKind: 'act',
+    groups,
+    groupsInSuccessfulRuns,
+    firstOk: anyOk,
+    anyOk,
+    failedFirst: groups - anyOk,
+    recovered: 0,
+    attempts: groups,
+    okAttempts: anyOk,
+    retryExtraNs: 0,
+    retryExtraCostUsd: 0,
   };
 }
 function agent(name: string, success: number, failure: number): AgentRunStats {
-  return { agent: name, service: 'svc', success, failure, incomplete: 0, stepExplainedFailures: failure, seamFailures: 0, fallbackRecoveries: 0 };
+  return {
+    agent: name,
+    service: 'svc',
+    success,
+    failure,
+    incomplete: 0,
+    stepExplainedFailures: failure,
+    seamFailures: 0,
+    fallbackRecoveries: 0,
+  };
 }
 
 describe('predicted end-to-end success', () => {
@@ -66,7 +93,9 @@ describe('wilson', () => {
 
 describe('compounding curve', () => {
   it('recovers p̄ from p̄^n data', () => {
-    const curve = compoundingCurve([3, 6, 9].map((g) => ({ groups: g, runs: 1000, success: Math.round(1000 * 0.95 ** g) })));
+    const curve = compoundingCurve(
+      [3, 6, 9].map((g) => ({ groups: g, runs: 1000, success: Math.round(1000 * 0.95 ** g) })),
+    );
     expect(curve.perGroupSuccess).toBeCloseTo(0.95, 2);
     expect(curve.points[1]!.fitted).toBeCloseTo(0.95 ** 6, 2);
   });

@@ -38,7 +38,13 @@ export function stepSuccessRates(stats: readonly StepGroupStats[]): StepSuccess[
   }
   return [...pooled].map(([stepName, { groups, anyOk }]) => {
     const smoothed = (anyOk + 0.5) / (groups + 1);
-    return { stepName, groups, anyOk, p: groups === 0 ? 0 : anyOk / groups, varLogP: (1 - smoothed) / (groups * smoothed) };
+    return {
+      stepName,
+      groups,
+      anyOk,
+      p: groups === 0 ? 0 : anyOk / groups,
+      varLogP: (1 - smoothed) / (groups * smoothed),
+    };
   });
 }
 
@@ -107,6 +113,13 @@ export function predictEndToEnd(
   for (const [name, g] of gradient) variance += (g / totalRuns) ** 2 * (stepByName.get(name)?.varLogP ?? 0);
   const sdLog = value > 0 ? Math.sqrt(variance) / value : 0;
   const predicted: Estimate =
-    value > 0 ? { value, low: clamp01(value * Math.exp(-Z95 * sdLog)), high: clamp01(value * Math.exp(Z95 * sdLog)), n: totalRuns } : { value: 0, low: 0, high: 0, n: totalRuns };
+    value > 0
+      ? {
+          value,
+          low: clamp01(value * Math.exp(-Z95 * sdLog)),
+          high: clamp01(value * Math.exp(Z95 * sdLog)),
+          n: totalRuns,
+        }
+      : { value: 0, low: 0, high: 0, n: totalRuns };
   return { predicted, agents, steps };
 }

@@ -41,7 +41,11 @@ function sumBy<T>(rows: readonly T[], f: (row: T) => number): number {
 }
 
 /** Everything RELIABILITY-MATH.md "Compounding reliability" defines, from two queries' rows. */
-export function reliabilityReport(stepStats: readonly StepGroupStats[], agentStats: readonly AgentRunStats[], whatIfTarget = 0.99): ReliabilitySummary {
+export function reliabilityReport(
+  stepStats: readonly StepGroupStats[],
+  agentStats: readonly AgentRunStats[],
+  whatIfTarget = 0.99,
+): ReliabilitySummary {
   const success = sumBy(agentStats, (a) => a.success);
   const failure = sumBy(agentStats, (a) => a.failure);
   const observed = wilson(success, success + failure);
@@ -62,16 +66,31 @@ export function reliabilityReport(stepStats: readonly StepGroupStats[], agentSta
   const steps: StepReliability[] = [...byStep].map(([stepName, rows]) => {
     const groups = sumBy(rows, (r) => r.groups);
     const p = groups === 0 ? 1 : sumBy(rows, (r) => r.anyOk) / groups;
-    const whatIf = p >= whatIfTarget ? predicted.value : predictEndToEnd(stepStats, agentStats, new Map([[stepName, whatIfTarget]])).predicted.value;
+    const whatIf =
+      p >= whatIfTarget
+        ? predicted.value
+        : predictEndToEnd(stepStats, agentStats, new Map([[stepName, whatIfTarget]])).predicted.value;
     return {
       stepName,
       stepKind: rows[0]?.stepKind ?? '',
       groups,
       attempts: sumBy(rows, (r) => r.attempts),
-      attemptSuccess: wilson(sumBy(rows, (r) => r.okAttempts), sumBy(rows, (r) => r.attempts)),
-      firstAttemptSuccess: wilson(sumBy(rows, (r) => r.firstOk), groups),
-      eventualSuccess: wilson(sumBy(rows, (r) => r.anyOk), groups),
-      recovery: wilson(sumBy(rows, (r) => r.recovered), sumBy(rows, (r) => r.failedFirst)),
+      attemptSuccess: wilson(
+        sumBy(rows, (r) => r.okAttempts),
+        sumBy(rows, (r) => r.attempts),
+      ),
+      firstAttemptSuccess: wilson(
+        sumBy(rows, (r) => r.firstOk),
+        groups,
+      ),
+      eventualSuccess: wilson(
+        sumBy(rows, (r) => r.anyOk),
+        groups,
+      ),
+      recovery: wilson(
+        sumBy(rows, (r) => r.recovered),
+        sumBy(rows, (r) => r.failedFirst),
+      ),
       retryExtraNs: sumBy(rows, (r) => r.retryExtraNs),
       retryExtraCostUsd: sumBy(rows, (r) => r.retryExtraCostUsd),
       whatIfPredicted: whatIf,
@@ -82,7 +101,10 @@ export function reliabilityReport(stepStats: readonly StepGroupStats[], agentSta
 
   const agents = base.agents.map((a) => {
     const stats = agentStats.find((s) => s.agent === a.agent && s.service === a.service);
-    return { ...a, observed: stats === undefined ? wilson(0, 0) : wilson(stats.success, stats.success + stats.failure) };
+    return {
+      ...a,
+      observed: stats === undefined ? wilson(0, 0) : wilson(stats.success, stats.success + stats.failure),
+    };
   });
 
   return {

@@ -13,7 +13,13 @@ describe('runHistogram', () => {
   });
 
   it('has one bucket when every run has the same value, and none without runs', () => {
-    expect(runHistogram('cost', { runs: 4, min: 0.5, max: 0.5, counts: [4, 0] }).buckets).toEqual([{ from: 0.5, to: 0.5, runs: 4 }]);
-    expect(runHistogram('cost', { runs: 0, min: 0, max: 0, counts: [] })).toMatchObject({ unit: 'usd', runs: 0, buckets: [] });
+    expect(runHistogram('cost', { runs: 4, min: 0.5, max: 0.5, counts: [4, 0] }).buckets).toEqual([
+      { from: 0.5, to: 0.5, runs: 4 },
+    ]);
+    expect(runHistogram('cost', { runs: 0, min: 0, max: 0, counts: [] })).toMatchObject({
+      unit: 'usd',
+      runs: 0,
+      buckets: [],
+    });
   });
 });

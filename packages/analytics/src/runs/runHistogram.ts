@@ -22,7 +22,16 @@ export interface RunHistogram {
 export function runHistogram(metric: RunHistogramMetric, rows: RunHistogramRows): RunHistogram {
   const unit = metric === 'duration' ? 'ns' : 'usd';
   if (rows.runs === 0) return { metric, unit, runs: 0, min: 0, max: 0, bucketWidth: 0, buckets: [] };
-  if (!(rows.max > rows.min)) return { metric, unit, runs: rows.runs, min: rows.min, max: rows.max, bucketWidth: 0, buckets: [{ from: rows.min, to: rows.max, runs: rows.runs }] };
+  if (!(rows.max > rows.min))
+    return {
+      metric,
+      unit,
+      runs: rows.runs,
+      min: rows.min,
+      max: rows.max,
+      bucketWidth: 0,
+      buckets: [{ from: rows.min, to: rows.max, runs: rows.runs }],
+    };
   const width = (rows.max - rows.min) / rows.counts.length;
   return {
     metric,
@@ -31,6 +40,10 @@ export function runHistogram(metric: RunHistogramMetric, rows: RunHistogramRows)
     min: rows.min,
     max: rows.max,
     bucketWidth: width,
-    buckets: rows.counts.map((runs, i) => ({ from: rows.min + i * width, to: i === rows.counts.length - 1 ? rows.max : rows.min + (i + 1) * width, runs })),
+    buckets: rows.counts.map((runs, i) => ({
+      from: rows.min + i * width,
+      to: i === rows.counts.length - 1 ? rows.max : rows.min + (i + 1) * width,
+      runs,
+    })),
   };
 }

@@ -1,4 +1,11 @@
-import { Metadata, Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition } from '@grpc/grpc-js';
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+} from '@grpc/grpc-js';
 import { RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { ByteBudget } from '../http/ByteBudget.js';
 import { startExportProgress, type ExportProgress } from '../ingest/ExportDone.js';
@@ -58,11 +65,18 @@ export async function startOtlpGrpcServer(host: string, port: number, intake: Ex
     const body = call.request;
     const taken = body.length;
     progress.bytes = taken;
-    if (!budget.tryTake(taken)) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'too many requests in memory; retry later' });
+    if (!budget.tryTake(taken))
+      throw new TelltaleError({
+        code: TelltaleErrorCode.UNAVAILABLE,
+        message: 'too many requests in memory; retry later',
+      });
     try {
       // grpc-js may hand over a view of a larger buffer: the worker gets a copy of its own
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Buffer.from(body);
-      return encodeExportResponse('proto', await intake.ingest({ body: own, encoding: 'proto', projectId, nowMs: Date.now() }, progress));
+      return encodeExportResponse(
+        'proto',
+        await intake.ingest({ body: own, encoding: 'proto', projectId, nowMs: Date.now() }, progress),
+      );
     } finally {
       budget.give(taken);
     }
@@ -72,7 +86,13 @@ export async function startOtlpGrpcServer(host: string, port: number, intake: Ex
     const startedAt = performance.now();
     const progress = startExportProgress();
     const done = (status: number, error?: TelltaleError): void =>
-      intake.done({ ...progress, protocol: 'grpc', status, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
+      intake.done({
+        ...progress,
+        protocol: 'grpc',
+        status,
+        durationMs: performance.now() - startedAt,
+        ...(error === undefined ? {} : { error }),
+      });
     handle(call, progress).then(
       (response) => {
         callback(null, response);
@@ -81,10 +101,18 @@ export async function startOtlpGrpcServer(host: string, port: number, intake: Ex
       (caught: unknown) => {
         const err = toTelltaleError(caught);
         const code = RPC_STATUS_BY_CODE[err.code];
-        const retryDelaySeconds = err instanceof RateLimitedError ? err.retryAfterSeconds : code === RPC_STATUS_BY_CODE.UNAVAILABLE ? retryAfter : undefined;
+        const retryDelaySeconds =
+          err instanceof RateLimitedError
+            ? err.retryAfterSeconds
+            : code === RPC_STATUS_BY_CODE.UNAVAILABLE
+              ? retryAfter
+              : undefined;
         const metadata = new Metadata();
         if (retryDelaySeconds !== undefined) {
-          metadata.set('grpc-status-details-bin', Buffer.from(encodeRpcStatus('proto', { code, message: err.message, retryDelaySeconds })));
+          metadata.set(
+            'grpc-status-details-bin',
+            Buffer.from(encodeRpcStatus('proto', { code, message: err.message, retryDelaySeconds })),
+          );
         }
         callback({ code, details: err.message, metadata });
         done(code, err);
@@ -99,7 +127,9 @@ export async function startOtlpGrpcServer(host: string, port: number, intake: Ex
   server.addService(TRACE_SERVICE, { Export: exportCall });
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   const bound = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) => (err === null ? resolve(p) : reject(err)));
+    server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) =>
+      err === null ? resolve(p) : reject(err),
+    );
   });
 
   let closing: Promise<void> | undefined;

@@ -62,7 +62,11 @@ describe('the OTLP/HTTP handler with worker threads', () => {
   it('gives every body back to the memory budget, though transferring it to a worker empties it', async () => {
     // 40 requests of ~120 KB through a 1 MiB budget: a body not given back would exhaust it after 8
     for (let i = 0; i < 40; i++) {
-      const res = await fetch(url, { method: 'POST', body: request(100, `run-${i}`), headers: { 'content-type': 'application/json' } });
+      const res = await fetch(url, {
+        method: 'POST',
+        body: request(100, `run-${i}`),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, `request ${i}`).toBe(200);
     }
     await expect.poll(() => acknowledged, { timeout: 5_000 }).toEqual(Array.from({ length: 40 }, () => 100));
@@ -70,7 +74,13 @@ describe('the OTLP/HTTP handler with worker threads', () => {
 
   it('answers 503 with Retry-After, without decoding, while the budget is spent by concurrent bodies', async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => fetch(url, { method: 'POST', body: request(200, `burst-${i}`), headers: { 'content-type': 'application/json' } }).then((r) => [r.status, r.headers.get('retry-after')] as const)),
+      Array.from({ length: 24 }, (_, i) =>
+        fetch(url, {
+          method: 'POST',
+          body: request(200, `burst-${i}`),
+          headers: { 'content-type': 'application/json' },
+        }).then((r) => [r.status, r.headers.get('retry-after')] as const),
+      ),
     );
     expect(statuses.some(([s]) => s === 200)).toBe(true);
     for (const [status, retryAfter] of statuses) {
@@ -78,7 +88,11 @@ describe('the OTLP/HTTP handler with worker threads', () => {
       if (status === 503) expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     }
     // and the budget is whole again afterwards
-    const after = await fetch(url, { method: 'POST', body: request(100, 'after'), headers: { 'content-type': 'application/json' } });
+    const after = await fetch(url, {
+      method: 'POST',
+      body: request(100, 'after'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(after.status).toBe(200);
   });
 });

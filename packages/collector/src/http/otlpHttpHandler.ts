@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HTTP_STATUS_BY_CODE, RPC_STATUS_BY_CODE, TelltaleError, TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
+import {
+  HTTP_STATUS_BY_CODE,
+  RPC_STATUS_BY_CODE,
+  TelltaleError,
+  TelltaleErrorCode,
+  toTelltaleError,
+} from '@telltale/semconv';
 import { startExportProgress } from '../ingest/ExportDone.js';
 import type { ExportIntake } from '../ingest/ExportIntake.js';
 import { RateLimitedError } from '../ingest/RateLimitedError.js';
@@ -16,7 +22,13 @@ function encodingOf(req: IncomingMessage): OtlpEncoding | undefined {
   return undefined;
 }
 
-function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body: Uint8Array | string, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  encoding: OtlpEncoding,
+  body: Uint8Array | string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': CONTENT_TYPE[encoding], ...headers });
   res.end(body);
 }
@@ -69,11 +81,25 @@ export function createOtlpHttpHandler(intake: ExportIntake): (req: IncomingMessa
       const err = (error = toTelltaleError(caught));
       const status = HTTP_STATUS_BY_CODE[err.code];
       const headers: Record<string, string> = status === 503 ? { 'retry-after': retryAfter } : {};
-      if (status === 429) headers['retry-after'] = err instanceof RateLimitedError ? String(err.retryAfterSeconds) : retryAfter;
+      if (status === 429)
+        headers['retry-after'] = err instanceof RateLimitedError ? String(err.retryAfterSeconds) : retryAfter;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
-      if (!res.headersSent) send(res, status, encoding, encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }), headers);
+      if (!res.headersSent)
+        send(
+          res,
+          status,
+          encoding,
+          encodeRpcStatus(encoding, { code: RPC_STATUS_BY_CODE[err.code], message: err.message }),
+          headers,
+        );
     } finally {
-      intake.done({ ...progress, protocol: 'http', status: res.statusCode, durationMs: performance.now() - startedAt, ...(error === undefined ? {} : { error }) });
+      intake.done({
+        ...progress,
+        protocol: 'http',
+        status: res.statusCode,
+        durationMs: performance.now() - startedAt,
+        ...(error === undefined ? {} : { error }),
+      });
     }
   }
 

@@ -17,7 +17,12 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBu
   if (encoding === 'gzip' || encoding === 'x-gzip') inflater = createGunzip();
   else if (encoding === 'deflate') inflater = createInflate();
   else if (encoding !== 'identity' && encoding !== '') {
-    return Promise.reject(new TelltaleError({ code: TelltaleErrorCode.UNSUPPORTED_MEDIA_TYPE, message: `unsupported Content-Encoding: ${encoding}` }));
+    return Promise.reject(
+      new TelltaleError({
+        code: TelltaleErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        message: `unsupported Content-Encoding: ${encoding}`,
+      }),
+    );
   }
   const declared = Number(req.headers['content-length']);
   if (inflater === undefined && Number.isFinite(declared) && declared > maxBytes) {
@@ -58,19 +63,31 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBu
     source.on('error', (err: Error) => {
       fail(
         inflater !== undefined && source === inflater
-          ? new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `invalid ${encoding} body: ${err.message}`, cause: err })
+          ? new TelltaleError({
+              code: TelltaleErrorCode.BAD_REQUEST,
+              message: `invalid ${encoding} body: ${err.message}`,
+              cause: err,
+            })
           : err,
       );
     });
     if (inflater !== undefined) req.on('error', fail);
-    req.on('aborted', () => fail(new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'request aborted' })));
+    req.on('aborted', () =>
+      fail(new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'request aborted' })),
+    );
   });
 }
 
 function overloaded(): TelltaleError {
-  return new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is at its memory limit for request bodies; retry later' });
+  return new TelltaleError({
+    code: TelltaleErrorCode.UNAVAILABLE,
+    message: 'collector is at its memory limit for request bodies; retry later',
+  });
 }
 
 function tooLarge(maxBytes: number): TelltaleError {
-  return new TelltaleError({ code: TelltaleErrorCode.PAYLOAD_TOO_LARGE, message: `body exceeds ${maxBytes} bytes after decompression` });
+  return new TelltaleError({
+    code: TelltaleErrorCode.PAYLOAD_TOO_LARGE,
+    message: `body exceeds ${maxBytes} bytes after decompression`,
+  });
 }

@@ -32,7 +32,10 @@ export class Collector {
     this.spool = spool;
     this.recoveredUpTo = spool.ackedWeight + spool.pendingWeight;
     const spans = opts.limits?.spans;
-    this.processor = new ExportProcessor({ ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(spans === undefined ? {} : { limits: spans }) });
+    this.processor = new ExportProcessor({
+      ...(opts.workers === undefined ? {} : { workers: opts.workers }),
+      ...(spans === undefined ? {} : { limits: spans }),
+    });
     this.intake = new ExportIntake(spool, this.processor, opts.policy ?? {}, opts.observe ?? {}, opts.limits ?? {});
     this.drainer = storageDrainer(spool, opts.storage, opts.observe ?? {});
   }

@@ -14,8 +14,11 @@ import type { ExportDone } from './ExportDone.js';
 /** One export of 10 valid spans of one run, made by the OTel SDK. */
 function exportBody(): Buffer {
   const memory = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('receivers-test');
-  for (let i = 0; i < 10; i++) tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': 'run-1' } }).end();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer(
+    'receivers-test',
+  );
+  for (let i = 0; i < 10; i++)
+    tracer.startSpan(i === 0 ? 'agent run' : `step ${i}`, { attributes: { 'telltale.run.id': 'run-1' } }).end();
   return Buffer.from(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())!);
 }
 const BODY = exportBody();
@@ -75,10 +78,18 @@ describe('Collector receivers: the policy given at open applies to OTLP/HTTP and
     if (authorization !== undefined) metadata.set('authorization', authorization);
     return new Promise((resolve) => {
       const deadline = Date.now() + 10_000;
-      client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (b: Buffer) => b, (b: Buffer) => b, BODY, metadata, { deadline }, (err: ServiceError | null) => {
-        client.close();
-        resolve(err);
-      });
+      client.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        BODY,
+        metadata,
+        { deadline },
+        (err: ServiceError | null) => {
+          client.close();
+          resolve(err);
+        },
+      );
     });
   }
 
@@ -89,10 +100,12 @@ describe('Collector receivers: the policy given at open applies to OTLP/HTTP and
     expect(res.status).toBe(200);
     expect(await callGrpc('Bearer good')).toBeNull();
     expect(accepted).toHaveLength(2);
-    await expect.poll(() => done.map((d) => [d.protocol, d.status, d.projectId, d.spans]), { timeout: 5_000 }).toEqual([
-      ['http', 200, 'p1', 10],
-      ['grpc', 0, 'p1', 10],
-    ]);
+    await expect
+      .poll(() => done.map((d) => [d.protocol, d.status, d.projectId, d.spans]), { timeout: 5_000 })
+      .toEqual([
+        ['http', 200, 'p1', 10],
+        ['grpc', 0, 'p1', 10],
+      ]);
     await collector.drained(10_000);
     expect(collector.backlogSpans).toBe(0);
   });
@@ -105,10 +118,12 @@ describe('Collector receivers: the policy given at open applies to OTLP/HTTP and
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect((await callGrpc())?.code).toBe(status.UNAUTHENTICATED);
     expect(accepted).toHaveLength(0);
-    await expect.poll(() => done.map((d) => [d.protocol, d.status, d.projectId, d.error?.code]), { timeout: 5_000 }).toEqual([
-      ['http', 401, undefined, 'UNAUTHORIZED'],
-      ['grpc', status.UNAUTHENTICATED, undefined, 'UNAUTHORIZED'],
-    ]);
+    await expect
+      .poll(() => done.map((d) => [d.protocol, d.status, d.projectId, d.error?.code]), { timeout: 5_000 })
+      .toEqual([
+        ['http', 401, undefined, 'UNAUTHORIZED'],
+        ['grpc', status.UNAUTHENTICATED, undefined, 'UNAUTHORIZED'],
+      ]);
   });
 
   it('refuses a project over its quota after decoding: 429 + Retry-After, RESOURCE_EXHAUSTED with RetryInfo', async () => {
@@ -121,9 +136,11 @@ describe('Collector receivers: the policy given at open applies to OTLP/HTTP and
     expect(err?.code).toBe(status.RESOURCE_EXHAUSTED);
     expect(err?.metadata.get('grpc-status-details-bin')).toHaveLength(1);
     expect(accepted).toHaveLength(0);
-    await expect.poll(() => done.map((d) => [d.protocol, d.projectId, d.spans, d.error?.code]), { timeout: 5_000 }).toEqual([
-      ['http', 'p2', 10, 'RATE_LIMITED'],
-      ['grpc', 'p2', 10, 'RATE_LIMITED'],
-    ]);
+    await expect
+      .poll(() => done.map((d) => [d.protocol, d.projectId, d.spans, d.error?.code]), { timeout: 5_000 })
+      .toEqual([
+        ['http', 'p2', 10, 'RATE_LIMITED'],
+        ['grpc', 'p2', 10, 'RATE_LIMITED'],
+      ]);
   });
 });

@@ -49,8 +49,10 @@ export class ExportIntake {
 
   /** The caller's project from its `authorization`; UNAUTHORIZED when the policy knows none. */
   async authenticate(authorization: string | undefined, progress: ExportProgress): Promise<string> {
-    const projectId = this.policy.authenticate === undefined ? 'default' : await this.policy.authenticate(authorization);
-    if (projectId === undefined) throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
+    const projectId =
+      this.policy.authenticate === undefined ? 'default' : await this.policy.authenticate(authorization);
+    if (projectId === undefined)
+      throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
     progress.projectId = projectId;
     return projectId;
   }
@@ -58,7 +60,10 @@ export class ExportIntake {
   /** Throws UNAVAILABLE when the spool has less room left than one more large request: said before a body is read or decoded. */
   refuseWhenOverloaded(): void {
     if (this.spool.freeBytes < Math.min(OVERLOAD_HEADROOM_BYTES, this.spool.capacityBytes / 16)) {
-      throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'spool is full: storage is behind or unreachable; retry later' });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.UNAVAILABLE,
+        message: 'spool is full: storage is behind or unreachable; retry later',
+      });
     }
   }
 
@@ -95,8 +100,17 @@ export class ExportIntake {
     try {
       await this.spool.append(processed.parts, processed.spanCount);
     } catch (err) {
-      if (err instanceof SpoolFullError) throw new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: `${err.message}; retry later`, cause: err });
-      throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: `could not write the spool (${(err as Error).message}); retry later`, cause: err });
+      if (err instanceof SpoolFullError)
+        throw new TelltaleError({
+          code: TelltaleErrorCode.UNAVAILABLE,
+          message: `${err.message}; retry later`,
+          cause: err,
+        });
+      throw new TelltaleError({
+        code: TelltaleErrorCode.STORAGE,
+        message: `could not write the spool (${(err as Error).message}); retry later`,
+        cause: err,
+      });
     }
     this.appendedUpTo.set(processed.projectId, this.spool.ackedWeight + this.spool.pendingWeight);
     try {

@@ -25,8 +25,12 @@ describe('ExportProcessor', () => {
 
   it('gives the same result on worker threads as inline, for many concurrent requests', async () => {
     const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
-    const inlineResults = await Promise.all(seeds.map((s) => inline.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })));
-    const threadedResults = await Promise.all(seeds.map((s) => threaded.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })));
+    const inlineResults = await Promise.all(
+      seeds.map((s) => inline.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })),
+    );
+    const threadedResults = await Promise.all(
+      seeds.map((s) => threaded.process({ body: body(s), encoding: 'proto', projectId: 'p', nowMs: NOW_MS })),
+    );
     expect(threadedResults.map((r) => r.spanCount)).toEqual(inlineResults.map((r) => r.spanCount));
     expect(threadedResults.reduce((n, r) => n + r.spanCount, 0)).toBeGreaterThan(100);
     for (let i = 0; i < seeds.length; i++) {
@@ -43,7 +47,12 @@ describe('ExportProcessor', () => {
   });
 
   it('answers an undecodable body with a BAD_REQUEST error from the worker, and keeps working', async () => {
-    const bad = threaded.process({ body: new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+    const bad = threaded.process({
+      body: new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]),
+      encoding: 'proto',
+      projectId: 'p',
+      nowMs: NOW_MS,
+    });
     await expect(bad).rejects.toBeInstanceOf(TelltaleError);
     await expect(bad).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     const ok = await threaded.process({ body: body(7), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });

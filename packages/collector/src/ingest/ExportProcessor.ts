@@ -63,7 +63,10 @@ export class ExportProcessor {
   }
 
   process(job: ExportJob): Promise<ProcessedExport> {
-    if (this.closed) return Promise.reject(new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is shutting down' }));
+    if (this.closed)
+      return Promise.reject(
+        new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is shutting down' }),
+      );
     if (this.slots.length === 0) {
       try {
         return Promise.resolve(processExport(job, this.limits));
@@ -85,12 +88,16 @@ export class ExportProcessor {
   private dispatch(): void {
     while (this.queue.length > 0) {
       let best: Slot | undefined;
-      for (const s of this.slots) if (s.inFlight.size < this.perWorker && (best === undefined || s.inFlight.size < best.inFlight.size)) best = s;
+      for (const s of this.slots)
+        if (s.inFlight.size < this.perWorker && (best === undefined || s.inFlight.size < best.inFlight.size)) best = s;
       if (best === undefined) return;
       const job = this.queue.shift()!;
       best.inFlight.set(job.id, job);
       const body = job.job.body;
-      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
+      const own =
+        body.byteOffset === 0 &&
+        body.byteLength === body.buffer.byteLength &&
+        !(body.buffer instanceof SharedArrayBuffer);
       best.worker.postMessage({ id: job.id, job: job.job }, own ? [body.buffer] : []);
     }
   }
@@ -118,7 +125,8 @@ export class ExportProcessor {
   private replace(slot: Slot, err: unknown): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    for (const job of slot.inFlight.values()) job.reject(new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'ingest worker failed', cause: err }));
+    for (const job of slot.inFlight.values())
+      job.reject(new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: 'ingest worker failed', cause: err }));
     slot.inFlight.clear();
     void slot.worker.terminate();
     if (this.closed) {

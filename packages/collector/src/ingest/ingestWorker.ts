@@ -15,7 +15,9 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   try {
     const result = processExport(msg.job, limits);
     reply = { id: msg.id, ok: true, result };
-    transfer = result.parts.map((p) => p.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);
+    transfer = result.parts
+      .map((p) => p.buffer as ArrayBuffer)
+      .filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);
   } catch (err) {
     const e = toTelltaleError(err);
     reply = { id: msg.id, ok: false, code: e.code, message: e.message };

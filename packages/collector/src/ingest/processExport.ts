@@ -44,10 +44,14 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
   try {
     request = job.encoding === 'proto' ? decodeTraceRequestProto(job.body) : decodeTraceRequestJson(job.body);
   } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
+    if (err instanceof OtlpDecodeError)
+      throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
     throw err;
   }
-  const { spans, rejectedSpans, rejectedBy, cut, errors } = normaliseRequest(request, job.projectId, { ...(limits === undefined ? {} : { limits }), nowMs: job.nowMs });
+  const { spans, rejectedSpans, rejectedBy, cut, errors } = normaliseRequest(request, job.projectId, {
+    ...(limits === undefined ? {} : { limits }),
+    nowMs: job.nowMs,
+  });
   return {
     projectId: job.projectId,
     parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans),

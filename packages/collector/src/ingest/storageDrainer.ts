@@ -9,7 +9,11 @@ import { decodeExportPayload } from './exportPayload.js';
  * idempotent insert of its Arrow messages, and the spool acks it once stored.
  * A failed insert stays in the spool and is retried.
  */
-export function storageDrainer(spool: Spool, storage: CollectorStorageOptions, observe: CollectorObservers): SpoolDrainer {
+export function storageDrainer(
+  spool: Spool,
+  storage: CollectorStorageOptions,
+  observe: CollectorObservers,
+): SpoolDrainer {
   let lastInsertSeconds = 0;
   const { onBatchStored, onInsertError, onSpoolRefused } = observe;
   return new SpoolDrainer({
@@ -19,7 +23,9 @@ export function storageDrainer(spool: Spool, storage: CollectorStorageOptions, o
       await insertPayloads(storage.insert, payloads, token);
       lastInsertSeconds = (performance.now() - started) / 1000;
     },
-    ...(onBatchStored === undefined ? {} : { onStored: (batch: SpoolBatch) => onBatchStored(batch.weight, lastInsertSeconds) }),
+    ...(onBatchStored === undefined
+      ? {}
+      : { onStored: (batch: SpoolBatch) => onBatchStored(batch.weight, lastInsertSeconds) }),
     ...(storage.maxBatchSpans === undefined ? {} : { maxBatchWeight: storage.maxBatchSpans }),
     onError: (err, _batch: SpoolBatch | undefined, attempt) => onInsertError?.(err, attempt),
     ...(storage.afterInsert === undefined ? {} : { beforeAck: storage.afterInsert }),
@@ -29,7 +35,11 @@ export function storageDrainer(spool: Spool, storage: CollectorStorageOptions, o
 }
 
 /** One insert of a batch's payloads: their Arrow messages as they are read, and the runs they hold. */
-async function insertPayloads(insert: InsertSpanBatches, payloads: AsyncIterable<Buffer>, token: string): Promise<void> {
+async function insertPayloads(
+  insert: InsertSpanBatches,
+  payloads: AsyncIterable<Buffer>,
+  token: string,
+): Promise<void> {
   const runs: { projectId: string; runId: string }[] = [];
   async function* messages(): AsyncGenerator<Uint8Array> {
     for await (const payload of payloads) {

@@ -2,4 +2,6 @@ import type { TelltaleErrorCode } from '@telltale/semconv';
 import type { ProcessedExport } from './processExport.js';
 
 /** A worker's answer to one job. */
-export type WorkerReply = { id: number; ok: true; result: ProcessedExport } | { id: number; ok: false; code: TelltaleErrorCode; message: string };
+export type WorkerReply =
+  | { id: number; ok: true; result: ProcessedExport }
+  | { id: number; ok: false; code: TelltaleErrorCode; message: string };

@@ -4,12 +4,31 @@ import type { LoopSignals, LoopStep } from './loopSignals.js';
 
 let spanSeq = 0;
 function step(runId: string, startMs: number, fields: Partial<LoopStep> & Pick<LoopStep, 'kind'>): LoopStep {
-  return { runId, startNs: BigInt(startMs) * 1_000_000n, spanId: (++spanSeq).toString(16).padStart(16, '0'), failed: false, tool: '', argsHash: '', stateHash: '', outputHash: '', ...fields };
+  return {
+    runId,
+    startNs: BigInt(startMs) * 1_000_000n,
+    spanId: (++spanSeq).toString(16).padStart(16, '0'),
+    failed: false,
+    tool: '',
+    argsHash: '',
+    stateHash: '',
+    outputHash: '',
+    ...fields,
+  };
 }
-const tool = (runId: string, at: number, name: string, args = 'same-args'): LoopStep => step(runId, at, { kind: 1, tool: name, argsHash: args });
-const signals = (steps: LoopStep[], endedRuns: string[] = []): LoopSignals => ({ projectId: 'p', steps, endedRuns, services: { r: 'svc' } });
+const tool = (runId: string, at: number, name: string, args = 'same-args'): LoopStep =>
+  step(runId, at, { kind: 1, tool: name, argsHash: args });
+const signals = (steps: LoopStep[], endedRuns: string[] = []): LoopSignals => ({
+  projectId: 'p',
+  steps,
+  endedRuns,
+  services: { r: 'svc' },
+});
 
-function detector(opts: { maxRuns?: number; idleMs?: number; now?: () => number } = {}): { d: LiveLoopDetector; events: LiveLoopEvent[] } {
+function detector(opts: { maxRuns?: number; idleMs?: number; now?: () => number } = {}): {
+  d: LiveLoopDetector;
+  events: LiveLoopEvent[];
+} {
   const events: LiveLoopEvent[] = [];
   return { d: new LiveLoopDetector({ onEvent: (e) => events.push(e), ...opts }), events };
 }
@@ -20,7 +39,16 @@ describe('LiveLoopDetector', () => {
     d.observe(signals([tool('r', 1, 'search'), tool('r', 2, 'search')]));
     expect(events).toEqual([]);
     d.observe(signals([tool('r', 3, 'search')]));
-    expect(events).toMatchObject([{ projectId: 'p', runId: 'r', status: 'firing', kind: 'repeated_action', count: 3, labels: { runId: 'r', tool: 'search', service: 'svc', loopKind: 'repeated_action' } }]);
+    expect(events).toMatchObject([
+      {
+        projectId: 'p',
+        runId: 'r',
+        status: 'firing',
+        kind: 'repeated_action',
+        count: 3,
+        labels: { runId: 'r', tool: 'search', service: 'svc', loopKind: 'repeated_action' },
+      },
+    ]);
     d.observe(signals([tool('r', 4, 'search'), tool('r', 5, 'search')]));
     expect(events).toHaveLength(1);
     d.observe(signals([], ['r']));
@@ -39,7 +67,13 @@ describe('LiveLoopDetector', () => {
 
   it('no progress: the same state hash on three plan or validate steps', () => {
     const { d, events } = detector();
-    d.observe(signals([step('r', 1, { kind: 2, stateHash: 's1' }), step('r', 2, { kind: 3, stateHash: 's1' }), step('r', 3, { kind: 2, stateHash: 's2' })]));
+    d.observe(
+      signals([
+        step('r', 1, { kind: 2, stateHash: 's1' }),
+        step('r', 2, { kind: 3, stateHash: 's1' }),
+        step('r', 3, { kind: 2, stateHash: 's2' }),
+      ]),
+    );
     expect(events).toEqual([]);
     d.observe(signals([step('r', 4, { kind: 2, stateHash: 's1' })]));
     expect(events).toMatchObject([{ kind: 'no_progress', count: 3 }]);

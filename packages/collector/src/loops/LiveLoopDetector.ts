@@ -115,7 +115,8 @@ export class LiveLoopDetector {
       this.runs.set(k, run);
       run.lastSeenMs = now;
       if (!run.insert(step, this.maxSteps)) continue;
-      if (step.kind === 1 && step.argsHash !== '') bump(run.actions, `${step.tool}\u0000${step.argsHash}`, this.maxSteps);
+      if (step.kind === 1 && step.argsHash !== '')
+        bump(run.actions, `${step.tool}\u0000${step.argsHash}`, this.maxSteps);
       if (step.kind !== 1 && step.stateHash !== '') bump(run.states, step.stateHash, this.maxSteps);
       touched.add(run);
     }
@@ -160,19 +161,26 @@ export class LiveLoopDetector {
   private emit(projectId: string, k: string, run: RunState, status: LiveLoopEvent['status'], atMs: number): void {
     const fired = run.fired!;
     const runId = k.slice(k.indexOf('\u0000') + 1);
-    const labels = { runId, loopKind: fired.kind, ...(run.service === '' ? {} : { service: run.service }), ...fired.labels };
+    const labels = {
+      runId,
+      loopKind: fired.kind,
+      ...(run.service === '' ? {} : { service: run.service }),
+      ...fired.labels,
+    };
     this.opts.onEvent({ projectId, runId, status, kind: fired.kind, count: fired.count, atMs, labels });
   }
 
   private detect(run: RunState): Detection | undefined {
     for (const [action, n] of run.actions) {
-      if (n >= this.repeat) return { kind: 'repeated_action', count: n, labels: { tool: action.slice(0, action.indexOf('\u0000')) } };
+      if (n >= this.repeat)
+        return { kind: 'repeated_action', count: n, labels: { tool: action.slice(0, action.indexOf('\u0000')) } };
     }
     for (const n of run.states.values()) if (n >= this.repeat) return { kind: 'no_progress', count: n, labels: {} };
     const streak = failedValidationStreak(run.steps);
     if (streak >= this.repeat) return { kind: 'no_progress', count: streak, labels: {} };
     const pingPong = longestAlternation(run.steps);
-    if (pingPong.cycles >= this.cycles) return { kind: 'ping_pong', count: pingPong.cycles, labels: { tool: pingPong.tools } };
+    if (pingPong.cycles >= this.cycles)
+      return { kind: 'ping_pong', count: pingPong.cycles, labels: { tool: pingPong.tools } };
     return undefined;
   }
 }

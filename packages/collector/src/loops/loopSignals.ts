@@ -31,7 +31,11 @@ export interface LoopSignals {
   services: Record<string, string>;
 }
 
-const KIND_CODE: Partial<Record<string, LoopStepKind>> = { [StepKind.tool]: 1, [StepKind.plan]: 2, [StepKind.validate]: 3 };
+const KIND_CODE: Partial<Record<string, LoopStepKind>> = {
+  [StepKind.tool]: 1,
+  [StepKind.plan]: 2,
+  [StepKind.validate]: 3,
+};
 
 /** Extracts the loop signals of a request's spans (in the worker, next to the encoding). */
 export function loopSignalsOf(projectId: string, spans: readonly SpanRecord[]): LoopSignals {

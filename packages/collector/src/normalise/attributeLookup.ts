@@ -28,7 +28,13 @@ const SOURCES: ReadonlyMap<string, readonly number[]> = (() => {
 })();
 
 function toNumber(value: AnyValue | undefined): number {
-  return typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  return typeof value === 'bigint'
+    ? Number(value)
+    : typeof value === 'number'
+      ? value
+      : typeof value === 'string'
+        ? Number(value)
+        : NaN;
 }
 
 /**

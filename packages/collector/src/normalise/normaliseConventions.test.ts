@@ -36,7 +36,9 @@ function request(spans: OtlpSpan[]): OtlpTraceRequest {
     resourceSpans: [
       {
         resource: { attributes: [{ key: 'service.name', value: 'svc' }], droppedAttributesCount: 0 },
-        scopeSpans: [{ scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' }],
+        scopeSpans: [
+          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
+        ],
         schemaUrl: '',
       },
     ],
@@ -90,7 +92,14 @@ describe('OTel GenAI semantic conventions', () => {
   });
 
   it('reads deprecated names: gen_ai.system and prompt/completion tokens; current names win when both are sent', () => {
-    const old = one(span('chat', { [OtelAttr.genAiSystem]: 'anthropic', [OtelAttr.genAiPromptTokens]: 7n, [OtelAttr.genAiCompletionTokens]: 3n, [OtelAttr.genAiOperationName]: 'chat' }));
+    const old = one(
+      span('chat', {
+        [OtelAttr.genAiSystem]: 'anthropic',
+        [OtelAttr.genAiPromptTokens]: 7n,
+        [OtelAttr.genAiCompletionTokens]: 3n,
+        [OtelAttr.genAiOperationName]: 'chat',
+      }),
+    );
     expect([old.provider, old.inputTokens, old.outputTokens]).toEqual(['anthropic', 7, 3]);
     // the deprecated name comes first in the list: precedence is by table rank, not by attribute order
     const both = one(
@@ -106,26 +115,62 @@ describe('OTel GenAI semantic conventions', () => {
   });
 
   it('maps agent operations: invoke_agent is the run at the trace root and a handoff below; plan, execute_tool, create_agent', () => {
-    expect(one(span('invoke_agent planner', { [OtelAttr.genAiOperationName]: 'invoke_agent' }, '')).stepKind).toBe('run');
-    const helper = one(span('invoke_agent helper', { [OtelAttr.genAiOperationName]: 'invoke_agent', [OtelAttr.genAiAgentName]: 'helper' }));
+    expect(one(span('invoke_agent planner', { [OtelAttr.genAiOperationName]: 'invoke_agent' }, '')).stepKind).toBe(
+      'run',
+    );
+    const helper = one(
+      span('invoke_agent helper', {
+        [OtelAttr.genAiOperationName]: 'invoke_agent',
+        [OtelAttr.genAiAgentName]: 'helper',
+      }),
+    );
     expect([helper.stepKind, helper.stepName]).toEqual(['handoff', 'invoke_agent helper']);
     expect(one(span('plan', { [OtelAttr.genAiOperationName]: 'plan' })).stepKind).toBe('plan');
     expect(one(span('create_agent x', { [OtelAttr.genAiOperationName]: 'create_agent' })).stepKind).toBe('custom');
-    const tool = one(span('execute_tool search', { [OtelAttr.genAiOperationName]: 'execute_tool', [OtelAttr.genAiToolName]: 'search', [OtelAttr.genAiToolCallArguments]: '{"q":"x"}' }));
-    expect([tool.stepKind, tool.stepName, tool.toolName, tool.toolArgsHash]).toEqual(['tool', 'search', 'search', argsHash('{"q":"x"}')]);
+    const tool = one(
+      span('execute_tool search', {
+        [OtelAttr.genAiOperationName]: 'execute_tool',
+        [OtelAttr.genAiToolName]: 'search',
+        [OtelAttr.genAiToolCallArguments]: '{"q":"x"}',
+      }),
+    );
+    expect([tool.stepKind, tool.stepName, tool.toolName, tool.toolArgsHash]).toEqual([
+      'tool',
+      'search',
+      'search',
+      argsHash('{"q":"x"}'),
+    ]);
   });
 
   it('takes error.type, else the exception event of a failed span', () => {
-    expect(one(span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.errorType]: 'rate_limited' })).errorType).toBe('rate_limited');
+    expect(
+      one(span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.errorType]: 'rate_limited' })).errorType,
+    ).toBe('rate_limited');
     const failed = span('chat', { [OtelAttr.genAiOperationName]: 'chat' });
     failed.status = { code: 2, message: 'boom' };
-    failed.events = [{ timeUnixNano: NOW_NS, name: 'exception', attributes: [{ key: OtelAttr.exceptionType, value: 'TimeoutError' }], droppedAttributesCount: 0 }];
+    failed.events = [
+      {
+        timeUnixNano: NOW_NS,
+        name: 'exception',
+        attributes: [{ key: OtelAttr.exceptionType, value: 'TimeoutError' }],
+        droppedAttributesCount: 0,
+      },
+    ];
     expect(one(failed).errorType).toBe('TimeoutError');
   });
 
   it('counts a total alone as input tokens (a lower bound), never on top of input/output', () => {
-    expect(one(span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiTotalTokens]: 50n })).inputTokens).toBe(50);
-    const both = one(span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiTotalTokens]: 50n, [OtelAttr.genAiInputTokens]: 40n, [OtelAttr.genAiOutputTokens]: 10n }));
+    expect(
+      one(span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiTotalTokens]: 50n })).inputTokens,
+    ).toBe(50);
+    const both = one(
+      span('chat', {
+        [OtelAttr.genAiOperationName]: 'chat',
+        [OtelAttr.genAiTotalTokens]: 50n,
+        [OtelAttr.genAiInputTokens]: 40n,
+        [OtelAttr.genAiOutputTokens]: 10n,
+      }),
+    );
     expect([both.inputTokens, both.outputTokens]).toEqual([40, 10]);
   });
 });
@@ -143,18 +188,51 @@ describe('OpenInference', () => {
         [OpenInferenceAttr.costTotal]: 0.0012,
       }),
     );
-    expect(pick(r)).toMatchObject({ stepKind: 'llm', model: 'gpt-4o-mini', provider: 'openai', inputTokens: 120, outputTokens: 20, cachedInputTokens: 100, costUsd: 0.0012 });
+    expect(pick(r)).toMatchObject({
+      stepKind: 'llm',
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      inputTokens: 120,
+      outputTokens: 20,
+      cachedInputTokens: 100,
+      costUsd: 0.0012,
+    });
   });
 
   it('sums llm.cost.prompt and llm.cost.completion when no total is given', () => {
-    expect(one(span('llm', { [OpenInferenceAttr.spanKind]: 'LLM', [OpenInferenceAttr.costPrompt]: 0.25, [OpenInferenceAttr.costCompletion]: 0.5 })).costUsd).toBe(0.75);
+    expect(
+      one(
+        span('llm', {
+          [OpenInferenceAttr.spanKind]: 'LLM',
+          [OpenInferenceAttr.costPrompt]: 0.25,
+          [OpenInferenceAttr.costCompletion]: 0.5,
+        }),
+      ).costUsd,
+    ).toBe(0.75);
   });
 
   it('TOOL spans: tool.name, else the span name; input.value hashed as the arguments', () => {
-    const named = one(span('tool call', { [OpenInferenceAttr.spanKind]: 'TOOL', [OpenInferenceAttr.toolName]: 'get_weather', [OpenInferenceAttr.inputValue]: '{"city":"Paris"}' }));
-    expect([named.stepKind, named.toolName, named.stepName, named.toolArgsHash]).toEqual(['tool', 'get_weather', 'get_weather', argsHash('{"city":"Paris"}')]);
-    const unnamed = one(span('get_weather', { [OpenInferenceAttr.spanKind]: 'tool', [OpenInferenceAttr.inputValue]: 'Paris' }));
-    expect([unnamed.stepKind, unnamed.toolName, unnamed.toolArgsHash]).toEqual(['tool', 'get_weather', argsHash('Paris')]);
+    const named = one(
+      span('tool call', {
+        [OpenInferenceAttr.spanKind]: 'TOOL',
+        [OpenInferenceAttr.toolName]: 'get_weather',
+        [OpenInferenceAttr.inputValue]: '{"city":"Paris"}',
+      }),
+    );
+    expect([named.stepKind, named.toolName, named.stepName, named.toolArgsHash]).toEqual([
+      'tool',
+      'get_weather',
+      'get_weather',
+      argsHash('{"city":"Paris"}'),
+    ]);
+    const unnamed = one(
+      span('get_weather', { [OpenInferenceAttr.spanKind]: 'tool', [OpenInferenceAttr.inputValue]: 'Paris' }),
+    );
+    expect([unnamed.stepKind, unnamed.toolName, unnamed.toolArgsHash]).toEqual([
+      'tool',
+      'get_weather',
+      argsHash('Paris'),
+    ]);
   });
 
   it('AGENT is the run at the root, a handoff below; retrievers, evaluators and guardrails map; CHAIN is no step', () => {
@@ -181,7 +259,15 @@ describe('Vercel AI SDK', () => {
         [VercelAiAttr.cachedInputTokens]: 4,
       }),
     );
-    expect(pick(inner)).toMatchObject({ stepKind: 'llm', stepName: 'ai.generateText.doGenerate', model: 'gpt-4o-mini', provider: 'openai.chat', inputTokens: 10, outputTokens: 5, cachedInputTokens: 4 });
+    expect(pick(inner)).toMatchObject({
+      stepKind: 'llm',
+      stepName: 'ai.generateText.doGenerate',
+      model: 'gpt-4o-mini',
+      provider: 'openai.chat',
+      inputTokens: 10,
+      outputTokens: 5,
+      cachedInputTokens: 4,
+    });
     const outer = one(span('ai.generateText', { [VercelAiAttr.inputTokens]: 20, [VercelAiAttr.outputTokens]: 10 }, ''));
     expect([outer.stepKind, outer.isRunRoot, outer.inputTokens]).toEqual(['', true, 20]);
     expect(one(span('ai.streamText.doStream', {})).stepKind).toBe('llm');
@@ -189,27 +275,65 @@ describe('Vercel AI SDK', () => {
   });
 
   it('GenAI-style attributes on the same spans take precedence (gen_ai.usage.* over ai.usage.*)', () => {
-    const r = one(span('ai.generateText.doGenerate', { [VercelAiAttr.inputTokens]: 99, [OtelAttr.genAiInputTokens]: 100, [OtelAttr.genAiSystem]: 'mock-provider', [VercelAiAttr.modelProvider]: 'x' }));
+    const r = one(
+      span('ai.generateText.doGenerate', {
+        [VercelAiAttr.inputTokens]: 99,
+        [OtelAttr.genAiInputTokens]: 100,
+        [OtelAttr.genAiSystem]: 'mock-provider',
+        [VercelAiAttr.modelProvider]: 'x',
+      }),
+    );
     expect([r.inputTokens, r.provider]).toEqual([100, 'mock-provider']);
   });
 
   it('ai.toolCall: tool name and a hash of ai.toolCall.args', () => {
-    const r = one(span('ai.toolCall', { [VercelAiAttr.toolCallName]: 'getWeather', [VercelAiAttr.toolCallArgs]: '{"city":"Paris"}' }));
-    expect([r.stepKind, r.stepName, r.toolName, r.toolArgsHash]).toEqual(['tool', 'getWeather', 'getWeather', argsHash('{"city":"Paris"}')]);
+    const r = one(
+      span('ai.toolCall', {
+        [VercelAiAttr.toolCallName]: 'getWeather',
+        [VercelAiAttr.toolCallArgs]: '{"city":"Paris"}',
+      }),
+    );
+    expect([r.stepKind, r.stepName, r.toolName, r.toolArgsHash]).toEqual([
+      'tool',
+      'getWeather',
+      'getWeather',
+      argsHash('{"city":"Paris"}'),
+    ]);
   });
 });
 
 describe('OpenLLMetry / Traceloop', () => {
   it('workflow is the run at the root, task a custom step named by its entity, tool a tool step named by its entity', () => {
-    expect(one(span('weather.workflow', { [TraceloopAttr.spanKind]: 'workflow', [TraceloopAttr.entityName]: 'weather' }, '')).stepKind).toBe('run');
+    expect(
+      one(span('weather.workflow', { [TraceloopAttr.spanKind]: 'workflow', [TraceloopAttr.entityName]: 'weather' }, ''))
+        .stepKind,
+    ).toBe('run');
     const task = one(span('lookup.task', { [TraceloopAttr.spanKind]: 'task', [TraceloopAttr.entityName]: 'lookup' }));
     expect([task.stepKind, task.stepName]).toEqual(['custom', 'lookup']);
-    const tool = one(span('get_weather.tool', { [TraceloopAttr.spanKind]: 'tool', [TraceloopAttr.entityName]: 'get_weather', [TraceloopAttr.entityInput]: '{"args":["Paris"]}' }));
-    expect([tool.stepKind, tool.stepName, tool.toolName, tool.toolArgsHash]).toEqual(['tool', 'get_weather', 'get_weather', argsHash('{"args":["Paris"]}')]);
+    const tool = one(
+      span('get_weather.tool', {
+        [TraceloopAttr.spanKind]: 'tool',
+        [TraceloopAttr.entityName]: 'get_weather',
+        [TraceloopAttr.entityInput]: '{"args":["Paris"]}',
+      }),
+    );
+    expect([tool.stepKind, tool.stepName, tool.toolName, tool.toolArgsHash]).toEqual([
+      'tool',
+      'get_weather',
+      'get_weather',
+      argsHash('{"args":["Paris"]}'),
+    ]);
   });
 
   it('older instrumentations: llm.usage.total_tokens next to the deprecated prompt/completion names adds nothing', () => {
-    const r = one(span('openai.chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiPromptTokens]: 8, [OtelAttr.genAiCompletionTokens]: 2, [TraceloopAttr.totalTokens]: 10 }));
+    const r = one(
+      span('openai.chat', {
+        [OtelAttr.genAiOperationName]: 'chat',
+        [OtelAttr.genAiPromptTokens]: 8,
+        [OtelAttr.genAiCompletionTokens]: 2,
+        [TraceloopAttr.totalTokens]: 10,
+      }),
+    );
     expect([r.inputTokens, r.outputTokens]).toEqual([8, 2]);
   });
 });
@@ -230,7 +354,11 @@ describe('our own attributes', () => {
   });
 
   it('an empty value falls through to the next source; the last of a repeated name wins', () => {
-    const s = span('chat', { [OtelAttr.genAiOperationName]: 'chat', [OtelAttr.genAiResponseModel]: '', [OtelAttr.genAiRequestModel]: 'gpt-4o' });
+    const s = span('chat', {
+      [OtelAttr.genAiOperationName]: 'chat',
+      [OtelAttr.genAiResponseModel]: '',
+      [OtelAttr.genAiRequestModel]: 'gpt-4o',
+    });
     s.attributes.push({ key: OtelAttr.genAiRequestModel, value: 'gpt-4o-mini' });
     expect(one(s).model).toBe('gpt-4o-mini');
   });

@@ -4,7 +4,16 @@ import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
 import { Field, SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
-import { DEFAULT_SPAN_LIMITS, emptyLimitCounts, limitAttributes, limitSpan, limitsWarning, timeRangeReason, type LimitCounts, type SpanLimits } from './spanLimits.js';
+import {
+  DEFAULT_SPAN_LIMITS,
+  emptyLimitCounts,
+  limitAttributes,
+  limitSpan,
+  limitsWarning,
+  timeRangeReason,
+  type LimitCounts,
+  type SpanLimits,
+} from './spanLimits.js';
 import { stableSpanName } from './stepName.js';
 import { NestedUsage } from './nestedUsage.js';
 import { TraceRuns } from './traceRuns.js';
@@ -91,7 +100,13 @@ const threadNestedUsage = new NestedUsage();
 /** One reader for every span of every request (normalising is synchronous and one per thread). */
 const fields = new SpanFields();
 
-function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resource: SpanRecord['resourceAttributes'], scope: { name: string; version: string }): SpanRecord {
+function toRecord(
+  span: OtlpSpan,
+  projectId: string,
+  serviceName: string,
+  resource: SpanRecord['resourceAttributes'],
+  scope: { name: string; version: string },
+): SpanRecord {
   fields.read(span.attributes);
   const parentSpanId = span.parentSpanId === ZERO_SPAN_ID ? '' : span.parentSpanId;
   const stepKind = resolveStepKind(fields, span.name, parentSpanId === '');
@@ -99,7 +114,13 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
   // tool steps without a tool-name attribute: OpenLLMetry names them in traceloop.entity.name, OpenInference in the span name
   const toolName = fields.string(Field.toolName) || (isTool ? fields.string(Field.entityName) || span.name : '');
   const stepName =
-    stepKind === '' ? '' : fields.string(Field.stepName) || (isTool ? toolName : '') || fields.string(Field.entityName) || genAiStepName(fields) || stableSpanName(span.name);
+    stepKind === ''
+      ? ''
+      : fields.string(Field.stepName) ||
+        (isTool ? toolName : '') ||
+        fields.string(Field.entityName) ||
+        genAiStepName(fields) ||
+        stableSpanName(span.name);
   let inputTokens = fields.count(Field.inputTokens);
   const outputTokens = fields.count(Field.outputTokens);
   if (inputTokens === 0 && outputTokens === 0) inputTokens = fields.count(Field.totalTokens);
@@ -156,7 +177,11 @@ function toRecord(span: OtlpSpan, projectId: string, serviceName: string, resour
  * per-request cap. Oversized attribute lists, values, events and links are
  * cut to the limits and counted (the spans' dropped counts, and a warning).
  */
-export function normaliseRequest(request: OtlpTraceRequest, projectId: string, opts: NormaliseOptions = {}): NormaliseResult {
+export function normaliseRequest(
+  request: OtlpTraceRequest,
+  projectId: string,
+  opts: NormaliseOptions = {},
+): NormaliseResult {
   const limits = opts.limits ?? DEFAULT_SPAN_LIMITS;
   const nowMs = opts.nowMs ?? Date.now();
   const counts = emptyLimitCounts();

@@ -51,8 +51,10 @@ const NS_PER_MS = 1_000_000n;
 /** Why a span's start time is refused under `limits` at `nowMs`, or undefined. */
 export function timeRangeReason(span: OtlpSpan, limits: SpanLimits, nowMs: number): string | undefined {
   const startMs = Number(span.startTimeUnixNano / NS_PER_MS);
-  if (startMs < nowMs - limits.maxAgeMs) return `start time ${isoOrRaw(span.startTimeUnixNano)} is more than ${Math.round(limits.maxAgeMs / DAY_MS)} days in the past`;
-  if (startMs > nowMs + limits.maxFutureMs) return `start time ${isoOrRaw(span.startTimeUnixNano)} is more than ${Math.round(limits.maxFutureMs / 60_000)} minutes in the future`;
+  if (startMs < nowMs - limits.maxAgeMs)
+    return `start time ${isoOrRaw(span.startTimeUnixNano)} is more than ${Math.round(limits.maxAgeMs / DAY_MS)} days in the past`;
+  if (startMs > nowMs + limits.maxFutureMs)
+    return `start time ${isoOrRaw(span.startTimeUnixNano)} is more than ${Math.round(limits.maxFutureMs / 60_000)} minutes in the future`;
   return undefined;
 }
 
@@ -73,7 +75,11 @@ function truncateString(s: string, maxBytes: number): string {
 }
 
 /** Applies the attribute limits to one attribute list, counting into `counts`. */
-export function limitAttributes(attrs: KeyValue[], limits: SpanLimits, counts: LimitCounts): { attributes: KeyValue[]; dropped: number } {
+export function limitAttributes(
+  attrs: KeyValue[],
+  limits: SpanLimits,
+  counts: LimitCounts,
+): { attributes: KeyValue[]; dropped: number } {
   const dropped = Math.max(0, attrs.length - limits.maxAttributes);
   const kept = dropped === 0 ? attrs : attrs.slice(0, limits.maxAttributes);
   counts.droppedAttributes += dropped;
@@ -115,11 +121,18 @@ function mapSame<T>(items: T[], f: (item: T) => T): T[] {
 }
 
 /** The first `max` items, each with its attributes limited (events and links alike); the rest are counted by the caller. */
-function limitItems<T extends { attributes: KeyValue[]; droppedAttributesCount: number }>(items: T[], max: number, limits: SpanLimits, counts: LimitCounts): T[] {
+function limitItems<T extends { attributes: KeyValue[]; droppedAttributesCount: number }>(
+  items: T[],
+  max: number,
+  limits: SpanLimits,
+  counts: LimitCounts,
+): T[] {
   const kept = items.length > max ? items.slice(0, max) : items;
   return mapSame(kept, (item) => {
     const { attributes, dropped } = limitAttributes(item.attributes, limits, counts);
-    return attributes === item.attributes ? item : { ...item, attributes, droppedAttributesCount: item.droppedAttributesCount + dropped };
+    return attributes === item.attributes
+      ? item
+      : { ...item, attributes, droppedAttributesCount: item.droppedAttributesCount + dropped };
   });
 }
 
@@ -145,8 +158,12 @@ export function limitSpan(span: OtlpSpan, limits: SpanLimits, counts: LimitCount
 /** A warning for partial_success.error_message when limits cut anything (OTLP allows one with 0 rejected), else undefined. */
 export function limitsWarning(counts: LimitCounts, limits: SpanLimits): string | undefined {
   const parts: string[] = [];
-  if (counts.droppedAttributes > 0) parts.push(`${counts.droppedAttributes} attributes dropped over ${limits.maxAttributes} per span, event, link or resource`);
-  if (counts.truncatedValues > 0) parts.push(`${counts.truncatedValues} attribute values cut to ${limits.maxValueBytes} bytes`);
+  if (counts.droppedAttributes > 0)
+    parts.push(
+      `${counts.droppedAttributes} attributes dropped over ${limits.maxAttributes} per span, event, link or resource`,
+    );
+  if (counts.truncatedValues > 0)
+    parts.push(`${counts.truncatedValues} attribute values cut to ${limits.maxValueBytes} bytes`);
   if (counts.droppedEvents > 0) parts.push(`${counts.droppedEvents} events dropped over ${limits.maxEvents} per span`);
   if (counts.droppedLinks > 0) parts.push(`${counts.droppedLinks} links dropped over ${limits.maxLinks} per span`);
   return parts.length === 0 ? undefined : parts.join('; ');

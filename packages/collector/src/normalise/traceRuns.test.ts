@@ -31,17 +31,33 @@ function span(traceId: string, spanId: string, parentSpanId: string, runId?: str
 }
 
 function request(spans: OtlpSpan[]): OtlpTraceRequest {
-  return { resourceSpans: [{ resource: { attributes: [], droppedAttributesCount: 0 }, scopeSpans: [{ scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' }], schemaUrl: '' }] };
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [], droppedAttributesCount: 0 },
+        scopeSpans: [
+          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
+        ],
+        schemaUrl: '',
+      },
+    ],
+  };
 }
 
 function runs(index: TraceRuns, spans: OtlpSpan[], projectId = 'p'): string[] {
-  return normaliseRequest(request(spans), projectId, { nowMs: NOW_MS, traceRuns: index }).spans.map((s) => `${s.spanId.replace(/^0+/, '')}:${s.runId === s.traceId ? 'trace' : s.runId}`);
+  return normaliseRequest(request(spans), projectId, { nowMs: NOW_MS, traceRuns: index }).spans.map(
+    (s) => `${s.spanId.replace(/^0+/, '')}:${s.runId === s.traceId ? 'trace' : s.runId}`,
+  );
 }
 
 describe('untagged spans join the run their trace names', () => {
   it('in the same request, whatever the order', () => {
     const index = new TraceRuns();
-    expect(runs(index, [span(T1, '2', '1'), span(T1, '1', '', 'run-a'), span(T2, '3', '')])).toEqual(['2:run-a', '1:run-a', '3:trace']);
+    expect(runs(index, [span(T1, '2', '1'), span(T1, '1', '', 'run-a'), span(T2, '3', '')])).toEqual([
+      '2:run-a',
+      '1:run-a',
+      '3:trace',
+    ]);
   });
 
   it('in a later request (the index remembers the trace), per project', () => {

@@ -51,7 +51,8 @@ export class TraceRuns {
       }
       bySpanId ??= new Map(spans.map((x) => [x.spanId, x]));
       let parent = bySpanId.get(s.parentSpanId);
-      for (let depth = 0; parent !== undefined && parent.runId === parent.traceId && depth < 256; depth++) parent = bySpanId.get(parent.parentSpanId);
+      for (let depth = 0; parent !== undefined && parent.runId === parent.traceId && depth < 256; depth++)
+        parent = bySpanId.get(parent.parentSpanId);
       if (parent !== undefined && parent.runId !== parent.traceId) s.runId = parent.runId;
     }
   }

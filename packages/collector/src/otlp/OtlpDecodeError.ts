@@ -14,7 +14,11 @@ export class OtlpDecodeError extends TelltaleError {
 
   constructor(opts: { message: string; offset?: number; path?: string; cause?: unknown }) {
     const where = opts.offset !== undefined ? ` at byte offset ${opts.offset}` : opts.path ? ` at ${opts.path}` : '';
-    super({ code: TelltaleErrorCode.BAD_REQUEST, message: `OTLP decode error${where}: ${opts.message}`, cause: opts.cause });
+    super({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `OTLP decode error${where}: ${opts.message}`,
+      cause: opts.cause,
+    });
     this.offset = opts.offset;
     this.path = opts.path;
   }

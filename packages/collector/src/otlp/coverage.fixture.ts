@@ -8,10 +8,21 @@ export function coverage(req: OtlpTraceRequest, seen = new Set<string>()): Set<s
   const visit = (v: AnyValue, depth: number): void => {
     if (depth > 1) seen.add('nested');
     if (typeof v === 'string') {
-      seen.add(v === '' ? 'string:empty' : v.length > 50_000 ? 'string:huge' : /[^\x00-\x7f]/.test(v) ? 'string:unicode' : 'string');
+      seen.add(
+        v === ''
+          ? 'string:empty'
+          : v.length > 50_000
+            ? 'string:huge'
+            : /[^\x00-\x7f]/.test(v)
+              ? 'string:unicode'
+              : 'string',
+      );
     } else if (typeof v === 'bigint') {
-      seen.add(v < -(2n ** 53n) ? 'int:below-2^53' : v > 2n ** 53n ? 'int:above-2^53' : v < 0n ? 'int:negative' : 'int');
-    } else if (typeof v === 'number') seen.add(Number.isNaN(v) ? 'double:NaN' : Number.isFinite(v) ? 'double' : 'double:infinite');
+      seen.add(
+        v < -(2n ** 53n) ? 'int:below-2^53' : v > 2n ** 53n ? 'int:above-2^53' : v < 0n ? 'int:negative' : 'int',
+      );
+    } else if (typeof v === 'number')
+      seen.add(Number.isNaN(v) ? 'double:NaN' : Number.isFinite(v) ? 'double' : 'double:infinite');
     else if (typeof v === 'boolean') seen.add('bool');
     else if (v === null) seen.add('null');
     else if (v instanceof Uint8Array) seen.add('bytes');
@@ -45,7 +56,25 @@ export function coverage(req: OtlpTraceRequest, seen = new Set<string>()): Set<s
 }
 
 export const EXPECTED_COVERAGE = [
-  'nested', 'string', 'string:empty', 'string:huge', 'string:unicode', 'int', 'int:negative', 'int:below-2^53', 'int:above-2^53',
-  'double', 'bool', 'null', 'bytes', 'array', 'kvlist', 'span:event', 'span:link', 'span:parent', 'span:kind-unspecified',
-  'span:max-time', 'span:status-message',
+  'nested',
+  'string',
+  'string:empty',
+  'string:huge',
+  'string:unicode',
+  'int',
+  'int:negative',
+  'int:below-2^53',
+  'int:above-2^53',
+  'double',
+  'bool',
+  'null',
+  'bytes',
+  'array',
+  'kvlist',
+  'span:event',
+  'span:link',
+  'span:parent',
+  'span:kind-unspecified',
+  'span:max-time',
+  'span:status-message',
 ];

@@ -61,7 +61,10 @@ export function decodeTraceRequestJson(body: string | Uint8Array): OtlpTraceRequ
   try {
     root = JSON.parse(text);
   } catch (err) {
-    throw new OtlpDecodeError({ message: `invalid JSON: ${err instanceof Error ? err.message : String(err)}`, cause: err });
+    throw new OtlpDecodeError({
+      message: `invalid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      cause: err,
+    });
   }
   if (!isObject(root)) throw new OtlpDecodeError({ message: 'the request body must be a JSON object' });
   const items = readArray(field(root, 'resourceSpans', 'resource_spans'), 'resourceSpans');
@@ -85,7 +88,11 @@ function decodeResourceSpans(v: unknown, path: string): OtlpResourceSpans {
   return {
     resource: {
       attributes: readKeyValues(field(resource, 'attributes'), at(resourcePath, 'attributes'), 0),
-      droppedAttributesCount: readUint32(field(resource, 'droppedAttributesCount', 'dropped_attributes_count'), resourcePath, 'droppedAttributesCount'),
+      droppedAttributesCount: readUint32(
+        field(resource, 'droppedAttributesCount', 'dropped_attributes_count'),
+        resourcePath,
+        'droppedAttributesCount',
+      ),
     },
     scopeSpans,
     schemaUrl: readString(field(o, 'schemaUrl', 'schema_url'), path, 'schemaUrl'),
@@ -110,7 +117,11 @@ function decodeScope(v: unknown, path: string): OtlpScope {
     name: readString(field(o, 'name'), path, 'name'),
     version: readString(field(o, 'version'), path, 'version'),
     attributes: readKeyValues(field(o, 'attributes'), at(path, 'attributes'), 0),
-    droppedAttributesCount: readUint32(field(o, 'droppedAttributesCount', 'dropped_attributes_count'), path, 'droppedAttributesCount'),
+    droppedAttributesCount: readUint32(
+      field(o, 'droppedAttributesCount', 'dropped_attributes_count'),
+      path,
+      'droppedAttributesCount',
+    ),
   };
 }
 
@@ -129,7 +140,11 @@ function decodeSpan(v: unknown, path: string): OtlpSpan {
     startTimeUnixNano: readUint64(field(o, 'startTimeUnixNano', 'start_time_unix_nano'), path, 'startTimeUnixNano'),
     endTimeUnixNano: readUint64(field(o, 'endTimeUnixNano', 'end_time_unix_nano'), path, 'endTimeUnixNano'),
     attributes: readKeyValues(field(o, 'attributes'), at(path, 'attributes'), 0),
-    droppedAttributesCount: readUint32(field(o, 'droppedAttributesCount', 'dropped_attributes_count'), path, 'droppedAttributesCount'),
+    droppedAttributesCount: readUint32(
+      field(o, 'droppedAttributesCount', 'dropped_attributes_count'),
+      path,
+      'droppedAttributesCount',
+    ),
     events: events.map((e, i) => decodeEvent(e, `${path}.events[${i}]`)),
     droppedEventsCount: readUint32(field(o, 'droppedEventsCount', 'dropped_events_count'), path, 'droppedEventsCount'),
     links: links.map((l, i) => decodeLink(l, `${path}.links[${i}]`)),
@@ -144,7 +159,11 @@ function decodeEvent(v: unknown, path: string): OtlpEvent {
     timeUnixNano: readUint64(field(o, 'timeUnixNano', 'time_unix_nano'), path, 'timeUnixNano'),
     name: readString(field(o, 'name'), path, 'name'),
     attributes: readKeyValues(field(o, 'attributes'), at(path, 'attributes'), 0),
-    droppedAttributesCount: readUint32(field(o, 'droppedAttributesCount', 'dropped_attributes_count'), path, 'droppedAttributesCount'),
+    droppedAttributesCount: readUint32(
+      field(o, 'droppedAttributesCount', 'dropped_attributes_count'),
+      path,
+      'droppedAttributesCount',
+    ),
   };
 }
 
@@ -155,7 +174,11 @@ function decodeLink(v: unknown, path: string): OtlpLink {
     spanId: readHexId(field(o, 'spanId', 'span_id'), 8, path, 'spanId'),
     traceState: readString(field(o, 'traceState', 'trace_state'), path, 'traceState'),
     attributes: readKeyValues(field(o, 'attributes'), at(path, 'attributes'), 0),
-    droppedAttributesCount: readUint32(field(o, 'droppedAttributesCount', 'dropped_attributes_count'), path, 'droppedAttributesCount'),
+    droppedAttributesCount: readUint32(
+      field(o, 'droppedAttributesCount', 'dropped_attributes_count'),
+      path,
+      'droppedAttributesCount',
+    ),
     flags: readUint32(field(o, 'flags'), path, 'flags'),
   };
 }

@@ -116,7 +116,10 @@ export function readEnum(v: unknown, names: Readonly<Record<string, number>>, pa
   if (v === undefined) return 0;
   if (typeof v === 'number' && Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff) return v;
   if (typeof v === 'string' && Object.hasOwn(names, v)) return names[v]!;
-  return fail(at(parent, name), `expected an enum integer or one of ${Object.keys(names).join(', ')}, got ${describe(v)}`);
+  return fail(
+    at(parent, name),
+    `expected an enum integer or one of ${Object.keys(names).join(', ')}, got ${describe(v)}`,
+  );
 }
 
 const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -160,7 +163,10 @@ export function readBase64(v: unknown, parent: string, name: string): Uint8Array
 /** One `{ "key": ..., "value": AnyValue }` entry; `depth` counts enclosing AnyValue containers. */
 export function readKeyValue(v: unknown, path: string, depth: number): KeyValue {
   const o = readObject(v, path) ?? {};
-  return { key: readString(field(o, 'key'), path, 'key'), value: readAnyValue(field(o, 'value'), at(path, 'value'), depth + 1) };
+  return {
+    key: readString(field(o, 'key'), path, 'key'),
+    value: readAnyValue(field(o, 'value'), at(path, 'value'), depth + 1),
+  };
 }
 
 export function readKeyValues(v: unknown, path: string, depth: number): KeyValue[] {

@@ -37,9 +37,14 @@ export function decodeKeyValue(r: ProtoReader, depth: number): KeyValue {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case KV_KEY: key = r.readString(); break;
-      case KV_VALUE: value = decodeAnyValue(r, depth + 1); break;
-      default: r.skipUnknown(tag, KV_FIELDS, 'KeyValue');
+      case KV_KEY:
+        key = r.readString();
+        break;
+      case KV_VALUE:
+        value = decodeAnyValue(r, depth + 1);
+        break;
+      default:
+        r.skipUnknown(tag, KV_FIELDS, 'KeyValue');
     }
   }
   r.leave(parent);
@@ -53,14 +58,29 @@ function decodeAnyValue(r: ProtoReader, depth: number): AnyValue {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case AV_STRING: value = r.readString(); break;
-      case AV_BOOL: value = r.readBool(); break;
-      case AV_INT: value = r.readInt64(); break;
-      case AV_DOUBLE: value = r.readDouble(); break;
-      case AV_ARRAY: value = decodeArrayValue(r, depth); break;
-      case AV_KVLIST: value = { kvlist: decodeKeyValueList(r, depth) }; break;
-      case AV_BYTES: value = r.readBytes(); break;
-      default: r.skipUnknown(tag, AV_FIELDS, 'AnyValue');
+      case AV_STRING:
+        value = r.readString();
+        break;
+      case AV_BOOL:
+        value = r.readBool();
+        break;
+      case AV_INT:
+        value = r.readInt64();
+        break;
+      case AV_DOUBLE:
+        value = r.readDouble();
+        break;
+      case AV_ARRAY:
+        value = decodeArrayValue(r, depth);
+        break;
+      case AV_KVLIST:
+        value = { kvlist: decodeKeyValueList(r, depth) };
+        break;
+      case AV_BYTES:
+        value = r.readBytes();
+        break;
+      default:
+        r.skipUnknown(tag, AV_FIELDS, 'AnyValue');
     }
   }
   r.leave(parent);

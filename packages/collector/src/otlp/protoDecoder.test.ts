@@ -13,18 +13,34 @@ const SPAN_ID = 'eee19b7ec3c1b174';
 
 /** ExportTraceServiceRequest { resource_spans { scope_spans { spans: span } } }, with `extra` at every level. */
 function request(span: Bytes, extra: Bytes = []): Uint8Array {
-  const scopeSpans = [...extra, ...len(1, [...extra, ...len(1, 'scope'), ...extra]), ...len(2, span), ...len(3, 'url'), ...extra];
-  const resource = [...extra, ...len(1, [...len(1, 'service.name'), ...extra, ...len(2, [...extra, ...len(1, 'svc')])]), ...extra];
+  const scopeSpans = [
+    ...extra,
+    ...len(1, [...extra, ...len(1, 'scope'), ...extra]),
+    ...len(2, span),
+    ...len(3, 'url'),
+    ...extra,
+  ];
+  const resource = [
+    ...extra,
+    ...len(1, [...len(1, 'service.name'), ...extra, ...len(2, [...extra, ...len(1, 'svc')])]),
+    ...extra,
+  ];
   return toBuffer(extra, len(1, [...extra, ...len(1, resource), ...len(2, scopeSpans), ...extra]), extra);
 }
 
 /** A span with one attribute whose AnyValue body is `value`. */
 function spanWithValue(value: Bytes): Bytes {
-  return [...len(1, hexBytes(TRACE_ID)), ...len(2, hexBytes(SPAN_ID)), ...len(5, 'op'), ...len(9, [...len(1, 'k'), ...len(2, value)])];
+  return [
+    ...len(1, hexBytes(TRACE_ID)),
+    ...len(2, hexBytes(SPAN_ID)),
+    ...len(5, 'op'),
+    ...len(9, [...len(1, 'k'), ...len(2, value)]),
+  ];
 }
 
 function decodeValue(value: Bytes): AnyValue {
-  return decodeTraceRequestProto(request(spanWithValue(value))).resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes[0]!.value;
+  return decodeTraceRequestProto(request(spanWithValue(value))).resourceSpans[0]!.scopeSpans[0]!.spans[0]!
+    .attributes[0]!.value;
 }
 
 function decodeError(buf: Uint8Array): OtlpDecodeError {
@@ -58,7 +74,9 @@ describe('decodeTraceRequestProto round trip', () => {
     const bytes = ProtobufTraceSerializer.serializeRequest(spans)!;
     const padded = new Uint8Array(bytes.length + 13);
     padded.set(bytes, 5);
-    expect(decodeTraceRequestProto(padded.subarray(5, 5 + bytes.length))).toEqual(expectedFromReadableSpans(spans, 'proto'));
+    expect(decodeTraceRequestProto(padded.subarray(5, 5 + bytes.length))).toEqual(
+      expectedFromReadableSpans(spans, 'proto'),
+    );
   });
 });
 
@@ -77,9 +95,22 @@ describe('decodeTraceRequestProto wire details', () => {
             scope: { name: '', version: '', attributes: [], droppedAttributesCount: 0 },
             spans: [
               {
-                traceId: '', spanId: '', traceState: '', parentSpanId: '', flags: 0, name: '', kind: 0,
-                startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: [], droppedAttributesCount: 0,
-                events: [], droppedEventsCount: 0, links: [], droppedLinksCount: 0, status: { code: 0, message: '' },
+                traceId: '',
+                spanId: '',
+                traceState: '',
+                parentSpanId: '',
+                flags: 0,
+                name: '',
+                kind: 0,
+                startTimeUnixNano: 0n,
+                endTimeUnixNano: 0n,
+                attributes: [],
+                droppedAttributesCount: 0,
+                events: [],
+                droppedEventsCount: 0,
+                links: [],
+                droppedLinksCount: 0,
+                status: { code: 0, message: '' },
               },
             ],
             schemaUrl: '',
@@ -91,7 +122,20 @@ describe('decodeTraceRequestProto wire details', () => {
   });
 
   it('decodes int64 values across the whole range, including 10-byte negatives', () => {
-    for (const v of [0n, 1n, -1n, 127n, -128n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 63n - 1n, -(2n ** 63n), -(2n ** 53n), 2n ** 32n, -(2n ** 32n)]) {
+    for (const v of [
+      0n,
+      1n,
+      -1n,
+      127n,
+      -128n,
+      2n ** 53n + 1n,
+      -(2n ** 53n) - 1n,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+      -(2n ** 53n),
+      2n ** 32n,
+      -(2n ** 32n),
+    ]) {
       expect(decodeValue(vint(3, v)), String(v)).toBe(v);
     }
     expect(varint(-1n)).toHaveLength(10);
@@ -100,7 +144,11 @@ describe('decodeTraceRequestProto wire details', () => {
   it('decodes fixed64 timestamps up to 2^64-1 and fixed32 flags up to 2^32-1 exactly', () => {
     const span = [...fixed64(7, 2n ** 64n - 1n), ...fixed64(8, 1_700_000_000_123_456_789n), ...fixed32(16, 0xffffffff)];
     const out = decodeTraceRequestProto(request(span)).resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
-    expect([out.startTimeUnixNano, out.endTimeUnixNano, out.flags]).toEqual([2n ** 64n - 1n, 1_700_000_000_123_456_789n, 0xffffffff]);
+    expect([out.startTimeUnixNano, out.endTimeUnixNano, out.flags]).toEqual([
+      2n ** 64n - 1n,
+      1_700_000_000_123_456_789n,
+      0xffffffff,
+    ]);
   });
 
   it('decodes every AnyValue kind', () => {
@@ -110,15 +158,24 @@ describe('decodeTraceRequestProto wire details', () => {
     expect(decodeValue(double(4, -0.25))).toBe(-0.25);
     expect(decodeValue(double(4, NaN))).toBeNaN();
     expect(decodeValue(len(7, [0, 255, 7]))).toEqual(new Uint8Array([0, 255, 7]));
-    expect(decodeValue(len(5, [...len(1, vint(3, 1)), ...len(1, []), ...len(1, len(1, 'x'))]))).toEqual([1n, null, 'x']);
-    expect(decodeValue(len(6, len(1, [...len(1, 'a'), ...len(2, vint(2, 1))])))).toEqual({ kvlist: [{ key: 'a', value: true }] });
+    expect(decodeValue(len(5, [...len(1, vint(3, 1)), ...len(1, []), ...len(1, len(1, 'x'))]))).toEqual([
+      1n,
+      null,
+      'x',
+    ]);
+    expect(decodeValue(len(6, len(1, [...len(1, 'a'), ...len(2, vint(2, 1))])))).toEqual({
+      kvlist: [{ key: 'a', value: true }],
+    });
     expect(decodeValue([])).toBeNull();
   });
 
   it('keeps the last AnyValue oneof member and merges a repeated singular message', () => {
     expect(decodeValue([...len(1, 'first'), ...vint(3, 9)])).toBe(9n);
     const span = [...len(15, [...len(2, 'boom'), ...vint(3, 2)]), ...len(15, vint(3, 1))];
-    expect(decodeTraceRequestProto(request(span)).resourceSpans[0]!.scopeSpans[0]!.spans[0]!.status).toEqual({ code: 1, message: 'boom' });
+    expect(decodeTraceRequestProto(request(span)).resourceSpans[0]!.scopeSpans[0]!.spans[0]!.status).toEqual({
+      code: 1,
+      message: 'boom',
+    });
   });
 
   it('reads enums as int32 (negative values are 10-byte varints) and uint32 counts modulo 2^32', () => {
@@ -134,23 +191,48 @@ describe('decodeTraceRequestProto wire details', () => {
 
   it('skips unknown fields of every wire type at every level', () => {
     const group = [...tag(95, 3), ...vint(1, 1), ...tag(94, 3), ...len(2, 'in'), ...tag(94, 4), ...tag(95, 4)];
-    const unknown = [...vint(99, -5), ...fixed64(98, 1n), ...len(97, 'future'), ...fixed32(96, 7), ...group, ...vint(100_000, 1)];
-    const anyValue = [...unknown, ...len(5, [...unknown, ...len(1, [...len(6, [...unknown, ...len(1, [...unknown, ...len(1, 'k'), ...unknown])])])])];
+    const unknown = [
+      ...vint(99, -5),
+      ...fixed64(98, 1n),
+      ...len(97, 'future'),
+      ...fixed32(96, 7),
+      ...group,
+      ...vint(100_000, 1),
+    ];
+    const anyValue = [
+      ...unknown,
+      ...len(5, [
+        ...unknown,
+        ...len(1, [...len(6, [...unknown, ...len(1, [...unknown, ...len(1, 'k'), ...unknown])])]),
+      ]),
+    ];
     const span = [
-      ...unknown, ...len(1, hexBytes(TRACE_ID)), ...unknown, ...len(2, hexBytes(SPAN_ID)), ...len(5, 'op'),
+      ...unknown,
+      ...len(1, hexBytes(TRACE_ID)),
+      ...unknown,
+      ...len(2, hexBytes(SPAN_ID)),
+      ...len(5, 'op'),
       ...len(9, [...unknown, ...len(1, 'attr'), ...unknown, ...len(2, anyValue)]),
       ...len(11, [...unknown, ...fixed64(1, 5n), ...unknown, ...len(2, 'ev')]),
       ...len(13, [...unknown, ...len(1, hexBytes(TRACE_ID)), ...unknown, ...fixed32(6, 0x301)]),
-      ...len(15, [...unknown, ...vint(3, 2), ...unknown]), ...unknown,
+      ...len(15, [...unknown, ...vint(3, 2), ...unknown]),
+      ...unknown,
     ];
     // The same message without the unknown fields:
     const cleanAny = len(5, len(1, len(6, len(1, len(1, 'k')))));
     const cleanSpan = [
-      ...len(1, hexBytes(TRACE_ID)), ...len(2, hexBytes(SPAN_ID)), ...len(5, 'op'), ...len(9, [...len(1, 'attr'), ...len(2, cleanAny)]),
-      ...len(11, [...fixed64(1, 5n), ...len(2, 'ev')]), ...len(13, [...len(1, hexBytes(TRACE_ID)), ...fixed32(6, 0x301)]), ...len(15, vint(3, 2)),
+      ...len(1, hexBytes(TRACE_ID)),
+      ...len(2, hexBytes(SPAN_ID)),
+      ...len(5, 'op'),
+      ...len(9, [...len(1, 'attr'), ...len(2, cleanAny)]),
+      ...len(11, [...fixed64(1, 5n), ...len(2, 'ev')]),
+      ...len(13, [...len(1, hexBytes(TRACE_ID)), ...fixed32(6, 0x301)]),
+      ...len(15, vint(3, 2)),
     ];
     const expected = decodeTraceRequestProto(request(cleanSpan));
-    expect(expected.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes[0]!.value).toEqual([{ kvlist: [{ key: 'k', value: null }] }]);
+    expect(expected.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes[0]!.value).toEqual([
+      { kvlist: [{ key: 'k', value: null }] },
+    ]);
     expect(decodeTraceRequestProto(request(span, unknown))).toEqual(expected);
   });
 
@@ -172,7 +254,11 @@ describe('decodeTraceRequestProto malformed input', () => {
     ['field number 0', toBuffer([0x00]), /byte offset 0: invalid field tag 0/],
     ['truncated varint', toBuffer(tag(99, 0), [0x80]), /truncated varint/],
     ['11-byte varint', toBuffer(tag(99, 0), Array<number>(10).fill(0x80), [0x01]), /longer than 10 bytes/],
-    ['int64 overflowing 64 bits', request(spanWithValue([...tag(3, 0), ...Array<number>(9).fill(0xff), 0x02])), /overflows 64 bits/],
+    [
+      'int64 overflowing 64 bits',
+      request(spanWithValue([...tag(3, 0), ...Array<number>(9).fill(0xff), 0x02])),
+      /overflows 64 bits/,
+    ],
     ['length past the end', toBuffer(tag(1, 2), [5, 1, 2]), /length 5 exceeds the 2 bytes left/],
     ['length past the enclosing message', toBuffer(len(1, [...tag(1, 2), 10])), /length 10 exceeds the 0 bytes left/],
     ['truncated fixed64', toBuffer(tag(99, 1), [1, 2, 3]), /truncated fixed64/],
@@ -204,12 +290,13 @@ describe('decodeTraceRequestProto malformed input', () => {
   it('truncated at every byte offset: throws OtlpDecodeError unless the prefix ends on a top-level field', () => {
     let seed = 1;
     let bytes: Uint8Array = new Uint8Array(0);
-    for (; bytes.length < 3000 || bytes.length > 30_000; seed++) bytes = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 3))!;
+    for (; bytes.length < 3000 || bytes.length > 30_000; seed++)
+      bytes = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 3))!;
     const full = decodeTraceRequestProto(bytes);
     expect(full.resourceSpans.length).toBeGreaterThan(0);
     // Offsets where a top-level field (one ResourceSpans) ends.
     const boundaries = [0];
-    for (let pos = 0; pos < bytes.length; ) {
+    for (let pos = 0; pos < bytes.length;) {
       pos += 1; // tag 0x0a
       let length = 0;
       for (let shift = 0; ; shift += 7) {
@@ -240,7 +327,8 @@ describe('decodeTraceRequestProto malformed input', () => {
   it('random corruption only ever throws OtlpDecodeError', () => {
     const rng = new Rng(99);
     let base: Uint8Array = new Uint8Array(0);
-    for (let seed = 1; base.length < 1000 || base.length > 8000; seed++) base = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 3))!;
+    for (let seed = 1; base.length < 1000 || base.length > 8000; seed++)
+      base = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(seed), 3))!;
     let failures = 0;
     for (let i = 0; i < 3000; i++) {
       const buf = Uint8Array.from(base);
@@ -259,28 +347,64 @@ describe('decodeTraceRequestProto malformed input', () => {
 describe('decodeTraceRequestProto: repeated short strings (decoded once, then reused by their bytes)', () => {
   /** One span per key, each with the key as attribute name, string value and span name. */
   function keysRequest(keys: readonly (string | Bytes)[]): Uint8Array {
-    const spans = keys.flatMap((k) => len(2, [...len(1, hexBytes(TRACE_ID)), ...len(2, hexBytes(SPAN_ID)), ...len(5, k), ...len(9, [...len(1, k), ...len(2, len(1, k))])]));
+    const spans = keys.flatMap((k) =>
+      len(2, [
+        ...len(1, hexBytes(TRACE_ID)),
+        ...len(2, hexBytes(SPAN_ID)),
+        ...len(5, k),
+        ...len(9, [...len(1, k), ...len(2, len(1, k))]),
+      ]),
+    );
     return toBuffer(len(1, len(2, spans)));
   }
   function decodedTexts(buf: Uint8Array): string[] {
-    return decodeTraceRequestProto(buf).resourceSpans[0]!.scopeSpans[0]!.spans.flatMap((s) => [s.name, s.attributes[0]!.key, s.attributes[0]!.value as string]);
+    return decodeTraceRequestProto(buf).resourceSpans[0]!.scopeSpans[0]!.spans.flatMap((s) => [
+      s.name,
+      s.attributes[0]!.key,
+      s.attributes[0]!.value as string,
+    ]);
   }
 
   it('returns every string exactly, however many share a length, a prefix or a suffix, in any order, again and again', () => {
     // 20,000 distinct strings of equal length that differ only in the middle: they collide in the cache's slots
     const keys = Array.from({ length: 20_000 }, (_, i) => `gen_ai.usage.${String(i).padStart(5, '0')}.tokens`);
     const shuffled = [...keys].reverse();
-    for (const order of [keys, shuffled, keys]) expect(decodedTexts(keysRequest(order))).toEqual(order.flatMap((k) => [k, k, k]));
+    for (const order of [keys, shuffled, keys])
+      expect(decodedTexts(keysRequest(order))).toEqual(order.flatMap((k) => [k, k, k]));
   });
 
   it('does not confuse strings that differ in one byte, in length only, or in their non-ASCII bytes', () => {
-    const keys = ['telltale.step.kind', 'telltale.step.name', 'telltale.step.kinds', 'telltale.step.kin', 'é', 'è', 'model-é-1', 'model-è-1', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(63)];
-    for (let round = 0; round < 3; round++) expect(decodedTexts(keysRequest([...keys, ...keys]))).toEqual([...keys, ...keys].flatMap((k) => [k, k, k]));
+    const keys = [
+      'telltale.step.kind',
+      'telltale.step.name',
+      'telltale.step.kinds',
+      'telltale.step.kin',
+      'é',
+      'è',
+      'model-é-1',
+      'model-è-1',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      'x'.repeat(63),
+    ];
+    for (let round = 0; round < 3; round++)
+      expect(decodedTexts(keysRequest([...keys, ...keys]))).toEqual([...keys, ...keys].flatMap((k) => [k, k, k]));
   });
 
   it('decodes invalid UTF-8 the same way the first time and from the cache', () => {
     const bad: Bytes = [0x61, 0xff, 0x62, 0xc3];
-    for (let round = 0; round < 2; round++) expect(decodedTexts(keysRequest([bad, 'ab', bad]))).toEqual(['a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'ab', 'ab', 'ab', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd', 'a\ufffdb\ufffd']);
+    for (let round = 0; round < 2; round++)
+      expect(decodedTexts(keysRequest([bad, 'ab', bad]))).toEqual([
+        'a\ufffdb\ufffd',
+        'a\ufffdb\ufffd',
+        'a\ufffdb\ufffd',
+        'ab',
+        'ab',
+        'ab',
+        'a\ufffdb\ufffd',
+        'a\ufffdb\ufffd',
+        'a\ufffdb\ufffd',
+      ]);
   });
 
   it('returns strings that do not alias the request body', () => {

@@ -105,15 +105,26 @@ export function decodeTraceRequestProto(buf: Uint8Array): OtlpTraceRequest {
 }
 
 function decodeResourceSpans(r: ProtoReader): OtlpResourceSpans {
-  const out: OtlpResourceSpans = { resource: { attributes: [], droppedAttributesCount: 0 }, scopeSpans: [], schemaUrl: '' };
+  const out: OtlpResourceSpans = {
+    resource: { attributes: [], droppedAttributesCount: 0 },
+    scopeSpans: [],
+    schemaUrl: '',
+  };
   const parent = r.enter();
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case RS_RESOURCE: decodeResourceInto(r, out.resource); break;
-      case RS_SCOPE_SPANS: out.scopeSpans.push(decodeScopeSpans(r)); break;
-      case RS_SCHEMA_URL: out.schemaUrl = r.readString(); break;
-      default: r.skipUnknown(tag, RS_FIELDS, 'ResourceSpans');
+      case RS_RESOURCE:
+        decodeResourceInto(r, out.resource);
+        break;
+      case RS_SCOPE_SPANS:
+        out.scopeSpans.push(decodeScopeSpans(r));
+        break;
+      case RS_SCHEMA_URL:
+        out.schemaUrl = r.readString();
+        break;
+      default:
+        r.skipUnknown(tag, RS_FIELDS, 'ResourceSpans');
     }
   }
   r.leave(parent);
@@ -125,9 +136,14 @@ function decodeResourceInto(r: ProtoReader, out: OtlpResource): void {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case RES_ATTRIBUTES: out.attributes.push(decodeKeyValue(r, 0)); break;
-      case RES_DROPPED: out.droppedAttributesCount = r.readUint32(); break;
-      default: r.skipUnknown(tag, RES_FIELDS, 'Resource');
+      case RES_ATTRIBUTES:
+        out.attributes.push(decodeKeyValue(r, 0));
+        break;
+      case RES_DROPPED:
+        out.droppedAttributesCount = r.readUint32();
+        break;
+      default:
+        r.skipUnknown(tag, RES_FIELDS, 'Resource');
     }
   }
   r.leave(parent);
@@ -143,10 +159,17 @@ function decodeScopeSpans(r: ProtoReader): OtlpScopeSpans {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case SS_SCOPE: decodeScopeInto(r, out.scope); break;
-      case SS_SPANS: out.spans.push(decodeSpan(r)); break;
-      case SS_SCHEMA_URL: out.schemaUrl = r.readString(); break;
-      default: r.skipUnknown(tag, SS_FIELDS, 'ScopeSpans');
+      case SS_SCOPE:
+        decodeScopeInto(r, out.scope);
+        break;
+      case SS_SPANS:
+        out.spans.push(decodeSpan(r));
+        break;
+      case SS_SCHEMA_URL:
+        out.schemaUrl = r.readString();
+        break;
+      default:
+        r.skipUnknown(tag, SS_FIELDS, 'ScopeSpans');
     }
   }
   r.leave(parent);
@@ -158,11 +181,20 @@ function decodeScopeInto(r: ProtoReader, out: OtlpScope): void {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case SCOPE_NAME: out.name = r.readString(); break;
-      case SCOPE_VERSION: out.version = r.readString(); break;
-      case SCOPE_ATTRIBUTES: out.attributes.push(decodeKeyValue(r, 0)); break;
-      case SCOPE_DROPPED: out.droppedAttributesCount = r.readUint32(); break;
-      default: r.skipUnknown(tag, SCOPE_FIELDS, 'InstrumentationScope');
+      case SCOPE_NAME:
+        out.name = r.readString();
+        break;
+      case SCOPE_VERSION:
+        out.version = r.readString();
+        break;
+      case SCOPE_ATTRIBUTES:
+        out.attributes.push(decodeKeyValue(r, 0));
+        break;
+      case SCOPE_DROPPED:
+        out.droppedAttributesCount = r.readUint32();
+        break;
+      default:
+        r.skipUnknown(tag, SCOPE_FIELDS, 'InstrumentationScope');
     }
   }
   r.leave(parent);
@@ -191,23 +223,56 @@ function decodeSpan(r: ProtoReader): OtlpSpan {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case SPAN_TRACE_ID: span.traceId = r.readId(16, 'Span.trace_id'); break;
-      case SPAN_SPAN_ID: span.spanId = r.readId(8, 'Span.span_id'); break;
-      case SPAN_TRACE_STATE: span.traceState = r.readString(); break;
-      case SPAN_PARENT_SPAN_ID: span.parentSpanId = r.readId(8, 'Span.parent_span_id'); break;
-      case SPAN_NAME: span.name = r.readString(); break;
-      case SPAN_KIND: span.kind = r.readUint32() | 0; break; // enum = int32
-      case SPAN_START: span.startTimeUnixNano = r.readFixed64(); break;
-      case SPAN_END: span.endTimeUnixNano = r.readFixed64(); break;
-      case SPAN_ATTRIBUTES: span.attributes.push(decodeKeyValue(r, 0)); break;
-      case SPAN_DROPPED_ATTRIBUTES: span.droppedAttributesCount = r.readUint32(); break;
-      case SPAN_EVENTS: span.events.push(decodeEvent(r)); break;
-      case SPAN_DROPPED_EVENTS: span.droppedEventsCount = r.readUint32(); break;
-      case SPAN_LINKS: span.links.push(decodeLink(r)); break;
-      case SPAN_DROPPED_LINKS: span.droppedLinksCount = r.readUint32(); break;
-      case SPAN_STATUS: decodeStatusInto(r, span.status); break;
-      case SPAN_FLAGS: span.flags = r.readFixed32(); break;
-      default: r.skipUnknown(tag, SPAN_FIELDS, 'Span');
+      case SPAN_TRACE_ID:
+        span.traceId = r.readId(16, 'Span.trace_id');
+        break;
+      case SPAN_SPAN_ID:
+        span.spanId = r.readId(8, 'Span.span_id');
+        break;
+      case SPAN_TRACE_STATE:
+        span.traceState = r.readString();
+        break;
+      case SPAN_PARENT_SPAN_ID:
+        span.parentSpanId = r.readId(8, 'Span.parent_span_id');
+        break;
+      case SPAN_NAME:
+        span.name = r.readString();
+        break;
+      case SPAN_KIND:
+        span.kind = r.readUint32() | 0;
+        break; // enum = int32
+      case SPAN_START:
+        span.startTimeUnixNano = r.readFixed64();
+        break;
+      case SPAN_END:
+        span.endTimeUnixNano = r.readFixed64();
+        break;
+      case SPAN_ATTRIBUTES:
+        span.attributes.push(decodeKeyValue(r, 0));
+        break;
+      case SPAN_DROPPED_ATTRIBUTES:
+        span.droppedAttributesCount = r.readUint32();
+        break;
+      case SPAN_EVENTS:
+        span.events.push(decodeEvent(r));
+        break;
+      case SPAN_DROPPED_EVENTS:
+        span.droppedEventsCount = r.readUint32();
+        break;
+      case SPAN_LINKS:
+        span.links.push(decodeLink(r));
+        break;
+      case SPAN_DROPPED_LINKS:
+        span.droppedLinksCount = r.readUint32();
+        break;
+      case SPAN_STATUS:
+        decodeStatusInto(r, span.status);
+        break;
+      case SPAN_FLAGS:
+        span.flags = r.readFixed32();
+        break;
+      default:
+        r.skipUnknown(tag, SPAN_FIELDS, 'Span');
     }
   }
   r.leave(parent);
@@ -220,11 +285,20 @@ function decodeEvent(r: ProtoReader): OtlpEvent {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case EVENT_TIME: event.timeUnixNano = r.readFixed64(); break;
-      case EVENT_NAME: event.name = r.readString(); break;
-      case EVENT_ATTRIBUTES: event.attributes.push(decodeKeyValue(r, 0)); break;
-      case EVENT_DROPPED: event.droppedAttributesCount = r.readUint32(); break;
-      default: r.skipUnknown(tag, EVENT_FIELDS, 'Span.Event');
+      case EVENT_TIME:
+        event.timeUnixNano = r.readFixed64();
+        break;
+      case EVENT_NAME:
+        event.name = r.readString();
+        break;
+      case EVENT_ATTRIBUTES:
+        event.attributes.push(decodeKeyValue(r, 0));
+        break;
+      case EVENT_DROPPED:
+        event.droppedAttributesCount = r.readUint32();
+        break;
+      default:
+        r.skipUnknown(tag, EVENT_FIELDS, 'Span.Event');
     }
   }
   r.leave(parent);
@@ -232,18 +306,38 @@ function decodeEvent(r: ProtoReader): OtlpEvent {
 }
 
 function decodeLink(r: ProtoReader): OtlpLink {
-  const link: OtlpLink = { traceId: '', spanId: '', traceState: '', attributes: [], droppedAttributesCount: 0, flags: 0 };
+  const link: OtlpLink = {
+    traceId: '',
+    spanId: '',
+    traceState: '',
+    attributes: [],
+    droppedAttributesCount: 0,
+    flags: 0,
+  };
   const parent = r.enter();
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case LINK_TRACE_ID: link.traceId = r.readId(16, 'Span.Link.trace_id'); break;
-      case LINK_SPAN_ID: link.spanId = r.readId(8, 'Span.Link.span_id'); break;
-      case LINK_TRACE_STATE: link.traceState = r.readString(); break;
-      case LINK_ATTRIBUTES: link.attributes.push(decodeKeyValue(r, 0)); break;
-      case LINK_DROPPED: link.droppedAttributesCount = r.readUint32(); break;
-      case LINK_FLAGS: link.flags = r.readFixed32(); break;
-      default: r.skipUnknown(tag, LINK_FIELDS, 'Span.Link');
+      case LINK_TRACE_ID:
+        link.traceId = r.readId(16, 'Span.Link.trace_id');
+        break;
+      case LINK_SPAN_ID:
+        link.spanId = r.readId(8, 'Span.Link.span_id');
+        break;
+      case LINK_TRACE_STATE:
+        link.traceState = r.readString();
+        break;
+      case LINK_ATTRIBUTES:
+        link.attributes.push(decodeKeyValue(r, 0));
+        break;
+      case LINK_DROPPED:
+        link.droppedAttributesCount = r.readUint32();
+        break;
+      case LINK_FLAGS:
+        link.flags = r.readFixed32();
+        break;
+      default:
+        r.skipUnknown(tag, LINK_FIELDS, 'Span.Link');
     }
   }
   r.leave(parent);
@@ -255,9 +349,14 @@ function decodeStatusInto(r: ProtoReader, out: OtlpStatus): void {
   while (r.pos < r.limit) {
     const tag = r.readTag();
     switch (tag) {
-      case STATUS_MESSAGE: out.message = r.readString(); break;
-      case STATUS_CODE: out.code = r.readUint32() | 0; break; // enum = int32
-      default: r.skipUnknown(tag, STATUS_FIELDS, 'Status');
+      case STATUS_MESSAGE:
+        out.message = r.readString();
+        break;
+      case STATUS_CODE:
+        out.code = r.readUint32() | 0;
+        break; // enum = int32
+      default:
+        r.skipUnknown(tag, STATUS_FIELDS, 'Status');
     }
   }
   r.leave(parent);

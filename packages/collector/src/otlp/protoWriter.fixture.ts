@@ -44,6 +44,7 @@ export function len(field: number, payload: Bytes | Uint8Array | string): Bytes 
   return [...tag(field, 2), ...varint(body.length), ...body];
 }
 
-export const hexBytes = (hex: string): Bytes => Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+export const hexBytes = (hex: string): Bytes =>
+  Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
 
 export const toBuffer = (...parts: Bytes[]): Uint8Array => Uint8Array.from(parts.flat());

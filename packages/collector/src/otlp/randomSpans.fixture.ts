@@ -44,9 +44,55 @@ export class Rng {
   }
 }
 
-const WORDS = ['gen_ai.request.model', 'llm.token_count.prompt', 'http.method', 'tool.name', 'k', '', 'ключ', '鍵', 'emoji🚀', 'a.b.c'];
-const UNICODE_POOL = ['é', 'ß', '中文', '🚀', '👩‍💻', 'ﬀ', '\u0000', '\u00a0', 'e\u0301', '\ufeff', '\ud83d\ude00', 'Ω', '\n', '"', '\\'];
-const INTS = [0, 1, -1, 127, 128, -128, 300, 2 ** 31 - 1, -(2 ** 31), 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53 + 2, 2 ** 60, -(2 ** 62), -(2 ** 63), 2 ** 63 - 1024, -0];
+const WORDS = [
+  'gen_ai.request.model',
+  'llm.token_count.prompt',
+  'http.method',
+  'tool.name',
+  'k',
+  '',
+  'ключ',
+  '鍵',
+  'emoji🚀',
+  'a.b.c',
+];
+const UNICODE_POOL = [
+  'é',
+  'ß',
+  '中文',
+  '🚀',
+  '👩‍💻',
+  'ﬀ',
+  '\u0000',
+  '\u00a0',
+  'e\u0301',
+  '\ufeff',
+  '\ud83d\ude00',
+  'Ω',
+  '\n',
+  '"',
+  '\\',
+];
+const INTS = [
+  0,
+  1,
+  -1,
+  127,
+  128,
+  -128,
+  300,
+  2 ** 31 - 1,
+  -(2 ** 31),
+  2 ** 32,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  2 ** 53 + 2,
+  2 ** 60,
+  -(2 ** 62),
+  -(2 ** 63),
+  2 ** 63 - 1024,
+  -0,
+];
 const DOUBLES = [0.5, -0.1, 1.5e-300, 5e-324, 123456.789, -2.5e10, Math.PI, NaN, Infinity, -Infinity];
 
 export function randomString(rng: Rng): string {
@@ -102,7 +148,12 @@ export function randomAttributes(rng: Rng, max: number): Attributes {
 }
 
 function randomTime(rng: Rng): HrTime {
-  if (rng.chance(0.02)) return rng.pick<HrTime>([[0, 0], [18_446_744_073, 709_551_615], [4_294_967_296, 1]]);
+  if (rng.chance(0.02))
+    return rng.pick<HrTime>([
+      [0, 0],
+      [18_446_744_073, 709_551_615],
+      [4_294_967_296, 1],
+    ]);
   return [rng.int(1_600_000_000, 1_900_000_000), rng.int(0, 999_999_999)];
 }
 
@@ -122,7 +173,10 @@ const KINDS = [SpanKind.INTERNAL, SpanKind.SERVER, SpanKind.CLIENT, SpanKind.PRO
 export function randomSpans(rng: Rng, maxSpans = 8): ReadableSpan[] {
   let scopeSerial = 0;
   const resources: Resource[] = Array.from({ length: rng.int(1, 3) }, () =>
-    resourceFromAttributes(randomAttributes(rng, 4), rng.chance(0.5) ? { schemaUrl: `https://opentelemetry.io/schemas/1.${rng.int(0, 30)}.0` } : undefined),
+    resourceFromAttributes(
+      randomAttributes(rng, 4),
+      rng.chance(0.5) ? { schemaUrl: `https://opentelemetry.io/schemas/1.${rng.int(0, 30)}.0` } : undefined,
+    ),
   );
   const spans: ReadableSpan[] = [];
   for (const resource of resources) {
@@ -208,7 +262,8 @@ export function expectedAttributes(attrs: Record<string, unknown> | undefined, f
 
 const hrNanos = (t: HrTime): bigint => BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]);
 /** SpanFlags: low byte = W3C trace flags, 0x100 = "has is_remote", 0x200 = is_remote. */
-const spanFlags = (traceFlags: number, isRemote: boolean | undefined): number => (traceFlags & 0xff) | 0x100 | (isRemote ? 0x200 : 0);
+const spanFlags = (traceFlags: number, isRemote: boolean | undefined): number =>
+  (traceFlags & 0xff) | 0x100 | (isRemote ? 0x200 : 0);
 
 function expectedSpan(span: ReadableSpan, format: Format): OtlpSpan {
   const ctx = span.spanContext();

@@ -29,7 +29,9 @@ describe('encodeExportResponse', () => {
 
   it('encodes partial success so the official OTLP exporter reads it back', () => {
     const partial = { rejectedSpans: 300, errorMessage: 'span 3: missing trace id — dropped ✗' };
-    expect(ProtobufTraceSerializer.deserializeResponse(encodeExportResponse('proto', partial))).toEqual({ partialSuccess: partial });
+    expect(ProtobufTraceSerializer.deserializeResponse(encodeExportResponse('proto', partial))).toEqual({
+      partialSuccess: partial,
+    });
     const json = encodeExportResponse('json', partial);
     expect(JSON.parse(json)).toEqual({ partialSuccess: { rejectedSpans: '300', errorMessage: partial.errorMessage } });
     expect(JsonTraceSerializer.deserializeResponse(new TextEncoder().encode(json))).toEqual({
@@ -38,18 +40,30 @@ describe('encodeExportResponse', () => {
   });
 
   it('encodes a warning (nothing rejected, message set) and large counts', () => {
-    expect(ProtobufTraceSerializer.deserializeResponse(encodeExportResponse('proto', { rejectedSpans: 0, errorMessage: 'slow down' }))).toEqual({
+    expect(
+      ProtobufTraceSerializer.deserializeResponse(
+        encodeExportResponse('proto', { rejectedSpans: 0, errorMessage: 'slow down' }),
+      ),
+    ).toEqual({
       partialSuccess: { errorMessage: 'slow down' },
     });
     const big = 2 ** 40 + 3;
-    expect(ProtobufTraceSerializer.deserializeResponse(encodeExportResponse('proto', { rejectedSpans: big, errorMessage: '' }))).toEqual({
+    expect(
+      ProtobufTraceSerializer.deserializeResponse(
+        encodeExportResponse('proto', { rejectedSpans: big, errorMessage: '' }),
+      ),
+    ).toEqual({
       partialSuccess: { rejectedSpans: big },
     });
   });
 
   it('refuses a rejected count that is not a non-negative integer', () => {
-    expect(() => encodeExportResponse('json', { rejectedSpans: -1, errorMessage: 'x' })).toThrow(/non-negative integer/);
-    expect(() => encodeExportResponse('proto', { rejectedSpans: 1.5, errorMessage: 'x' })).toThrow(/non-negative integer/);
+    expect(() => encodeExportResponse('json', { rejectedSpans: -1, errorMessage: 'x' })).toThrow(
+      /non-negative integer/,
+    );
+    expect(() => encodeExportResponse('proto', { rejectedSpans: 1.5, errorMessage: 'x' })).toThrow(
+      /non-negative integer/,
+    );
   });
 });
 
@@ -68,7 +82,10 @@ describe('encodeRpcStatus', () => {
   });
 
   it('encodes JSON', () => {
-    expect(JSON.parse(encodeRpcStatus('json', { code: 8, message: 'too big' }))).toEqual({ code: 8, message: 'too big' });
+    expect(JSON.parse(encodeRpcStatus('json', { code: 8, message: 'too big' }))).toEqual({
+      code: 8,
+      message: 'too big',
+    });
   });
 
   it('adds a google.rpc.RetryInfo detail for a retry delay', () => {
@@ -95,7 +112,9 @@ describe('encodeRpcStatus', () => {
       message: 'x',
       details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3s' }],
     });
-    expect(() => encodeRpcStatus('proto', { code: 14, message: '', retryDelaySeconds: 1.5 })).toThrow(/non-negative integer/);
+    expect(() => encodeRpcStatus('proto', { code: 14, message: '', retryDelaySeconds: 1.5 })).toThrow(
+      /non-negative integer/,
+    );
   });
 
   it('refuses a code that is not an int32', () => {

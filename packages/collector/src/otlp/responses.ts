@@ -44,11 +44,16 @@ export function encodeExportResponse(format: OtlpEncoding, partial?: OtlpPartial
     return format === 'json' ? '{}' : new Uint8Array(0);
   }
   if (!Number.isSafeInteger(partial.rejectedSpans) || partial.rejectedSpans < 0) {
-    throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: `rejectedSpans must be a non-negative integer, got ${partial.rejectedSpans}` });
+    throw new TelltaleError({
+      code: TelltaleErrorCode.INTERNAL,
+      message: `rejectedSpans must be a non-negative integer, got ${partial.rejectedSpans}`,
+    });
   }
   if (format === 'json') {
     // int64 is a decimal string in OTLP/JSON.
-    return JSON.stringify({ partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } });
+    return JSON.stringify({
+      partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage },
+    });
   }
   const inner = new ProtoWriter();
   if (partial.rejectedSpans !== 0) inner.varintField(1, partial.rejectedSpans);
@@ -62,11 +67,17 @@ export function encodeRpcStatus(format: 'json', status: RpcStatus): string;
 export function encodeRpcStatus(format: OtlpEncoding, status: RpcStatus): Uint8Array | string;
 export function encodeRpcStatus(format: OtlpEncoding, status: RpcStatus): Uint8Array | string {
   if (!Number.isInteger(status.code) || status.code < -0x80000000 || status.code > 0x7fffffff) {
-    throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: `rpc status code must be an int32, got ${status.code}` });
+    throw new TelltaleError({
+      code: TelltaleErrorCode.INTERNAL,
+      message: `rpc status code must be an int32, got ${status.code}`,
+    });
   }
   const delay = status.retryDelaySeconds;
   if (delay !== undefined && (!Number.isSafeInteger(delay) || delay < 0)) {
-    throw new TelltaleError({ code: TelltaleErrorCode.INTERNAL, message: `retryDelaySeconds must be a non-negative integer, got ${delay}` });
+    throw new TelltaleError({
+      code: TelltaleErrorCode.INTERNAL,
+      message: `retryDelaySeconds must be a non-negative integer, got ${delay}`,
+    });
   }
   if (format === 'json') {
     const details = delay === undefined ? {} : { details: [{ '@type': RETRY_INFO_TYPE, retryDelay: `${delay}s` }] };

@@ -45,7 +45,9 @@ describe('Spool', () => {
   it('keeps appended records across a reopen, in order, and drains them once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spool-'));
     const spool = await openSpool(dir);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => spool.append([Buffer.from(`rec-${i}`), Buffer.from('|tail')], 10)));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => spool.append([Buffer.from(`rec-${i}`), Buffer.from('|tail')], 10)),
+    );
     expect(spool.pendingWeight).toBe(500);
     await close(spool);
 
@@ -73,7 +75,11 @@ describe('Spool', () => {
     const spool = await openSpool(dir);
     for (const w of [3, 3, 3, 50, 1]) await spool.append([Buffer.from(`w${w}`)], w);
     const sizes: number[][] = [];
-    for (let b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 })) {
+    for (
+      let b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 });
+      b !== undefined;
+      b = await spool.nextBatch({ maxWeight: 7, maxBytes: 1 << 20 })
+    ) {
       sizes.push((await payloadsOf(b)).map((p) => Number(text(p).slice(1))));
       await spool.ack(b);
     }
@@ -166,7 +172,11 @@ describe('Spool', () => {
     expect(await segmentFiles()).toBe(6);
     const batches: { firsts: number[]; segments: number[] }[] = [];
     const filesAfterAck: number[] = [];
-    for (let b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 })) {
+    for (
+      let b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 });
+      b !== undefined;
+      b = await spool.nextBatch({ maxWeight: 4, maxBytes: 1 << 20 })
+    ) {
       batches.push({ firsts: (await payloadsOf(b)).map((p) => p[0]!), segments: b.ranges.map((r) => r.seq) });
       await spool.ack(b);
       filesAfterAck.push(await segmentFiles());
@@ -193,7 +203,10 @@ describe('Spool', () => {
     expect(replay.ranges).toEqual(first.ranges);
     expect((await payloadsOf(replay)).map((p) => p[0])).toEqual([0, 1, 2]);
     await again.ack(replay);
-    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toEqual(['seg-000000000004.log', 'seg-000000000005.log']);
+    expect((await readdir(dir)).filter((f) => f.startsWith('seg-'))).toEqual([
+      'seg-000000000004.log',
+      'seg-000000000005.log',
+    ]);
     const rest = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
     expect((await payloadsOf(rest)).map((p) => p[0])).toEqual([3, 4]);
   });

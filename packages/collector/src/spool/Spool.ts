@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, truncate, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pendingEnd, readDrainCheckpoint, writeDrainCheckpoint, type DrainCheckpoint, type SpoolPosition } from './drainCheckpoint.js';
-import { encodeRecordHeader, payloadChecksumHolds, RECORD_HEADER_BYTES, decodeRecordHeader, UNVERSIONED_RECORD_VERSION } from './recordFormat.js';
+import {
+  pendingEnd,
+  readDrainCheckpoint,
+  writeDrainCheckpoint,
+  type DrainCheckpoint,
+  type SpoolPosition,
+} from './drainCheckpoint.js';
+import {
+  encodeRecordHeader,
+  payloadChecksumHolds,
+  RECORD_HEADER_BYTES,
+  decodeRecordHeader,
+  UNVERSIONED_RECORD_VERSION,
+} from './recordFormat.js';
 import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type RecordRef } from './segmentFiles.js';
 import { lockSpoolDir } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
@@ -232,7 +244,8 @@ export class Spool {
     const files: string[] = [];
     for (const segment of this.segments) {
       const from = segment.seq === this.drain.seq ? this.drain.offset : 0;
-      if (segment.seq >= this.drain.seq && segment.records.some((r) => r.offset >= from && r.version === version)) files.push(segmentPath(this.dir, segment.seq));
+      if (segment.seq >= this.drain.seq && segment.records.some((r) => r.offset >= from && r.version === version))
+        files.push(segmentPath(this.dir, segment.seq));
     }
     return files;
   }
@@ -322,13 +335,17 @@ export class Spool {
       }
       if (to > from) ranges.push({ seq: segment.seq, from, to });
       // go on only past the whole of a sealed segment
-      if (stop || !segment.sealed || to < segment.size || (pending !== undefined && segment.seq >= pending.seq)) break collect;
+      if (stop || !segment.sealed || to < segment.size || (pending !== undefined && segment.seq >= pending.seq))
+        break collect;
     }
     const last = ranges.at(-1);
     if (last === undefined || version === undefined) return undefined; // the head is the active segment, with nothing new
     // a batch in flight that mixed versions (only a spool not written by a build of this kind) is cut at the first change
     if (pending === undefined || pending.seq !== last.seq || pending.offset !== last.to) {
-      this.drain = last.seq === start.seq ? { ...start, pendingTo: last.to } : { ...start, pendingTo: last.to, pendingSeq: last.seq };
+      this.drain =
+        last.seq === start.seq
+          ? { ...start, pendingTo: last.to }
+          : { ...start, pendingTo: last.to, pendingSeq: last.seq };
       await writeDrainCheckpoint(this.dir, this.drain);
     }
     // within one segment the token keeps the form it had before batches could span segments
@@ -365,7 +382,11 @@ export class Spool {
       const head = this.segments[0];
       if (head === undefined) return undefined;
       if (head.seq > this.drain.seq) this.drain = { seq: head.seq, offset: 0 }; // the checkpoint's segment is gone
-      const atEnd = head.seq === this.drain.seq && head.sealed && this.drain.offset >= head.size && this.drain.pendingTo === undefined;
+      const atEnd =
+        head.seq === this.drain.seq &&
+        head.sealed &&
+        this.drain.offset >= head.size &&
+        this.drain.pendingTo === undefined;
       if (head.seq === this.drain.seq && !atEnd) return head;
       await this.dropSegment(head);
     }
@@ -458,7 +479,7 @@ export class Spool {
     const handle = await open(segmentPath(this.dir, seq), 'r');
     const readExactly = async (bytes: number, at: number): Promise<Buffer> => {
       const buf = Buffer.allocUnsafe(bytes);
-      for (let read = 0; read < bytes; ) {
+      for (let read = 0; read < bytes;) {
         const { bytesRead } = await handle.read(buf, read, bytes - read, at + read);
         if (bytesRead === 0) throw new Error(`spool segment ${seq} ends before byte ${to}`);
         read += bytesRead;
@@ -466,10 +487,13 @@ export class Spool {
       return buf;
     };
     try {
-      for (let at = from; at < to; ) {
+      for (let at = from; at < to;) {
         // an unversioned record's header is shorter: never read past the range
         const header = decodeRecordHeader(await readExactly(Math.min(RECORD_HEADER_BYTES, to - at), at), 0);
-        const payload = header === undefined || at + header.headerBytes + header.payloadBytes > to ? undefined : await readExactly(header.payloadBytes, at + header.headerBytes);
+        const payload =
+          header === undefined || at + header.headerBytes + header.payloadBytes > to
+            ? undefined
+            : await readExactly(header.payloadBytes, at + header.headerBytes);
         if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
           throw new Error(`spool segment ${seq} is corrupt at byte ${at}`);
         }
@@ -508,7 +532,8 @@ function validDrain(drain: DrainCheckpoint, segments: readonly Segment[]): Drain
     return segment !== undefined && (at.offset === segment.size || segment.records.some((r) => r.offset === at.offset));
   };
   if (!segments.some((s) => s.seq === drain.seq)) return { seq: segments[0]?.seq ?? drain.seq, offset: 0 };
-  if (!boundary(drain)) throw new Error(`spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`);
+  if (!boundary(drain))
+    throw new Error(`spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`);
   const pending = pendingEnd(drain);
   if (pending !== undefined && !boundary(pending)) return { seq: drain.seq, offset: drain.offset };
   return drain;

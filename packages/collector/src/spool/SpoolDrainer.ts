@@ -49,7 +49,8 @@ export interface SpoolDrainerOptions {
  * collector answers 503 once it is full.
  */
 export class SpoolDrainer {
-  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>> & Pick<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>;
+  private readonly opts: Required<Omit<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>> &
+    Pick<SpoolDrainerOptions, 'onError' | 'onStored' | 'beforeAck' | 'onRefused'>;
   private refused: SpoolVersionError | undefined;
   private running: Promise<void> | undefined;
   private stopping = false;
@@ -93,7 +94,11 @@ export class SpoolDrainer {
     if (this.opts.spool.pendingWeight === 0) return;
     if (this.refused !== undefined) throw this.refused;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`spool not drained after ${timeoutMs} ms (${this.opts.spool.pendingWeight} spans waiting)`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`spool not drained after ${timeoutMs} ms (${this.opts.spool.pendingWeight} spans waiting)`)),
+        timeoutMs,
+      );
       this.idleWaiters.push((refused) => {
         clearTimeout(timer);
         if (refused === undefined) resolve();
@@ -168,7 +173,9 @@ export class SpoolDrainer {
         if (batch.version !== spool.version) {
           const convert = this.opts.converters.get(batch.version);
           if (convert === undefined) {
-            this.refuse(new SpoolVersionError(batch.version, spool.version, spool.dir, spool.segmentFilesWith(batch.version)));
+            this.refuse(
+              new SpoolVersionError(batch.version, spool.version, spool.dir, spool.segmentFilesWith(batch.version)),
+            );
             break;
           }
           await store(converted(batch.payloads(), convert), batch.token);

@@ -57,30 +57,50 @@ describe('versioned spool records', () => {
     const again = await openSpool(dir, 3);
     expect(again.recovery.versions).toEqual([{ version: 3, records: 2, weight: 7 }]);
     const batch = (await again.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
-    expect({ version: batch.version, records: batch.records, payloads: await texts(batch) }).toEqual({ version: 3, records: 2, payloads: ['ab', 'cd'] });
+    expect({ version: batch.version, records: batch.records, payloads: await texts(batch) }).toEqual({
+      version: 3,
+      records: 2,
+      payloads: ['ab', 'cd'],
+    });
   });
 
   it('reads records written before versions as version 1, from an old checkpoint, and drains them before new ones', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spoolv-'));
     const first = unversionedRecord('old-0', 4);
-    await writeFile(segmentPath(dir, 7), Buffer.concat([first, unversionedRecord('old-1', 5), unversionedRecord('old-2', 6)]));
+    await writeFile(
+      segmentPath(dir, 7),
+      Buffer.concat([first, unversionedRecord('old-1', 5), unversionedRecord('old-2', 6)]),
+    );
     // the checkpoint an older build wrote: the first record stored, a batch of the second in flight
     const second = first.length + unversionedRecord('old-1', 5).length;
     await writeFile(join(dir, 'drain.json'), JSON.stringify({ seq: 7, offset: first.length, pendingTo: second }));
 
     const spool = await openSpool(dir, 1);
-    expect(spool.recovery).toMatchObject({ records: 2, weight: 11, tornBytes: 0, versions: [{ version: 1, records: 2, weight: 11 }] });
+    expect(spool.recovery).toMatchObject({
+      records: 2,
+      weight: 11,
+      tornBytes: 0,
+      versions: [{ version: 1, records: 2, weight: 11 }],
+    });
     await spool.append([Buffer.from('new-0')], 1);
     const replay = (await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }))!;
     // the batch in flight comes back whole, with its old token
-    expect({ token: replay.token.split('-').slice(1).join('-'), version: replay.version, payloads: await texts(replay) }).toEqual({
+    expect({
+      token: replay.token.split('-').slice(1).join('-'),
+      version: replay.version,
+      payloads: await texts(replay),
+    }).toEqual({
       token: `7-${first.length}-${second}`,
       version: 1,
       payloads: ['old-1'],
     });
     await spool.ack(replay);
     const rest: string[] = [];
-    for (let b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 }); b !== undefined; b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 })) {
+    for (
+      let b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 });
+      b !== undefined;
+      b = await spool.nextBatch({ maxWeight: 100, maxBytes: 1 << 20 })
+    ) {
       expect(b.version).toBe(1);
       rest.push(...(await texts(b)));
       await spool.ack(b);
@@ -138,7 +158,11 @@ describe('SpoolDrainer and record versions', () => {
     expect(refused!.message).toContain(dir);
     expect(refused!.message).toContain(segmentPath(dir, 1));
     expect(refused!.message).toContain('move');
-    expect({ found: refused!.found, expected: refused!.expected, files: refused!.files }).toEqual({ found: 9, expected: 1, files: [segmentPath(dir, 1)] });
+    expect({ found: refused!.found, expected: refused!.expected, files: refused!.files }).toEqual({
+      found: 9,
+      expected: 1,
+      files: [segmentPath(dir, 1)],
+    });
     expect(drainer.refusal).toBe(refused);
     expect(stored).toEqual([]);
     expect({ records: spool.pendingRecords, weight: spool.pendingWeight }).toEqual({ records: 3, weight: 12 });
@@ -147,7 +171,10 @@ describe('SpoolDrainer and record versions', () => {
     expect(await drainer.caughtUp(10_000)).toBe(false);
     // still on disk, whole: a reopen finds every record
     await close(spool);
-    expect((await readdir(dir)).filter((f) => f.startsWith('seg-')).sort()).toEqual(['seg-000000000001.log', 'seg-000000000002.log']);
+    expect((await readdir(dir)).filter((f) => f.startsWith('seg-')).sort()).toEqual([
+      'seg-000000000001.log',
+      'seg-000000000002.log',
+    ]);
     const again = await openSpool(dir, 1);
     expect(again.recovery.versions).toEqual([
       { version: 1, records: 1, weight: 5 },

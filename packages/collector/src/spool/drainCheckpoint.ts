@@ -42,11 +42,19 @@ export async function readDrainCheckpoint(dir: string): Promise<DrainCheckpoint 
   const { seq, offset, pendingTo, pendingSeq } = parsed;
   const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
   const optional = (n: unknown): boolean => n === undefined || whole(n);
-  if (!whole(seq) || !whole(offset) || !optional(pendingTo) || !optional(pendingSeq) || (pendingSeq !== undefined && (pendingTo === undefined || pendingSeq < seq))) {
+  if (
+    !whole(seq) ||
+    !whole(offset) ||
+    !optional(pendingTo) ||
+    !optional(pendingSeq) ||
+    (pendingSeq !== undefined && (pendingTo === undefined || pendingSeq < seq))
+  ) {
     throw new Error(`spool checkpoint ${join(dir, FILE)} is malformed: ${text.slice(0, 200)}`);
   }
   if (pendingTo === undefined) return { seq, offset };
-  return pendingSeq === undefined || pendingSeq === seq ? { seq, offset, pendingTo } : { seq, offset, pendingTo, pendingSeq };
+  return pendingSeq === undefined || pendingSeq === seq
+    ? { seq, offset, pendingTo }
+    : { seq, offset, pendingTo, pendingSeq };
 }
 
 /** Replaces the checkpoint atomically and durably (write, fsync, rename, fsync the directory). */

@@ -51,7 +51,8 @@ export function encodeRecordHeader(parts: readonly Uint8Array[], weight: number,
     crc = crc32(part, crc);
     length += part.byteLength;
   }
-  if (length > MAX_RECORD_PAYLOAD_BYTES) throw new RangeError(`spool record of ${length} bytes exceeds ${MAX_RECORD_PAYLOAD_BYTES}`);
+  if (length > MAX_RECORD_PAYLOAD_BYTES)
+    throw new RangeError(`spool record of ${length} bytes exceeds ${MAX_RECORD_PAYLOAD_BYTES}`);
   if (!u32(weight)) throw new RangeError(`spool record weight must be a u32, got ${weight}`);
   if (!u32(version)) throw new RangeError(`spool record version must be a u32, got ${version}`);
   const header = Buffer.allocUnsafe(RECORD_HEADER_BYTES);
@@ -75,7 +76,14 @@ export function decodeRecordHeader(buf: Buffer, offset: number): RecordHeader | 
   if (payloadBytes > MAX_RECORD_PAYLOAD_BYTES) return undefined;
   const crc = buf.readUInt32LE(offset + 8);
   const weight = buf.readUInt32LE(offset + 12);
-  if (magic === UNVERSIONED_RECORD_MAGIC) return { headerBytes: UNVERSIONED_RECORD_HEADER_BYTES, payloadBytes, crc, weight, version: UNVERSIONED_RECORD_VERSION };
+  if (magic === UNVERSIONED_RECORD_MAGIC)
+    return {
+      headerBytes: UNVERSIONED_RECORD_HEADER_BYTES,
+      payloadBytes,
+      crc,
+      weight,
+      version: UNVERSIONED_RECORD_VERSION,
+    };
   if (magic !== RECORD_MAGIC || offset + RECORD_HEADER_BYTES > buf.length) return undefined;
   return { headerBytes: RECORD_HEADER_BYTES, payloadBytes, crc, weight, version: buf.readUInt32LE(offset + 16) };
 }

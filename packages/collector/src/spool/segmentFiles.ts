@@ -36,7 +36,9 @@ export async function listSegments(dir: string): Promise<number[]> {
  * header or checksum that does not hold (a write torn by a crash, or a write
  * that failed half way), and `validBytes` is where that happened.
  */
-export async function scanSegment(path: string): Promise<{ records: RecordRef[]; validBytes: number; fileBytes: number }> {
+export async function scanSegment(
+  path: string,
+): Promise<{ records: RecordRef[]; validBytes: number; fileBytes: number }> {
   const buf = await readFile(path);
   const records: RecordRef[] = [];
   let offset = 0;
@@ -72,7 +74,8 @@ export async function writeAll(handle: FileHandle, parts: readonly Uint8Array[],
     const vectors = queue.slice(0, MAX_VECTORS);
     const want = vectors.reduce((n, p) => n + p.byteLength, 0);
     const { bytesWritten } = await handle.writev(vectors, position);
-    if (bytesWritten === 0 && want > 0) throw Object.assign(new Error('no bytes written (device full?)'), { code: 'ENOSPC' });
+    if (bytesWritten === 0 && want > 0)
+      throw Object.assign(new Error('no bytes written (device full?)'), { code: 'ENOSPC' });
     position += bytesWritten;
     let skip = bytesWritten;
     let i = 0;

@@ -47,13 +47,31 @@ export class RunGuardState {
     this.steps++;
     const elapsed = this.now() - this.startMs;
     if (l.maxDurationMs !== undefined && elapsed > l.maxDurationMs) {
-      return this.stop(RunStopReason.timeout, stepName, l.maxDurationMs, elapsed, `run ${this.runId} has run ${elapsed} ms, over its limit of ${l.maxDurationMs} ms`);
+      return this.stop(
+        RunStopReason.timeout,
+        stepName,
+        l.maxDurationMs,
+        elapsed,
+        `run ${this.runId} has run ${elapsed} ms, over its limit of ${l.maxDurationMs} ms`,
+      );
     }
     if (l.maxCostUsd !== undefined && this.costUsd > l.maxCostUsd) {
-      return this.stop(RunStopReason.budget, stepName, l.maxCostUsd, this.costUsd, `run ${this.runId} has cost $${this.costUsd.toFixed(4)}, over its budget of $${l.maxCostUsd}`);
+      return this.stop(
+        RunStopReason.budget,
+        stepName,
+        l.maxCostUsd,
+        this.costUsd,
+        `run ${this.runId} has cost $${this.costUsd.toFixed(4)}, over its budget of $${l.maxCostUsd}`,
+      );
     }
     if (l.maxSteps !== undefined && this.steps > l.maxSteps) {
-      return this.stop(RunStopReason.maxSteps, stepName, l.maxSteps, this.steps, `run ${this.runId} reached step ${this.steps}, over its limit of ${l.maxSteps} steps`);
+      return this.stop(
+        RunStopReason.maxSteps,
+        stepName,
+        l.maxSteps,
+        this.steps,
+        `run ${this.runId} reached step ${this.steps}, over its limit of ${l.maxSteps} steps`,
+      );
     }
     const tool = attributes[TelltaleAttr.toolName];
     const args = attributes[TelltaleAttr.toolArgsHash];
@@ -62,13 +80,25 @@ export class RunGuardState {
       const count = (this.calls.get(key) ?? 0) + 1;
       this.calls.set(key, count);
       if (l.maxRepeats !== undefined && count >= l.maxRepeats) {
-        return this.stop(RunStopReason.loop, stepName, l.maxRepeats, count, `run ${this.runId} called ${tool} with the same arguments ${count} times (limit ${l.maxRepeats}): stopped as a loop`);
+        return this.stop(
+          RunStopReason.loop,
+          stepName,
+          l.maxRepeats,
+          count,
+          `run ${this.runId} called ${tool} with the same arguments ${count} times (limit ${l.maxRepeats}): stopped as a loop`,
+        );
       }
     }
     return undefined;
   }
 
-  private stop(reason: RunStopReason, stepName: string, limit: number, observed: number, message: string): RunGuardError {
+  private stop(
+    reason: RunStopReason,
+    stepName: string,
+    limit: number,
+    observed: number,
+    message: string,
+  ): RunGuardError {
     guard('span.attribute', () => this.runSpan.setAttribute(TelltaleAttr.runStopReason, reason));
     return new RunGuardError({ reason, runId: this.runId, limit, observed, stepName, message });
   }

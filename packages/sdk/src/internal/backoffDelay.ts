@@ -2,7 +2,11 @@ import type { Backoff } from '../types.js';
 import { reportFault } from './reportFault.js';
 
 /** Milliseconds to wait after attempt `failedAttempt` (1-based) failed. Never negative, never throws. */
-export function backoffDelay(backoff: Backoff | undefined, failedAttempt: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  backoff: Backoff | undefined,
+  failedAttempt: number,
+  random: () => number = Math.random,
+): number {
   if (backoff === undefined) return 0;
   try {
     if (typeof backoff === 'function') return sanitize(backoff(failedAttempt));

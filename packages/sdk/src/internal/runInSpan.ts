@@ -69,10 +69,15 @@ function startSpan(
   const runId = spec.newRunId ?? getRunId(parent);
   const attributes: Attributes = { ...spec.attributes };
   if (runId !== undefined) attributes[TelltaleAttr.runId] = runId;
-  const span = tracer.startSpan(spec.name, startTime === undefined ? { attributes } : { attributes, startTime }, parent);
+  const span = tracer.startSpan(
+    spec.name,
+    startTime === undefined ? { attributes } : { attributes, startTime },
+    parent,
+  );
   let ctx = trace.setSpan(parent, span);
   if (spec.newRunId !== undefined) ctx = withRunId(ctx, spec.newRunId);
-  if (spec.newRunId !== undefined && spec.guard !== undefined) ctx = withRunGuard(ctx, new RunGuardState(spec.guard, span, spec.newRunId, clock ?? Date.now));
+  if (spec.newRunId !== undefined && spec.guard !== undefined)
+    ctx = withRunGuard(ctx, new RunGuardState(spec.guard, span, spec.newRunId, clock ?? Date.now));
   return { span, ctx, runId };
 }
 

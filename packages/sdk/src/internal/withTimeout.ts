@@ -7,7 +7,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * Waits for `work` at most `timeoutMs`; a rejection or a timeout is reported
  * as a fault, never thrown. The timer does not keep the process alive.
  */
-export async function withTimeout(kind: FaultKind, work: Promise<unknown>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+export async function withTimeout(
+  kind: FaultKind,
+  work: Promise<unknown>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);

@@ -1,9 +1,22 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryRunner } from '../QueryRunner.js';
 import { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule } from './alertRules.js';
-import { putAlertDestination, deleteAlertDestination, listAlertDestinations, getAlertDestination } from './alertDestinations.js';
+import {
+  putAlertDestination,
+  deleteAlertDestination,
+  listAlertDestinations,
+  getAlertDestination,
+} from './alertDestinations.js';
 import { putAlertStates, listAlertStates, appendAlertHistory, listAlertHistory } from './alertState.js';
-import { putNotifications, existingNotificationIds, listDueNotifications, listNotifications, getNotification, appendDeliveryAttempts, listDeliveryAttempts } from './alertNotifications.js';
+import {
+  putNotifications,
+  existingNotificationIds,
+  listDueNotifications,
+  listNotifications,
+  getNotification,
+  appendDeliveryAttempts,
+  listDeliveryAttempts,
+} from './alertNotifications.js';
 
 /** The arguments of a store function after its first. */
 type Args<F> = F extends (client: ClickHouseClient, ...rest: infer R) => unknown ? R : never;

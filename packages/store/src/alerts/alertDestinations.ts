@@ -75,7 +75,11 @@ export async function putAlertDestination(client: ClickHouseClient, d: StoredAle
   ]);
 }
 
-export async function deleteAlertDestination(client: ClickHouseClient, projectId: string, destinationId: string): Promise<void> {
+export async function deleteAlertDestination(
+  client: ClickHouseClient,
+  projectId: string,
+  destinationId: string,
+): Promise<void> {
   const now = msToDateTime64(Date.now());
   await insertRows(client, 'alert_destinations', [
     {
@@ -95,12 +99,23 @@ export async function deleteAlertDestination(client: ClickHouseClient, projectId
   ]);
 }
 
-export async function listAlertDestinations(client: ClickHouseClient, projectId: string): Promise<StoredAlertDestination[]> {
-  const rows = await selectRows<DestinationRow>(client, `${SELECT} WHERE is_deleted = 0 AND project_id = {projectId:String} ORDER BY destination_id`, { projectId });
+export async function listAlertDestinations(
+  client: ClickHouseClient,
+  projectId: string,
+): Promise<StoredAlertDestination[]> {
+  const rows = await selectRows<DestinationRow>(
+    client,
+    `${SELECT} WHERE is_deleted = 0 AND project_id = {projectId:String} ORDER BY destination_id`,
+    { projectId },
+  );
   return rows.map(fromRow);
 }
 
-export async function getAlertDestination(client: ClickHouseClient, projectId: string, destinationId: string): Promise<StoredAlertDestination | undefined> {
+export async function getAlertDestination(
+  client: ClickHouseClient,
+  projectId: string,
+  destinationId: string,
+): Promise<StoredAlertDestination | undefined> {
   const rows = await selectRows<DestinationRow>(
     client,
     `${SELECT} WHERE is_deleted = 0 AND project_id = {projectId:String} AND destination_id = {destinationId:String}`,

@@ -79,7 +79,10 @@ function fromRow(r: NotificationRow): StoredNotification {
 }
 
 /** Writes outbox rows (new ones, or a newer version of existing ones). */
-export async function putNotifications(client: ClickHouseClient, notifications: readonly StoredNotification[]): Promise<void> {
+export async function putNotifications(
+  client: ClickHouseClient,
+  notifications: readonly StoredNotification[],
+): Promise<void> {
   await insertRows(
     client,
     'alert_notifications',
@@ -103,7 +106,11 @@ export async function putNotifications(client: ClickHouseClient, notifications: 
 }
 
 /** Which of these notification ids the outbox has already (any state). */
-export async function existingNotificationIds(client: ClickHouseClient, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function existingNotificationIds(
+  client: ClickHouseClient,
+  projectId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await selectRows<{ notification_id: string }>(
     client,
@@ -114,7 +121,11 @@ export async function existingNotificationIds(client: ClickHouseClient, projectI
 }
 
 /** Pending notifications due at `nowMs`, of every project, oldest first (the dispatcher's queue). */
-export async function listDueNotifications(client: ClickHouseClient, nowMs: number, limit: number): Promise<StoredNotification[]> {
+export async function listDueNotifications(
+  client: ClickHouseClient,
+  nowMs: number,
+  limit: number,
+): Promise<StoredNotification[]> {
   const rows = await selectRows<NotificationRow>(
     client,
     `${SELECT} WHERE delivery_state = 'pending' AND next_attempt_at <= fromUnixTimestamp64Milli({nowMs:Int64}) ORDER BY next_attempt_at, notification_id LIMIT {limit:UInt32}`,
@@ -141,16 +152,27 @@ export async function listNotifications(
   return rows.map(fromRow);
 }
 
-export async function getNotification(client: ClickHouseClient, projectId: string, notificationId: string): Promise<StoredNotification | undefined> {
-  const rows = await selectRows<NotificationRow>(client, `${SELECT} WHERE project_id = {projectId:String} AND notification_id = {notificationId:String}`, {
-    projectId,
-    notificationId,
-  });
+export async function getNotification(
+  client: ClickHouseClient,
+  projectId: string,
+  notificationId: string,
+): Promise<StoredNotification | undefined> {
+  const rows = await selectRows<NotificationRow>(
+    client,
+    `${SELECT} WHERE project_id = {projectId:String} AND notification_id = {notificationId:String}`,
+    {
+      projectId,
+      notificationId,
+    },
+  );
   const row = rows[0];
   return row === undefined ? undefined : fromRow(row);
 }
 
-export async function appendDeliveryAttempts(client: ClickHouseClient, attempts: readonly DeliveryAttempt[]): Promise<void> {
+export async function appendDeliveryAttempts(
+  client: ClickHouseClient,
+  attempts: readonly DeliveryAttempt[],
+): Promise<void> {
   await insertRows(
     client,
     'alert_delivery_attempts',
@@ -169,8 +191,20 @@ export async function appendDeliveryAttempts(client: ClickHouseClient, attempts:
 }
 
 /** Every attempt of one notification, in order. */
-export async function listDeliveryAttempts(client: ClickHouseClient, projectId: string, notificationId: string): Promise<DeliveryAttempt[]> {
-  const rows = await selectRows<{ attempt: Num; at_ms: Num; url: string; status_code: Num | null; outcome: string; error: string; duration_ms: Num }>(
+export async function listDeliveryAttempts(
+  client: ClickHouseClient,
+  projectId: string,
+  notificationId: string,
+): Promise<DeliveryAttempt[]> {
+  const rows = await selectRows<{
+    attempt: Num;
+    at_ms: Num;
+    url: string;
+    status_code: Num | null;
+    outcome: string;
+    error: string;
+    duration_ms: Num;
+  }>(
     client,
     `SELECT attempt, toUnixTimestamp64Milli(at) AS at_ms, url, status_code, outcome, error, duration_ms
      FROM alert_delivery_attempts FINAL

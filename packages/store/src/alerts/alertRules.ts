@@ -65,7 +65,17 @@ export async function putAlertRule(client: ClickHouseClient, rule: StoredAlertRu
 export async function deleteAlertRule(client: ClickHouseClient, projectId: string, ruleId: string): Promise<void> {
   const now = msToDateTime64(Date.now());
   await insertRows(client, 'alert_rules', [
-    { project_id: projectId, rule_id: ruleId, name: '', definition: '', enabled: 0, created_at: now, updated_at: now, version: nextVersionStamp(), is_deleted: 1 },
+    {
+      project_id: projectId,
+      rule_id: ruleId,
+      name: '',
+      definition: '',
+      enabled: 0,
+      created_at: now,
+      updated_at: now,
+      version: nextVersionStamp(),
+      is_deleted: 1,
+    },
   ]);
 }
 
@@ -79,8 +89,16 @@ export async function listAlertRules(client: ClickHouseClient, projectId?: strin
   return rows.map(fromRow);
 }
 
-export async function getAlertRule(client: ClickHouseClient, projectId: string, ruleId: string): Promise<StoredAlertRule | undefined> {
-  const rows = await selectRows<RuleRow>(client, `${SELECT} WHERE is_deleted = 0 AND project_id = {projectId:String} AND rule_id = {ruleId:String}`, { projectId, ruleId });
+export async function getAlertRule(
+  client: ClickHouseClient,
+  projectId: string,
+  ruleId: string,
+): Promise<StoredAlertRule | undefined> {
+  const rows = await selectRows<RuleRow>(
+    client,
+    `${SELECT} WHERE is_deleted = 0 AND project_id = {projectId:String} AND rule_id = {ruleId:String}`,
+    { projectId, ruleId },
+  );
   const row = rows[0];
   return row === undefined ? undefined : fromRow(row);
 }

@@ -87,7 +87,10 @@ export async function putAlertStates(client: ClickHouseClient, states: readonly 
 }
 
 /** Current states: of one project (and rule), or of every project (the evaluator at start). */
-export async function listAlertStates(client: ClickHouseClient, where: { projectId?: string; ruleId?: string } = {}): Promise<StoredAlertState[]> {
+export async function listAlertStates(
+  client: ClickHouseClient,
+  where: { projectId?: string; ruleId?: string } = {},
+): Promise<StoredAlertState[]> {
   const conditions = [
     ...(where.projectId === undefined ? [] : ['project_id = {projectId:String}']),
     ...(where.ruleId === undefined ? [] : ['rule_id = {ruleId:String}']),
@@ -120,7 +123,10 @@ export async function listAlertStates(client: ClickHouseClient, where: { project
   }));
 }
 
-export async function appendAlertHistory(client: ClickHouseClient, events: readonly AlertHistoryEvent[]): Promise<void> {
+export async function appendAlertHistory(
+  client: ClickHouseClient,
+  events: readonly AlertHistoryEvent[],
+): Promise<void> {
   await insertRows(
     client,
     'alert_history',

@@ -3,9 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../Store.js';
-import { deleteAlertDestination, getAlertDestination, listAlertDestinations, putAlertDestination, type StoredAlertDestination } from './alertDestinations.js';
+import {
+  deleteAlertDestination,
+  getAlertDestination,
+  listAlertDestinations,
+  putAlertDestination,
+  type StoredAlertDestination,
+} from './alertDestinations.js';
 import { deleteAlertRule, getAlertRule, listAlertRules, putAlertRule } from './alertRules.js';
-import { appendAlertHistory, listAlertHistory, listAlertStates, putAlertStates, type StoredAlertState } from './alertState.js';
+import {
+  appendAlertHistory,
+  listAlertHistory,
+  listAlertStates,
+  putAlertStates,
+  type StoredAlertState,
+} from './alertState.js';
 import {
   appendDeliveryAttempts,
   existingNotificationIds,
@@ -52,14 +64,25 @@ describe('alert tables (embedded chDB)', () => {
   });
 
   it('keeps the newest version of a rule, scoped by project, and hides deleted ones', async () => {
-    const base = { projectId: 'p1', ruleId: 'rule_1', name: 'a', definition: '{"metric":"e2e_success"}', enabled: true, createdAtMs: NOW, updatedAtMs: NOW };
+    const base = {
+      projectId: 'p1',
+      ruleId: 'rule_1',
+      name: 'a',
+      definition: '{"metric":"e2e_success"}',
+      enabled: true,
+      createdAtMs: NOW,
+      updatedAtMs: NOW,
+    };
     await putAlertRule(store.client, base);
     await putAlertRule(store.client, { ...base, name: 'b', enabled: false });
     await putAlertRule(store.client, { ...base, projectId: 'p2' });
     await putAlertRule(store.client, { ...base, ruleId: 'rule_2' });
     await deleteAlertRule(store.client, 'p1', 'rule_2');
     expect(await listAlertRules(store.client, 'p1')).toEqual([{ ...base, name: 'b', enabled: false }]);
-    expect((await listAlertRules(store.client)).map((r) => `${r.projectId}/${r.ruleId}`)).toEqual(['p1/rule_1', 'p2/rule_1']);
+    expect((await listAlertRules(store.client)).map((r) => `${r.projectId}/${r.ruleId}`)).toEqual([
+      'p1/rule_1',
+      'p2/rule_1',
+    ]);
     expect(await getAlertRule(store.client, 'p1', 'rule_2')).toBeUndefined();
     expect(await getAlertRule(store.client, 'p3', 'rule_1')).toBeUndefined();
   });
@@ -80,7 +103,10 @@ describe('alert tables (embedded chDB)', () => {
     await putAlertDestination(store.client, d);
     expect(await getAlertDestination(store.client, 'p1', 'dst_1')).toEqual(d);
     await putAlertDestination(store.client, { ...d, disabledAtMs: NOW + 5, disabledReason: '410 Gone' });
-    expect((await listAlertDestinations(store.client, 'p1'))[0]).toMatchObject({ disabledAtMs: NOW + 5, disabledReason: '410 Gone' });
+    expect((await listAlertDestinations(store.client, 'p1'))[0]).toMatchObject({
+      disabledAtMs: NOW + 5,
+      disabledReason: '410 Gone',
+    });
     await deleteAlertDestination(store.client, 'p1', 'dst_1');
     expect(await listAlertDestinations(store.client, 'p1')).toEqual([]);
   });
@@ -103,7 +129,9 @@ describe('alert tables (embedded chDB)', () => {
       labels: { team: 'core' },
     };
     await putAlertStates(store.client, [s]);
-    await putAlertStates(store.client, [{ ...s, state: 'firing', firedAtMs: NOW + 1, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: NOW + 1 }]);
+    await putAlertStates(store.client, [
+      { ...s, state: 'firing', firedAtMs: NOW + 1, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: NOW + 1 },
+    ]);
     expect(await listAlertStates(store.client, { projectId: 'p1' })).toEqual([
       { ...s, state: 'firing', firedAtMs: NOW + 1, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: NOW + 1 },
     ]);
@@ -113,25 +141,63 @@ describe('alert tables (embedded chDB)', () => {
       { ...ev, eventId: 'e2', atMs: NOW + 1, fromState: 'pending', toState: 'firing' },
     ]);
     // the same event written twice (a retried insert) is kept once
-    await appendAlertHistory(store.client, [{ ...ev, eventId: 'e2', atMs: NOW + 1, fromState: 'pending', toState: 'firing' }]);
+    await appendAlertHistory(store.client, [
+      { ...ev, eventId: 'e2', atMs: NOW + 1, fromState: 'pending', toState: 'firing' },
+    ]);
     const history = await listAlertHistory(store.client, 'p1', { limit: 10 });
     expect(history.map((h) => h.toState)).toEqual(['firing', 'pending']);
     expect(await listAlertHistory(store.client, 'p2', { limit: 10 })).toEqual([]);
   });
 
   it('outbox: pending rows are due, a delivered version is never due again, ids are known', async () => {
-    await putNotifications(store.client, [notification(), notification({ notificationId: 'msg_2', nextAttemptAtMs: NOW + 60_000 })]);
-    expect((await listDueNotifications(store.client, NOW, 10)).map((n) => n.notificationId)).toEqual(['msg_1']);
-    await putNotifications(store.client, [notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW })]);
-    expect(await listDueNotifications(store.client, NOW, 10)).toEqual([]);
-    expect(await getNotification(store.client, 'p1', 'msg_1')).toEqual(notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW }));
-    expect([...(await existingNotificationIds(store.client, 'p1', ['msg_1', 'msg_2', 'msg_3']))].sort()).toEqual(['msg_1', 'msg_2']);
-    expect((await listNotifications(store.client, 'p1', { limit: 10, deliveryState: 'pending' })).map((n) => n.notificationId)).toEqual(['msg_2']);
-    await appendDeliveryAttempts(store.client, [
-      { projectId: 'p1', notificationId: 'msg_1', attempt: 1, atMs: NOW, url: 'https://h/x', statusCode: 503, outcome: 'retry', error: '', durationMs: 12 },
-      { projectId: 'p1', notificationId: 'msg_1', attempt: 2, atMs: NOW + 5, url: 'https://h/x', statusCode: undefined, outcome: 'delivered', error: '', durationMs: 3 },
+    await putNotifications(store.client, [
+      notification(),
+      notification({ notificationId: 'msg_2', nextAttemptAtMs: NOW + 60_000 }),
     ]);
-    expect((await listDeliveryAttempts(store.client, 'p1', 'msg_1')).map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([
+    expect((await listDueNotifications(store.client, NOW, 10)).map((n) => n.notificationId)).toEqual(['msg_1']);
+    await putNotifications(store.client, [
+      notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW }),
+    ]);
+    expect(await listDueNotifications(store.client, NOW, 10)).toEqual([]);
+    expect(await getNotification(store.client, 'p1', 'msg_1')).toEqual(
+      notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW }),
+    );
+    expect([...(await existingNotificationIds(store.client, 'p1', ['msg_1', 'msg_2', 'msg_3']))].sort()).toEqual([
+      'msg_1',
+      'msg_2',
+    ]);
+    expect(
+      (await listNotifications(store.client, 'p1', { limit: 10, deliveryState: 'pending' })).map(
+        (n) => n.notificationId,
+      ),
+    ).toEqual(['msg_2']);
+    await appendDeliveryAttempts(store.client, [
+      {
+        projectId: 'p1',
+        notificationId: 'msg_1',
+        attempt: 1,
+        atMs: NOW,
+        url: 'https://h/x',
+        statusCode: 503,
+        outcome: 'retry',
+        error: '',
+        durationMs: 12,
+      },
+      {
+        projectId: 'p1',
+        notificationId: 'msg_1',
+        attempt: 2,
+        atMs: NOW + 5,
+        url: 'https://h/x',
+        statusCode: undefined,
+        outcome: 'delivered',
+        error: '',
+        durationMs: 3,
+      },
+    ]);
+    expect(
+      (await listDeliveryAttempts(store.client, 'p1', 'msg_1')).map((a) => [a.attempt, a.statusCode, a.outcome]),
+    ).toEqual([
       [1, 503, 'retry'],
       [2, undefined, 'delivered'],
     ]);

@@ -56,19 +56,39 @@ const root = (run: string, startMs: number, agent: string, ok: boolean, extra: P
  */
 const SPANS: SpanRecord[] = [
   root('r1', 0, 'a', true, { model: 'gpt-4o', inputTokens: 2000, outputTokens: 300 }),
-  span('r1', 1, 'llm', 'answer', { model: 'gpt-4o-2024-08-06', inputTokens: 1000, cachedInputTokens: 400, outputTokens: 200 }),
+  span('r1', 1, 'llm', 'answer', {
+    model: 'gpt-4o-2024-08-06',
+    inputTokens: 1000,
+    cachedInputTokens: 400,
+    outputTokens: 200,
+  }),
   span('r1', 2, 'tool', 'search', { toolName: 'search', costUsd: 0.01 }),
   span('r1', 3, 'llm', 'answer', { model: 'gpt-4o', inputTokens: 1000, outputTokens: 100, costUsd: 0.5 }),
 
   root('r2', 10, 'a', false),
-  span('r2', 11, 'handoff', 'sub-agent', { spanId: 'handoff-r2', model: 'gpt-4o', inputTokens: 5000, outputTokens: 1000 }),
+  span('r2', 11, 'handoff', 'sub-agent', {
+    spanId: 'handoff-r2',
+    model: 'gpt-4o',
+    inputTokens: 5000,
+    outputTokens: 1000,
+  }),
   span('r2', 12, 'llm', 'chat', { parentSpanId: 'handoff-r2', model: 'gpt-4o', inputTokens: 5000, outputTokens: 1000 }),
   span('r2', 13, '', 'ai.generateText', { spanId: 'vercel-r2', model: 'cheap', inputTokens: 100, outputTokens: 50 }),
-  span('r2', 14, 'llm', 'ai.generateText.doGenerate', { parentSpanId: 'vercel-r2', model: 'cheap', inputTokens: 100, outputTokens: 50 }),
+  span('r2', 14, 'llm', 'ai.generateText.doGenerate', {
+    parentSpanId: 'vercel-r2',
+    model: 'cheap',
+    inputTokens: 100,
+    outputTokens: 50,
+  }),
 
   root('r3', 20, 'b', true),
   span('r3', 21, 'llm', 'think', { model: 'mystery-1', inputTokens: 300, outputTokens: 30 }),
-  span('r3', 22, 'llm', 'cheap-call', { model: 'cheap', inputTokens: 1000, cachedInputTokens: 2000, attributes: [{ key: 'tier', value: 'pro' }] }),
+  span('r3', 22, 'llm', 'cheap-call', {
+    model: 'cheap',
+    inputTokens: 1000,
+    cachedInputTokens: 2000,
+    attributes: [{ key: 'tier', value: 'pro' }],
+  }),
 
   span('r4', 30, 'llm', 'late', { model: 'cheap', inputTokens: 10_000 }),
 
@@ -144,15 +164,25 @@ describe('cost queries', () => {
     // with a filter: the unpriced spans of the kept runs (r2, r3, r4 use `cheap`), as RunCostStats counts them
     const cheap = { ...filter, model: 'cheap' };
     expect((await store.metrics.runCostStats(cheap, PRICES)).unpricedSpans).toBe(1);
-    expect((await store.metrics.unpricedUsage(cheap, PRICES)).map((u) => [u.model, u.spans])).toEqual([['mystery-1', 1]]);
+    expect((await store.metrics.unpricedUsage(cheap, PRICES)).map((u) => [u.model, u.spans])).toEqual([
+      ['mystery-1', 1],
+    ]);
     expect(await store.metrics.unpricedUsage({ ...filter, agent: 'a' }, PRICES)).toEqual([]);
   });
 
   it('breaks cost down by model, tool and step', async () => {
-    const byModel = Object.fromEntries((await store.metrics.costGroups(filter, PRICES, 'model')).map((g) => [g.key, g]));
+    const byModel = Object.fromEntries(
+      (await store.metrics.costGroups(filter, PRICES, 'model')).map((g) => [g.key, g]),
+    );
     expect(Object.keys(byModel).sort()).toEqual(['', 'cheap', 'gpt-4o', 'gpt-4o-2024-08-06', 'mystery-1']);
     close(byModel['gpt-4o']!.costUsd, 0.5 + 0.0225);
-    expect(byModel['gpt-4o']).toMatchObject({ calls: 2, billedCalls: 2, inputTokens: 6000, outputTokens: 1100, unpricedSpans: 0 });
+    expect(byModel['gpt-4o']).toMatchObject({
+      calls: 2,
+      billedCalls: 2,
+      inputTokens: 6000,
+      outputTokens: 1100,
+      unpricedSpans: 0,
+    });
     close(byModel['gpt-4o-2024-08-06']!.costUsd, 0.004);
     expect(byModel['gpt-4o-2024-08-06']).toMatchObject({ calls: 1, cachedInputTokens: 400 });
     close(byModel.cheap!.costUsd, 0.0002 + 0.0005 + 0.01);
@@ -166,7 +196,9 @@ describe('cost queries', () => {
     close(byTool[1]!.costUsd, 0.03);
     expect(byTool[1]!.calls).toBe(2);
 
-    const byStep = Object.fromEntries((await store.metrics.costGroups(filter, PRICES, 'step')).map((g) => [g.key, g.costUsd]));
+    const byStep = Object.fromEntries(
+      (await store.metrics.costGroups(filter, PRICES, 'step')).map((g) => [g.key, g.costUsd]),
+    );
     close(byStep.answer!, 0.504);
     close(byStep.chat!, 0.0225);
     close(byStep['ai.generateText.doGenerate']!, 0.0002);
@@ -201,12 +233,23 @@ describe('cost queries', () => {
     expect(total).toBe(5);
     const byId = Object.fromEntries(runs.map((r) => [r.runId, r]));
     close(byId.r1!.costUsd, 0.514);
-    expect(byId.r1).toMatchObject({ attemptGroups: 3, inputTokens: 2000, cachedInputTokens: 400, outputTokens: 300, unpricedSpans: 0, name: 'a' });
+    expect(byId.r1).toMatchObject({
+      attemptGroups: 3,
+      inputTokens: 2000,
+      cachedInputTokens: 400,
+      outputTokens: 300,
+      unpricedSpans: 0,
+      name: 'a',
+    });
     close(byId.r2!.costUsd, 0.0227);
     close(byId.r5!.costUsd, 0.02);
     expect(byId.r5!.unpricedSpans).toBe(1);
     expect(byId.r4).toMatchObject({ outcome: 'incomplete', name: 'late', attemptGroups: 1 });
-    const b = await store.runs.listRuns({ projectId: 'p1', agent: 'b', outcome: 'failure' }, { limit: 10, offset: 0 }, PRICES);
+    const b = await store.runs.listRuns(
+      { projectId: 'p1', agent: 'b', outcome: 'failure' },
+      { limit: 10, offset: 0 },
+      PRICES,
+    );
     expect(b.runs.map((r) => r.runId)).toEqual(['r5']);
   });
 });

@@ -116,7 +116,10 @@ FROM runs`;
 function spanScope(filter: AnalyticsFilter): { ctes: string; where: string } {
   const runScoped = (filter.service ?? '') !== '' || (filter.agent ?? '') !== '';
   return runScoped
-    ? { ctes: withClause(PRICED_SPANS_CTE, RUNS_CTE), where: 'span_match AND usage_counted AND run_id IN (SELECT run_id FROM runs)' }
+    ? {
+        ctes: withClause(PRICED_SPANS_CTE, RUNS_CTE),
+        where: 'span_match AND usage_counted AND run_id IN (SELECT run_id FROM runs)',
+      }
     : { ctes: withClause(PRICED_SPANS_CTE), where: 'span_match AND usage_counted' };
 }
 
@@ -163,7 +166,8 @@ ORDER BY in_tok + out_tok DESC, model`;
 function unpricedSql(filter: AnalyticsFilter, facts: boolean): string {
   if (facts) return FACT_UNPRICED_SQL;
   const filtered =
-    [filter.service, filter.agent, filter.stepName, filter.tool, filter.model].some((v) => (v ?? '') !== '') || Object.keys(filter.attributes ?? {}).length > 0;
+    [filter.service, filter.agent, filter.stepName, filter.tool, filter.model].some((v) => (v ?? '') !== '') ||
+    Object.keys(filter.attributes ?? {}).length > 0;
   const { ctes, where } = filtered
     ? { ctes: withClause(PRICED_SPANS_CTE, RUNS_CTE), where: 'usage_counted AND run_id IN (SELECT run_id FROM runs)' }
     : { ctes: withClause(PRICED_SPANS_CTE), where: 'usage_counted' };
@@ -193,9 +197,17 @@ FROM runs
 GROUP BY bucket_ms
 ORDER BY bucket_ms`;
 
-export async function queryRunCostStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<RunCostStats> {
+export async function queryRunCostStats(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<RunCostStats> {
   const { client } = db;
-  const result = await client.query({ query: `${await runsSource(db, filter)}\n${RUN_COST_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: `${await runsSource(db, filter)}\n${RUN_COST_SELECT}`,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const [r] = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return {
     runs: n(r?.runs),
@@ -218,9 +230,18 @@ export async function queryRunCostStats(db: StoreDb, filter: AnalyticsFilter, pr
   };
 }
 
-export async function queryCostGroups(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable, groupBy: CostGroupBy): Promise<CostGroup[]> {
+export async function queryCostGroups(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  groupBy: CostGroupBy,
+): Promise<CostGroup[]> {
   const { client } = db;
-  const result = await client.query({ query: breakdownSql(filter, groupBy), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: breakdownSql(filter, groupBy),
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<Record<string, Num> & { key: string }>();
   return rows.map((r) => ({
     key: r.key,
@@ -234,9 +255,17 @@ export async function queryCostGroups(db: StoreDb, filter: AnalyticsFilter, pric
   }));
 }
 
-export async function queryUnpricedUsage(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<UnpricedUsage[]> {
+export async function queryUnpricedUsage(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<UnpricedUsage[]> {
   const { client } = db;
-  const result = await client.query({ query: unpricedSql(filter, await useRunFacts(db.runFacts, filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: unpricedSql(filter, await useRunFacts(db.runFacts, filter)),
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<Record<string, Num> & { model: string }>();
   return rows.map((r) => ({
     model: r.model,
@@ -248,10 +277,20 @@ export async function queryUnpricedUsage(db: StoreDb, filter: AnalyticsFilter, p
 }
 
 /** Cost per interval of run start; intervals without runs are absent. */
-export async function queryCostSeries(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable, intervalSeconds: number): Promise<CostBucket[]> {
+export async function queryCostSeries(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  intervalSeconds: number,
+): Promise<CostBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
-  const result = await client.query({ query: `${await runsSource(db, filter)}\n${SERIES_SELECT}`, format: 'JSONEachRow', query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 } });
+  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
+    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+  const result = await client.query({
+    query: `${await runsSource(db, filter)}\n${SERIES_SELECT}`,
+    format: 'JSONEachRow',
+    query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 },
+  });
   const rows = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return rows.map((r) => ({
     bucketStartMs: n(r.bucket_ms),

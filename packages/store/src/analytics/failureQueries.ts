@@ -9,7 +9,15 @@ import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 
 /** Primary failure causes of RELIABILITY-MATH "Failure taxonomy", in priority order. */
-export const FAILURE_CAUSES = ['loop', 'partial_execution', 'tool_failure', 'validation_exhausted', 'llm_error', 'timeout', 'unknown'] as const;
+export const FAILURE_CAUSES = [
+  'loop',
+  'partial_execution',
+  'tool_failure',
+  'validation_exhausted',
+  'llm_error',
+  'timeout',
+  'unknown',
+] as const;
 export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 const RUN_CAUSES_CTE = `run_causes AS (
@@ -31,7 +39,12 @@ const FACT_RUN_CAUSES_CTE = `run_causes AS (
 
 /** The WITH clause ending in `run_causes (run_id, run_start, cause)`: from the run facts when the query allows, else from the spans. */
 function causesChain(limits: AgentLimitsSource, facts: boolean): string {
-  if (facts) return withClause(FACT_RUNS_CTE, scopedRunsCtes('failed', limits, ['loop_kinds', 'cause_base']), FACT_RUN_CAUSES_CTE);
+  if (facts)
+    return withClause(
+      FACT_RUNS_CTE,
+      scopedRunsCtes('failed', limits, ['loop_kinds', 'cause_base']),
+      FACT_RUN_CAUSES_CTE,
+    );
   return withClause(
     PRICED_SPANS_CTE,
     RUNS_CTE,
@@ -46,7 +59,12 @@ function causesChain(limits: AgentLimitsSource, facts: boolean): string {
 
 type Num = number | string;
 
-function params(filter: AnalyticsFilter, prices: PriceTable, thresholds: LoopThresholds, medians: readonly AgentStepMedian[] | undefined): Record<string, unknown> {
+function params(
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  thresholds: LoopThresholds,
+  medians: readonly AgentStepMedian[] | undefined,
+): Record<string, unknown> {
   return { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) };
 }
 
@@ -101,7 +119,8 @@ export async function queryFailureSeries(
   medians?: readonly AgentStepMedian[],
 ): Promise<FailureBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
+    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
     query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
@@ -114,7 +133,10 @@ export async function queryFailureSeries(
     const ms = Number(r.bucket_ms);
     let b = buckets.at(-1);
     if (b?.bucketStartMs !== ms) {
-      b = { bucketStartMs: ms, counts: Object.fromEntries(FAILURE_CAUSES.map((c) => [c, 0])) as Record<FailureCause, number> };
+      b = {
+        bucketStartMs: ms,
+        counts: Object.fromEntries(FAILURE_CAUSES.map((c) => [c, 0])) as Record<FailureCause, number>,
+      };
       buckets.push(b);
     }
     b.counts[r.cause] = Number(r.runs);

@@ -35,13 +35,21 @@ function dataset(projectId: string): SpanRecord[] {
       const ms = r * 10 + i + 1; // 1..100 across the runs
       spans.push(spanAt(origin, run, `s${i}`, 'root', 'tool', 'search', 0, ms, { ...p, toolName: 'search' }));
     }
-    spans.push(spanAt(origin, run, 'chat', 'root', 'llm', 'chat', 0, 7 + r, { ...p, model: r < 5 ? 'gpt-4o' : 'claude' }));
+    spans.push(
+      spanAt(origin, run, 'chat', 'root', 'llm', 'chat', 0, 7 + r, { ...p, model: r < 5 ? 'gpt-4o' : 'claude' }),
+    );
   }
   for (let r = 0; r < 3; r++) {
     const run = `beta-${r}`;
     const origin = at(r);
     spans.push(spanAt(origin, run, 'root', '', 'run', 'beta', 0, 50, { projectId, serviceName: 'svc2' }));
-    spans.push(spanAt(origin, run, 'x', 'root', 'tool', 'search', 0, 1000, { projectId, serviceName: 'svc2', toolName: 'search' }));
+    spans.push(
+      spanAt(origin, run, 'x', 'root', 'tool', 'search', 0, 1000, {
+        projectId,
+        serviceName: 'svc2',
+        toolName: 'search',
+      }),
+    );
   }
   spans.push(spanAt(at(1), 'lost', 'x', 'gone', 'act', 'orphan', 0, 99_999, { projectId }));
   return spans;
@@ -55,7 +63,11 @@ const ms = (values: number[]): number[] => values.map((v) => v * MS);
 describe('latency queries', () => {
   let dir: string;
   let store: Store;
-  const filter: AnalyticsFilter = { projectId: 'p1', fromUnixNano: T0 - 1n, toUnixNano: BigInt(Date.now()) * 1_000_000n };
+  const filter: AnalyticsFilter = {
+    projectId: 'p1',
+    fromUnixNano: T0 - 1n,
+    toUnixNano: BigInt(Date.now()) * 1_000_000n,
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-lat-'));
@@ -71,13 +83,21 @@ describe('latency queries', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const byKey = (rows: LatencyGroupRow[]): Record<string, LatencyGroupRow> => Object.fromEntries(rows.map((r) => [r.key, r]));
+  const byKey = (rows: LatencyGroupRow[]): Record<string, LatencyGroupRow> =>
+    Object.fromEntries(rows.map((r) => [r.key, r]));
 
   it('gives exact nearest-rank percentiles per step name', async () => {
     const rows = byKey(await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'step' }));
     // search: 1..100 ms from alpha plus three 1000 ms calls from beta
     const search = [...Array.from({ length: 100 }, (_, i) => i + 1), 1000, 1000, 1000];
-    expect(rows.search).toMatchObject({ key: 'search', service: '', count: 103, maxNs: 1000 * MS, digest: false, quantilesNs: ms(LEVELS.map((p) => exact(search, p))) });
+    expect(rows.search).toMatchObject({
+      key: 'search',
+      service: '',
+      count: 103,
+      maxNs: 1000 * MS,
+      digest: false,
+      quantilesNs: ms(LEVELS.map((p) => exact(search, p))),
+    });
     expect(rows.search!.meanNs).toBeCloseTo(((5050 + 3000) / 103) * MS, 3);
     expect(rows.search!.quantilesNs).toEqual(ms([52, 93, 98, 1000, 1000]));
     // plan: 10, 20, …, 100 ms — p50 is the 5th value (quantileExact at 0.5 alone would say the 6th)
@@ -99,28 +119,46 @@ describe('latency queries', () => {
 
   it('gives root durations of completed runs per agent and overall', async () => {
     const agents = await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'agent' });
-    expect(agents.map((a) => [a.key, a.service, a.count, a.maxNs])).toEqual([['alpha', 'svc', 10, 1000 * MS], ['beta', 'svc2', 3, 50 * MS]]);
+    expect(agents.map((a) => [a.key, a.service, a.count, a.maxNs])).toEqual([
+      ['alpha', 'svc', 10, 1000 * MS],
+      ['beta', 'svc2', 3, 50 * MS],
+    ]);
     expect(agents[0]!.quantilesNs).toEqual(ms([500, 900, 1000, 1000, 1000]));
     const runs = await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'run' });
     const all = [50, 50, 50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ key: '', service: '', count: 13, maxNs: 1000 * MS, digest: false, quantilesNs: ms(LEVELS.map((p) => exact(all, p))) });
+    expect(runs[0]).toMatchObject({
+      key: '',
+      service: '',
+      count: 13,
+      maxNs: 1000 * MS,
+      digest: false,
+      quantilesNs: ms(LEVELS.map((p) => exact(all, p))),
+    });
     expect(runs[0]!.meanNs).toBeCloseTo((5650 / 13) * MS, 3);
   });
 
   it('applies run filters to span groupings through the root', async () => {
-    const rows = byKey(await store.metrics.latencyPercentiles({ ...filter, agent: 'beta' }, EMPTY_PRICE_TABLE, { groupBy: 'step' }));
+    const rows = byKey(
+      await store.metrics.latencyPercentiles({ ...filter, agent: 'beta' }, EMPTY_PRICE_TABLE, { groupBy: 'step' }),
+    );
     expect(Object.keys(rows)).toEqual(['search']);
     expect(rows.search!.count).toBe(3);
-    const svc = await store.metrics.latencyPercentiles({ ...filter, service: 'svc2' }, EMPTY_PRICE_TABLE, { groupBy: 'agent' });
+    const svc = await store.metrics.latencyPercentiles({ ...filter, service: 'svc2' }, EMPTY_PRICE_TABLE, {
+      groupBy: 'agent',
+    });
     expect(svc.map((a) => a.key)).toEqual(['beta']);
     // span filters keep the runs that contain a matching span
-    const withClaude = await store.metrics.latencyPercentiles({ ...filter, model: 'claude' }, EMPTY_PRICE_TABLE, { groupBy: 'run' });
+    const withClaude = await store.metrics.latencyPercentiles({ ...filter, model: 'claude' }, EMPTY_PRICE_TABLE, {
+      groupBy: 'run',
+    });
     expect(withClaude[0]!.quantilesNs).toEqual(ms([800, 1000, 1000, 1000, 1000]));
   });
 
   it('switches to the digest above the exact limit, within its relative error', async () => {
-    const rows = byKey(await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'step', exactLimit: 10 }));
+    const rows = byKey(
+      await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'step', exactLimit: 10 }),
+    );
     expect(rows.plan!.digest).toBe(false);
     expect(rows.plan!.quantilesNs).toEqual(ms([50, 90, 100, 100, 100]));
     const search = rows.search!;
@@ -135,14 +173,23 @@ describe('latency queries', () => {
   });
 
   it('gives a series per group and hour bucket, limited to the largest groups', async () => {
-    const series = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'agent', intervalSeconds: 3600 });
+    const series = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, {
+      groupBy: 'agent',
+      intervalSeconds: 3600,
+    });
     const alpha = series.filter((s) => s.key === 'alpha');
     // alpha runs r and r + 5 share hour r % 5: durations 100(r+1) and 100(r+6)
     expect(alpha.map((s) => s.bucketStartMs)).toEqual([0, 1, 2, 3, 4].map((h) => T0_MS + h * HOUR_MS));
-    expect(alpha.map((s) => s.quantilesNs)).toEqual([0, 1, 2, 3, 4].map((h) => ms([100 * (h + 1), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6)])));
+    expect(alpha.map((s) => s.quantilesNs)).toEqual(
+      [0, 1, 2, 3, 4].map((h) => ms([100 * (h + 1), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6), 100 * (h + 6)])),
+    );
     expect(alpha.map((s) => s.count)).toEqual([2, 2, 2, 2, 2]);
     expect(series.filter((s) => s.key === 'beta').map((s) => s.count)).toEqual([1, 1, 1]);
-    const top1 = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'step', intervalSeconds: 86_400, topN: 1 });
+    const top1 = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, {
+      groupBy: 'step',
+      intervalSeconds: 86_400,
+      topN: 1,
+    });
     expect(new Set(top1.map((s) => s.key))).toEqual(new Set(['search']));
     expect(top1.reduce((n, s) => n + s.count, 0)).toBe(103);
   });
@@ -150,17 +197,26 @@ describe('latency queries', () => {
   it('gives identical numbers when the spans arrive shuffled in several batches', async () => {
     for (const groupBy of ['step', 'tool', 'model', 'agent', 'run'] as const) {
       const inOrder = await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy });
-      const mixed = await store.metrics.latencyPercentiles({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, { groupBy });
+      const mixed = await store.metrics.latencyPercentiles({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, {
+        groupBy,
+      });
       expect(mixed).toEqual(inOrder);
       expect(inOrder.length).toBeGreaterThan(0);
     }
     const a = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'step', intervalSeconds: 3600 });
-    const b = await store.metrics.latencySeries({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, { groupBy: 'step', intervalSeconds: 3600 });
+    const b = await store.metrics.latencySeries({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, {
+      groupBy: 'step',
+      intervalSeconds: 3600,
+    });
     expect(b).toEqual(a);
   });
 
   it('rejects malformed options', async () => {
-    await expect(store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', intervalSeconds: 0 })).rejects.toThrow(RangeError);
-    await expect(store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', exactLimit: -1 })).rejects.toThrow(RangeError);
+    await expect(
+      store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', intervalSeconds: 0 }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', exactLimit: -1 }),
+    ).rejects.toThrow(RangeError);
   });
 });

@@ -93,7 +93,8 @@ function toRow(r: Raw): LatencyGroupRow {
 
 function limitParam(opts: LatencyQueryOptions): number {
   const limit = opts.exactLimit ?? EXACT_PERCENTILE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`exactLimit must be a whole number ≥ 0, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new RangeError(`exactLimit must be a whole number ≥ 0, got ${limit}`);
   return limit;
 }
 
@@ -129,7 +130,12 @@ export async function queryLatencySeries(
   const result = await client.query({
     query: seriesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), exactLimit: limitParam(opts), intervalMs: opts.intervalSeconds * 1000, topN },
+    query_params: {
+      ...filterParams(filter, prices),
+      exactLimit: limitParam(opts),
+      intervalMs: opts.intervalSeconds * 1000,
+      topN,
+    },
   });
   return (await result.json<Raw>()).map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
 }

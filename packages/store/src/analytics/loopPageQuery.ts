@@ -4,7 +4,17 @@ import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
 import { KIND_OF_CODE_SQL, VARIANT_OF_CODE_SQL, loopChain, type AgentLimitsSource } from '../sql/loopSql.js';
 import { factLoopChain } from '../facts/factLoopsSql.js';
-import { LOOP_KINDS, LOOP_VARIANTS, type AgentStepMedian, type LoopDetectionRow, type LoopKind, type LoopPage, type LoopThresholds, type LoopTotals, type LoopVariant } from './loopTypes.js';
+import {
+  LOOP_KINDS,
+  LOOP_VARIANTS,
+  type AgentStepMedian,
+  type LoopDetectionRow,
+  type LoopKind,
+  type LoopPage,
+  type LoopThresholds,
+  type LoopTotals,
+  type LoopVariant,
+} from './loopTypes.js';
 import { filterParams } from '../sql/sqlParts.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 
@@ -131,7 +141,12 @@ export async function queryLoopPage(
   });
   const rows = await result.json<PageRow>();
   const page = emptyPage();
-  const totals = (r: PageRow): LoopTotals => ({ runsFlagged: n(r.runs_flagged), detections: n(r.detections), wastedNs: n(r.wasted_ns), wastedCostUsd: n(r.wasted_cost) });
+  const totals = (r: PageRow): LoopTotals => ({
+    runsFlagged: n(r.runs_flagged),
+    detections: n(r.detections),
+    wastedNs: n(r.wasted_ns),
+    wastedCostUsd: n(r.wasted_cost),
+  });
   for (const r of rows) {
     switch (r.row_type) {
       case 'detection':

@@ -14,25 +14,66 @@ const HOUR_NS = 3_600_000_000_000n;
 const T0 = ((BigInt(Date.now()) * 1_000_000n) / HOUR_NS) * HOUR_NS - 2n * HOUR_NS;
 const T: LoopThresholds = { repeat: 3, pingPongCycles: 3, runawayMultiplier: 3, runawayHardCap: 10 };
 
-const tool = (name: string, args: string, extra: Partial<LoopRunStep> = {}): LoopRunStep => ({ kind: 'tool', name, args, ...extra });
+const tool = (name: string, args: string, extra: Partial<LoopRunStep> = {}): LoopRunStep => ({
+  kind: 'tool',
+  name,
+  args,
+  ...extra,
+});
 const acts = (k: number): LoopRunStep[] => Array.from({ length: k }, (_, i) => ({ kind: 'act', name: `act-${i}` }));
 
 /** Runs one second apart; `agent` 'a' unless set; the expectations below are worked out by hand. */
 function runs(projectId: string): SpanRecord[] {
   const defs: Array<{ runId: string; agent?: string; ok?: boolean; incomplete?: boolean; steps: LoopRunStep[] }> = [
     // repeated action: search(h1) three times (two wasted: 2 ms, $0.02); fetch once
-    { runId: 'repeat', steps: [{ kind: 'llm', name: 'think' }, tool('search', 'h1', { costUsd: 0.01 }), { kind: 'llm', name: 'think' }, tool('search', 'h1', { costUsd: 0.01 }), tool('fetch', 'h2'), tool('search', 'h1', { costUsd: 0.01 })] },
+    {
+      runId: 'repeat',
+      steps: [
+        { kind: 'llm', name: 'think' },
+        tool('search', 'h1', { costUsd: 0.01 }),
+        { kind: 'llm', name: 'think' },
+        tool('search', 'h1', { costUsd: 0.01 }),
+        tool('fetch', 'h2'),
+        tool('search', 'h1', { costUsd: 0.01 }),
+      ],
+    },
     // only two repeats: clean
     { runId: 'two', steps: [tool('search', 'h1'), tool('search', 'h1'), tool('fetch', 'h2')] },
     // no progress: state s1 on plan, validate, plan (wasted: the last two, 2 ms each)
-    { runId: 'state', ok: false, steps: [{ kind: 'plan', name: 'plan', state: 's1' }, { kind: 'act', name: 'act' }, { kind: 'validate', name: 'check', state: 's1', durationMs: 2 }, { kind: 'plan', name: 'plan', state: 's1', durationMs: 2 }] },
+    {
+      runId: 'state',
+      ok: false,
+      steps: [
+        { kind: 'plan', name: 'plan', state: 's1' },
+        { kind: 'act', name: 'act' },
+        { kind: 'validate', name: 'check', state: 's1', durationMs: 2 },
+        { kind: 'plan', name: 'plan', state: 's1', durationMs: 2 },
+      ],
+    },
     // no progress: three consecutive failed validations with output o1 (a plan between does not break it)
-    { runId: 'valid', ok: false, steps: [{ kind: 'validate', name: 'check', ok: false, output: 'o1' }, { kind: 'plan', name: 'plan' }, { kind: 'validate', name: 'check', ok: false, output: 'o1', durationMs: 3 }, { kind: 'validate', name: 'check', ok: false, output: 'o1', durationMs: 3 }, { kind: 'act', name: 'act' }] },
+    {
+      runId: 'valid',
+      ok: false,
+      steps: [
+        { kind: 'validate', name: 'check', ok: false, output: 'o1' },
+        { kind: 'plan', name: 'plan' },
+        { kind: 'validate', name: 'check', ok: false, output: 'o1', durationMs: 3 },
+        { kind: 'validate', name: 'check', ok: false, output: 'o1', durationMs: 3 },
+        { kind: 'act', name: 'act' },
+      ],
+    },
     // a success, or another output, breaks the streak: clean
-    { runId: 'valid-broken', ok: false, steps: [
-      { kind: 'validate', name: 'check', ok: false, output: 'o1' }, { kind: 'validate', name: 'check', ok: true, output: 'o1' },
-      { kind: 'validate', name: 'check', ok: false, output: 'o1' }, { kind: 'validate', name: 'check', ok: false, output: 'o2' }, { kind: 'validate', name: 'check', ok: false, output: 'o1' },
-    ] },
+    {
+      runId: 'valid-broken',
+      ok: false,
+      steps: [
+        { kind: 'validate', name: 'check', ok: false, output: 'o1' },
+        { kind: 'validate', name: 'check', ok: true, output: 'o1' },
+        { kind: 'validate', name: 'check', ok: false, output: 'o1' },
+        { kind: 'validate', name: 'check', ok: false, output: 'o2' },
+        { kind: 'validate', name: 'check', ok: false, output: 'o1' },
+      ],
+    },
     // ping-pong: A B A B A B (3 cycles; the last four calls wasted, $0.001 each)
     { runId: 'pp', steps: ['A', 'B', 'A', 'B', 'A', 'B'].map((t, i) => tool(t, `x${i}`, { costUsd: 0.001 })) },
     // A B A B (2 cycles), C, A B A B A (still 2 cycles): clean
@@ -47,7 +88,9 @@ function runs(projectId: string): SpanRecord[] {
     { runId: 'inc10', incomplete: true, steps: acts(10) },
     { runId: 'inc11', incomplete: true, steps: acts(11) },
   ];
-  return defs.flatMap((d, i) => loopRun({ ...d, agent: d.agent ?? 'a', projectId, startNs: T0 + BigInt(i) * 1_000_000_000n }));
+  return defs.flatMap((d, i) =>
+    loopRun({ ...d, agent: d.agent ?? 'a', projectId, startNs: T0 + BigInt(i) * 1_000_000_000n }),
+  );
 }
 
 describe('loop queries', () => {
@@ -61,7 +104,10 @@ describe('loop queries', () => {
     const p1 = runs('p1');
     await store.insertSpans(p1);
     // the same spans in project p2, shuffled and sent in three batches
-    const mixed = shuffled(p1.map((s) => ({ ...s, projectId: 'p2' })), 7);
+    const mixed = shuffled(
+      p1.map((s) => ({ ...s, projectId: 'p2' })),
+      7,
+    );
     const third = Math.ceil(mixed.length / 3);
     for (let i = 2; i >= 0; i--) await store.insertSpans(mixed.slice(i * third, (i + 1) * third));
   });
@@ -72,7 +118,13 @@ describe('loop queries', () => {
 
   it('finds every kind with its count, waste and runaway limit', async () => {
     const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
-    const got = page.detections.map((d) => [d.runId, d.variant, d.count, d.wastedNs, Number(d.wastedCostUsd.toFixed(9))]);
+    const got = page.detections.map((d) => [
+      d.runId,
+      d.variant,
+      d.count,
+      d.wastedNs,
+      Number(d.wastedCostUsd.toFixed(9)),
+    ]);
     expect(got).toEqual([
       ['inc11', 'step_count', 11, 1 * MS, 0],
       ['b3', 'step_count', 14, 4 * MS, 0],
@@ -98,7 +150,12 @@ describe('loop queries', () => {
 
   it('totals per kind count runs once and wasted spans once', async () => {
     const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
-    const round = (t: { runsFlagged: number; detections: number; wastedNs: number; wastedCostUsd: number }): number[] => [t.runsFlagged, t.detections, t.wastedNs, Number(t.wastedCostUsd.toFixed(9))];
+    const round = (t: {
+      runsFlagged: number;
+      detections: number;
+      wastedNs: number;
+      wastedCostUsd: number;
+    }): number[] => [t.runsFlagged, t.detections, t.wastedNs, Number(t.wastedCostUsd.toFixed(9))];
     expect(round(page.byKind.repeated_action)).toEqual([2, 3, 6 * MS, 0.02]);
     expect(round(page.byKind.no_progress)).toEqual([2, 2, 10 * MS, 0]);
     expect(round(page.byKind.ping_pong)).toEqual([2, 2, 8 * MS, 0.004]);
@@ -109,12 +166,24 @@ describe('loop queries', () => {
   });
 
   it('pages, filters by kind and orders by waste', async () => {
-    const p2 = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 2, kind: 'repeated_action' });
+    const p2 = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, {
+      limit: 2,
+      offset: 2,
+      kind: 'repeated_action',
+    });
     expect(p2.total).toBe(3);
     expect(p2.detections.map((d) => d.runId)).toEqual(['repeat']);
-    const byCost = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 2, offset: 0, orderBy: 'wasted_cost' });
+    const byCost = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, {
+      limit: 2,
+      offset: 0,
+      orderBy: 'wasted_cost',
+    });
     expect(byCost.detections.map((d) => d.runId)).toEqual(['repeat', 'pp']);
-    const byTime = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0, orderBy: 'wasted_time' });
+    const byTime = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, {
+      limit: 1,
+      offset: 0,
+      orderBy: 'wasted_time',
+    });
     expect(byTime.detections.map((d) => d.runId)).toEqual(['valid']);
   });
 
@@ -149,7 +218,7 @@ describe('loop queries', () => {
     expect(b3.map((f) => [f.runId, f.kinds])).toEqual([['b3', ['runaway']]]);
   });
 
-  it('returns a run\'s steps in order for the evidence', async () => {
+  it("returns a run's steps in order for the evidence", async () => {
     const steps = await store.metrics.loopSteps({ ...filter, runIds: ['pp', 'repeat'] }, EMPTY_PRICE_TABLE);
     expect(steps.filter((s) => s.runId === 'pp').map((s) => s.name)).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
     const search = steps.find((s) => s.runId === 'repeat' && s.kind === 'tool')!;
@@ -160,17 +229,24 @@ describe('loop queries', () => {
   it('gives the same answers whatever order the spans arrived in', async () => {
     const strip = <T extends object>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
     const a = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
-    const b = await store.metrics.loopPage({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T, { limit: 50, offset: 0 });
+    const b = await store.metrics.loopPage({ ...filter, projectId: 'p2' }, EMPTY_PRICE_TABLE, T, {
+      limit: 50,
+      offset: 0,
+    });
     expect(strip(b)).toEqual(strip(a));
     expect(a.detections.length).toBeGreaterThan(0);
   });
 
   it('rejects thresholds that make no sense as a bad request naming the threshold', async () => {
-    await expect(store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+    await expect(
+      store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, repeat: 1 }, { limit: 1, offset: 0 }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/threshold repeat must be a whole number from 2/),
     });
-    await expect(store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 })).rejects.toMatchObject({
+    await expect(
+      store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, { ...T, runawayMultiplier: 0 }, { limit: 1, offset: 0 }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/threshold runawayMultiplier must be a number > 0/),
     });

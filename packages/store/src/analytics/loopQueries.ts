@@ -4,7 +4,15 @@ import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { RUN_WASTE_CTE, loopChain, scopedRunsCtes, type AgentLimitsSource } from '../sql/loopSql.js';
 import { factLoopChain } from '../facts/factLoopsSql.js';
-import { LOOP_KINDS, type AgentStepMedian, type LoopKind, type LoopRateBucket, type LoopStepRow, type LoopThresholds, type RunLoopFlag } from './loopTypes.js';
+import {
+  LOOP_KINDS,
+  type AgentStepMedian,
+  type LoopKind,
+  type LoopRateBucket,
+  type LoopStepRow,
+  type LoopThresholds,
+  type RunLoopFlag,
+} from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 
@@ -49,11 +57,17 @@ export async function queryLoopRate(
   medians?: readonly AgentStepMedian[],
 ): Promise<LoopRateBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
+    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
   const result = await client.query({
     query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians), intervalMs: intervalSeconds * 1000 },
+    query_params: {
+      ...filterParams(filter, prices),
+      ...thresholdParams(thresholds),
+      ...medianParams(medians),
+      intervalMs: intervalSeconds * 1000,
+    },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ bucket_ms: Num; runs: Num; looping: Num }>();
@@ -83,7 +97,10 @@ export async function queryLoopingRunIds(
 ): Promise<string[]> {
   const { client } = db;
   const result = await client.query({
-    query: loopingIdsSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
+    query: loopingIdsSql(
+      medians === undefined ? 'inline' : 'bound',
+      await useRunFacts(db.runFacts, filter, thresholds),
+    ),
     format: 'JSONEachRow',
     query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
@@ -118,7 +135,13 @@ export async function queryRunLoopFlags(
     query_params: { ...filterParams(filter, prices), ...thresholdParams(thresholds), ...medianParams(medians) },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
-  const rows = await result.json<{ run_id: string; kinds: string[]; detections: Num; wasted_ns: Num; wasted_cost: Num }>();
+  const rows = await result.json<{
+    run_id: string;
+    kinds: string[];
+    detections: Num;
+    wasted_ns: Num;
+    wasted_cost: Num;
+  }>();
   const order = (k: string): number => LOOP_KINDS.indexOf(k as LoopKind);
   return rows.map((r) => ({
     runId: r.run_id,
@@ -136,10 +159,20 @@ GROUP BY service, agent
 ORDER BY service, agent`;
 
 /** Median steps per completed run of each agent (quantileExact(0.5): the upper median). */
-export async function queryAgentStepMedians(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentStepMedian[]> {
+export async function queryAgentStepMedians(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<AgentStepMedian[]> {
   const { client } = db;
-  const source = (await useRunFacts(db.runFacts, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
-  const result = await client.query({ query: `${source}\n${MEDIANS_SELECT}`, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const source = (await useRunFacts(db.runFacts, filter))
+    ? withClause(FACT_RUNS_CTE)
+    : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const result = await client.query({
+    query: `${source}\n${MEDIANS_SELECT}`,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<{ service: string; agent: string; median_steps: Num }>();
   return rows.map((r) => ({ service: r.service, agent: r.agent, medianSteps: n(r.median_steps) }));
 }
@@ -155,7 +188,11 @@ ORDER BY run_id, start_time, span_id`;
 /** The step spans of the filter's runs (pass `filter.runIds`), for the TS detector's evidence. */
 export async function queryLoopSteps(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<LoopStepRow[]> {
   const { client } = db;
-  const result = await client.query({ query: STEPS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: STEPS_SQL,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<{
     run_id: string;
     span_id: string;

@@ -19,31 +19,49 @@ describe('reliability queries', () => {
     store = await Store.open({ kind: 'embedded', dataDir: dir });
     await store.insertSpans([
       // success after a retry: search fails once then recovers
-      ...buildRun({ runId: 'r1', startNs: T0, steps: [
-        { kind: 'plan', name: 'plan' },
-        { kind: 'tool', name: 'search', ok: false, attempt: 1 },
-        { kind: 'tool', name: 'search', ok: true, attempt: 2 },
-      ] }),
+      ...buildRun({
+        runId: 'r1',
+        startNs: T0,
+        steps: [
+          { kind: 'plan', name: 'plan' },
+          { kind: 'tool', name: 'search', ok: false, attempt: 1 },
+          { kind: 'tool', name: 'search', ok: true, attempt: 2 },
+        ],
+      }),
       // failure: search never succeeds (step-explained)
-      ...buildRun({ runId: 'r2', startNs: T0 + 10_000_000n, rootOk: false, steps: [
-        { kind: 'plan', name: 'plan' },
-        { kind: 'tool', name: 'search', ok: false, attempt: 1 },
-        { kind: 'tool', name: 'search', ok: false, attempt: 2 },
-      ] }),
+      ...buildRun({
+        runId: 'r2',
+        startNs: T0 + 10_000_000n,
+        rootOk: false,
+        steps: [
+          { kind: 'plan', name: 'plan' },
+          { kind: 'tool', name: 'search', ok: false, attempt: 1 },
+          { kind: 'tool', name: 'search', ok: false, attempt: 2 },
+        ],
+      }),
       // seam failure: every group ok, root fails
-      ...buildRun({ runId: 'r3', startNs: T0 + 20_000_000n, rootOk: false, steps: [
-        { kind: 'plan', name: 'plan' },
-        { kind: 'tool', name: 'search', attempt: 1 },
-      ] }),
+      ...buildRun({
+        runId: 'r3',
+        startNs: T0 + 20_000_000n,
+        rootOk: false,
+        steps: [
+          { kind: 'plan', name: 'plan' },
+          { kind: 'tool', name: 'search', attempt: 1 },
+        ],
+      }),
       // the same tool called twice with attempt 1 each: two groups; spans without attempts group while consecutive
-      ...buildRun({ runId: 'r4', startNs: T0 + 30_000_000n, steps: [
-        { kind: 'tool', name: 'search', attempt: 1 },
-        { kind: 'tool', name: 'search', attempt: 1 },
-        { kind: 'validate', name: 'check', attempt: 0, ok: false },
-        { kind: 'validate', name: 'check', attempt: 0, ok: true },
-        { kind: 'plan', name: 'plan', attempt: 0 },
-        { kind: 'validate', name: 'check', attempt: 0, ok: true },
-      ] }),
+      ...buildRun({
+        runId: 'r4',
+        startNs: T0 + 30_000_000n,
+        steps: [
+          { kind: 'tool', name: 'search', attempt: 1 },
+          { kind: 'tool', name: 'search', attempt: 1 },
+          { kind: 'validate', name: 'check', attempt: 0, ok: false },
+          { kind: 'validate', name: 'check', attempt: 0, ok: true },
+          { kind: 'plan', name: 'plan', attempt: 0 },
+          { kind: 'validate', name: 'check', attempt: 0, ok: true },
+        ],
+      }),
       // incomplete: no root
       ...buildRun({ runId: 'r5', startNs: T0 + 40_000_000n, withRoot: false, steps: [{ kind: 'plan', name: 'plan' }] }),
     ]);
@@ -56,7 +74,16 @@ describe('reliability queries', () => {
   it('counts attempt groups per step name', async () => {
     const stats = await store.metrics.stepGroupStats(filter, EMPTY_PRICE_TABLE);
     const byName = Object.fromEntries(stats.map((s) => [s.stepName, s]));
-    expect(byName.search).toMatchObject({ groups: 5, firstOk: 3, anyOk: 4, failedFirst: 2, recovered: 1, attempts: 7, okAttempts: 4, groupsInSuccessfulRuns: 3 });
+    expect(byName.search).toMatchObject({
+      groups: 5,
+      firstOk: 3,
+      anyOk: 4,
+      failedFirst: 2,
+      recovered: 1,
+      attempts: 7,
+      okAttempts: 4,
+      groupsInSuccessfulRuns: 3,
+    });
     expect(byName.search!.retryExtraNs).toBe(2_000_000);
     expect(byName.check).toMatchObject({ groups: 2, firstOk: 1, anyOk: 2, failedFirst: 1, recovered: 1, attempts: 3 });
     expect(byName.plan).toMatchObject({ groups: 4, anyOk: 4 });
@@ -66,8 +93,26 @@ describe('reliability queries', () => {
     const stats = await store.metrics.agentRunStats(filter, EMPTY_PRICE_TABLE);
     expect(stats).toEqual([
       // a run with no root has no known agent yet
-      { agent: '', service: 'svc', success: 0, failure: 0, incomplete: 1, stepExplainedFailures: 0, seamFailures: 0, fallbackRecoveries: 0 },
-      { agent: 'agent', service: 'svc', success: 2, failure: 2, incomplete: 0, stepExplainedFailures: 1, seamFailures: 1, fallbackRecoveries: 0 },
+      {
+        agent: '',
+        service: 'svc',
+        success: 0,
+        failure: 0,
+        incomplete: 1,
+        stepExplainedFailures: 0,
+        seamFailures: 0,
+        fallbackRecoveries: 0,
+      },
+      {
+        agent: 'agent',
+        service: 'svc',
+        success: 2,
+        failure: 2,
+        incomplete: 0,
+        stepExplainedFailures: 1,
+        seamFailures: 1,
+        fallbackRecoveries: 0,
+      },
     ]);
   });
 

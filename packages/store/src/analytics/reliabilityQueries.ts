@@ -2,7 +2,15 @@ import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE, FACT_STEPS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { COMPLETED_RUNS_CTE, PRICED_SPANS_CTE, RUN_ROOTS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
+import {
+  COMPLETED_RUNS_CTE,
+  PRICED_SPANS_CTE,
+  RUN_ROOTS_CTE,
+  RUNS_CTE,
+  STEP_LEDGER_CTE,
+  filterParams,
+  withClause,
+} from '../sql/sqlParts.js';
 
 /** Attempt-group counts of one step name within one agent (completed runs only). */
 export interface StepGroupStats {
@@ -133,10 +141,20 @@ WHERE r.outcome != 'incomplete'
 GROUP BY groups
 ORDER BY groups`;
 
-export async function queryStepGroupStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<StepGroupStats[]> {
+export async function queryStepGroupStats(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<StepGroupStats[]> {
   const { client } = db;
-  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_STEP_STATS_SQL : STEP_STATS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
-  const rows = await result.json<Record<string, Num> & { agent: string; service: string; step_name: string; kind: string }>();
+  const result = await client.query({
+    query: (await useRunFacts(db.runFacts, filter)) ? FACT_STEP_STATS_SQL : STEP_STATS_SQL,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
+  const rows = await result.json<
+    Record<string, Num> & { agent: string; service: string; step_name: string; kind: string }
+  >();
   return rows.map((r) => ({
     agent: r.agent,
     service: r.service,
@@ -155,9 +173,17 @@ export async function queryStepGroupStats(db: StoreDb, filter: AnalyticsFilter, 
   }));
 }
 
-export async function queryAgentRunStats(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<AgentRunStats[]> {
+export async function queryAgentRunStats(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<AgentRunStats[]> {
   const { client } = db;
-  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_AGENT_RUNS_SQL : AGENT_RUNS_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: (await useRunFacts(db.runFacts, filter)) ? FACT_AGENT_RUNS_SQL : AGENT_RUNS_SQL,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<Record<string, Num> & { agent: string; service: string }>();
   return rows.map((r) => ({
     agent: r.agent,
@@ -171,9 +197,17 @@ export async function queryAgentRunStats(db: StoreDb, filter: AnalyticsFilter, p
   }));
 }
 
-export async function queryCompoundingCurve(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<CurvePoint[]> {
+export async function queryCompoundingCurve(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<CurvePoint[]> {
   const { client } = db;
-  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_CURVE_SQL : CURVE_SQL, format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: (await useRunFacts(db.runFacts, filter)) ? FACT_CURVE_SQL : CURVE_SQL,
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<Record<string, Num>>();
   return rows.map((r) => ({ groups: n(r.groups!), runs: n(r.runs!), success: n(r.success!) }));
 }

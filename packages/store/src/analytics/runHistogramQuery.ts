@@ -18,7 +18,10 @@ export interface RunHistogramRows {
   counts: number[];
 }
 
-const VALUE_SQL: Readonly<Record<RunHistogramMetric, string>> = { duration: 'toFloat64(run_duration_ns)', cost: 'toFloat64(run_cost)' };
+const VALUE_SQL: Readonly<Record<RunHistogramMetric, string>> = {
+  duration: 'toFloat64(run_duration_ns)',
+  cost: 'toFloat64(run_cost)',
+};
 
 /**
  * One pass over the completed runs: their min, max and values, binned in
@@ -46,8 +49,11 @@ export async function queryRunHistogram(
   opts: { metric: RunHistogramMetric; buckets: number },
 ): Promise<RunHistogramRows> {
   const { client } = db;
-  if (!Number.isInteger(opts.buckets) || opts.buckets < 1 || opts.buckets > 1000) throw new RangeError(`buckets must be a whole number in [1, 1000], got ${opts.buckets}`);
-  const source = (await useRunFacts(db.runFacts, filter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  if (!Number.isInteger(opts.buckets) || opts.buckets < 1 || opts.buckets > 1000)
+    throw new RangeError(`buckets must be a whole number in [1, 1000], got ${opts.buckets}`);
+  const source = (await useRunFacts(db.runFacts, filter))
+    ? withClause(FACT_RUNS_CTE)
+    : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const result = await client.query({
     query: `${source}\n${histogramSql(opts.metric)}`,
     format: 'JSONEachRow',

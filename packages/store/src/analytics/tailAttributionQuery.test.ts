@@ -45,12 +45,17 @@ function dataset(projectId: string): SpanRecord[] {
   return spans;
 }
 
-const byName = (steps: TailStepRow[]): Record<string, TailStepRow> => Object.fromEntries(steps.map((s) => [s.kind === 'step' ? s.stepName : `(${s.kind})`, s]));
+const byName = (steps: TailStepRow[]): Record<string, TailStepRow> =>
+  Object.fromEntries(steps.map((s) => [s.kind === 'step' ? s.stepName : `(${s.kind})`, s]));
 
 describe('tail attribution query', () => {
   let dir: string;
   let store: Store;
-  const filter: AnalyticsFilter = { projectId: 'p1', fromUnixNano: T0 - 1n, toUnixNano: BigInt(Date.now()) * 1_000_000n };
+  const filter: AnalyticsFilter = {
+    projectId: 'p1',
+    fromUnixNano: T0 - 1n,
+    toUnixNano: BigInt(Date.now()) * 1_000_000n,
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-tail-'));
@@ -67,7 +72,15 @@ describe('tail attribution query', () => {
   it('finds the thresholds and the tail and median-band runs', async () => {
     const t = await store.metrics.tailAttribution(filter, EMPTY_PRICE_TABLE);
     // sorted durations 100..118, 210: nearest ranks ⌈p·20⌉ = 20 (p99), 9 (p45), 10 (p50), 11 (p55)
-    expect(t).toMatchObject({ completedRuns: 20, p99Ns: 210 * MS, p45Ns: 108 * MS, p50Ns: 109 * MS, p55Ns: 110 * MS, tailRuns: 1, medianRuns: 3 });
+    expect(t).toMatchObject({
+      completedRuns: 20,
+      p99Ns: 210 * MS,
+      p45Ns: 108 * MS,
+      p50Ns: 109 * MS,
+      p55Ns: 110 * MS,
+      tailRuns: 1,
+      medianRuns: 3,
+    });
     expect(t.tailRunNs).toBe(210 * MS);
     expect(t.medianRunNs).toBe((108 + 109 + 110) * MS);
   });
@@ -122,7 +135,9 @@ describe('tail attribution query', () => {
       spanAt(T0, 'merge', 'k5', 'm', 'tool', 'part', 55, 58, p),
       spanAt(T0, 'merge', 'k6', 'm', 'tool', 'part', 90, 120, p),
     ]);
-    const steps = byName((await store.metrics.tailAttribution({ ...filter, projectId: 'p4' }, EMPTY_PRICE_TABLE)).steps);
+    const steps = byName(
+      (await store.metrics.tailAttribution({ ...filter, projectId: 'p4' }, EMPTY_PRICE_TABLE)).steps,
+    );
     expect(steps.merge!.tailSelfNs).toBe(40 * MS);
     expect(steps.part!.tailSelfNs).toBe((40 + 20 + 10 + 10 + 3 + 30) * MS);
     expect(steps['(run)']!.tailSelfNs).toBe(0);
@@ -130,7 +145,18 @@ describe('tail attribution query', () => {
 
   it('selects runs by the filters', async () => {
     const none = await store.metrics.tailAttribution({ ...filter, agent: 'nobody' }, EMPTY_PRICE_TABLE);
-    expect(none).toEqual({ completedRuns: 0, p99Ns: 0, p45Ns: 0, p50Ns: 0, p55Ns: 0, tailRuns: 0, medianRuns: 0, tailRunNs: 0, medianRunNs: 0, steps: [] });
+    expect(none).toEqual({
+      completedRuns: 0,
+      p99Ns: 0,
+      p45Ns: 0,
+      p50Ns: 0,
+      p55Ns: 0,
+      tailRuns: 0,
+      medianRuns: 0,
+      tailRunNs: 0,
+      medianRunNs: 0,
+      steps: [],
+    });
     // runs with a fetch call: only run 19
     const fetchRuns = await store.metrics.tailAttribution({ ...filter, stepName: 'fetch' }, EMPTY_PRICE_TABLE);
     expect(fetchRuns).toMatchObject({ completedRuns: 1, p99Ns: 210 * MS, tailRuns: 1, medianRuns: 0 });

@@ -115,13 +115,32 @@ type Raw = Record<string, unknown>;
 const KIND_BY_CODE: Readonly<Record<number, TailTimeKind>> = { 0: 'step', 1: 'run', 2: 'other' };
 
 /** Per-step self time in the tail (≥ p99) and median-band ([p45, p55], tail excluded) completed runs. */
-export async function queryTailAttribution(db: StoreDb, filter: AnalyticsFilter, prices: PriceTable): Promise<TailAttributionRows> {
+export async function queryTailAttribution(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+): Promise<TailAttributionRows> {
   const { client } = db;
-  const result = await client.query({ query: (await useRunFacts(db.runFacts, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)), format: 'JSONEachRow', query_params: filterParams(filter, prices) });
+  const result = await client.query({
+    query: (await useRunFacts(db.runFacts, filter)) ? FACT_TAIL_SQL : tailSql(filterShape(filter)),
+    format: 'JSONEachRow',
+    query_params: filterParams(filter, prices),
+  });
   const rows = await result.json<Raw>();
   const first = rows[0];
   if (first === undefined) {
-    return { completedRuns: 0, p99Ns: 0, p45Ns: 0, p50Ns: 0, p55Ns: 0, tailRuns: 0, medianRuns: 0, tailRunNs: 0, medianRunNs: 0, steps: [] };
+    return {
+      completedRuns: 0,
+      p99Ns: 0,
+      p45Ns: 0,
+      p50Ns: 0,
+      p55Ns: 0,
+      tailRuns: 0,
+      medianRuns: 0,
+      tailRunNs: 0,
+      medianRunNs: 0,
+      steps: [],
+    };
   }
   const q = (first.thresholds as Array<number | string>).map(Number);
   return {

@@ -9,13 +9,19 @@ import { buildRun } from '../testing/runBuilder.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 
-async function factRows(store: Store, projectId: string): Promise<Array<{ run_id: string; outcome: string; steps: number }>> {
+async function factRows(
+  store: Store,
+  projectId: string,
+): Promise<Array<{ run_id: string; outcome: string; steps: number }>> {
   const result = await store.client.query({
     query: 'SELECT run_id, outcome, steps FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id',
     format: 'JSONEachRow',
     query_params: { projectId },
   });
-  return (await result.json<{ run_id: string; outcome: string; steps: number | string }>()).map((r) => ({ ...r, steps: Number(r.steps) }));
+  return (await result.json<{ run_id: string; outcome: string; steps: number | string }>()).map((r) => ({
+    ...r,
+    steps: Number(r.steps),
+  }));
 }
 
 describe('RunFacts (the finaliser of per-run facts)', () => {
@@ -32,7 +38,13 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
   });
 
   it('keeps stored runs pending until a flush finalises them, and finalises a run again when more spans come', async () => {
-    const spans = buildRun({ runId: 'a1', projectId: 'pa', startNs: T0, withRoot: false, steps: [{ kind: 'plan', name: 'plan' }] });
+    const spans = buildRun({
+      runId: 'a1',
+      projectId: 'pa',
+      startNs: T0,
+      withRoot: false,
+      steps: [{ kind: 'plan', name: 'plan' }],
+    });
     await store.insertSpans(spans);
     expect(store.runFacts.pendingRuns()).toBe(1);
     expect(await factRows(store, 'pa')).toEqual([]);
@@ -41,15 +53,27 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
     expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'incomplete', steps: 1 }]);
 
     // the root arrives later with one more step: the run is finalised again, and its newer row wins
-    const more = buildRun({ runId: 'a1', projectId: 'pa', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }, { kind: 'tool', name: 'search' }] });
+    const more = buildRun({
+      runId: 'a1',
+      projectId: 'pa',
+      startNs: T0,
+      steps: [
+        { kind: 'plan', name: 'plan' },
+        { kind: 'tool', name: 'search' },
+      ],
+    });
     await store.insertSpans(more.filter((s) => s.stepKind === 'run' || s.stepName === 'search'));
     await store.runFacts.flush('pa');
     expect(await factRows(store, 'pa')).toEqual([{ run_id: 'a1', outcome: 'success', steps: 2 }]);
   });
 
   it('flushes only the project asked for', async () => {
-    await store.insertSpans(buildRun({ runId: 'b1', projectId: 'pb', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
-    await store.insertSpans(buildRun({ runId: 'c1', projectId: 'pc', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.insertSpans(
+      buildRun({ runId: 'b1', projectId: 'pb', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+    );
+    await store.insertSpans(
+      buildRun({ runId: 'c1', projectId: 'pc', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+    );
     await store.runFacts.flush('pb');
     expect(store.runFacts.pendingRuns()).toBe(1);
     expect(await factRows(store, 'pc')).toEqual([]);
@@ -58,7 +82,9 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
   });
 
   it('keeps the runs pending when finalising fails, and finalises them once the storage works again', async () => {
-    await store.insertSpans(buildRun({ runId: 'd1', projectId: 'pd', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }));
+    await store.insertSpans(
+      buildRun({ runId: 'd1', projectId: 'pd', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }),
+    );
     await store.client.command({ query: 'RENAME TABLE run_facts TO run_facts_away' });
     try {
       await expect(store.runFacts.flush('pd')).rejects.toThrow(/run_facts/);
@@ -72,10 +98,15 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
   });
 
   it('reconciles runs whose facts are missing or saw fewer spans', async () => {
-    await store.insertSpans(buildRun({ runId: 'f1', projectId: 'pf', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.insertSpans(
+      buildRun({ runId: 'f1', projectId: 'pf', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+    );
     await store.runFacts.flush();
     // as if written by another process: facts gone for every run
-    const runFactsDdl = [m0003RunFacts.statements[0]!, ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts'))];
+    const runFactsDdl = [
+      m0003RunFacts.statements[0]!,
+      ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts')),
+    ];
     for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
     expect(await store.runFacts.reconcile()).toBe(5); // runs a1, b1, c1, d1 and f1
     expect(await store.runFacts.reconcile()).toBe(0);
@@ -100,7 +131,10 @@ describe('RunFacts.stop within a time limit (a server stopping under heavy inges
 
   it('starts no chunk after the limit, leaves the rest pending, and reconcile finalises it', async () => {
     const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);
-    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'ps', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    for (const runId of ids)
+      await store.insertSpans(
+        buildRun({ runId, projectId: 'ps', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+      );
     expect(store.runFacts.pendingRuns()).toBe(ids.length);
     await store.runFacts.stop(0);
     // the limit passed before the first chunk: nothing was finalised, everything is still pending
@@ -114,7 +148,10 @@ describe('RunFacts.stop within a time limit (a server stopping under heavy inges
 
   it('holds a flush already under way (a background burst) to the limit too', async () => {
     const ids = Array.from({ length: 10 }, (_, i) => `u${i}`);
-    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'pu', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    for (const runId of ids)
+      await store.insertSpans(
+        buildRun({ runId, projectId: 'pu', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+      );
     const underWay = store.runFacts.flush();
     await store.runFacts.stop(0);
     await underWay;
@@ -142,14 +179,19 @@ describe('RunFacts.beforeRead with a read wait (the server: heavy ingest must no
   });
 
   it('waits for a backlog of one chunk, so the query reads every stored run', async () => {
-    await store.insertSpans(buildRun({ runId: 'w0', projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    await store.insertSpans(
+      buildRun({ runId: 'w0', projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+    );
     await store.runFacts.beforeRead('pw');
     expect((await factRows(store, 'pw')).map((r) => r.run_id)).toEqual(['w0']);
   });
 
   it('waits at most readWaitMs for a larger backlog, then the flush goes on and finalises every run', async () => {
     const ids = Array.from({ length: 20 }, (_, i) => `w${String(i + 1).padStart(2, '0')}`);
-    for (const runId of ids) await store.insertSpans(buildRun({ runId, projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
+    for (const runId of ids)
+      await store.insertSpans(
+        buildRun({ runId, projectId: 'pw', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+      );
     await store.runFacts.beforeRead('pw');
     const early = (await factRows(store, 'pw')).length;
     expect(early).toBeLessThan(1 + ids.length); // the query went ahead with part of the backlog still unfinalised
@@ -179,7 +221,10 @@ describe('RunFacts chunks (finalising reads the same rows whatever order the run
 
   async function rowsRead(order: readonly string[]): Promise<number> {
     const selected = async (): Promise<number> => {
-      const result = await store.client.query({ query: "SELECT value FROM system.events WHERE event = 'SelectedRows'", format: 'JSONEachRow' });
+      const result = await store.client.query({
+        query: "SELECT value FROM system.events WHERE event = 'SelectedRows'",
+        format: 'JSONEachRow',
+      });
       return Number((await result.json<{ value: string }>())[0]?.value ?? 0);
     };
     for (const runId of order) store.runFacts.mark('pk', runId);
@@ -208,7 +253,10 @@ describe('RunFacts in the background (finalises settled runs: quiet, or pending 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-facts-background-'));
-    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { quietMs: 1_000, maxPendingMs: 5_000, clock: () => now } });
+    store = await Store.open(
+      { kind: 'embedded', dataDir: dir },
+      { runFacts: { quietMs: 1_000, maxPendingMs: 5_000, clock: () => now } },
+    );
   });
   afterAll(async () => {
     await store.runFacts.stop();

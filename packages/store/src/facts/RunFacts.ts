@@ -3,7 +3,12 @@ import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../sql/sqlParts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { runFactThresholdParams } from './factsSql.js';
-import { FINALISE_RUN_FACTS_SQL, FINALISE_RUN_STEPS_SQL, FINALISE_STEP_FACTS_SQL, STALE_RUNS_SQL } from './finaliseSql.js';
+import {
+  FINALISE_RUN_FACTS_SQL,
+  FINALISE_RUN_STEPS_SQL,
+  FINALISE_STEP_FACTS_SQL,
+  STALE_RUNS_SQL,
+} from './finaliseSql.js';
 
 /**
  * Runs finalised per statement: a bounded `IN` set, and a few hundred ms of
@@ -138,7 +143,8 @@ export class RunFacts {
   /** When the longest-waiting pending run became pending (epoch ms, this instance's clock), or undefined when none is. */
   oldestPendingSince(): number | undefined {
     let oldest = this.stale.size > 0 ? this.staleSince : undefined;
-    for (const runs of this.pending.values()) for (const run of runs.values()) if (oldest === undefined || run.since < oldest) oldest = run.since;
+    for (const runs of this.pending.values())
+      for (const run of runs.values()) if (oldest === undefined || run.since < oldest) oldest = run.since;
     return oldest;
   }
 
@@ -220,7 +226,9 @@ export class RunFacts {
    */
   async catchUp(opts: { onProgress?: (done: number, total: number) => void } = {}): Promise<number> {
     const stops = this.stops;
-    const scan = this.client.query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' }).then((r) => r.json<{ project_id: string; run_id: string }>());
+    const scan = this.client
+      .query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' })
+      .then((r) => r.json<{ project_id: string; run_id: string }>());
     this.scanning = scan;
     let rows: { project_id: string; run_id: string }[];
     try {
@@ -314,10 +322,16 @@ export class RunFacts {
    * only the settled ones when `settledOnly`; no chunk starts after `stopBy`.
    */
   private async finalisePending(projectId: string | undefined, settledOnly: boolean): Promise<void> {
-    const projects = projectId === undefined ? [...new Set([...this.pending.keys(), ...(settledOnly ? [] : this.stale.keys())])] : [projectId];
+    const projects =
+      projectId === undefined
+        ? [...new Set([...this.pending.keys(), ...(settledOnly ? [] : this.stale.keys())])]
+        : [projectId];
     const now = this.clock();
     for (const p of projects) {
-      const runs = this.take(p, settledOnly ? (r) => now - r.last >= this.quietMs || now - r.since >= this.maxPendingMs : undefined);
+      const runs = this.take(
+        p,
+        settledOnly ? (r) => now - r.last >= this.quietMs || now - r.since >= this.maxPendingMs : undefined,
+      );
       if (runs.length === 0) continue;
       // chunks of neighbouring ids: a chunk's spans then sit together in the
       // (…, run_id, span_id) order of every part, and its statements read
@@ -335,7 +349,10 @@ export class RunFacts {
         }
         const chunk = runs.slice(i, i + this.chunkRuns);
         try {
-          await this.finalise(p, chunk.map(([id]) => id));
+          await this.finalise(
+            p,
+            chunk.map(([id]) => id),
+          );
         } catch (err) {
           this.putBack(p, runs.slice(i));
           this.finalising -= runs.length - i;
@@ -355,7 +372,8 @@ export class RunFacts {
       this.stale.delete(projectId);
       this.pending.delete(projectId);
       const taken = runs === undefined ? [] : [...runs];
-      for (const id of stale ?? []) if (runs?.has(id) !== true) taken.push([id, { since: this.staleSince, last: this.staleSince }]);
+      for (const id of stale ?? [])
+        if (runs?.has(id) !== true) taken.push([id, { since: this.staleSince, last: this.staleSince }]);
       return taken;
     }
     if (runs === undefined) return [];

@@ -35,11 +35,20 @@ describe('RunFacts.catchUp (a server catching up in the background after start)'
   it('reports progress chunk by chunk, and a query finalises its own project’s stale runs ahead of the rest', async () => {
     const px = Array.from({ length: 6 }, (_, i) => `x${i}`);
     const py = ['y0', 'y1'];
-    for (const runId of px) await store.insertSpans(buildRun({ runId, projectId: 'px', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }));
-    for (const runId of py) await store.insertSpans(buildRun({ runId, projectId: 'py', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }));
+    for (const runId of px)
+      await store.insertSpans(
+        buildRun({ runId, projectId: 'px', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }] }),
+      );
+    for (const runId of py)
+      await store.insertSpans(
+        buildRun({ runId, projectId: 'py', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }),
+      );
     await store.runFacts.flush();
     // as after a crash, or spans written by another process: the facts are gone
-    const runFactsDdl = [m0003RunFacts.statements[0]!, ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts'))];
+    const runFactsDdl = [
+      m0003RunFacts.statements[0]!,
+      ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts')),
+    ];
     for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
 
     const progress: Array<[number, number]> = [];

@@ -16,7 +16,10 @@ import { priceOf } from '../sql/sqlParts.js';
  */
 export function readsRunFacts(filter: AnalyticsFilter, thresholds?: LoopThresholds): boolean {
   if (filter.recompute === true || filterShape(filter).spanFilter) return false;
-  return thresholds === undefined || RUN_FACT_THRESHOLD_NAMES.every((name) => thresholds[name] === DEFAULT_LOOP_THRESHOLDS[name]);
+  return (
+    thresholds === undefined ||
+    RUN_FACT_THRESHOLD_NAMES.every((name) => thresholds[name] === DEFAULT_LOOP_THRESHOLDS[name])
+  );
 }
 
 /** The loop thresholds the run facts are detected with (their defaults; the others apply at query time). */

@@ -13,7 +13,11 @@ export interface RunFactsReader {
  * reads the spans its process has stored (under heavy ingest, with
  * `readWaitMs`, those finalised within that wait: RunFacts.beforeRead).
  */
-export async function useRunFacts(runFacts: RunFactsReader, filter: AnalyticsFilter, thresholds?: LoopThresholds): Promise<boolean> {
+export async function useRunFacts(
+  runFacts: RunFactsReader,
+  filter: AnalyticsFilter,
+  thresholds?: LoopThresholds,
+): Promise<boolean> {
   if (!readsRunFacts(filter, thresholds)) return false;
   await runFacts.beforeRead(filter.projectId);
   return true;

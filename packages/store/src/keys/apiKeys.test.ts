@@ -45,10 +45,19 @@ describe('projects and API keys in the store', () => {
       ['ops-2', 'ops-2', undefined],
       ['shop', 'The shop', 500],
     ]);
-    expect(await updateProject(store.client, 'shop', { maxSpansPerSecond: 50 })).toMatchObject({ name: 'The shop', maxSpansPerSecond: 50, createdAtMs: shop.createdAtMs });
+    expect(await updateProject(store.client, 'shop', { maxSpansPerSecond: 50 })).toMatchObject({
+      name: 'The shop',
+      maxSpansPerSecond: 50,
+      createdAtMs: shop.createdAtMs,
+    });
     expect((await getProject(store.client, 'shop'))?.maxSpansPerSecond).toBe(50);
     await updateProject(store.client, 'shop', { maxSpansPerSecond: null, name: 'Shop' });
-    expect(await getProject(store.client, 'shop')).toEqual({ id: 'shop', name: 'Shop', maxSpansPerSecond: undefined, createdAtMs: shop.createdAtMs });
+    expect(await getProject(store.client, 'shop')).toEqual({
+      id: 'shop',
+      name: 'Shop',
+      maxSpansPerSecond: undefined,
+      createdAtMs: shop.createdAtMs,
+    });
     expect(await getProject(store.client, 'nope')).toBeUndefined();
     expect(await codeOf(updateProject(store.client, 'nope', { name: 'x' }))).toBe('NOT_FOUND');
   });
@@ -58,16 +67,41 @@ describe('projects and API keys in the store', () => {
       expect(await codeOf(createProject(store.client, { id })), id).toBe('BAD_REQUEST');
     }
     for (const maxSpansPerSecond of [0, -1, 1.5, Number.NaN]) {
-      expect(await codeOf(createProject(store.client, { id: 'quota', maxSpansPerSecond })), String(maxSpansPerSecond)).toBe('BAD_REQUEST');
+      expect(
+        await codeOf(createProject(store.client, { id: 'quota', maxSpansPerSecond })),
+        String(maxSpansPerSecond),
+      ).toBe('BAD_REQUEST');
     }
   });
 
   it('stores keys with their hash, lists them without it, and revokes once', async () => {
-    const created = await insertApiKey(store.client, { keyId: 'KeyA0000000000001', projectId: 'shop', kind: 'ingest', name: 'ci', secretSha256: HASH_A });
-    expect(created).toMatchObject({ keyId: 'KeyA0000000000001', projectId: 'shop', kind: 'ingest', name: 'ci', revokedAtMs: undefined });
+    const created = await insertApiKey(store.client, {
+      keyId: 'KeyA0000000000001',
+      projectId: 'shop',
+      kind: 'ingest',
+      name: 'ci',
+      secretSha256: HASH_A,
+    });
+    expect(created).toMatchObject({
+      keyId: 'KeyA0000000000001',
+      projectId: 'shop',
+      kind: 'ingest',
+      name: 'ci',
+      revokedAtMs: undefined,
+    });
     expect(created).not.toHaveProperty('secretSha256');
-    await insertApiKey(store.client, { keyId: 'KeyB0000000000001', projectId: 'shop', kind: 'read', secretSha256: HASH_B });
-    await insertApiKey(store.client, { keyId: 'KeyC0000000000001', projectId: 'ops-2', kind: 'read', secretSha256: HASH_B });
+    await insertApiKey(store.client, {
+      keyId: 'KeyB0000000000001',
+      projectId: 'shop',
+      kind: 'read',
+      secretSha256: HASH_B,
+    });
+    await insertApiKey(store.client, {
+      keyId: 'KeyC0000000000001',
+      projectId: 'ops-2',
+      kind: 'read',
+      secretSha256: HASH_B,
+    });
 
     const listed = await listApiKeys(store.client, 'shop');
     expect(listed.map((k) => [k.keyId, k.kind, k.name])).toEqual([
@@ -92,10 +126,41 @@ describe('projects and API keys in the store', () => {
   });
 
   it('refuses keys of unknown projects, taken ids, malformed ids and hashes', async () => {
-    expect(await codeOf(insertApiKey(store.client, { keyId: 'KeyD0000000000001', projectId: 'ghost', kind: 'read', secretSha256: HASH_A }))).toBe('NOT_FOUND');
-    expect(await codeOf(insertApiKey(store.client, { keyId: 'KeyB0000000000001', projectId: 'shop', kind: 'read', secretSha256: HASH_A }))).toBe('CONFLICT');
-    expect(await codeOf(insertApiKey(store.client, { keyId: 'short', projectId: 'shop', kind: 'read', secretSha256: HASH_A }))).toBe('BAD_REQUEST');
-    expect(await codeOf(insertApiKey(store.client, { keyId: 'KeyE0000000000001', projectId: 'shop', kind: 'read', secretSha256: 'tt_read_plaintext' }))).toBe('BAD_REQUEST');
+    expect(
+      await codeOf(
+        insertApiKey(store.client, {
+          keyId: 'KeyD0000000000001',
+          projectId: 'ghost',
+          kind: 'read',
+          secretSha256: HASH_A,
+        }),
+      ),
+    ).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        insertApiKey(store.client, {
+          keyId: 'KeyB0000000000001',
+          projectId: 'shop',
+          kind: 'read',
+          secretSha256: HASH_A,
+        }),
+      ),
+    ).toBe('CONFLICT');
+    expect(
+      await codeOf(
+        insertApiKey(store.client, { keyId: 'short', projectId: 'shop', kind: 'read', secretSha256: HASH_A }),
+      ),
+    ).toBe('BAD_REQUEST');
+    expect(
+      await codeOf(
+        insertApiKey(store.client, {
+          keyId: 'KeyE0000000000001',
+          projectId: 'shop',
+          kind: 'read',
+          secretSha256: 'tt_read_plaintext',
+        }),
+      ),
+    ).toBe('BAD_REQUEST');
     expect(await codeOf(revokeApiKey(store.client, 'KeyZ0000000000001'))).toBe('NOT_FOUND');
   });
 });

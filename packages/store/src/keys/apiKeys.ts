@@ -43,9 +43,13 @@ interface KeyRow {
   version: number | string;
 }
 
-const badRequest = (message: string): TelltaleError => new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message });
+const badRequest = (message: string): TelltaleError =>
+  new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message });
 
-async function readKeys(client: ClickHouseClient, where: { keyId?: string; projectId?: string } = {}): Promise<(ApiKeyRecord & { version: number })[]> {
+async function readKeys(
+  client: ClickHouseClient,
+  where: { keyId?: string; projectId?: string } = {},
+): Promise<(ApiKeyRecord & { version: number })[]> {
   const conditions = [
     ...(where.keyId === undefined ? [] : ['key_id = {keyId:String}']),
     ...(where.projectId === undefined ? [] : ['project_id = {projectId:String}']),
@@ -57,7 +61,10 @@ async function readKeys(client: ClickHouseClient, where: { keyId?: string; proje
             ${conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`}
             ORDER BY created_at, key_id`,
     format: 'JSONEachRow',
-    query_params: { ...(where.keyId === undefined ? {} : { keyId: where.keyId }), ...(where.projectId === undefined ? {} : { projectId: where.projectId }) },
+    query_params: {
+      ...(where.keyId === undefined ? {} : { keyId: where.keyId }),
+      ...(where.projectId === undefined ? {} : { projectId: where.projectId }),
+    },
   });
   const rows = await result.json<KeyRow>();
   return rows.map((r) => ({
@@ -73,7 +80,14 @@ async function readKeys(client: ClickHouseClient, where: { keyId?: string; proje
 }
 
 function info(record: ApiKeyRecord): ApiKeyInfo {
-  return { keyId: record.keyId, projectId: record.projectId, kind: record.kind, name: record.name, createdAtMs: record.createdAtMs, revokedAtMs: record.revokedAtMs };
+  return {
+    keyId: record.keyId,
+    projectId: record.projectId,
+    kind: record.kind,
+    name: record.name,
+    createdAtMs: record.createdAtMs,
+    revokedAtMs: record.revokedAtMs,
+  };
 }
 
 async function writeKey(client: ClickHouseClient, key: ApiKeyRecord, version: number): Promise<void> {
@@ -100,13 +114,15 @@ export async function insertApiKey(client: ClickHouseClient, key: NewApiKey): Pr
   checkProjectId(key.projectId);
   if (!KEY_ID_PATTERN.test(key.keyId)) throw badRequest('a key id is 8–64 letters and digits');
   if (!SHA256_HEX_PATTERN.test(key.secretSha256)) throw badRequest('secretSha256 must be 64 lowercase hex digits');
-  if (!(API_KEY_KINDS as readonly string[]).includes(key.kind)) throw badRequest(`a key kind is one of ${API_KEY_KINDS.join(', ')}`);
+  if (!(API_KEY_KINDS as readonly string[]).includes(key.kind))
+    throw badRequest(`a key kind is one of ${API_KEY_KINDS.join(', ')}`);
   const name = key.name ?? '';
   if (name.length > 256) throw badRequest('a key name is at most 256 characters');
   if ((await getProject(client, key.projectId)) === undefined) {
     throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${key.projectId}` });
   }
-  if ((await readKeys(client, { keyId: key.keyId })).length > 0) throw new TelltaleError({ code: TelltaleErrorCode.CONFLICT, message: `key ${key.keyId} exists already` });
+  if ((await readKeys(client, { keyId: key.keyId })).length > 0)
+    throw new TelltaleError({ code: TelltaleErrorCode.CONFLICT, message: `key ${key.keyId} exists already` });
   const record: ApiKeyRecord = { ...key, name, createdAtMs: Date.now(), revokedAtMs: undefined };
   await writeKey(client, record, nextVersionStamp());
   return info(record);

@@ -8,4 +8,12 @@ import { m0006Alerts } from './0006_alerts.js';
 import { m0007Sessions } from './0007_sessions.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [m0001Spans, m0002ModelPrices, m0003RunFacts, m0004ProjectsKeys, m0005SpansCompactParts, m0006Alerts, m0007Sessions];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001Spans,
+  m0002ModelPrices,
+  m0003RunFacts,
+  m0004ProjectsKeys,
+  m0005SpansCompactParts,
+  m0006Alerts,
+  m0007Sessions,
+];

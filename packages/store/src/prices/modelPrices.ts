@@ -43,13 +43,21 @@ function usToDateTime64(us: number): string {
 
 function checkPrice(p: ModelPriceOverride): void {
   if (p.model.length === 0 || p.model.length > 256) throw new RangeError('a model name is 1–256 characters');
-  for (const [k, v] of [['inputPerMTok', p.inputPerMTok], ['cachedInputPerMTok', p.cachedInputPerMTok], ['outputPerMTok', p.outputPerMTok]] as const) {
+  for (const [k, v] of [
+    ['inputPerMTok', p.inputPerMTok],
+    ['cachedInputPerMTok', p.cachedInputPerMTok],
+    ['outputPerMTok', p.outputPerMTok],
+  ] as const) {
     if (!Number.isFinite(v) || v < 0) throw new RangeError(`${k} must be a finite number ≥ 0, got ${v}`);
   }
 }
 
 /** Writes (or replaces) the project's price of one model. */
-export async function upsertModelPrice(client: ClickHouseClient, projectId: string, price: ModelPriceOverride): Promise<void> {
+export async function upsertModelPrice(
+  client: ClickHouseClient,
+  projectId: string,
+  price: ModelPriceOverride,
+): Promise<void> {
   checkPrice(price);
   await client.insert({
     table: 'model_prices',

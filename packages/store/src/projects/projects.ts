@@ -39,12 +39,19 @@ export function checkProjectId(id: string): void {
 function checkQuota(quota: number | undefined): void {
   if (quota === undefined) return;
   if (!Number.isInteger(quota) || quota < 1 || quota > MAX_SPANS_PER_SECOND_LIMIT) {
-    throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: `max spans per second must be a whole number from 1 to ${MAX_SPANS_PER_SECOND_LIMIT}, got ${quota}` });
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `max spans per second must be a whole number from 1 to ${MAX_SPANS_PER_SECOND_LIMIT}, got ${quota}`,
+    });
   }
 }
 
 function checkName(name: string): void {
-  if (name.length > 256) throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'a project name is at most 256 characters' });
+  if (name.length > 256)
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: 'a project name is at most 256 characters',
+    });
 }
 
 async function writeProject(client: ClickHouseClient, project: Project, version: number): Promise<void> {
@@ -110,9 +117,14 @@ export async function createProject(client: ClickHouseClient, input: NewProject)
 }
 
 /** Changes a project's name or quota (`maxSpansPerSecond: null` removes the quota); NOT_FOUND when there is no such project. */
-export async function updateProject(client: ClickHouseClient, projectId: string, change: { name?: string; maxSpansPerSecond?: number | null }): Promise<Project> {
+export async function updateProject(
+  client: ClickHouseClient,
+  projectId: string,
+  change: { name?: string; maxSpansPerSecond?: number | null },
+): Promise<Project> {
   const current = (await readProjects(client, projectId))[0];
-  if (current === undefined) throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
+  if (current === undefined)
+    throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
   const quota = change.maxSpansPerSecond === null ? undefined : (change.maxSpansPerSecond ?? current.maxSpansPerSecond);
   checkQuota(quota);
   const name = change.name ?? current.name;

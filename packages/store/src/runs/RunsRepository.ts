@@ -21,16 +21,28 @@ export class RunsRepository {
   ) {}
 
   listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
-    return this.runner.run('runs.listRuns', (client) => listRuns({ client, runFacts: this.runFacts }, filter, page, prices));
+    return this.runner.run('runs.listRuns', (client) =>
+      listRuns({ client, runFacts: this.runFacts }, filter, page, prices),
+    );
   }
 
   /** Sessions / conversations (runs grouped by session id), most recently active first. */
-  listSessions(filter: SessionFilter, page: Page, prices?: PriceTable): Promise<{ sessions: SessionSummary[]; total: number }> {
-    return this.runner.run('runs.listSessions', (client) => listSessions({ client, runFacts: this.runFacts }, filter, page, prices));
+  listSessions(
+    filter: SessionFilter,
+    page: Page,
+    prices?: PriceTable,
+  ): Promise<{ sessions: SessionSummary[]; total: number }> {
+    return this.runner.run('runs.listSessions', (client) =>
+      listSessions({ client, runFacts: this.runFacts }, filter, page, prices),
+    );
   }
 
   /** A run's summary and spans, or undefined when the project has no such run. */
-  getRun(projectId: string, runId: string, prices?: PriceTable): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+  getRun(
+    projectId: string,
+    runId: string,
+    prices?: PriceTable,
+  ): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
     return this.runner.run('runs.getRun', async (client) => {
       const [{ runs }, spans] = await Promise.all([
         listRuns({ client, runFacts: this.runFacts }, { projectId, runId }, { limit: 1, offset: 0 }, prices),

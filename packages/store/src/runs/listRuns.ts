@@ -104,7 +104,11 @@ export async function listRuns(
   // one run by id reads its spans directly (bloom filter), so it is found even before it is finalised
   const facts = filter.runId === undefined && (await useRunFacts(db.runFacts, analyticsFilter));
   const runs = facts ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
-  const idsResult = await client.query({ query: pageIdsSql(runs), format: 'JSONEachRow', query_params: { ...params, limit: page.limit, offset: page.offset } });
+  const idsResult = await client.query({
+    query: pageIdsSql(runs),
+    format: 'JSONEachRow',
+    query_params: { ...params, limit: page.limit, offset: page.offset },
+  });
   const ids = await idsResult.json<{ run_id: string; total: string | number }>();
   if (ids.length === 0) {
     if (page.offset === 0) return { runs: [], total: 0 };
@@ -118,7 +122,9 @@ export async function listRuns(
     client.query({ query: ATTEMPT_GROUP_COUNTS_SQL, format: 'JSONEachRow', query_params: pageParams }),
   ]);
   const rows = new Map((await rowsResult.json<RunRow>()).map((r) => [r.run_id, r]));
-  const groups = new Map((await groupsResult.json<{ run_id: string; groups: string | number }>()).map((r) => [r.run_id, Number(r.groups)]));
+  const groups = new Map(
+    (await groupsResult.json<{ run_id: string; groups: string | number }>()).map((r) => [r.run_id, Number(r.groups)]),
+  );
   const summaries: RunSummary[] = [];
   for (const { run_id } of ids) {
     const row = rows.get(run_id);

@@ -12,9 +12,19 @@ const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 const MS = 1_000_000n;
 
 /** A run whose second step (not the root) names its session with `key`, as instrumentations do on LLM spans. */
-function sessionRun(runId: string, startNs: bigint, key: string | undefined, session: string, opts: { ok?: boolean; reasoning?: number } = {}): SpanRecord[] {
+function sessionRun(
+  runId: string,
+  startNs: bigint,
+  key: string | undefined,
+  session: string,
+  opts: { ok?: boolean; reasoning?: number } = {},
+): SpanRecord[] {
   const attributes = key === undefined ? [] : [{ key, value: session }];
-  const usage = [...(opts.reasoning === undefined ? [] : [{ key: OtelAttr.genAiReasoningOutputTokens, value: BigInt(opts.reasoning) }])];
+  const usage = [
+    ...(opts.reasoning === undefined
+      ? []
+      : [{ key: OtelAttr.genAiReasoningOutputTokens, value: BigInt(opts.reasoning) }]),
+  ];
   return buildRun({
     runId,
     projectId: 'ps',
@@ -22,7 +32,11 @@ function sessionRun(runId: string, startNs: bigint, key: string | undefined, ses
     rootOk: opts.ok ?? true,
     steps: [
       { kind: 'plan', name: 'plan' },
-      { kind: 'llm', name: 'chat', extra: { model: 'm', inputTokens: 100, outputTokens: 10, costUsd: 0.5, attributes: [...attributes, ...usage] } },
+      {
+        kind: 'llm',
+        name: 'chat',
+        extra: { model: 'm', inputTokens: 100, outputTokens: 10, costUsd: 0.5, attributes: [...attributes, ...usage] },
+      },
     ],
   });
 }
@@ -56,10 +70,13 @@ describe('sessions (migration 0007)', () => {
 
   it("derives each span's session id and reasoning tokens from whichever convention named them", async () => {
     const result = await store.client.query({
-      query: "SELECT run_id, session_id, reasoning_tokens FROM spans WHERE project_id = 'ps' AND step_kind = 'llm' ORDER BY run_id",
+      query:
+        "SELECT run_id, session_id, reasoning_tokens FROM spans WHERE project_id = 'ps' AND step_kind = 'llm' ORDER BY run_id",
       format: 'JSONEachRow',
     });
-    const rows = (await result.json<{ run_id: string; session_id: string; reasoning_tokens: string | number }>()).map((r) => [r.run_id, r.session_id, Number(r.reasoning_tokens)]);
+    const rows = (await result.json<{ run_id: string; session_id: string; reasoning_tokens: string | number }>()).map(
+      (r) => [r.run_id, r.session_id, Number(r.reasoning_tokens)],
+    );
     expect(rows).toEqual([
       ['r1', 'conv-a', 0],
       ['r2', 'conv-a', 0],
@@ -89,7 +106,17 @@ describe('sessions (migration 0007)', () => {
   it('lists sessions, most recently active first, with outcomes, cost and tokens summed over their runs', async () => {
     const { sessions, total } = await store.runs.listSessions({ projectId: 'ps' }, { limit: 10, offset: 0 });
     expect(total).toBe(2);
-    expect(sessions.map((s) => ({ id: s.sessionId, runs: s.runs, ok: s.successRuns, failed: s.failureRuns, cost: s.costUsd, input: s.inputTokens, agents: s.agents }))).toEqual([
+    expect(
+      sessions.map((s) => ({
+        id: s.sessionId,
+        runs: s.runs,
+        ok: s.successRuns,
+        failed: s.failureRuns,
+        cost: s.costUsd,
+        input: s.inputTokens,
+        agents: s.agents,
+      })),
+    ).toEqual([
       { id: 'conv-b', runs: 2, ok: 2, failed: 0, cost: 1, input: 200, agents: ['agent'] },
       { id: 'conv-a', runs: 2, ok: 1, failed: 1, cost: 1, input: 200, agents: ['agent'] },
     ]);

@@ -58,7 +58,9 @@ export async function listSessions(
     toUnixNano: filter.toUnixNano ?? MAX_TIME_NS,
     ...(filter.service === undefined ? {} : { service: filter.service }),
   };
-  const runs = (await useRunFacts(db.runFacts, analyticsFilter)) ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
+  const runs = (await useRunFacts(db.runFacts, analyticsFilter))
+    ? withClause(FACT_RUNS_CTE)
+    : withClause(PRICED_SPANS_CTE, RUNS_CTE);
   const result = await client.query({
     query: sessionsSql(runs),
     format: 'JSONEachRow',

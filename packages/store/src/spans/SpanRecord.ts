@@ -40,8 +40,17 @@ export interface SpanRecord {
   resourceAttributes: ReadonlyArray<{ key: string; value: AttributeValue }>;
   scopeName: string;
   scopeVersion: string;
-  events: ReadonlyArray<{ timeUnixNano: bigint; name: string; attributes: ReadonlyArray<{ key: string; value: AttributeValue }> }>;
-  links: ReadonlyArray<{ traceId: string; spanId: string; traceState: string; attributes: ReadonlyArray<{ key: string; value: AttributeValue }> }>;
+  events: ReadonlyArray<{
+    timeUnixNano: bigint;
+    name: string;
+    attributes: ReadonlyArray<{ key: string; value: AttributeValue }>;
+  }>;
+  links: ReadonlyArray<{
+    traceId: string;
+    spanId: string;
+    traceState: string;
+    attributes: ReadonlyArray<{ key: string; value: AttributeValue }>;
+  }>;
   droppedAttributesCount: number;
   droppedEventsCount: number;
   droppedLinksCount: number;

@@ -73,7 +73,11 @@ LIMIT 1 BY trace_id, span_id`,
 }
 
 /** Every span of one trace, in start order. */
-export async function getTraceSpans(client: ClickHouseClient, projectId: string, traceId: string): Promise<SpanDetail[]> {
+export async function getTraceSpans(
+  client: ClickHouseClient,
+  projectId: string,
+  traceId: string,
+): Promise<SpanDetail[]> {
   const result = await client.query({
     query: `${SPAN_SELECT}
 WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
@@ -89,7 +93,9 @@ const STATUS = ['unset', 'ok', 'error'] as const;
 
 function parseJsonObject(text: string): Record<string, JsonValue> {
   const value = JSON.parse(text) as unknown;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, JsonValue>)
+    : {};
 }
 
 function toSpanDetail(r: SpanReadRow): SpanDetail {
@@ -126,8 +132,21 @@ function toSpanDetail(r: SpanReadRow): SpanDetail {
     scope: { name: r.scope_name, version: r.scope_version },
     attributes: decodeAttributes(r.attributes, r.attribute_types),
     resourceAttributes: decodeAttributes(r.resource_attributes, {}),
-    events: r.events.map(([time, name, attributes]) => ({ timeUnixNano: time, name, attributes: parseJsonObject(attributes) })),
-    links: r.links.map(([traceId, spanId, traceState, attributes]) => ({ traceId, spanId, traceState, attributes: parseJsonObject(attributes) })),
-    dropped: { attributes: Number(r.dropped_attributes_count), events: Number(r.dropped_events_count), links: Number(r.dropped_links_count) },
+    events: r.events.map(([time, name, attributes]) => ({
+      timeUnixNano: time,
+      name,
+      attributes: parseJsonObject(attributes),
+    })),
+    links: r.links.map(([traceId, spanId, traceState, attributes]) => ({
+      traceId,
+      spanId,
+      traceState,
+      attributes: parseJsonObject(attributes),
+    })),
+    dropped: {
+      attributes: Number(r.dropped_attributes_count),
+      events: Number(r.dropped_events_count),
+      links: Number(r.dropped_links_count),
+    },
   };
 }

@@ -66,11 +66,16 @@ describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
     const T0 = 1_700_000_000_123_456_789n;
     const messages = [
       encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: T0, spanId: 'a', name: 'a\n\nb' })]),
-      encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: T0, spanId: 'b' }), makeSpan({ startTimeUnixNano: T0, spanId: 'c' })]),
+      encodeSpanRecordBatch([
+        makeSpan({ startTimeUnixNano: T0, spanId: 'b' }),
+        makeSpan({ startTimeUnixNano: T0, spanId: 'c' }),
+      ]),
     ];
     await insertSpanBatches(client, { kind: 'body' }, messages, { deduplicationToken: 'spool-3:1-2' });
     const [request] = endpoint.received.splice(0);
-    expect(request!.params.get('query')).toBe(`INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')}) FORMAT ArrowStream`);
+    expect(request!.params.get('query')).toBe(
+      `INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')}) FORMAT ArrowStream`,
+    );
     expect(request!.params.get('insert_deduplication_token')).toBe('spool-3:1-2');
     expect(request!.body.equals(Buffer.concat(spansArrowStream(messages)))).toBe(true);
     expect(tableFromIPC(request!.body).getChild('span_id')!.toArray()).toEqual(['a', 'b', 'c']);
@@ -80,7 +85,9 @@ describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
     const messages = [encodeSpanRecordBatch([makeSpan({ startTimeUnixNano: 1n })])];
     endpoint.failWith = 'Code: 60. DB::Exception: Unknown table expression identifier spans. (UNKNOWN_TABLE)';
     try {
-      await expect(insertSpanBatches(client, { kind: 'body' }, messages)).rejects.toThrow(/Unknown table expression identifier spans/);
+      await expect(insertSpanBatches(client, { kind: 'body' }, messages)).rejects.toThrow(
+        /Unknown table expression identifier spans/,
+      );
     } finally {
       endpoint.failWith = undefined;
     }

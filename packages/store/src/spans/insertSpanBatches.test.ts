@@ -27,7 +27,11 @@ async function storedRows(store: Store, projectId: string): Promise<Record<strin
 }
 
 async function count(store: Store, projectId: string): Promise<number> {
-  const result = await store.client.query({ query: 'SELECT count() AS n FROM spans WHERE project_id = {projectId:String}', format: 'JSONEachRow', query_params: { projectId } });
+  const result = await store.client.query({
+    query: 'SELECT count() AS n FROM spans WHERE project_id = {projectId:String}',
+    format: 'JSONEachRow',
+    query_params: { projectId },
+  });
   const [row] = await result.json<{ n: string }>();
   return Number(row?.n);
 }
@@ -88,21 +92,47 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     expect(arrow).toEqual(json);
     // spot checks that the comparison sees what it should
     const byId = new Map(arrow.map((r) => [r.span_id, r]));
-    expect(byId.get('s0008')).toMatchObject({ start_time: '2023-11-14 22:13:20.123456789', end_time: '2023-11-14 22:13:20.999999999', cost_usd: 123456.789 });
+    expect(byId.get('s0008')).toMatchObject({
+      start_time: '2023-11-14 22:13:20.123456789',
+      end_time: '2023-11-14 22:13:20.999999999',
+      cost_usd: 123456.789,
+    });
     expect(byId.get('s0009')).toMatchObject({ start_time: '1973-03-03 09:46:40.000000001', duration_ns: 999999998 });
-    expect(byId.get('s0010')).toMatchObject({ start_time: '2100-01-01 00:00:00.999999999', end_time: '2100-01-01 00:00:01.123456789' });
-    expect(byId.get('s0007')).toMatchObject({ input_tokens: 9007199254740991, output_tokens: 4294967296, cached_input_tokens: 4294967295 });
+    expect(byId.get('s0010')).toMatchObject({
+      start_time: '2100-01-01 00:00:00.999999999',
+      end_time: '2100-01-01 00:00:01.123456789',
+    });
+    expect(byId.get('s0007')).toMatchObject({
+      input_tokens: 9007199254740991,
+      output_tokens: 4294967296,
+      cached_input_tokens: 4294967295,
+    });
     expect((byId.get('s0004')?.attributes as Record<string, string>).huge).toHaveLength(5 * 1024 * 1024);
-    expect(byId.get('s0005')).toMatchObject({ attribute_keys: ['2', '10', 'a', 'b', '01'], type_keys: ['2', 'b'], resource_keys: ['7', 'r'] });
+    expect(byId.get('s0005')).toMatchObject({
+      attribute_keys: ['2', '10', 'a', 'b', '01'],
+      type_keys: ['2', 'b'],
+      resource_keys: ['7', 'r'],
+    });
     expect((byId.get('s0011')?.events as unknown[]).length).toBe(50);
     expect((byId.get('s0011')?.links as unknown[]).length).toBe(30);
-    expect(byId.get('s0002')?.attributes).toMatchObject({ big: '9223372036854775807', 'beyond 2^53': '9007199254740993', bytes: 'AAEC/f7/', null: '' });
+    expect(byId.get('s0002')?.attributes).toMatchObject({
+      big: '9223372036854775807',
+      'beyond 2^53': '9007199254740993',
+      bytes: 'AAEC/f7/',
+      null: '',
+    });
   });
 
   it("stores what the JSONEachRow path cannot: the epoch's first nanosecond, and a lone surrogate as U+FFFD", async () => {
     const spans = [
       makeSpan({ projectId: 'arrow-only', startTimeUnixNano: 1n, endTimeUnixNano: 2n, spanId: 'a' }),
-      makeSpan({ projectId: 'arrow-only', startTimeUnixNano: T0, spanId: 'b', name: 'half \ud83d pair', attributes: [{ key: 'k\udc00', value: '\ud800' }] }),
+      makeSpan({
+        projectId: 'arrow-only',
+        startTimeUnixNano: T0,
+        spanId: 'b',
+        name: 'half \ud83d pair',
+        attributes: [{ key: 'k\udc00', value: '\ud800' }],
+      }),
     ];
     await store.insertSpanBatches([encodeSpanRecordBatch(spans)], runsOf(spans));
     const rows = await storedRows(store, 'arrow-only');
@@ -113,7 +143,9 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   });
 
   it('inserts a repeated token once, a different token again', async () => {
-    const spans = Array.from({ length: 100 }, (_, i) => makeSpan({ projectId: 'dedup', startTimeUnixNano: T0 + BigInt(i), spanId: `d${i}` }));
+    const spans = Array.from({ length: 100 }, (_, i) =>
+      makeSpan({ projectId: 'dedup', startTimeUnixNano: T0 + BigInt(i), spanId: `d${i}` }),
+    );
     const messages = encodeInBatches(spans, [30]);
     await store.insertSpanBatches(messages, runsOf(spans), { deduplicationToken: 'spool-1:0-4' });
     await store.insertSpanBatches(messages, runsOf(spans), { deduplicationToken: 'spool-1:0-4' });
@@ -127,7 +159,10 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   });
 
   it('Store.insertSpans goes the same way: a token dedups its own insert and sticks to no later one', async () => {
-    const batch = (prefix: string): SpanRecord[] => Array.from({ length: 5 }, (_, i) => makeSpan({ projectId: 'rows', startTimeUnixNano: T0, spanId: `${prefix}${i}` }));
+    const batch = (prefix: string): SpanRecord[] =>
+      Array.from({ length: 5 }, (_, i) =>
+        makeSpan({ projectId: 'rows', startTimeUnixNano: T0, spanId: `${prefix}${i}` }),
+      );
     const first = batch('a');
     await store.insertSpans(first, { deduplicationToken: 'rows-1' });
     await store.insertSpans(first, { deduplicationToken: 'rows-1' });
@@ -158,8 +193,22 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   });
 
   it('makes the runs of the batches pending, and they finalise', async () => {
-    const a = buildRun({ runId: 'fa', projectId: 'facts', startNs: T0, steps: [{ kind: 'plan', name: 'plan' }, { kind: 'tool', name: 'search' }] });
-    const b = buildRun({ runId: 'fb', projectId: 'facts', startNs: T0, withRoot: false, steps: [{ kind: 'plan', name: 'plan' }] });
+    const a = buildRun({
+      runId: 'fa',
+      projectId: 'facts',
+      startNs: T0,
+      steps: [
+        { kind: 'plan', name: 'plan' },
+        { kind: 'tool', name: 'search' },
+      ],
+    });
+    const b = buildRun({
+      runId: 'fb',
+      projectId: 'facts',
+      startNs: T0,
+      withRoot: false,
+      steps: [{ kind: 'plan', name: 'plan' }],
+    });
     const pendingBefore = store.runFacts.pendingRuns();
     await store.insertSpanBatches([encodeSpanRecordBatch(a), encodeSpanRecordBatch(b)], runsOf([...a, ...b]));
     expect(store.runFacts.pendingRuns()).toBe(pendingBefore + 2);

@@ -24,7 +24,8 @@ const STAGING_SUFFIX = '.arrows';
 export async function emptyStagingDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const name of await readdir(dir)) {
-    if (name.startsWith(STAGING_PREFIX) && name.endsWith(STAGING_SUFFIX)) await unlink(join(dir, name)).catch(() => undefined);
+    if (name.startsWith(STAGING_PREFIX) && name.endsWith(STAGING_SUFFIX))
+      await unlink(join(dir, name)).catch(() => undefined);
   }
 }
 
@@ -47,7 +48,10 @@ const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
 export type SpanBatchMessages = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** The ArrowStream of `first` then `rest`: schema message, the messages, end-of-stream marker. */
-async function* arrowStream(first: Uint8Array, rest: AsyncIterator<Uint8Array> | Iterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* arrowStream(
+  first: Uint8Array,
+  rest: AsyncIterator<Uint8Array> | Iterator<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
   yield SPANS_ARROW_SCHEMA_MESSAGE;
   yield first;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
@@ -116,7 +120,11 @@ export async function insertSpanBatches(
     const result = await client.exec({
       query: `${INSERT} FORMAT ArrowStream`,
       values: Readable.from(parts, { objectMode: false }),
-      clickhouse_settings: { async_insert: 0, optimize_on_insert: 0, ...(token === undefined ? {} : { insert_deduplication_token: token }) },
+      clickhouse_settings: {
+        async_insert: 0,
+        optimize_on_insert: 0,
+        ...(token === undefined ? {} : { insert_deduplication_token: token }),
+      },
     });
     // nothing useful comes back: drain it, so the keep-alive socket is released rather than closed
     result.stream.resume();

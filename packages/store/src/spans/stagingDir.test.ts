@@ -26,9 +26,14 @@ describe('embedded inserts stage their Arrow files in the data directory', () =>
     expect(readdirSync(staging)).toEqual(['notes.txt']);
 
     const t0 = BigInt(Date.now()) * 1_000_000n;
-    const spans = [0, 1, 2].map((i) => makeSpan({ spanId: `s${i}`, runId: 'staged-run', startTimeUnixNano: t0 + BigInt(i) }));
+    const spans = [0, 1, 2].map((i) =>
+      makeSpan({ spanId: `s${i}`, runId: 'staged-run', startTimeUnixNano: t0 + BigInt(i) }),
+    );
     await store.insertSpanBatches([encodeSpanRecordBatch(spans)], []);
-    const result = await store.client.query({ query: `SELECT count() AS n FROM spans WHERE run_id = 'staged-run'`, format: 'JSONEachRow' });
+    const result = await store.client.query({
+      query: `SELECT count() AS n FROM spans WHERE run_id = 'staged-run'`,
+      format: 'JSONEachRow',
+    });
     expect((await result.json<{ n: string | number }>()).map((r) => Number(r.n))).toEqual([3]);
     expect(readdirSync(staging)).toEqual(['notes.txt']);
   });

@@ -73,7 +73,11 @@ export interface FilterShape {
 export function filterShape(f: AnalyticsFilter): FilterShape {
   return {
     runFilter: (f.service ?? '') !== '' || (f.agent ?? '') !== '',
-    spanFilter: (f.stepName ?? '') !== '' || (f.tool ?? '') !== '' || (f.model ?? '') !== '' || Object.keys(f.attributes ?? {}).length > 0,
+    spanFilter:
+      (f.stepName ?? '') !== '' ||
+      (f.tool ?? '') !== '' ||
+      (f.model ?? '') !== '' ||
+      Object.keys(f.attributes ?? {}).length > 0,
   };
 }
 
@@ -93,7 +97,10 @@ export function timedRunsSql(shape: FilterShape): string {
  * - agent / run: completed runs' root durations (incomplete runs have none),
  *   keyed by the root's name and service, or one group; `t` is the root's start.
  */
-export function latencySource(groupBy: LatencyGroupBy, shape: FilterShape): { sql: string; keys: string; service: string } {
+export function latencySource(
+  groupBy: LatencyGroupBy,
+  shape: FilterShape,
+): { sql: string; keys: string; service: string } {
   switch (groupBy) {
     case 'step':
     case 'tool':

@@ -1,4 +1,9 @@
-import { LOOP_THRESHOLD_DEFINITIONS, LOOP_THRESHOLD_NAMES, resolveLoopThresholds, type LoopThresholdName } from '@telltale/semconv';
+import {
+  LOOP_THRESHOLD_DEFINITIONS,
+  LOOP_THRESHOLD_NAMES,
+  resolveLoopThresholds,
+  type LoopThresholdName,
+} from '@telltale/semconv';
 import type { AgentStepMedian, LoopThresholds } from '../analytics/loopTypes.js';
 import type { QueryParams } from './sqlParts.js';
 
@@ -24,5 +29,9 @@ export function thresholdSql(name: LoopThresholdName): string {
 /** Bound medians per agent (the `bound` AGENT_LIMITS source); empty arrays when absent. */
 export function medianParams(medians: readonly AgentStepMedian[] | undefined): QueryParams {
   const m = medians ?? [];
-  return { medianServices: m.map((x) => x.service), medianAgents: m.map((x) => x.agent), medianValues: m.map((x) => x.medianSteps) };
+  return {
+    medianServices: m.map((x) => x.service),
+    medianAgents: m.map((x) => x.agent),
+    medianValues: m.map((x) => x.medianSteps),
+  };
 }

@@ -81,7 +81,11 @@ export type AgentLimitsSource = keyof typeof AGENT_MEDIANS;
  * hard cap). Materialised: read once however often a query refers to it.
  * `extraColumns` of `runs` are passed through (the run facts' loop kinds and causes).
  */
-export function scopedRunsCtes(scope: RunScope, limits: AgentLimitsSource, extraColumns: readonly string[] = []): string {
+export function scopedRunsCtes(
+  scope: RunScope,
+  limits: AgentLimitsSource,
+  extraColumns: readonly string[] = [],
+): string {
   const m = AGENT_MEDIANS[limits];
   const extra = extraColumns.map((c) => `, ${c}`).join('');
   return `scoped_runs AS MATERIALIZED (
@@ -120,7 +124,10 @@ export function loopArrayColumns(mode: LoopMode, allStepsOfEveryRun = false): st
     [START_NS, 'l_ts'],
     [SPAN_KEY, 'l_ss'],
     ["toUInt8(multiIf(step_kind = 'tool', 1, step_kind = 'plan', 2, 3) + if(ok, 0, 4))", 'l_fl'],
-    [`multiIf(step_kind = 'tool', cityHash64(${TOOL_NAME}), state_hash != '', cityHash64(state_hash), toUInt64(0))`, 'l_k1'],
+    [
+      `multiIf(step_kind = 'tool', cityHash64(${TOOL_NAME}), state_hash != '', cityHash64(state_hash), toUInt64(0))`,
+      'l_k1',
+    ],
     [
       `multiIf(step_kind = 'tool' AND tool_args_hash != '', cityHash64(${TOOL_NAME}, tool_args_hash),
                 step_kind = 'validate' AND output_hash != '', cityHash64(output_hash), toUInt64(0))`,
@@ -175,8 +182,10 @@ function byKeyThenPosition(arr: string, key: string): string {
  */
 export function loopFoundCte(source: string, mode: LoopMode): string {
   const pass = mode === 'waste' ? ', l_all' : '';
-  const zip = mode === 'waste' ? 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2, l_ds, l_cs)' : 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2)';
-  const waste = (arr: string): string => (mode === 'waste' ? `arrayMap(x -> (x.1, x.2, x.6, x.7), ${arr})` : EMPTY_WASTE);
+  const zip =
+    mode === 'waste' ? 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2, l_ds, l_cs)' : 'arrayZip(l_ts, l_ss, l_fl, l_k1, l_k2)';
+  const waste = (arr: string): string =>
+    mode === 'waste' ? `arrayMap(x -> (x.1, x.2, x.6, x.7), ${arr})` : EMPTY_WASTE;
   const alt = (offset: number): string => `tl[g[1].1 - ${offset}]`;
   return `loop_found AS (
     SELECT
@@ -274,5 +283,12 @@ export const RUN_WASTE_CTE = `run_waste AS (
 
 /** The whole chain over all kept runs: priced spans, runs, scoped_runs, loop arrays, detections, run_loops. */
 export function loopChain(limits: AgentLimitsSource, mode: LoopMode): string {
-  return withClause(PRICED_SPANS_CTE, RUNS_CTE, scopedRunsCtes('all', limits), loopSeqCte(mode, 'all'), loopFoundCte('loop_seq', mode), runLoopsCte(mode));
+  return withClause(
+    PRICED_SPANS_CTE,
+    RUNS_CTE,
+    scopedRunsCtes('all', limits),
+    loopSeqCte(mode, 'all'),
+    loopFoundCte('loop_seq', mode),
+    runLoopsCte(mode),
+  );
 }

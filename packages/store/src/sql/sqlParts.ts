@@ -309,7 +309,8 @@ export const STEP_LEDGER_CTE = `step_ledger AS (
  */
 export const PRICED_ONCE_CTE = PRICED_SPANS_CTE.replace('priced AS (', 'priced AS MATERIALIZED (');
 export const RUNS_ONCE_CTE = RUNS_CTE.replace('\nruns AS (', '\nruns AS MATERIALIZED (');
-if (PRICED_ONCE_CTE === PRICED_SPANS_CTE || RUNS_ONCE_CTE === RUNS_CTE) throw new Error('sqlParts: the priced / runs CTEs changed shape');
+if (PRICED_ONCE_CTE === PRICED_SPANS_CTE || RUNS_ONCE_CTE === RUNS_CTE)
+  throw new Error('sqlParts: the priced / runs CTEs changed shape');
 
 /** Joins CTE fragments into one WITH clause. */
 export function withClause(...ctes: string[]): string {

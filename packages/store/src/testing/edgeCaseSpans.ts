@@ -22,7 +22,15 @@ export const EVERY_VALUE_TYPE: readonly KeyValue[] = [
   { key: 'inf', value: Number.NEGATIVE_INFINITY },
   { key: 'bytes', value: new Uint8Array([0, 1, 2, 253, 254, 255]) },
   { key: 'array', value: ['a', 1n, 2n ** 60n, 2.5, true, null, [new Uint8Array([9])]] },
-  { key: 'kvlist', value: { kvlist: [{ key: 'inner', value: 'v' }, { key: 'n', value: { kvlist: [{ key: 'deep', value: 2n ** 62n }] } }] } },
+  {
+    key: 'kvlist',
+    value: {
+      kvlist: [
+        { key: 'inner', value: 'v' },
+        { key: 'n', value: { kvlist: [{ key: 'deep', value: 2n ** 62n }] } },
+      ],
+    },
+  },
   { key: 'null', value: null },
   { key: 'émoji 👩‍💻', value: 'naïve 日本語 👍🏽 — 𝄞' },
 ];
@@ -45,7 +53,13 @@ function text(n: number, seed: number, unicode: boolean): string {
  */
 export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] {
   const at = (ns: bigint, i: number, overrides: Partial<SpanRecord>): SpanRecord =>
-    makeSpan({ projectId, startTimeUnixNano: ns, spanId: `s${String(i).padStart(4, '0')}`, runId: `run-${i % 3}`, ...overrides });
+    makeSpan({
+      projectId,
+      startTimeUnixNano: ns,
+      spanId: `s${String(i).padStart(4, '0')}`,
+      runId: `run-${i % 3}`,
+      ...overrides,
+    });
   const spans: SpanRecord[] = [
     at(startNs, 0, {}),
     at(startNs, 1, {
@@ -72,10 +86,21 @@ export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] 
       ],
     }),
     at(startNs, 3, {
-      attributes: Array.from({ length: 2000 }, (_, i) => ({ key: `attr.${i}.${text(i % 40, i, i % 5 === 0)}`, value: i % 4 === 0 ? BigInt(i) : text(i % 90, i, i % 3 === 0) })),
-      resourceAttributes: Array.from({ length: 300 }, (_, i) => ({ key: `res.${i}`, value: i % 2 === 0 ? true : `v${i}` })),
+      attributes: Array.from({ length: 2000 }, (_, i) => ({
+        key: `attr.${i}.${text(i % 40, i, i % 5 === 0)}`,
+        value: i % 4 === 0 ? BigInt(i) : text(i % 90, i, i % 3 === 0),
+      })),
+      resourceAttributes: Array.from({ length: 300 }, (_, i) => ({
+        key: `res.${i}`,
+        value: i % 2 === 0 ? true : `v${i}`,
+      })),
     }),
-    at(startNs, 4, { attributes: [{ key: 'huge', value: text(5 * 1024 * 1024, 4, false) }, { key: 'after', value: 'x' }] }),
+    at(startNs, 4, {
+      attributes: [
+        { key: 'huge', value: text(5 * 1024 * 1024, 4, false) },
+        { key: 'after', value: 'x' },
+      ],
+    }),
     at(startNs, 5, {
       // duplicates, array-index keys and __proto__ take toTextMap's own path
       attributes: [
@@ -95,7 +120,12 @@ export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] 
       ],
     }),
     at(startNs, 6, { costUsd: 0 }),
-    at(startNs, 7, { costUsd: 1.23456789e-7, inputTokens: Number.MAX_SAFE_INTEGER, outputTokens: 2 ** 32, cachedInputTokens: 2 ** 32 - 1 }),
+    at(startNs, 7, {
+      costUsd: 1.23456789e-7,
+      inputTokens: Number.MAX_SAFE_INTEGER,
+      outputTokens: 2 ** 32,
+      cachedInputTokens: 2 ** 32 - 1,
+    }),
     at(1_700_000_000_123_456_789n, 8, { endTimeUnixNano: 1_700_000_000_999_999_999n, costUsd: 123456.789 }),
     // the earliest the JSONEachRow path parses: its 'seconds.nanos' text needs 9 digits of seconds (1973-03-03)
     at(100_000_000_000_000_001n, 9, { endTimeUnixNano: 100_000_000_999_999_999n }),
@@ -104,7 +134,15 @@ export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] 
       events: Array.from({ length: 50 }, (_, i) => ({
         timeUnixNano: startNs + BigInt(i) * 1_000_000_001n,
         name: i % 7 === 0 ? '' : `event ${i} ${text(i, i, i % 2 === 0)}`,
-        attributes: i % 3 === 0 ? [] : i % 3 === 1 ? EVERY_VALUE_TYPE : [{ key: 'k', value: 1n }, { key: 'k', value: 'dup' }],
+        attributes:
+          i % 3 === 0
+            ? []
+            : i % 3 === 1
+              ? EVERY_VALUE_TYPE
+              : [
+                  { key: 'k', value: 1n },
+                  { key: 'k', value: 'dup' },
+                ],
       })),
       links: Array.from({ length: 30 }, (_, i) => ({
         traceId: i % 4 === 0 ? '' : text(32, i, false),
@@ -115,7 +153,9 @@ export function edgeCaseSpans(projectId: string, startNs: bigint): SpanRecord[] 
     }),
     at(startNs, 12, {
       events: [{ timeUnixNano: 1_700_000_000_123_456_789n, name: 'one', attributes: [] }],
-      links: [{ traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), traceState: '', attributes: [{ key: 'x', value: null }] }],
+      links: [
+        { traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), traceState: '', attributes: [{ key: 'x', value: null }] },
+      ],
     }),
   ];
   // spans of one OTLP resource share its attributes list (as normaliseRequest hands them over)

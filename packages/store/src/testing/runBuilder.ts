@@ -18,7 +18,10 @@ export function buildRun(opts: {
   withRoot?: boolean;
   steps: Array<{ kind: string; name: string; ok?: boolean; attempt?: number; extra?: Partial<SpanRecord> }>;
 }): SpanRecord[] {
-  const traceId = opts.runId.replace(/[^0-9a-f]/g, '').padEnd(32, 'a').slice(0, 32);
+  const traceId = opts.runId
+    .replace(/[^0-9a-f]/g, '')
+    .padEnd(32, 'a')
+    .slice(0, 32);
   const rootId = hex16();
   const common = { projectId: opts.projectId ?? 'p1', traceId, runId: opts.runId, serviceName: opts.service ?? 'svc' };
   const spans: SpanRecord[] = [];

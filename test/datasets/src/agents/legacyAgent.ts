@@ -14,17 +14,39 @@ export function legacyAgent(): AgentSpec {
     weight: 0.1,
     attemptNumbers: false,
     steps: [
-      step('retrieval', 'fetch-batch', { firstAttemptSuccess: 0.9, retrySuccess: 0.6, maxAttempts: 3, latency: latency(400) }),
-      step('llm', 'label', { firstAttemptSuccess: 0.95, retrySuccess: 0.8, maxAttempts: 2, latency: latency(300), llm: llm('llama-3.1-8b', [300, 900], [10, 40], 0) }),
+      step('retrieval', 'fetch-batch', {
+        firstAttemptSuccess: 0.9,
+        retrySuccess: 0.6,
+        maxAttempts: 3,
+        latency: latency(400),
+      }),
+      step('llm', 'label', {
+        firstAttemptSuccess: 0.95,
+        retrySuccess: 0.8,
+        maxAttempts: 2,
+        latency: latency(300),
+        llm: llm('llama-3.1-8b', [300, 900], [10, 40], 0),
+      }),
       step('act', 'transform', {
         firstAttemptSuccess: 0.97,
         retrySuccess: 0.5,
         maxAttempts: 2,
         latency: latency(60),
-        children: [step('llm', 'summarize', { ...ALWAYS, latency: latency(800), llm: llm('gpt-4o-mini', [600, 1800], [80, 250]) })],
+        children: [
+          step('llm', 'summarize', {
+            ...ALWAYS,
+            latency: latency(800),
+            llm: llm('gpt-4o-mini', [600, 1800], [80, 250]),
+          }),
+        ],
       }),
       step('tool', 'db.write', { firstAttemptSuccess: 0.95, retrySuccess: 0.6, maxAttempts: 3, latency: latency(80) }),
-      step('validate', 'row-check', { firstAttemptSuccess: 0.97, retrySuccess: 0.5, maxAttempts: 2, latency: latency(50) }),
+      step('validate', 'row-check', {
+        firstAttemptSuccess: 0.97,
+        retrySuccess: 0.5,
+        maxAttempts: 2,
+        latency: latency(50),
+      }),
     ],
     seamFailureRate: 0.02,
     seamErrorTypes: ['DeadlockTimeout', 'WorkerCrashed'],

@@ -19,11 +19,27 @@ export function pipelineAgent(): AgentSpec {
     weight: 0.3,
     attemptNumbers: true,
     steps: [
-      step('plan', 'outline', { ...eventual(p1, 0.5, 2), latency: latency(700), llm: llm('gpt-4o-mini', [800, 2000], [150, 400]) }),
+      step('plan', 'outline', {
+        ...eventual(p1, 0.5, 2),
+        latency: latency(700),
+        llm: llm('gpt-4o-mini', [800, 2000], [150, 400]),
+      }),
       step('retrieval', 'search-docs', { ...eventual(p2, 0.6, 3), latency: latency(300) }),
-      step('llm', 'draft', { ...eventual(p3, 0.7, 3), latency: latency(2500), llm: llm('gpt-4o', [2000, 6000], [500, 1500]) }),
-      step('tool', 'web.fetch', { ...eventual(p4, 0.5, 2), latency: latency(250, 0.3, { probability: 0.03, multiplierMin: 40, multiplierMax: 120 }), toolCostUsd: 0.001 }),
-      step('validate', 'fact-check', { ...eventual(p5, 0.5, 2), latency: latency(1200), llm: llm('claude-sonnet-4', [1500, 4000], [50, 200], 0.8) }),
+      step('llm', 'draft', {
+        ...eventual(p3, 0.7, 3),
+        latency: latency(2500),
+        llm: llm('gpt-4o', [2000, 6000], [500, 1500]),
+      }),
+      step('tool', 'web.fetch', {
+        ...eventual(p4, 0.5, 2),
+        latency: latency(250, 0.3, { probability: 0.03, multiplierMin: 40, multiplierMax: 120 }),
+        toolCostUsd: 0.001,
+      }),
+      step('validate', 'fact-check', {
+        ...eventual(p5, 0.5, 2),
+        latency: latency(1200),
+        llm: llm('claude-sonnet-4', [1500, 4000], [50, 200], 0.8),
+      }),
       step('act', 'publish', {
         ...eventual(p6, 0.5, 2),
         latency: latency(150),

@@ -15,7 +15,12 @@ export function latency(medianMs: number, sigma = 0.35, tail?: LatencySpec['tail
   return tail === undefined ? { medianMs, sigma } : { medianMs, sigma, tail };
 }
 
-export function llm(model: 'gpt-4o-mini' | 'gpt-4o' | 'claude-sonnet-4' | 'claude-3-5-haiku' | 'llama-3.1-8b', input: [number, number], output: [number, number], cachedShare = 0.5): LlmSpec {
+export function llm(
+  model: 'gpt-4o-mini' | 'gpt-4o' | 'claude-sonnet-4' | 'claude-3-5-haiku' | 'llama-3.1-8b',
+  input: [number, number],
+  output: [number, number],
+  cachedShare = 0.5,
+): LlmSpec {
   const provider = model.startsWith('gpt') ? 'openai' : model.startsWith('claude') ? 'anthropic' : 'vllm';
   return { model, provider, inputTokens: input, outputTokens: output, cachedShare };
 }
@@ -24,14 +29,23 @@ export function llm(model: 'gpt-4o-mini' | 'gpt-4o' | 'claude-sonnet-4' | 'claud
  * Retry parameters that give eventual success p: with retry success r and m
  * attempts, f = 1 − (1 − p) / (1 − r)^(m−1).
  */
-export function eventual(p: number, retrySuccess: number, maxAttempts: number): Pick<StepSpec, 'firstAttemptSuccess' | 'retrySuccess' | 'maxAttempts'> {
+export function eventual(
+  p: number,
+  retrySuccess: number,
+  maxAttempts: number,
+): Pick<StepSpec, 'firstAttemptSuccess' | 'retrySuccess' | 'maxAttempts'> {
   const f = 1 - (1 - p) / (1 - retrySuccess) ** (maxAttempts - 1);
-  if (!(f > 0 && f <= 1)) throw new RangeError(`no first-attempt success gives p=${p} with r=${retrySuccess}, m=${maxAttempts}`);
+  if (!(f > 0 && f <= 1))
+    throw new RangeError(`no first-attempt success gives p=${p} with r=${retrySuccess}, m=${maxAttempts}`);
   return { firstAttemptSuccess: f, retrySuccess, maxAttempts };
 }
 
 /** A step that never fails (children used for nesting and self time). */
-export const ALWAYS: Pick<StepSpec, 'firstAttemptSuccess' | 'retrySuccess' | 'maxAttempts'> = { firstAttemptSuccess: 1, retrySuccess: 1, maxAttempts: 1 };
+export const ALWAYS: Pick<StepSpec, 'firstAttemptSuccess' | 'retrySuccess' | 'maxAttempts'> = {
+  firstAttemptSuccess: 1,
+  retrySuccess: 1,
+  maxAttempts: 1,
+};
 
 type StepInit = Omit<StepSpec, 'type' | 'name' | 'kind' | 'errorTypes'> & { errorTypes?: readonly string[] };
 

@@ -15,7 +15,11 @@ export function triageAgent(): AgentSpec {
     weight: 0.14,
     attemptNumbers: true,
     steps: [
-      step('llm', 'classify', { ...eventual(0.99, 0.8, 3), latency: latency(600), llm: llm('gpt-4o-mini', [500, 1500], [20, 80]) }),
+      step('llm', 'classify', {
+        ...eventual(0.99, 0.8, 3),
+        latency: latency(600),
+        llm: llm('gpt-4o-mini', [500, 1500], [20, 80]),
+      }),
       {
         type: 'branch',
         paths: [
@@ -23,7 +27,11 @@ export function triageAgent(): AgentSpec {
             weight: 0.6,
             steps: [
               step('tool', 'kb.lookup', { ...eventual(0.97, 0.5, 2), latency: latency(180) }),
-              step('llm', 'compose-answer', { ...eventual(0.98, 0.7, 2), latency: latency(1500), llm: llm('gpt-4o-mini', [1500, 3500], [200, 600]) }),
+              step('llm', 'compose-answer', {
+                ...eventual(0.98, 0.7, 2),
+                latency: latency(1500),
+                llm: llm('gpt-4o-mini', [1500, 3500], [200, 600]),
+              }),
             ],
           },
           {
@@ -36,7 +44,11 @@ export function triageAgent(): AgentSpec {
                 latency: latency(100),
                 aggregatesChildUsage: true,
                 children: [
-                  step('llm', 'specialist-reason', { ...ALWAYS, latency: latency(2200), llm: llm('claude-sonnet-4', [3000, 8000], [400, 1200], 0.6) }),
+                  step('llm', 'specialist-reason', {
+                    ...ALWAYS,
+                    latency: latency(2200),
+                    llm: llm('claude-sonnet-4', [3000, 8000], [400, 1200], 0.6),
+                  }),
                   step('tool', 'ticket.create', { ...ALWAYS, latency: latency(250) }),
                 ],
               }),
@@ -49,9 +61,16 @@ export function triageAgent(): AgentSpec {
         include: 0.5,
         latency: latency(40),
         parallelChildren: true,
-        children: [step('tool', 'crm.lookup', { ...ALWAYS, latency: latency(220) }), step('tool', 'billing.lookup', { ...ALWAYS, latency: latency(260) })],
+        children: [
+          step('tool', 'crm.lookup', { ...ALWAYS, latency: latency(220) }),
+          step('tool', 'billing.lookup', { ...ALWAYS, latency: latency(260) }),
+        ],
       }),
-      step('llm', 'reply', { ...eventual(0.99, 0.8, 2), latency: latency(900), llm: llm('gpt-4o-mini', [800, 2000], [100, 300]) }),
+      step('llm', 'reply', {
+        ...eventual(0.99, 0.8, 2),
+        latency: latency(900),
+        llm: llm('gpt-4o-mini', [800, 2000], [100, 300]),
+      }),
     ],
     seamFailureRate: 0.03,
     seamErrorTypes: ['HandoffError', 'AgentTimeout', ''],

@@ -37,10 +37,16 @@ export function DeliveryLogTable({
         <tbody>
           {rows.map((row) => (
             <Fragment key={row.id}>
-              <tr data-testid="notification-row" data-notification-id={row.id} data-kind={row.kind} data-state={row.tone}>
+              <tr
+                data-testid="notification-row"
+                data-notification-id={row.id}
+                data-kind={row.kind}
+                data-state={row.tone}
+              >
                 <td className="nowrap">{row.createdLabel}</td>
                 <td className="alert-rule-cell">
-                  <span className="alert-kind">{row.kind}</span> {row.ruleHref ? <Link to={row.ruleHref}>{row.subject}</Link> : row.subject}
+                  <span className="alert-kind">{row.kind}</span>{' '}
+                  {row.ruleHref ? <Link to={row.ruleHref}>{row.subject}</Link> : row.subject}
                   {row.groupLabel && <span className="muted small alert-subline">{row.groupLabel}</span>}
                   <span className="mono muted small alert-subline">{row.id}</span>
                 </td>
@@ -52,7 +58,13 @@ export function DeliveryLogTable({
                 <td className="num">{row.attemptsLabel}</td>
                 <td className="small">{row.lastError}</td>
                 <td>
-                  <button type="button" className="button" aria-expanded={openId === row.id} onClick={() => onToggle(row.id)} data-testid="notification-toggle">
+                  <button
+                    type="button"
+                    className="button"
+                    aria-expanded={openId === row.id}
+                    onClick={() => onToggle(row.id)}
+                    data-testid="notification-toggle"
+                  >
                     {openId === row.id ? 'Hide' : 'Attempts'}
                   </button>
                 </td>

@@ -50,17 +50,38 @@ export function DestinationForm({
         <legend>New destination</legend>
         <label className="field alert-field">
           <span className="field-label">Name</span>
-          <input type="text" data-testid="destination-field-name" value={values.name} onChange={(e) => set({ name: e.target.value })} />
+          <input
+            type="text"
+            data-testid="destination-field-name"
+            value={values.name}
+            onChange={(e) => set({ name: e.target.value })}
+          />
           {errors.name && <span className="alert-field-error">{errors.name}</span>}
         </label>
         <label className="field alert-field alert-field-wide">
           <span className="field-label">URL</span>
-          <input type="url" data-testid="destination-field-url" placeholder="https://hooks.example.com/telltale" value={values.url} onChange={(e) => set({ url: e.target.value })} />
-          {errors.url ? <span className="alert-field-error">{errors.url}</span> : <span className="muted small">Private and loopback addresses are refused unless the server allows them.</span>}
+          <input
+            type="url"
+            data-testid="destination-field-url"
+            placeholder="https://hooks.example.com/telltale"
+            value={values.url}
+            onChange={(e) => set({ url: e.target.value })}
+          />
+          {errors.url ? (
+            <span className="alert-field-error">{errors.url}</span>
+          ) : (
+            <span className="muted small">
+              Private and loopback addresses are refused unless the server allows them.
+            </span>
+          )}
         </label>
         <label className="field alert-field">
           <span className="field-label">Format</span>
-          <select data-testid="destination-field-format" value={values.format} onChange={(e) => set({ format: DESTINATION_FORMATS.find((f) => f === e.target.value) ?? values.format })}>
+          <select
+            data-testid="destination-field-format"
+            value={values.format}
+            onChange={(e) => set({ format: DESTINATION_FORMATS.find((f) => f === e.target.value) ?? values.format })}
+          >
             {DESTINATION_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {FORMAT_LABEL[f]}
@@ -70,7 +91,13 @@ export function DestinationForm({
         </label>
       </fieldset>
       {serverError}
-      <FormActions submitting={submitting} submitLabel="Create destination" busyLabel="Creating…" onCancel={onCancel} submitTestId="destination-submit" />
+      <FormActions
+        submitting={submitting}
+        submitLabel="Create destination"
+        busyLabel="Creating…"
+        onCancel={onCancel}
+        submitTestId="destination-submit"
+      />
     </form>
   );
 }

@@ -9,7 +9,15 @@ export interface DestinationActions {
 }
 
 /** Webhook destinations with their actions; `busyId` is the one an action is running on. */
-export function DestinationsTable({ rows, busyId, actions }: { rows: readonly DestinationRow[]; busyId: string | undefined; actions: DestinationActions }) {
+export function DestinationsTable({
+  rows,
+  busyId,
+  actions,
+}: {
+  rows: readonly DestinationRow[];
+  busyId: string | undefined;
+  actions: DestinationActions;
+}) {
   return (
     <div className="table-wrap">
       <table className="table" data-testid="destinations-table">
@@ -39,16 +47,40 @@ export function DestinationsTable({ rows, busyId, actions }: { rows: readonly De
                 <td className="mono small">{row.secretsLabel}</td>
                 <td>
                   <div className="alert-actions">
-                    <button type="button" className="button" disabled={busy} onClick={() => actions.onTest(row.id)} data-testid="destination-test">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={busy}
+                      onClick={() => actions.onTest(row.id)}
+                      data-testid="destination-test"
+                    >
                       Send test
                     </button>
-                    <button type="button" className="button" disabled={busy} onClick={() => actions.onRotate(row.id)} data-testid="destination-rotate">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={busy}
+                      onClick={() => actions.onRotate(row.id)}
+                      data-testid="destination-rotate"
+                    >
                       Rotate secret
                     </button>
-                    <button type="button" className="button" disabled={busy} onClick={() => actions.onToggle(row.id, !row.enabled)} data-testid="destination-toggle">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={busy}
+                      onClick={() => actions.onToggle(row.id, !row.enabled)}
+                      data-testid="destination-toggle"
+                    >
                       {row.enabled ? 'Disable' : 'Enable'}
                     </button>
-                    <button type="button" className="button button-quiet" disabled={busy} onClick={() => actions.onDelete(row.id)} data-testid="destination-delete">
+                    <button
+                      type="button"
+                      className="button button-quiet"
+                      disabled={busy}
+                      onClick={() => actions.onDelete(row.id)}
+                      data-testid="destination-delete"
+                    >
                       Delete
                     </button>
                   </div>

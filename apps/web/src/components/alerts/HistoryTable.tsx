@@ -3,7 +3,15 @@ import type { HistoryRow } from '../../prepare/prepareAlertHistory';
 import { AlertStateBadge } from './AlertStateBadge';
 
 /** State changes, newest first. `showRule` off on a rule's own page. */
-export function HistoryTable({ rows, showRule = true, stale = false }: { rows: readonly HistoryRow[]; showRule?: boolean; stale?: boolean }) {
+export function HistoryTable({
+  rows,
+  showRule = true,
+  stale = false,
+}: {
+  rows: readonly HistoryRow[];
+  showRule?: boolean;
+  stale?: boolean;
+}) {
   return (
     <div className={stale ? 'table-wrap stale' : 'table-wrap'}>
       <table className="table" data-testid="alert-history-table">
@@ -26,7 +34,14 @@ export function HistoryTable({ rows, showRule = true, stale = false }: { rows: r
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.key} data-testid="alert-history-row" data-event-id={row.key} data-rule-id={row.ruleId} data-from={row.fromTone} data-to={row.toTone}>
+            <tr
+              key={row.key}
+              data-testid="alert-history-row"
+              data-event-id={row.key}
+              data-rule-id={row.ruleId}
+              data-from={row.fromTone}
+              data-to={row.toTone}
+            >
               <td className="nowrap">
                 <time dateTime={row.atIso} title={row.atIso}>
                   {row.atLabel}
@@ -34,12 +49,17 @@ export function HistoryTable({ rows, showRule = true, stale = false }: { rows: r
               </td>
               {showRule && (
                 <td>
-                  {row.ruleHref ? <Link to={row.ruleHref}>{row.ruleName}</Link> : <span className="mono">{row.ruleName}</span>}
+                  {row.ruleHref ? (
+                    <Link to={row.ruleHref}>{row.ruleName}</Link>
+                  ) : (
+                    <span className="mono">{row.ruleName}</span>
+                  )}
                   {row.groupLabel && <span className="muted small alert-subline">{row.groupLabel}</span>}
                 </td>
               )}
               <td className="nowrap">
-                <AlertStateBadge tone={row.fromTone} label={row.fromLabel} /> <span className="muted">→</span> <AlertStateBadge tone={row.toTone} label={row.toLabel} />
+                <AlertStateBadge tone={row.fromTone} label={row.fromLabel} /> <span className="muted">→</span>{' '}
+                <AlertStateBadge tone={row.toTone} label={row.toLabel} />
               </td>
               <td className="num">{row.valueLabel}</td>
               <td className="num">{row.thresholdLabel}</td>

@@ -19,7 +19,13 @@ export function RulesTable({ rows }: { rows: readonly RuleRow[] }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} data-testid="alert-rule-row" data-rule-id={row.id} data-state={row.tone} data-enabled={row.enabled}>
+            <tr
+              key={row.id}
+              data-testid="alert-rule-row"
+              data-rule-id={row.id}
+              data-state={row.tone}
+              data-enabled={row.enabled}
+            >
               <td>
                 <AlertStateBadge tone={row.enabled ? row.tone : 'unknown'} label={row.stateLabel} />
               </td>

@@ -4,10 +4,19 @@ export function SecretReveal({ title, secret, onDismiss }: { title: string; secr
     <div className="alert-callout alert-callout-secret" role="status" data-testid="secret-reveal">
       <strong>{title}</strong>
       <p className="small">
-        Copy this signing secret now: it is shown once and never again. Receivers verify the <code>webhook-signature</code> header with it.
+        Copy this signing secret now: it is shown once and never again. Receivers verify the{' '}
+        <code>webhook-signature</code> header with it.
       </p>
       <div className="alert-secret-row">
-        <input type="text" readOnly className="mono" value={secret} data-testid="secret-value" aria-label="Signing secret" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          type="text"
+          readOnly
+          className="mono"
+          value={secret}
+          data-testid="secret-value"
+          aria-label="Signing secret"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button type="button" className="button" onClick={() => void navigator.clipboard?.writeText(secret)}>
           Copy
         </button>

@@ -7,8 +7,8 @@ export function AdminKeyPrompt({ message, onAdminKey }: { message: string; onAdm
   return (
     <StatusView kind="error" title="Managing projects and keys needs the admin key">
       <p data-testid="admin-key-message">
-        {message}. Paste the key the server was started with (<code>telltale start --auth keys --admin-key …</code>); read and ingest keys cannot manage keys. This
-        browser keeps it.
+        {message}. Paste the key the server was started with (<code>telltale start --auth keys --admin-key …</code>);
+        read and ingest keys cannot manage keys. This browser keeps it.
       </p>
       <form
         className="read-key-form"
@@ -17,7 +17,15 @@ export function AdminKeyPrompt({ message, onAdminKey }: { message: string; onAdm
           if (key.trim() !== '') onAdminKey(key);
         }}
       >
-        <input type="password" aria-label="Admin key" placeholder="admin key" autoComplete="off" data-testid="admin-key-input" value={key} onChange={(event) => setKey(event.target.value)} />
+        <input
+          type="password"
+          aria-label="Admin key"
+          placeholder="admin key"
+          autoComplete="off"
+          data-testid="admin-key-input"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+        />
         <button type="submit" className="button" data-testid="admin-key-submit">
           Use key
         </button>

@@ -36,17 +36,34 @@ export function KeyCreateForm({
     >
       <label className="alert-field">
         <span>Kind</span>
-        <select value={values.kind} onChange={(e) => onChange({ ...values, kind: e.target.value === 'read' ? 'read' : 'ingest' })} data-testid="key-kind">
+        <select
+          value={values.kind}
+          onChange={(e) => onChange({ ...values, kind: e.target.value === 'read' ? 'read' : 'ingest' })}
+          data-testid="key-kind"
+        >
           <option value="ingest">Ingest: sends OTLP (/v1/traces) only</option>
           <option value="read">Read: calls the API and the dashboard only</option>
         </select>
       </label>
       <label className="alert-field">
         <span>Label (optional)</span>
-        <input type="text" maxLength={256} placeholder="ci, checkout-agent…" value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} data-testid="key-name" />
+        <input
+          type="text"
+          maxLength={256}
+          placeholder="ci, checkout-agent…"
+          value={values.name}
+          onChange={(e) => onChange({ ...values, name: e.target.value })}
+          data-testid="key-name"
+        />
       </label>
       {serverError}
-      <FormActions submitting={submitting} submitLabel="Create key" busyLabel="Creating…" onCancel={onCancel} submitTestId="key-create-submit" />
+      <FormActions
+        submitting={submitting}
+        submitLabel="Create key"
+        busyLabel="Creating…"
+        onCancel={onCancel}
+        submitTestId="key-create-submit"
+      />
     </form>
   );
 }

@@ -2,7 +2,15 @@ import type { KeyRow } from '../../prepare/prepareAdminKeys';
 import { AlertStateBadge } from '../alerts/AlertStateBadge';
 
 /** A project's keys (never their secrets); `busyId` is the one being revoked. */
-export function KeysTable({ rows, busyId, onRevoke }: { rows: readonly KeyRow[]; busyId: string | undefined; onRevoke: (keyId: string) => void }) {
+export function KeysTable({
+  rows,
+  busyId,
+  onRevoke,
+}: {
+  rows: readonly KeyRow[];
+  busyId: string | undefined;
+  onRevoke: (keyId: string) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className="table" data-testid="keys-table">
@@ -29,7 +37,13 @@ export function KeysTable({ rows, busyId, onRevoke }: { rows: readonly KeyRow[];
               </td>
               <td>
                 {!row.revoked && (
-                  <button type="button" className="button button-quiet" disabled={busyId === row.keyId} onClick={() => onRevoke(row.keyId)} data-testid="key-revoke">
+                  <button
+                    type="button"
+                    className="button button-quiet"
+                    disabled={busyId === row.keyId}
+                    onClick={() => onRevoke(row.keyId)}
+                    data-testid="key-revoke"
+                  >
                     Revoke
                   </button>
                 )}

@@ -35,15 +35,34 @@ export function ProjectCreateForm({
     >
       <label className="alert-field">
         <span>Id</span>
-        <input type="text" placeholder="checkout-agents" value={values.id} aria-invalid={error !== undefined} onChange={(e) => onChange({ ...values, id: e.target.value })} data-testid="project-id-input" />
+        <input
+          type="text"
+          placeholder="checkout-agents"
+          value={values.id}
+          aria-invalid={error !== undefined}
+          onChange={(e) => onChange({ ...values, id: e.target.value })}
+          data-testid="project-id-input"
+        />
         {error && <span className="alert-field-error">{error}</span>}
       </label>
       <label className="alert-field">
         <span>Name (optional)</span>
-        <input type="text" maxLength={256} value={values.name} onChange={(e) => onChange({ ...values, name: e.target.value })} data-testid="project-name-input" />
+        <input
+          type="text"
+          maxLength={256}
+          value={values.name}
+          onChange={(e) => onChange({ ...values, name: e.target.value })}
+          data-testid="project-name-input"
+        />
       </label>
       {serverError}
-      <FormActions submitting={submitting} submitLabel="Create project" busyLabel="Creating…" onCancel={onCancel} submitTestId="project-create-submit" />
+      <FormActions
+        submitting={submitting}
+        submitLabel="Create project"
+        busyLabel="Creating…"
+        onCancel={onCancel}
+        submitTestId="project-create-submit"
+      />
     </form>
   );
 }

@@ -1,7 +1,15 @@
 import type { ProjectRow } from '../../prepare/prepareAdminKeys';
 
 /** The projects; choosing one shows its keys. */
-export function ProjectsTable({ rows, selected, onSelect }: { rows: readonly ProjectRow[]; selected: string | undefined; onSelect: (id: string) => void }) {
+export function ProjectsTable({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: readonly ProjectRow[];
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className="table" data-testid="projects-table">
@@ -15,7 +23,13 @@ export function ProjectsTable({ rows, selected, onSelect }: { rows: readonly Pro
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} data-testid="project-row" data-project-id={row.id} aria-selected={row.id === selected} className={row.id === selected ? 'selected' : undefined}>
+            <tr
+              key={row.id}
+              data-testid="project-row"
+              data-project-id={row.id}
+              aria-selected={row.id === selected}
+              className={row.id === selected ? 'selected' : undefined}
+            >
               <td className="alert-rule-cell">
                 <span className="run-name">{row.name}</span>
                 <span className="mono muted small alert-subline">{row.id}</span>
@@ -23,7 +37,13 @@ export function ProjectsTable({ rows, selected, onSelect }: { rows: readonly Pro
               <td>{row.quota}</td>
               <td className="small">{row.created}</td>
               <td>
-                <button type="button" className="button" disabled={row.id === selected} onClick={() => onSelect(row.id)} data-testid="project-select">
+                <button
+                  type="button"
+                  className="button"
+                  disabled={row.id === selected}
+                  onClick={() => onSelect(row.id)}
+                  data-testid="project-select"
+                >
                   {row.id === selected ? 'Showing keys' : 'Show keys'}
                 </button>
               </td>

@@ -26,8 +26,14 @@ export function AlertRulePage() {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const data = query.data;
-  const row = useMemo(() => (data ? prepareRuleRows([data.rule], data.states, destinations.data ?? [])[0] : undefined), [data, destinations.data]);
-  const summary = useMemo(() => (data ? prepareRuleSummary(data.rule, destinations.data ?? []) : []), [data, destinations.data]);
+  const row = useMemo(
+    () => (data ? prepareRuleRows([data.rule], data.states, destinations.data ?? [])[0] : undefined),
+    [data, destinations.data],
+  );
+  const summary = useMemo(
+    () => (data ? prepareRuleSummary(data.rule, destinations.data ?? []) : []),
+    [data, destinations.data],
+  );
 
   const breadcrumbs = (
     <nav className="breadcrumbs" aria-label="Breadcrumbs">
@@ -43,11 +49,24 @@ export function AlertRulePage() {
       <div className="alerts-page">
         {breadcrumbs}
         {isApiError(query.error) && query.error.isNotFound ? (
-          <StatusView kind="empty" title="No such rule" action={<Link to="/alerts" className="button">All rules</Link>}>
+          <StatusView
+            kind="empty"
+            title="No such rule"
+            action={
+              <Link to="/alerts" className="button">
+                All rules
+              </Link>
+            }
+          >
             It may have been deleted.
           </StatusView>
         ) : (
-          <ErrorView title="Could not load the rule" error={query.error} onRetry={() => void query.refetch()} onReadKey={saveReadKey} />
+          <ErrorView
+            title="Could not load the rule"
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            onReadKey={saveReadKey}
+          />
         )}
       </div>
     );
@@ -62,7 +81,13 @@ export function AlertRulePage() {
           <div>
             <div className="alert-rule-title">
               <h1 data-testid="alert-rule-name">{rule.name}</h1>
-              {row && <AlertStateBadge tone={rule.enabled ? row.tone : 'unknown'} label={row.stateLabel} testId="alert-rule-state" />}
+              {row && (
+                <AlertStateBadge
+                  tone={rule.enabled ? row.tone : 'unknown'}
+                  label={row.stateLabel}
+                  testId="alert-rule-state"
+                />
+              )}
             </div>
             {rule.description && <p className="muted">{rule.description}</p>}
           </div>
@@ -71,7 +96,12 @@ export function AlertRulePage() {
               <button type="button" className="button" onClick={() => setEditing(true)} data-testid="rule-edit">
                 Edit
               </button>
-              <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)} data-testid="rule-delete">
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => setConfirmDelete(true)}
+                data-testid="rule-delete"
+              >
                 Delete
               </button>
             </div>
@@ -98,7 +128,13 @@ export function AlertRulePage() {
           </div>
         )}
         {editing ? (
-          <RuleEditor key={rule.updatedAtMs} rule={rule} destinations={destinations.data ?? []} onCancel={() => setEditing(false)} onSaved={() => setEditing(false)} />
+          <RuleEditor
+            key={rule.updatedAtMs}
+            rule={rule}
+            destinations={destinations.data ?? []}
+            onCancel={() => setEditing(false)}
+            onSaved={() => setEditing(false)}
+          />
         ) : (
           <dl className="alert-summary" data-testid="alert-rule-summary">
             {summary.map((item) => (

@@ -30,7 +30,9 @@ export function AlertsPage() {
       <div className="page-head">
         <div>
           <h1>Alerts</h1>
-          <p className="muted">Rules on reliability metrics, their current state and history, and where notifications go.</p>
+          <p className="muted">
+            Rules on reliability metrics, their current state and history, and where notifications go.
+          </p>
         </div>
       </div>
       <div className="alert-tabs" role="tablist" aria-label="Alerts">

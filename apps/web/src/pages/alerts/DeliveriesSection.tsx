@@ -4,7 +4,12 @@ import { StatusView } from '../../components/StatusView';
 import { AttemptsTable, DeliveryLogTable } from '../../components/alerts/DeliveryLogTable';
 import { MutationError } from '../../components/alerts/MutationError';
 import { OffsetPager } from '../../components/alerts/OffsetPager';
-import { useAlertDestinations, useAlertNotification, useAlertNotifications, useAlertRules } from '../../hooks/useAlerts';
+import {
+  useAlertDestinations,
+  useAlertNotification,
+  useAlertNotifications,
+  useAlertRules,
+} from '../../hooks/useAlerts';
 import { useRedeliver } from '../../hooks/useAlertsMutations';
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { prepareAttemptRows, prepareNotificationRows } from '../../prepare/prepareAlertDelivery';
@@ -25,14 +30,19 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
   const rules = useAlertRules();
   const destinations = useAlertDestinations();
   const list = notifications.data?.notifications;
-  const rows = useMemo(() => prepareNotificationRows((list ?? []).slice(0, PAGE_SIZE), rules.data ?? [], destinations.data ?? []), [list, rules.data, destinations.data]);
+  const rows = useMemo(
+    () => prepareNotificationRows((list ?? []).slice(0, PAGE_SIZE), rules.data ?? [], destinations.data ?? []),
+    [list, rules.data, destinations.data],
+  );
 
   return (
     <section className="card table-card" aria-label="Delivery log">
       <div className="alert-section-head">
         <div>
           <h2 className="card-title">Delivery log</h2>
-          <p className="muted small">Every notification with every HTTP attempt; redelivery sends the same webhook-id and body again.</p>
+          <p className="muted small">
+            Every notification with every HTTP attempt; redelivery sends the same webhook-id and body again.
+          </p>
         </div>
         <label className="field">
           <span className="field-label">Delivery</span>
@@ -56,9 +66,17 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
       {notifications.isPending ? (
         <StatusView kind="loading" title="Loading the delivery log…" />
       ) : notifications.isError ? (
-        <ErrorView title="Could not load the delivery log" error={notifications.error} onRetry={() => void notifications.refetch()} onReadKey={saveReadKey} />
+        <ErrorView
+          title="Could not load the delivery log"
+          error={notifications.error}
+          onRetry={() => void notifications.refetch()}
+          onReadKey={saveReadKey}
+        />
       ) : rows.length === 0 ? (
-        <StatusView kind="empty" title={page > 1 ? 'No older notifications' : state ? `No ${state} notifications` : 'No notifications yet'}>
+        <StatusView
+          kind="empty"
+          title={page > 1 ? 'No older notifications' : state ? `No ${state} notifications` : 'No notifications yet'}
+        >
           {page === 1 && !state && 'Firing and resolved alerts, and test notifications, show up here.'}
         </StatusView>
       ) : (
@@ -70,7 +88,13 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
           detail={openId === undefined ? null : <NotificationDetail notificationId={openId} />}
         />
       )}
-      {list && (page > 1 || list.length > 0) && <OffsetPager page={prepareOffsetPage({ offset, pageSize: PAGE_SIZE, received: list.length })} onPage={setPage} testId="deliveries-pager" />}
+      {list && (page > 1 || list.length > 0) && (
+        <OffsetPager
+          page={prepareOffsetPage({ offset, pageSize: PAGE_SIZE, received: list.length })}
+          onPage={setPage}
+          testId="deliveries-pager"
+        />
+      )}
     </section>
   );
 }
@@ -80,12 +104,21 @@ function NotificationDetail({ notificationId }: { notificationId: string }) {
   const redeliver = useRedeliver();
   const attempts = useMemo(() => prepareAttemptRows(detail.data?.attempts ?? []), [detail.data]);
   if (detail.isPending) return <StatusView kind="loading" title="Loading attempts…" />;
-  if (detail.isError) return <ErrorView title="Could not load this notification" error={detail.error} onRetry={() => void detail.refetch()} />;
+  if (detail.isError)
+    return (
+      <ErrorView title="Could not load this notification" error={detail.error} onRetry={() => void detail.refetch()} />
+    );
   return (
     <div className="alert-form" data-testid="notification-detail">
       <AttemptsTable rows={attempts} />
       <div className="alert-form-actions">
-        <button type="button" className="button" disabled={redeliver.isPending} onClick={() => redeliver.mutate(notificationId)} data-testid="notification-redeliver">
+        <button
+          type="button"
+          className="button"
+          disabled={redeliver.isPending}
+          onClick={() => redeliver.mutate(notificationId)}
+          data-testid="notification-redeliver"
+        >
           {redeliver.isPending ? 'Queueing…' : 'Redeliver'}
         </button>
         {redeliver.isSuccess && (

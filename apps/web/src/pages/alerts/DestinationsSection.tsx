@@ -8,13 +8,23 @@ import { DestinationsTable } from '../../components/alerts/DestinationsTable';
 import { MutationError } from '../../components/alerts/MutationError';
 import { SecretReveal } from '../../components/alerts/SecretReveal';
 import { useAlertDestinations } from '../../hooks/useAlerts';
-import { useCreateDestination, useDeleteDestination, useRotateSecret, useSendTestNotification, useUpdateDestination } from '../../hooks/useAlertsMutations';
+import {
+  useCreateDestination,
+  useDeleteDestination,
+  useRotateSecret,
+  useSendTestNotification,
+  useUpdateDestination,
+} from '../../hooks/useAlertsMutations';
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { describeTestResult, prepareDestinationRows } from '../../prepare/prepareAlertDelivery';
 
 const EMPTY_FORM: DestinationFormValues = { name: '', url: '', format: 'standard' };
 
-type Feedback = { kind: 'secret'; title: string; secret: string } | { kind: 'result'; ok: boolean; text: string } | { kind: 'error'; error: unknown } | { kind: 'confirm-delete'; id: string; name: string };
+type Feedback =
+  | { kind: 'secret'; title: string; secret: string }
+  | { kind: 'result'; ok: boolean; text: string }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'confirm-delete'; id: string; name: string };
 
 /** Webhook destinations: create (the secret is shown once), test, rotate, disable/enable, delete. */
 export function DestinationsSection() {
@@ -37,14 +47,20 @@ export function DestinationsSection() {
   const run = <T,>(id: string, action: (id: string) => Promise<T>, done: (result: T) => Feedback | undefined) => {
     setBusyId(id);
     setFeedback(undefined);
-    void action(id).then(
-      (result) => setFeedback(done(result)),
-      (error: unknown) => setFeedback({ kind: 'error', error }),
-    ).finally(() => setBusyId(undefined));
+    void action(id)
+      .then(
+        (result) => setFeedback(done(result)),
+        (error: unknown) => setFeedback({ kind: 'error', error }),
+      )
+      .finally(() => setBusyId(undefined));
   };
 
   const submit = () => {
-    const parsed = destinationInputSchema.safeParse({ name: form.name.trim(), url: form.url.trim(), format: form.format });
+    const parsed = destinationInputSchema.safeParse({
+      name: form.name.trim(),
+      url: form.url.trim(),
+      format: form.format,
+    });
     if (!parsed.success) {
       const errors: DestinationFormErrors = {};
       for (const issue of parsed.error.issues) {
@@ -70,7 +86,9 @@ export function DestinationsSection() {
       <div className="alert-section-head">
         <div>
           <h2 className="card-title">Destinations</h2>
-          <p className="muted small">Webhooks signed per Standard Webhooks (HMAC-SHA256), retried with backoff; a 410 Gone disables one.</p>
+          <p className="muted small">
+            Webhooks signed per Standard Webhooks (HMAC-SHA256), retried with backoff; a 410 Gone disables one.
+          </p>
         </div>
         {!creating && (
           <button
@@ -91,7 +109,9 @@ export function DestinationsSection() {
           values={form}
           errors={formErrors}
           submitting={create.isPending}
-          serverError={create.isError ? <MutationError error={create.error} testId="destination-server-error" /> : undefined}
+          serverError={
+            create.isError ? <MutationError error={create.error} testId="destination-server-error" /> : undefined
+          }
           onChange={setForm}
           onSubmit={submit}
           onCancel={() => setCreating(false)}
@@ -102,7 +122,12 @@ export function DestinationsSection() {
           {feedback.kind === 'secret' ? (
             <SecretReveal title={feedback.title} secret={feedback.secret} onDismiss={() => setFeedback(undefined)} />
           ) : feedback.kind === 'result' ? (
-            <div className={feedback.ok ? 'alert-callout alert-callout-ok' : 'alert-callout alert-callout-error'} role="status" data-testid="test-result" data-ok={feedback.ok}>
+            <div
+              className={feedback.ok ? 'alert-callout alert-callout-ok' : 'alert-callout alert-callout-error'}
+              role="status"
+              data-testid="test-result"
+              data-ok={feedback.ok}
+            >
               {feedback.text}
             </div>
           ) : feedback.kind === 'error' ? (
@@ -110,7 +135,18 @@ export function DestinationsSection() {
           ) : (
             <div className="alert-callout alert-callout-error" role="alert">
               Delete destination “{feedback.name}”? Rules that use it stop notifying it.{' '}
-              <button type="button" className="button button-danger" data-testid="destination-delete-confirm" onClick={() => run(feedback.id, (id) => remove.mutateAsync(id), () => undefined)}>
+              <button
+                type="button"
+                className="button button-danger"
+                data-testid="destination-delete-confirm"
+                onClick={() =>
+                  run(
+                    feedback.id,
+                    (id) => remove.mutateAsync(id),
+                    () => undefined,
+                  )
+                }
+              >
                 Delete
               </button>{' '}
               <button type="button" className="button button-quiet" onClick={() => setFeedback(undefined)}>
@@ -123,7 +159,12 @@ export function DestinationsSection() {
       {destinations.isPending ? (
         <StatusView kind="loading" title="Loading destinations…" />
       ) : destinations.isError ? (
-        <ErrorView title="Could not load destinations" error={destinations.error} onRetry={() => void destinations.refetch()} onReadKey={saveReadKey} />
+        <ErrorView
+          title="Could not load destinations"
+          error={destinations.error}
+          onRetry={() => void destinations.refetch()}
+          onReadKey={saveReadKey}
+        />
       ) : rows.length === 0 ? (
         !creating && (
           <StatusView kind="empty" title="No destinations yet">
@@ -136,13 +177,34 @@ export function DestinationsSection() {
           busyId={busyId}
           actions={{
             onTest: (id) =>
-              run(id, (x) => test.mutateAsync(x), (result) => {
-                const described = describeTestResult(result);
-                return { kind: 'result', ok: described.tone === 'delivered', text: `${nameOf(id)}: ${described.text}` };
-              }),
-            onRotate: (id) => run(id, (x) => rotate.mutateAsync(x), ({ secret }) => ({ kind: 'secret', title: `New signing secret for “${nameOf(id)}” (the previous one keeps signing until the next rotation)`, secret })),
+              run(
+                id,
+                (x) => test.mutateAsync(x),
+                (result) => {
+                  const described = describeTestResult(result);
+                  return {
+                    kind: 'result',
+                    ok: described.tone === 'delivered',
+                    text: `${nameOf(id)}: ${described.text}`,
+                  };
+                },
+              ),
+            onRotate: (id) =>
+              run(
+                id,
+                (x) => rotate.mutateAsync(x),
+                ({ secret }) => ({
+                  kind: 'secret',
+                  title: `New signing secret for “${nameOf(id)}” (the previous one keeps signing until the next rotation)`,
+                  secret,
+                }),
+              ),
             onToggle: (id, enabled) =>
-              run(id, (x) => update.mutateAsync({ id: x, change: { enabled } }), () => ({ kind: 'result', ok: true, text: `${nameOf(id)} ${enabled ? 'enabled' : 'disabled'}` })),
+              run(
+                id,
+                (x) => update.mutateAsync({ id: x, change: { enabled } }),
+                () => ({ kind: 'result', ok: true, text: `${nameOf(id)} ${enabled ? 'enabled' : 'disabled'}` }),
+              ),
             onDelete: (id) => setFeedback({ kind: 'confirm-delete', id, name: nameOf(id) }),
           }}
         />

@@ -16,10 +16,17 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
   const [chosenRule, setChosenRule] = useState('');
   const offset = (page - 1) * HISTORY_PAGE_SIZE;
   // One row more than shown tells whether there is an older page.
-  const history = useAlertHistory({ ruleId: ruleId ?? (chosenRule || undefined), limit: HISTORY_PAGE_SIZE + 1, offset });
+  const history = useAlertHistory({
+    ruleId: ruleId ?? (chosenRule || undefined),
+    limit: HISTORY_PAGE_SIZE + 1,
+    offset,
+  });
   const rules = useAlertRules();
   const events = history.data?.events;
-  const rows = useMemo(() => prepareHistoryRows((events ?? []).slice(0, HISTORY_PAGE_SIZE), rules.data ?? []), [events, rules.data]);
+  const rows = useMemo(
+    () => prepareHistoryRows((events ?? []).slice(0, HISTORY_PAGE_SIZE), rules.data ?? []),
+    [events, rules.data],
+  );
 
   return (
     <section className="card table-card" aria-label="Alert history">
@@ -52,7 +59,12 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
       {history.isPending ? (
         <StatusView kind="loading" title="Loading history…" />
       ) : history.isError ? (
-        <ErrorView title="Could not load the alert history" error={history.error} onRetry={() => void history.refetch()} onReadKey={saveReadKey} />
+        <ErrorView
+          title="Could not load the alert history"
+          error={history.error}
+          onRetry={() => void history.refetch()}
+          onReadKey={saveReadKey}
+        />
       ) : rows.length === 0 ? (
         <StatusView kind="empty" title={page > 1 ? 'No older state changes' : 'No state changes yet'}>
           {page === 1 && 'A rule records a change here the first time it goes pending or fires.'}
@@ -60,7 +72,13 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
       ) : (
         <HistoryTable rows={rows} showRule={ruleId === undefined} stale={history.isPlaceholderData} />
       )}
-      {events && (page > 1 || events.length > 0) && <OffsetPager page={prepareOffsetPage({ offset, pageSize: HISTORY_PAGE_SIZE, received: events.length })} onPage={setPage} testId="history-pager" />}
+      {events && (page > 1 || events.length > 0) && (
+        <OffsetPager
+          page={prepareOffsetPage({ offset, pageSize: HISTORY_PAGE_SIZE, received: events.length })}
+          onPage={setPage}
+          testId="history-pager"
+        />
+      )}
     </section>
   );
 }

@@ -7,7 +7,17 @@ import type { RuleFormErrors, RuleFormValues } from '../../prepare/prepareRuleFo
 import { DEFAULT_RULE_FORM, ruleToFormValues, toRuleSpec } from '../../prepare/prepareRuleForm';
 
 /** Creates a rule (no `rule`) or edits one: validates like the server, then saves. */
-export function RuleEditor({ rule, destinations, onSaved, onCancel }: { rule?: AlertRule; destinations: readonly Destination[]; onSaved: (rule: AlertRule) => void; onCancel: () => void }) {
+export function RuleEditor({
+  rule,
+  destinations,
+  onSaved,
+  onCancel,
+}: {
+  rule?: AlertRule;
+  destinations: readonly Destination[];
+  onSaved: (rule: AlertRule) => void;
+  onCancel: () => void;
+}) {
   const [values, setValues] = useState<RuleFormValues>(() => (rule ? ruleToFormValues(rule) : DEFAULT_RULE_FORM));
   const [errors, setErrors] = useState<RuleFormErrors>({});
   const save = useSaveAlertRule(rule?.id);

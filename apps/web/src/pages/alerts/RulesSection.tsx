@@ -16,28 +16,47 @@ export function RulesSection() {
   const states = useAlertStates();
   const destinations = useAlertDestinations();
   const [creating, setCreating] = useState(false);
-  const rows = useMemo(() => prepareRuleRows(rules.data ?? [], states.data ?? [], destinations.data ?? []), [rules.data, states.data, destinations.data]);
+  const rows = useMemo(
+    () => prepareRuleRows(rules.data ?? [], states.data ?? [], destinations.data ?? []),
+    [rules.data, states.data, destinations.data],
+  );
 
   return (
     <section className="card table-card" aria-label="Alert rules">
       <div className="alert-section-head">
         <div>
           <h2 className="card-title">Rules</h2>
-          <p className="muted small">Evaluated on a schedule against the reliability metrics; live loops fire as spans arrive.</p>
+          <p className="muted small">
+            Evaluated on a schedule against the reliability metrics; live loops fire as spans arrive.
+          </p>
         </div>
         {!creating && (
-          <button type="button" className="button button-primary" onClick={() => setCreating(true)} data-testid="new-rule">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => setCreating(true)}
+            data-testid="new-rule"
+          >
             New rule
           </button>
         )}
       </div>
       {creating && (
-        <RuleEditor destinations={destinations.data ?? []} onCancel={() => setCreating(false)} onSaved={(rule) => void navigate(ruleHref(rule.id))} />
+        <RuleEditor
+          destinations={destinations.data ?? []}
+          onCancel={() => setCreating(false)}
+          onSaved={(rule) => void navigate(ruleHref(rule.id))}
+        />
       )}
       {rules.isPending ? (
         <StatusView kind="loading" title="Loading alert rules…" />
       ) : rules.isError ? (
-        <ErrorView title="Could not load alert rules" error={rules.error} onRetry={() => void rules.refetch()} onReadKey={saveReadKey} />
+        <ErrorView
+          title="Could not load alert rules"
+          error={rules.error}
+          onRetry={() => void rules.refetch()}
+          onReadKey={saveReadKey}
+        />
       ) : rows.length === 0 ? (
         !creating && (
           <StatusView
@@ -49,12 +68,19 @@ export function RulesSection() {
               </button>
             }
           >
-            A rule watches a metric (end-to-end success, a step&apos;s latency, loops, cost…) and notifies its destinations when it crosses a threshold.
+            A rule watches a metric (end-to-end success, a step&apos;s latency, loops, cost…) and notifies its
+            destinations when it crosses a threshold.
           </StatusView>
         )
       ) : (
         <>
-          {states.isError && <ErrorView title="Could not load the current states" error={states.error} onRetry={() => void states.refetch()} />}
+          {states.isError && (
+            <ErrorView
+              title="Could not load the current states"
+              error={states.error}
+              onRetry={() => void states.refetch()}
+            />
+          )}
           <RulesTable rows={rows} />
         </>
       )}

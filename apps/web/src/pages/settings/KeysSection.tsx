@@ -10,7 +10,11 @@ import { keyUsage, prepareKeyRows } from '../../prepare/prepareAdminKeys';
 
 const EMPTY: KeyFormValues = { kind: 'ingest', name: '' };
 
-type Feedback = { kind: 'secret'; title: string; secret: string; usage: string } | { kind: 'confirm-revoke'; keyId: string; label: string } | { kind: 'error'; error: unknown } | { kind: 'revoked'; label: string };
+type Feedback =
+  | { kind: 'secret'; title: string; secret: string; usage: string }
+  | { kind: 'confirm-revoke'; keyId: string; label: string }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'revoked'; label: string };
 
 /** A project's keys: create one (its secret shown once), revoke one (after a confirmation). */
 export function KeysSection({ projectId, projectName }: { projectId: string; projectName: string }) {
@@ -30,7 +34,12 @@ export function KeysSection({ projectId, projectName }: { projectId: string; pro
         onSuccess: ({ key, secret }) => {
           setCreating(false);
           setForm(EMPTY);
-          setFeedback({ kind: 'secret', title: `New ${key.kind} key for “${projectName}”`, secret, usage: keyUsage(key.kind, window.location.origin) });
+          setFeedback({
+            kind: 'secret',
+            title: `New ${key.kind} key for “${projectName}”`,
+            secret,
+            usage: keyUsage(key.kind, window.location.origin),
+          });
         },
       },
     );
@@ -44,11 +53,18 @@ export function KeysSection({ projectId, projectName }: { projectId: string; pro
   };
 
   return (
-    <section className="card table-card" aria-label={`Keys of ${projectName}`} data-testid="keys-section" data-project-id={projectId}>
+    <section
+      className="card table-card"
+      aria-label={`Keys of ${projectName}`}
+      data-testid="keys-section"
+      data-project-id={projectId}
+    >
       <div className="alert-section-head">
         <div>
           <h2 className="card-title">Keys of {projectName}</h2>
-          <p className="muted small">Secrets are shown once, when a key is created. A revoked key is refused within seconds.</p>
+          <p className="muted small">
+            Secrets are shown once, when a key is created. A revoked key is refused within seconds.
+          </p>
         </div>
         {!creating && (
           <button
@@ -79,14 +95,29 @@ export function KeysSection({ projectId, projectName }: { projectId: string; pro
       {feedback && (
         <div className="alert-section-body" data-testid="key-feedback">
           {feedback.kind === 'secret' ? (
-            <KeySecretReveal title={feedback.title} secret={feedback.secret} usage={feedback.usage} onDismiss={() => setFeedback(undefined)} />
+            <KeySecretReveal
+              title={feedback.title}
+              secret={feedback.secret}
+              usage={feedback.usage}
+              onDismiss={() => setFeedback(undefined)}
+            />
           ) : feedback.kind === 'confirm-revoke' ? (
             <div className="alert-callout alert-callout-error" role="alert">
               Revoke key “{feedback.label}”? Clients using it are refused from now on; this cannot be undone.{' '}
-              <button type="button" className="button button-danger" data-testid="key-revoke-confirm" onClick={() => confirmRevoke(feedback.keyId, feedback.label)}>
+              <button
+                type="button"
+                className="button button-danger"
+                data-testid="key-revoke-confirm"
+                onClick={() => confirmRevoke(feedback.keyId, feedback.label)}
+              >
                 Revoke
               </button>{' '}
-              <button type="button" className="button button-quiet" data-testid="key-revoke-cancel" onClick={() => setFeedback(undefined)}>
+              <button
+                type="button"
+                className="button button-quiet"
+                data-testid="key-revoke-cancel"
+                onClick={() => setFeedback(undefined)}
+              >
                 Cancel
               </button>
             </div>
@@ -115,7 +146,11 @@ export function KeysSection({ projectId, projectName }: { projectId: string; pro
           busyId={revoke.isPending ? revoke.variables : undefined}
           onRevoke={(keyId) => {
             const row = rows.find((r) => r.keyId === keyId);
-            setFeedback({ kind: 'confirm-revoke', keyId, label: row === undefined ? keyId : `${row.name} (${row.hint})` });
+            setFeedback({
+              kind: 'confirm-revoke',
+              keyId,
+              label: row === undefined ? keyId : `${row.name} (${row.hint})`,
+            });
           }}
         />
       )}

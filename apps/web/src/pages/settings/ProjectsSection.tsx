@@ -10,7 +10,15 @@ import type { ProjectRow } from '../../prepare/prepareAdminKeys';
 const EMPTY: ProjectFormValues = { id: '', name: '' };
 
 /** The projects, and a form for a new one. */
-export function ProjectsSection({ rows, selected, onSelect }: { rows: readonly ProjectRow[]; selected: string | undefined; onSelect: (id: string) => void }) {
+export function ProjectsSection({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: readonly ProjectRow[];
+  selected: string | undefined;
+  onSelect: (id: string) => void;
+}) {
   const create = useCreateProject();
   const [creating, setCreating] = useState(false);
   const [form, setForm] = useState<ProjectFormValues>(EMPTY);
@@ -38,7 +46,9 @@ export function ProjectsSection({ rows, selected, onSelect }: { rows: readonly P
       <div className="alert-section-head">
         <div>
           <h2 className="card-title">Projects</h2>
-          <p className="muted small">Each project has its own data and keys. Quotas are changed with telltale projects update.</p>
+          <p className="muted small">
+            Each project has its own data and keys. Quotas are changed with telltale projects update.
+          </p>
         </div>
         {!creating && (
           <button
@@ -59,7 +69,9 @@ export function ProjectsSection({ rows, selected, onSelect }: { rows: readonly P
           values={form}
           error={error}
           submitting={create.isPending}
-          serverError={create.isError ? <MutationError error={create.error} testId="project-server-error" /> : undefined}
+          serverError={
+            create.isError ? <MutationError error={create.error} testId="project-server-error" /> : undefined
+          }
           onChange={setForm}
           onSubmit={submit}
           onCancel={() => setCreating(false)}

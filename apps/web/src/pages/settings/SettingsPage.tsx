@@ -34,7 +34,9 @@ export function SettingsPage() {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <p className="muted">Projects and their API keys: ingest keys send spans, read keys open the API and this dashboard.</p>
+          <p className="muted">
+            Projects and their API keys: ingest keys send spans, read keys open the API and this dashboard.
+          </p>
         </div>
       </div>
       {projects.isPending ? (
@@ -48,7 +50,9 @@ export function SettingsPage() {
       ) : (
         <>
           <ProjectsSection rows={rows} selected={selected} onSelect={select} />
-          {selected !== undefined && <KeysSection projectId={selected} projectName={rows.find((r) => r.id === selected)?.name ?? selected} />}
+          {selected !== undefined && (
+            <KeysSection projectId={selected} projectName={rows.find((r) => r.id === selected)?.name ?? selected} />
+          )}
         </>
       )}
     </div>

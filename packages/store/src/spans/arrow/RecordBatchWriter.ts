@@ -35,7 +35,8 @@ export class RecordBatchWriter {
     const buffers = fb.int64Pairs(bufferCount);
     // RecordBatch: length, nodes, buffers (no compression, no variadic counts)
     const { bytes, bodyLengthAt } = encapsulateMessage(MESSAGE_HEADER.recordBatch, fb.table(length, nodes, buffers), 0);
-    if (length.at === undefined || nodes.at === undefined || buffers.at === undefined) throw new Error('record batch template: positions not recorded');
+    if (length.at === undefined || nodes.at === undefined || buffers.at === undefined)
+      throw new Error('record batch template: positions not recorded');
     this.template = bytes;
     this.lengthAt = length.at;
     this.nodesAt = nodes.at;
@@ -47,7 +48,9 @@ export class RecordBatchWriter {
   write(length: number, parts: BatchParts): Uint8Array {
     const { sources, lengths } = parts;
     if (parts.nodes.length !== 2 * this.nodeCount || lengths.length !== this.bufferCount) {
-      throw new Error(`record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${lengths.length}`);
+      throw new Error(
+        `record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${lengths.length}`,
+      );
     }
     let body = 0;
     for (let i = 0; i < lengths.length; i++) body += (lengths[i]! + 7) & ~7;

@@ -185,7 +185,12 @@ export class SpanColumns {
   private readonly linkSpanId = new Utf8Column();
   private readonly linkTraceState = new Utf8Column();
   private readonly linkAttributes = new Utf8Column();
-  private readonly links = new StructListColumn([this.linkTraceId, this.linkSpanId, this.linkTraceState, this.linkAttributes]);
+  private readonly links = new StructListColumn([
+    this.linkTraceId,
+    this.linkSpanId,
+    this.linkTraceState,
+    this.linkAttributes,
+  ]);
   private readonly droppedAttributesCount = new Uint32Column();
   private readonly droppedEventsCount = new Uint32Column();
   private readonly droppedLinksCount = new Uint32Column();

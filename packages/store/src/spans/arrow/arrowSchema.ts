@@ -2,7 +2,8 @@ import { fb, type FbTable } from './flatbuffer.js';
 import { encapsulateMessage, MESSAGE_HEADER } from './ipcMessage.js';
 
 /** The Arrow types the spans schema uses (a subset of the spec's Type union). */
-export type ArrowTypeName = 'utf8' | 'bool' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'float64' | 'timestampNsUtc' | 'list' | 'struct' | 'map';
+export type ArrowTypeName =
+  'utf8' | 'bool' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'float64' | 'timestampNsUtc' | 'list' | 'struct' | 'map';
 
 export interface ArrowField {
   readonly name: string;
@@ -67,7 +68,14 @@ function typeTable(type: ArrowTypeName): FbTable {
 
 function fieldTable(f: ArrowField): FbTable {
   // Field: name, nullable, type_type, type, dictionary, children
-  return fb.table(fb.string(f.name), fb.bool(f.nullable), fb.u8(TYPE_TAG[f.type]), typeTable(f.type), undefined, fb.tables(f.children.map(fieldTable)));
+  return fb.table(
+    fb.string(f.name),
+    fb.bool(f.nullable),
+    fb.u8(TYPE_TAG[f.type]),
+    typeTable(f.type),
+    undefined,
+    fb.tables(f.children.map(fieldTable)),
+  );
 }
 
 /** Field nodes and buffers a record batch of these fields has (depth-first, pre-order). */
@@ -107,7 +115,9 @@ export const arrowField = {
     name,
     type: 'map',
     nullable: false,
-    children: [{ name: 'entries', type: 'struct', nullable: false, children: [leaf('utf8')('key'), leaf('utf8')('value')] }],
+    children: [
+      { name: 'entries', type: 'struct', nullable: false, children: [leaf('utf8')('key'), leaf('utf8')('value')] },
+    ],
   }),
   listOfStruct: (name: string, members: readonly ArrowField[]): ArrowField => ({
     name,

@@ -5,7 +5,12 @@ import { makeSpan } from '../../testing/makeSpan.js';
 import { toSpanInsertRow, type SpanInsertRow } from '../spanRow.js';
 import { nanosToDateTime64 } from '../../time.js';
 import { encodeSpanRecordBatch } from './encodeSpanRecordBatch.js';
-import { SPANS_ARROW_COLUMNS, SPANS_ARROW_SCHEMA_FINGERPRINT, SPANS_ARROW_SCHEMA_MESSAGE, SPANS_ARROW_SCHEMA_VERSION } from './spansArrowSchema.js';
+import {
+  SPANS_ARROW_COLUMNS,
+  SPANS_ARROW_SCHEMA_FINGERPRINT,
+  SPANS_ARROW_SCHEMA_MESSAGE,
+  SPANS_ARROW_SCHEMA_VERSION,
+} from './spansArrowSchema.js';
 import { spansArrowStream } from './spansArrowStream.js';
 
 const T0 = 1_700_000_000_123_456_789n;
@@ -22,11 +27,17 @@ function rawNanos(table: Table, path: (t: Table) => { data: ReadonlyArray<{ valu
 describe('encodeSpanRecordBatch (one Arrow IPC RecordBatch message per call)', () => {
   it("writes a stream apache-arrow reads, with the spans table's columns and types", () => {
     const spans = edgeCaseSpans('p', T0);
-    const table = read([encodeSpanRecordBatch(spans.slice(0, 5)), encodeSpanRecordBatch([]), encodeSpanRecordBatch(spans.slice(5))]);
+    const table = read([
+      encodeSpanRecordBatch(spans.slice(0, 5)),
+      encodeSpanRecordBatch([]),
+      encodeSpanRecordBatch(spans.slice(5)),
+    ]);
     expect(table.numRows).toBe(spans.length);
     expect(table.batches.map((b) => b.numRows)).toEqual([5, 0, spans.length - 5]);
     expect(table.schema.fields.map((f) => f.name)).toEqual(SPANS_ARROW_COLUMNS);
-    const types = Object.fromEntries(table.schema.fields.map((f) => [f.name, `${String(f.type)}${f.nullable ? '?' : ''}`]));
+    const types = Object.fromEntries(
+      table.schema.fields.map((f) => [f.name, `${String(f.type)}${f.nullable ? '?' : ''}`]),
+    );
     expect(types).toMatchObject({
       project_id: 'Utf8',
       is_run_root: 'Bool',
@@ -75,7 +86,10 @@ describe('encodeSpanRecordBatch (one Arrow IPC RecordBatch message per call)', (
             break;
           }
           case 'events': {
-            const events = Array.from(value as Iterable<{ name: string; attributes: string }>, (e) => ({ name: e.name, attributes: e.attributes }));
+            const events = Array.from(value as Iterable<{ name: string; attributes: string }>, (e) => ({
+              name: e.name,
+              attributes: e.attributes,
+            }));
             expect(events).toEqual(row.events.map((e) => ({ name: e.name, attributes: e.attributes })));
             for (const e of row.events) expect(nanosToDateTime64(eventTimes[eventIndex++]!)).toBe(e.time);
             break;
@@ -107,7 +121,10 @@ describe('encodeSpanRecordBatch (one Arrow IPC RecordBatch message per call)', (
 
   it('names its schema by version and fingerprint', () => {
     // a schema change changes the fingerprint: bump SPANS_ARROW_SCHEMA_VERSION with it, and pin both here
-    expect({ version: SPANS_ARROW_SCHEMA_VERSION, fingerprint: SPANS_ARROW_SCHEMA_FINGERPRINT }).toEqual({ version: 1, fingerprint: SPANS_ARROW_SCHEMA_FINGERPRINT_V1 });
+    expect({ version: SPANS_ARROW_SCHEMA_VERSION, fingerprint: SPANS_ARROW_SCHEMA_FINGERPRINT }).toEqual({
+      version: 1,
+      fingerprint: SPANS_ARROW_SCHEMA_FINGERPRINT_V1,
+    });
     expect(SPANS_ARROW_SCHEMA_MESSAGE.byteLength % 8).toBe(0);
   });
 });

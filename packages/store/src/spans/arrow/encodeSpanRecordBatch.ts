@@ -5,7 +5,8 @@ import { RecordBatchWriter } from './RecordBatchWriter.js';
 import { SpanColumns } from './SpanColumns.js';
 import { SPANS_ARROW_LAYOUT } from './spansArrowSchema.js';
 
-if (endianness() !== 'LE') throw new Error('the Arrow span encoder writes typed arrays as little-endian and needs a little-endian host');
+if (endianness() !== 'LE')
+  throw new Error('the Arrow span encoder writes typed arrays as little-endian and needs a little-endian host');
 
 /** Buffers a batch grew beyond this are let go of after it. */
 const KEEP_BYTES = 32 << 20;

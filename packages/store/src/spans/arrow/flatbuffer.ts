@@ -161,7 +161,9 @@ function writeChild(w: Writer, c: FbChild): number {
 
 function writeTable(w: Writer, t: FbTable): number {
   // inline layout: the vtable offset first, then fields largest first so no padding is needed between them
-  const present = t.fields.flatMap((f, id) => (f === undefined ? [] : [{ id, f, size: isScalar(f) ? SCALAR_SIZE[f.kind] : 4 }]));
+  const present = t.fields.flatMap((f, id) =>
+    f === undefined ? [] : [{ id, f, size: isScalar(f) ? SCALAR_SIZE[f.kind] : 4 }],
+  );
   present.sort((a, b) => b.size - a.size || a.id - b.id);
   const maxAlign = Math.max(4, ...present.map((p) => p.size));
   const slots = new Map<number, number>();

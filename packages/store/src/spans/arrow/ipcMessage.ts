@@ -20,7 +20,11 @@ export const END_OF_STREAM: Uint8Array = new Uint8Array([0xff, 0xff, 0xff, 0xff,
  * template can be patched; positions the header's scalars and struct vectors
  * record are made relative to the returned bytes.
  */
-export function encapsulateMessage(header: MessageHeaderTag, table: FbTable, bodyLength: number): { bytes: Uint8Array; bodyLengthAt: number } {
+export function encapsulateMessage(
+  header: MessageHeaderTag,
+  table: FbTable,
+  bodyLength: number,
+): { bytes: Uint8Array; bodyLengthAt: number } {
   const bodyLengthField: FbScalar = fb.i64(bodyLength);
   const message = fb.table(fb.i16(METADATA_V5), fb.u8(header), table, bodyLengthField);
   const flat = buildFlatBuffer(message);

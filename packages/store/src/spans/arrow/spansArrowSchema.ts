@@ -63,7 +63,10 @@ export const SPANS_ARROW_SCHEMA_MESSAGE: Uint8Array = schemaMessage(SPANS_ARROW_
 export const SPANS_ARROW_SCHEMA_VERSION = 1;
 
 /** sha256 (hex, first 16 chars) of the schema message: changes with any change to the schema. */
-export const SPANS_ARROW_SCHEMA_FINGERPRINT: string = createHash('sha256').update(SPANS_ARROW_SCHEMA_MESSAGE).digest('hex').slice(0, 16);
+export const SPANS_ARROW_SCHEMA_FINGERPRINT: string = createHash('sha256')
+  .update(SPANS_ARROW_SCHEMA_MESSAGE)
+  .digest('hex')
+  .slice(0, 16);
 
 /** Field nodes and buffers of every spans record batch. */
 export const SPANS_ARROW_LAYOUT = countNodesAndBuffers(SPANS_ARROW_FIELDS);
