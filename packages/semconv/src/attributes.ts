@@ -29,6 +29,10 @@ export const TelltaleAttr = {
   outputHash: 'telltale.output.hash',
   /** Cost of the span in USD, when the instrumentation knows it. */
   costUsd: 'telltale.cost.usd',
+  /** Milliseconds from a streamed model call's start to its first output chunk. */
+  llmTimeToFirstTokenMs: 'telltale.llm.time_to_first_token_ms',
+  /** `true` when the caller stopped reading a streamed model call before it ended (break, abort). */
+  llmStreamAbandoned: 'telltale.llm.stream.abandoned',
   /** Resource attribute naming the project in open (no-auth) mode. */
   project: 'telltale.project',
 } as const;
@@ -45,6 +49,8 @@ export const OtelAttr = {
   /** Deprecated predecessor of gen_ai.provider.name. */
   genAiSystem: 'gen_ai.system',
   genAiRequestModel: 'gen_ai.request.model',
+  genAiResponseId: 'gen_ai.response.id',
+  genAiResponseFinishReasons: 'gen_ai.response.finish_reasons',
   genAiResponseModel: 'gen_ai.response.model',
   genAiInputTokens: 'gen_ai.usage.input_tokens',
   genAiOutputTokens: 'gen_ai.usage.output_tokens',

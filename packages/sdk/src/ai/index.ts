@@ -1,0 +1,2 @@
+export { telltaleTelemetry } from './telltaleTelemetry.js';
+export type { TelltaleTelemetryOptions, AiSdkTelemetrySettings } from './telltaleTelemetry.js';

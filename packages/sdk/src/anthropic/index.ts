@@ -1,0 +1,2 @@
+export { instrumentAnthropic } from './instrumentAnthropic.js';
+export type { InstrumentAnthropicOptions } from './instrumentAnthropic.js';

@@ -1,0 +1,137 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
+import { defaultTelltale } from '../defaultTelltale.js';
+import { LlmCall } from '../llm/LlmCall.js';
+import type { LlmInstrumentOptions } from '../llm/LlmCall.js';
+import { observeIterable } from '../llm/observeIterable.js';
+import { patchMethods, proxyMethods } from '../llm/wrapMethods.js';
+import type { MethodTable } from '../llm/wrapMethods.js';
+import { anthropicUsage } from './anthropicUsage.js';
+
+export interface InstrumentAnthropicOptions extends LlmInstrumentOptions {
+  /** `gen_ai.provider.name` (default `anthropic`). */
+  provider?: string;
+  /** Patch the client in place instead of returning a proxy (the client is then changed for every caller). */
+  patch?: boolean;
+}
+
+type Original = (...args: unknown[]) => unknown;
+
+/**
+ * Records every `messages.create` (streamed or not) and `messages.stream`
+ * call of an `@anthropic-ai/sdk` client as a Telltale llm step. Returns a
+ * proxy: the client you pass is left alone unless `patch: true`.
+ */
+export function instrumentAnthropic<C extends Anthropic>(client: C, options: InstrumentAnthropicOptions = {}): C {
+  const table: MethodTable = {
+    'messages.create': (original) => (body, ...rest) => create(original, body, rest, options),
+    'messages.stream': (original) => (body, ...rest) => stream(original, body, rest, options),
+  };
+  if (options.patch === true) {
+    patchMethods(client, table);
+    return client;
+  }
+  return proxyMethods(client, table);
+}
+
+function specOf(params: MessageCreateParams, options: InstrumentAnthropicOptions) {
+  return { provider: options.provider ?? 'anthropic', model: params.model, operation: 'chat' };
+}
+
+function create(original: Original, body: unknown, rest: unknown[], options: InstrumentAnthropicOptions): unknown {
+  const params = body as MessageCreateParams | undefined;
+  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
+  return LlmCall.open(options.telltale ?? defaultTelltale, specOf(params, options), options, (call) => {
+    const pending = original(body, ...rest) as PromiseLike<unknown>;
+    pending.then(
+      (result) =>
+        params.stream === true
+          ? observeEvents(result as AsyncIterable<RawMessageStreamEvent>, call)
+          : endWithMessage(result as Message, call),
+      (err: unknown) => call.fail(err),
+    );
+    return pending;
+  });
+}
+
+function recordMessage(m: Pick<Message, 'model' | 'id' | 'stop_reason' | 'usage'>, call: LlmCall): void {
+  call.response({ model: m.model, id: m.id, finishReasons: [m.stop_reason], usage: anthropicUsage(m.usage) });
+}
+
+function endWithMessage(m: Message, call: LlmCall): void {
+  recordMessage(m, call);
+  call.finish();
+}
+
+/** Raw events of `messages.create({ stream: true })`: usage starts in message_start, output grows in message_delta. */
+function observeEvents(events: AsyncIterable<RawMessageStreamEvent>, call: LlmCall): void {
+  let snapshot: Pick<Message, 'model' | 'id' | 'stop_reason' | 'usage'> | undefined;
+  let complete = false;
+  const record = (): void => {
+    if (snapshot) recordMessage(snapshot, call);
+  };
+  observeIterable(events, {
+    item: (event) => {
+      if (event.type === 'message_start') {
+        const { model, id, stop_reason, usage } = event.message;
+        snapshot = { model, id, stop_reason, usage: { ...usage } };
+      } else if (event.type === 'content_block_delta') call.firstChunk();
+      else if (event.type === 'message_delta' && snapshot) {
+        snapshot.stop_reason = event.delta.stop_reason ?? snapshot.stop_reason;
+        const u = event.usage;
+        snapshot.usage.output_tokens = u.output_tokens;
+        if (u.input_tokens != null) snapshot.usage.input_tokens = u.input_tokens;
+        if (u.cache_read_input_tokens != null) snapshot.usage.cache_read_input_tokens = u.cache_read_input_tokens;
+        if (u.cache_creation_input_tokens != null)
+          snapshot.usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
+      } else if (event.type === 'message_stop') complete = true;
+      return true;
+    },
+    done: () => {
+      record();
+      if (complete) call.finish();
+      else call.abandon();
+    },
+    error: (err) => {
+      record();
+      call.fail(err);
+    },
+    returned: () => {
+      record();
+      call.abandon();
+    },
+  });
+}
+
+/** `messages.stream()`: a MessageStream, returned at once; its events tell how it ends. */
+function stream(original: Original, body: unknown, rest: unknown[], options: InstrumentAnthropicOptions): unknown {
+  const params = body as MessageCreateParams | undefined;
+  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
+  return LlmCall.open(options.telltale ?? defaultTelltale, specOf(params, options), options, (call) => {
+    const ms = original(body, ...rest) as MessageStream;
+    ms.on('streamEvent', (event) => {
+      if (event.type === 'content_block_delta') call.firstChunk();
+    });
+    ms.on('finalMessage', (message) => endWithMessage(message, call));
+    ms.on('error', (err) => {
+      recordPartial(ms, call);
+      call.fail(err);
+    });
+    // the caller broke out of the loop (which aborts) or aborted it
+    ms.on('abort', () => {
+      recordPartial(ms, call);
+      call.abandon();
+    });
+    ms.on('end', () => call.finish());
+    return ms;
+  });
+}
+
+function recordPartial(ms: MessageStream, call: LlmCall): void {
+  try {
+    recordMessage(ms.currentMessage ?? ({} as Message), call);
+  } catch {
+    // no message yet
+  }
+}

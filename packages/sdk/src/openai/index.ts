@@ -1,0 +1,2 @@
+export { instrumentOpenAI } from './instrumentOpenAI.js';
+export type { InstrumentOpenAIOptions } from './instrumentOpenAI.js';

@@ -1,0 +1,188 @@
+import type OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { Response, ResponseCreateParams, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { defaultTelltale } from '../defaultTelltale.js';
+import { LlmCall } from '../llm/LlmCall.js';
+import type { LlmInstrumentOptions } from '../llm/LlmCall.js';
+import { observeIterable } from '../llm/observeIterable.js';
+import { patchMethods, proxyMethods } from '../llm/wrapMethods.js';
+import type { MethodTable } from '../llm/wrapMethods.js';
+import { chatUsage, responsesUsage } from './openAiUsage.js';
+
+export interface InstrumentOpenAIOptions extends LlmInstrumentOptions {
+  /** `gen_ai.provider.name` (default `openai`; set it for OpenAI-compatible servers). */
+  provider?: string;
+  /** Patch the client in place instead of returning a proxy (the client is then changed for every caller). */
+  patch?: boolean;
+}
+
+type Thenable = PromiseLike<unknown>;
+
+/**
+ * Records every `chat.completions.create` and `responses.create` call of an
+ * `openai` client as a Telltale llm step: model, usage (cached and reasoning
+ * tokens included), finish reasons and, for streams, the time to first token.
+ * Returns a proxy: the client you pass is left alone unless `patch: true`.
+ */
+export function instrumentOpenAI<C extends OpenAI>(client: C, options: InstrumentOpenAIOptions = {}): C {
+  const table: MethodTable = {
+    'chat.completions.create': (original) => (body, ...rest) => createChat(original, body, rest, options),
+    'responses.create': (original) => (body, ...rest) => createResponse(original, body, rest, options),
+  };
+  if (options.patch === true) {
+    patchMethods(client, table);
+    return client;
+  }
+  return proxyMethods(client, table);
+}
+
+function createChat(
+  original: (...args: unknown[]) => unknown,
+  body: unknown,
+  rest: unknown[],
+  options: InstrumentOpenAIOptions,
+): unknown {
+  const params = body as ChatCompletionCreateParams | undefined;
+  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
+  const telltale = options.telltale ?? defaultTelltale;
+  const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
+  return LlmCall.open(telltale, spec, options, (call) => {
+    const streaming = params.stream === true;
+    // usage comes in a last, choice-less chunk only when asked for; ask, and hide that chunk if the caller did not
+    const hideUsageChunk = streaming && params.stream_options?.include_usage !== true;
+    const sent = hideUsageChunk ? { ...params, stream_options: { ...params.stream_options, include_usage: true } } : params;
+    const pending = original(sent, ...rest) as Thenable;
+    pending.then(
+      (result) =>
+        streaming
+          ? observeChatStream(result as AsyncIterable<ChatCompletionChunk>, call, hideUsageChunk)
+          : recordChat(result as ChatCompletion, call),
+      (err: unknown) => call.fail(err),
+    );
+    return pending;
+  });
+}
+
+function recordChat(res: ChatCompletion, call: LlmCall): void {
+  call.response({
+    model: res.model,
+    id: res.id,
+    finishReasons: res.choices.map((c) => c.finish_reason),
+    usage: chatUsage(res.usage),
+  });
+  call.finish();
+}
+
+function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: LlmCall, hideUsageChunk: boolean): void {
+  const reasons: string[] = [];
+  let model: string | undefined;
+  let id: string | undefined;
+  let usage: ChatCompletionChunk['usage'];
+  const record = (): void => call.response({ model, id, finishReasons: reasons, usage: chatUsage(usage) });
+  observeIterable(stream, {
+    item: (chunk) => {
+      model ??= chunk.model;
+      id ??= chunk.id;
+      if (chunk.usage) usage = chunk.usage;
+      for (const c of chunk.choices) {
+        if (c.finish_reason) reasons[c.index] = c.finish_reason;
+        const d = c.delta as { content?: string | null; refusal?: string | null; tool_calls?: unknown[] } | undefined;
+        if (d && ((d.content ?? '') !== '' || (d.refusal ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0))
+          call.firstChunk();
+      }
+      return !(hideUsageChunk && chunk.choices.length === 0 && chunk.usage);
+    },
+    done: () => {
+      record();
+      if (aborted(stream) && usage === undefined) call.abandon();
+      else call.finish();
+    },
+    error: (err) => {
+      record();
+      call.fail(err);
+    },
+    returned: () => {
+      record();
+      call.abandon();
+    },
+  });
+}
+
+function createResponse(
+  original: (...args: unknown[]) => unknown,
+  body: unknown,
+  rest: unknown[],
+  options: InstrumentOpenAIOptions,
+): unknown {
+  const params = body as ResponseCreateParams | undefined;
+  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
+  const telltale = options.telltale ?? defaultTelltale;
+  const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
+  return LlmCall.open(telltale, spec, options, (call) => {
+    const streaming = params.stream === true;
+    const pending = original(body, ...rest) as Thenable;
+    pending.then(
+      (result) =>
+        streaming
+          ? observeResponseStream(result as AsyncIterable<ResponseStreamEvent>, call)
+          : endWithResponse(result as Response, call),
+      (err: unknown) => call.fail(err),
+    );
+    return pending;
+  });
+}
+
+function recordResponse(res: Response, call: LlmCall): void {
+  call.response({
+    model: res.model,
+    id: res.id,
+    finishReasons: [res.status === 'incomplete' ? (res.incomplete_details?.reason ?? 'incomplete') : res.status],
+    usage: responsesUsage(res.usage),
+  });
+}
+
+function endWithResponse(res: Response, call: LlmCall): void {
+  recordResponse(res, call);
+  if (res.status === 'failed') call.fail(responseFailure(res));
+  else call.finish();
+}
+
+function responseFailure(res: Response): Error {
+  const e = res.error;
+  return Object.assign(new Error(e?.message ?? 'response failed'), {
+    name: 'ResponseFailedError',
+    code: e?.code ?? 'response_failed',
+  });
+}
+
+function observeResponseStream(stream: AsyncIterable<ResponseStreamEvent>, call: LlmCall): void {
+  let last: Response | undefined;
+  observeIterable(stream, {
+    item: (event) => {
+      if (event.type.endsWith('.delta')) call.firstChunk();
+      if ('response' in event && typeof event.response === 'object' && event.response !== null) last = event.response;
+      return true;
+    },
+    done: () => {
+      if (last === undefined) return call.abandon();
+      if (last.status === 'in_progress' || last.status === 'queued') {
+        recordResponse(last, call);
+        return call.abandon();
+      }
+      endWithResponse(last, call);
+    },
+    error: (err) => {
+      if (last) recordResponse(last, call);
+      call.fail(err);
+    },
+    returned: () => {
+      if (last) recordResponse(last, call);
+      call.abandon();
+    },
+  });
+}
+
+function aborted(stream: unknown): boolean {
+  const signal = (stream as { controller?: { signal?: { aborted?: boolean } } }).controller?.signal;
+  return signal?.aborted === true;
+}
