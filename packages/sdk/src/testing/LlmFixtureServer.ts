@@ -24,6 +24,13 @@ const ROUTES: Readonly<Record<string, { fixture: string; provider: string }>> = 
   '/v1/messages': { fixture: 'anthropic-messages', provider: 'anthropic' },
 };
 
+/** A non-streamed chat request offering tools, before any tool result: answered with a tool call. */
+function wantsToolCall(path: string, body: Record<string, unknown>): boolean {
+  if (path !== '/v1/chat/completions' || body.stream === true || !Array.isArray(body.tools)) return false;
+  const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown }[]) : [];
+  return !messages.some((m) => m.role === 'tool');
+}
+
 /** The model name that makes the server answer 429 with the provider's rate-limit body. */
 export const RATE_LIMITED_MODEL = 'rate-limited';
 
@@ -72,9 +79,11 @@ export class LlmFixtureServer {
     const name =
       body.model === RATE_LIMITED_MODEL
         ? `${route.provider}-429`
-        : body.stream === true
-          ? `${route.fixture}.sse`
-          : route.fixture;
+        : wantsToolCall(path, body)
+          ? 'openai-chat-tool'
+          : body.stream === true
+            ? `${route.fixture}.sse`
+            : route.fixture;
     const fx = llmFixture(name);
     if (fx.events === undefined) {
       res.writeHead(fx.status, { 'content-type': 'application/json', ...fx.headers }).end(JSON.stringify(fx.body));
