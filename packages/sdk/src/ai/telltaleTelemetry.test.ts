@@ -17,9 +17,7 @@ const usageOf = (name: string) =>
   (llmFixture(name).body as { usage: unknown }).usage as { prompt_tokens: number; completion_tokens: number };
 
 function model() {
-  return createOpenAICompatible({ name: 'openai', baseURL: `${server.origin}/v1`, apiKey: 'sk-test' })(
-    'gpt-4o-mini',
-  );
+  return createOpenAICompatible({ name: 'openai', baseURL: `${server.origin}/v1`, apiKey: 'sk-test' })('gpt-4o-mini');
 }
 
 describe('telltaleTelemetry (Vercel AI SDK)', () => {

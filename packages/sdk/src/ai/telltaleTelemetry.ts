@@ -33,7 +33,10 @@ export interface AiSdkTelemetrySettings {
  */
 export function telltaleTelemetry(options: TelltaleTelemetryOptions = {}): AiSdkTelemetrySettings {
   const provider = options.tracerProvider ?? trace.getTracerProvider();
-  const settings: AiSdkTelemetrySettings = { isEnabled: true, tracer: provider.getTracer(`${SDK_NAME}/ai`, SDK_VERSION) };
+  const settings: AiSdkTelemetrySettings = {
+    isEnabled: true,
+    tracer: provider.getTracer(`${SDK_NAME}/ai`, SDK_VERSION),
+  };
   if (options.functionId !== undefined) settings.functionId = options.functionId;
   if (options.metadata !== undefined) settings.metadata = options.metadata;
   if (options.recordInputs !== undefined) settings.recordInputs = options.recordInputs;

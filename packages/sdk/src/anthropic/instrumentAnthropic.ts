@@ -25,8 +25,14 @@ type Original = (...args: unknown[]) => unknown;
  */
 export function instrumentAnthropic<C extends Anthropic>(client: C, options: InstrumentAnthropicOptions = {}): C {
   const table: MethodTable = {
-    'messages.create': (original) => (body, ...rest) => create(original, body, rest, options),
-    'messages.stream': (original) => (body, ...rest) => stream(original, body, rest, options),
+    'messages.create':
+      (original) =>
+      (body, ...rest) =>
+        create(original, body, rest, options),
+    'messages.stream':
+      (original) =>
+      (body, ...rest) =>
+        stream(original, body, rest, options),
   };
   if (options.patch === true) {
     patchMethods(client, table);

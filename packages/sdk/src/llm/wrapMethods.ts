@@ -37,7 +37,8 @@ export function patchMethods(client: object, table: MethodTable): void {
     const parts = path.split('.');
     const method = parts.pop()!;
     let owner: unknown = client;
-    for (const part of parts) owner = owner === null || typeof owner !== 'object' ? undefined : Reflect.get(owner, part);
+    for (const part of parts)
+      owner = owner === null || typeof owner !== 'object' ? undefined : Reflect.get(owner, part);
     if (owner === null || typeof owner !== 'object') continue;
     const current: unknown = Reflect.get(owner, method);
     if (typeof current !== 'function' || PATCHED.has(current)) continue;

@@ -100,9 +100,10 @@ describe('instrumentOpenAI: chat.completions.create', () => {
 
   it('a 429 becomes a failed llm step with error.type rate_limit, and the caller gets the client error', async () => {
     const { mem, client } = setup();
-    const err = await client.chat.completions
-      .create({ model: RATE_LIMITED_MODEL, messages: [] })
-      .then(() => undefined, (e: unknown) => e);
+    const err = await client.chat.completions.create({ model: RATE_LIMITED_MODEL, messages: [] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     const s = mem.span(`chat ${RATE_LIMITED_MODEL}`);
     expect(s.status.code).toBe(SpanStatusCode.ERROR);

@@ -1,5 +1,9 @@
 import type OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+} from 'openai/resources/chat/completions';
 import type { Response, ResponseCreateParams, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { defaultTelltale } from '../defaultTelltale.js';
 import { LlmCall } from '../llm/LlmCall.js';
@@ -26,8 +30,14 @@ type Thenable = PromiseLike<unknown>;
  */
 export function instrumentOpenAI<C extends OpenAI>(client: C, options: InstrumentOpenAIOptions = {}): C {
   const table: MethodTable = {
-    'chat.completions.create': (original) => (body, ...rest) => createChat(original, body, rest, options),
-    'responses.create': (original) => (body, ...rest) => createResponse(original, body, rest, options),
+    'chat.completions.create':
+      (original) =>
+      (body, ...rest) =>
+        createChat(original, body, rest, options),
+    'responses.create':
+      (original) =>
+      (body, ...rest) =>
+        createResponse(original, body, rest, options),
   };
   if (options.patch === true) {
     patchMethods(client, table);
@@ -50,7 +60,9 @@ function createChat(
     const streaming = params.stream === true;
     // usage comes in a last, choice-less chunk only when asked for; ask, and hide that chunk if the caller did not
     const hideUsageChunk = streaming && params.stream_options?.include_usage !== true;
-    const sent = hideUsageChunk ? { ...params, stream_options: { ...params.stream_options, include_usage: true } } : params;
+    const sent = hideUsageChunk
+      ? { ...params, stream_options: { ...params.stream_options, include_usage: true } }
+      : params;
     const pending = original(sent, ...rest) as Thenable;
     pending.then(
       (result) =>
