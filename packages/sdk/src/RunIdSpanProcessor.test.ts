@@ -1,4 +1,11 @@
-import { ROOT_CONTEXT, context, defaultTextMapGetter, defaultTextMapSetter, propagation, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -34,10 +41,7 @@ describe('RunIdSpanProcessor and the run id in W3C baggage', () => {
 
   it('run() puts its run id in the baggage, next to the entries already there', async () => {
     const t = inMemoryTelltale();
-    const outer = propagation.setBaggage(
-      ROOT_CONTEXT,
-      propagation.createBaggage({ 'tenant.id': { value: 'acme' } }),
-    );
+    const outer = propagation.setBaggage(ROOT_CONTEXT, propagation.createBaggage({ 'tenant.id': { value: 'acme' } }));
     const { runId, entries } = await context.with(outer, () =>
       t.telltale.run('agent', (r) => {
         const bag = propagation.getBaggage(context.active());

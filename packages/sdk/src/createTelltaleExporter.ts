@@ -32,11 +32,7 @@ export function createTelltaleExporter(opts: TelltaleExporterOptions = {}): Span
     getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT');
   // With no url, the OTel exporter resolves the OTEL_EXPORTER_OTLP_* endpoints itself.
   const url =
-    endpoint !== undefined
-      ? tracesUrl(endpoint)
-      : otelEndpoint !== undefined
-        ? undefined
-        : tracesUrl(DEFAULT_ENDPOINT);
+    endpoint !== undefined ? tracesUrl(endpoint) : otelEndpoint !== undefined ? undefined : tracesUrl(DEFAULT_ENDPOINT);
   const headers: Record<string, string> = apiKey === undefined ? {} : { Authorization: `Bearer ${apiKey}` };
   return new OTLPTraceExporter(url === undefined ? { headers } : { url, headers });
 }

@@ -68,7 +68,8 @@ describe('init reads the standard OTel and TELLTALE_* environment', () => {
     expect(resource['deployment.environment']).toBe('staging');
     expect(resource[TelltaleAttr.project]).toBe('acme');
     // …and those are the attributes that went over the wire (protobuf keeps strings as UTF-8).
-    for (const s of ['env-agent', 'deployment.environment', 'staging', 'acme']) expect(request.body.includes(s)).toBe(true);
+    for (const s of ['env-agent', 'deployment.environment', 'staging', 'acme'])
+      expect(request.body.includes(s)).toBe(true);
   });
 
   it('the traces-specific endpoint is used as is; traces headers win over the general ones', async () => {
