@@ -3,30 +3,11 @@ import { context, propagation } from '@opentelemetry/api';
 import { init, run, shutdown, tool, type TelltaleHandle } from '@telltale/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChildService } from './harness/ChildService.js';
-import { listRuns, type ApiSpan } from './harness/interopApi.js';
+import { listRuns } from './harness/interopApi.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
+import { waitForRunSpans } from './harness/waitForRunSpans.js';
 
 const DOWNSTREAM = fileURLToPath(new URL('./fixtures/downstreamService.mjs', import.meta.url));
-
-interface StoredSpan extends ApiSpan {
-  traceId: string;
-  kind: number;
-  attributes: Record<string, unknown>;
-  resourceAttributes: Record<string, unknown>;
-}
-
-/** Polls `GET /api/v1/runs/:id` until it holds `count` spans (or the deadline passes). */
-async function waitForSpans(telltale: TelltaleProcess, runId: string, count: number): Promise<StoredSpan[]> {
-  const deadline = Date.now() + 20_000;
-  let spans: StoredSpan[] = [];
-  while (Date.now() < deadline) {
-    const { status, body } = await telltale.getJson<{ spans?: StoredSpan[] }>(`/api/v1/runs/${runId}`);
-    spans = status === 200 ? (body.spans ?? []) : [];
-    if (spans.length >= count) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`run ${runId} has ${spans.length} spans, not ${count}, after 20 s`);
-}
 
 /**
  * An agent (this process: init + run) calls an inventory service in another
@@ -89,7 +70,7 @@ describe('run id propagation across processes over HTTP (W3C trace context + bag
     const flushed = await fetch(`http://127.0.0.1:${downstream.announced.port}/flush`, { method: 'POST' });
     expect(flushed.status).toBe(204);
     for (const r of runs) {
-      const early = await waitForSpans(telltale, r.runId, 2);
+      const early = await waitForRunSpans(telltale, r.runId, 2);
       expect(early.map((s) => s.name).sort()).toEqual(['GET /stock', 'inventory.lookup']);
     }
 
@@ -97,7 +78,7 @@ describe('run id propagation across processes over HTTP (W3C trace context + bag
     await agent.forceFlush({ timeoutMs: 10_000 });
 
     for (const r of runs) {
-      const spans = await waitForSpans(telltale, r.runId, 4);
+      const spans = await waitForRunSpans(telltale, r.runId, 4);
       expect(spans.map((s) => s.name).sort()).toEqual(['GET /stock', 'check-stock', 'inventory.lookup', 'order-agent']);
       expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
       for (const s of spans) expect(s.attributes['telltale.run.id']).toBe(r.runId);
@@ -115,7 +96,7 @@ describe('run id propagation across processes over HTTP (W3C trace context + bag
     );
     // No stray run keyed by the trace id of an agent run.
     const traceIds = new Set(
-      (await Promise.all(runs.map((r) => waitForSpans(telltale, r.runId, 4)))).map((s) => s[0]!.traceId),
+      (await Promise.all(runs.map((r) => waitForRunSpans(telltale, r.runId, 4)))).map((s) => s[0]!.traceId),
     );
     expect((await listRuns(telltale)).filter((x) => traceIds.has(x.runId))).toEqual([]);
   });
