@@ -1,6 +1,6 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SpanKind, context, trace, type Context, type Tracer } from '@opentelemetry/api';
+import { SpanKind, context, type Context, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -52,10 +52,11 @@ function provider(service: string, server: () => TelltaleProcess): BasicTracerPr
 /** The tool service: a node http server whose handler continues the caller's trace (plain OTel: no run id). */
 function toolServer(tracer: Tracer): Server {
   return createServer((req, res) => {
-    const parent: Context = propagator.extract(context.active(), req.headers, {
-      get: (carrier, key) => carrier[key] as string | undefined,
+    const getter: TextMapGetter<IncomingHttpHeaders> = {
+      get: (carrier, key) => carrier[key],
       keys: (carrier) => Object.keys(carrier),
-    });
+    };
+    const parent: Context = propagator.extract(context.active(), req.headers, getter);
     tracer.startActiveSpan('GET /lookup', { kind: SpanKind.SERVER }, parent, (server) => {
       const chat = tracer.startSpan('chat gpt-4o-mini', {
         attributes: { [OtelAttr.genAiOperationName]: 'chat', [OpenInferenceAttr.costTotal]: TOOL_COST },
