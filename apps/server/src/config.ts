@@ -57,6 +57,8 @@ export const StartConfigSchema = z
       .max(1024 ** 3)
       .default(DEFAULT_SPOOL_SEGMENT_BYTES),
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
+    /** A downstream trace fragment (spans without a run id, no trace root) waits this long for its run before it is a run of its own. */
+    orphanQuietSeconds: z.coerce.number().min(0).max(3600).default(30),
     webDir: z.string().optional(),
     demo: z.boolean().default(false),
     /** Base URL of the dashboard as receivers should open it (links in notifications); default: the listening URL. */

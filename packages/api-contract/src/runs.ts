@@ -30,7 +30,9 @@ export const ListRunsQuery = z
   .object({
     ...pageQuery(1000, 50),
     outcome: runOutcomeSchema.optional(),
-    service: NameParam.optional(),
+    service: NameParam.optional().describe(
+      "only runs in which this service took part: the root's service, or a downstream service the run called",
+    ),
     agent: NameParam.optional().describe("only runs whose root is this agent (the run root's name)"),
     step: NameParam.optional().describe('only runs containing a step with this step name'),
     tool: NameParam.optional().describe('only runs containing a call of this tool'),
@@ -98,6 +100,8 @@ export const spanSchema = z.object({
   /** `''` for a root span. */
   parentSpanId: z.string(),
   name: z.string(),
+  /** The service that recorded the span (resource `service.name`). */
+  serviceName: z.string().default(''),
   /** OTLP `SpanKind` (0 unspecified … 5 consumer). */
   kind: z.number().int(),
   stepKind: stepKindSchema,
@@ -122,7 +126,12 @@ export const spanSchema = z.object({
 });
 export type Span = z.infer<typeof spanSchema>;
 
-export const runDetailSchema = z.object({ run: runSummarySchema, spans: z.array(spanSchema) });
+export const runDetailSchema = z.object({
+  run: runSummarySchema,
+  /** Every service that recorded spans of the run, sorted: the root's and any downstream service it called. */
+  services: z.array(z.string()).default([]),
+  spans: z.array(spanSchema),
+});
 export type RunDetail = z.infer<typeof runDetailSchema>;
 
 export const traceSchema = z.object({ traceId: z.string(), spans: z.array(spanSchema) });

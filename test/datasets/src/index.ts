@@ -65,3 +65,4 @@ export type { RunFacts } from './analyzeRuns.js';
 export { shuffleForDelivery } from './shuffleForDelivery.js';
 export type { DeliveryOptions } from './shuffleForDelivery.js';
 export { firstDifference } from './firstDifference.js';
+export { crossServiceVariant, DOWNSTREAM_SERVICE } from './crossServiceVariant.js';

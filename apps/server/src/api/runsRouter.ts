@@ -71,13 +71,13 @@ export function runsRouter(
       ...API_ROUTES['get /runs/:runId'],
       tag: 'runs',
       summary: "One run's summary and its spans",
-      returns: '{ run, spans }',
+      returns: '{ run, services, spans }: services are every service that recorded spans of the run',
     },
     async ({ params, req }) => {
       const found = await analytics.getRun(projectOf(req), params.runId);
       if (found === undefined)
         throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no run ${params.runId}` });
-      return found;
+      return { ...found, services: [...new Set(found.spans.map((s) => s.serviceName))].sort() };
     },
   );
 

@@ -98,6 +98,12 @@ const CASES: Record<string, Case> = {
     flag: ['--ingest-workers', '3'],
     fromFlag: { ingestWorkers: 3 },
   },
+  '--orphan-quiet-seconds': {
+    env: '5',
+    fromEnv: { orphanQuietSeconds: 5 },
+    flag: ['--orphan-quiet-seconds', '0.5'],
+    fromFlag: { orphanQuietSeconds: 0.5 },
+  },
   '--web-dir': {
     env: '/web/a',
     fromEnv: { webDir: '/web/a' },

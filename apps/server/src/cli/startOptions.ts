@@ -53,6 +53,11 @@ export function addStartOptions(command: Command): Command {
       'spool segment size: drained space is freed a segment at a time (default: 16 MiB)',
     )
     .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
+    .option(
+      '--orphan-quiet-seconds <s>',
+      "spans without a run id, below another service's span, wait this long for their trace's run",
+      '30',
+    )
     .option('--web-dir <dir>', 'built dashboard to serve')
     .option('--demo', 'also run the simulated agent fleet against this server (variable: true/false/1/0)', false)
     .option(

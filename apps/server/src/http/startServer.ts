@@ -136,6 +136,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     runFacts: {
       onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'),
       readWaitMs: RUN_FACTS_READ_WAIT_MS,
+      orphanQuietMs: config.orphanQuietSeconds * 1000,
     },
     onQuery: logStoreQuery(logger),
   });

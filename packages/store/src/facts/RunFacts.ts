@@ -9,6 +9,7 @@ import {
   FINALISE_STEP_FACTS_SQL,
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
+import { TraceRunResolver } from './TraceRunResolver.js';
 
 /**
  * Runs finalised per statement: a bounded `IN` set, and a few hundred ms of
@@ -48,6 +49,8 @@ export interface RunFactsOptions {
   maxPendingMs?: number;
   /** Milliseconds now (default Date.now; tests pass their own). */
   clock?: () => number;
+  /** How long a downstream trace fragment waits for its run's spans before it is a run of its own (default 30 s; TraceRunResolver). */
+  orphanQuietMs?: number;
 }
 
 /** A pending run: when it became pending, and when spans for it last arrived. */
@@ -83,6 +86,7 @@ export class RunFacts {
   private readonly quietMs: number;
   private readonly maxPendingMs: number;
   private readonly clock: () => number;
+  private readonly resolver: TraceRunResolver;
   /** Runs taken off `pending` by a flush under way and not yet written. */
   private finalising = 0;
   /** While a time-limited stop runs: no chunk of any flush starts after it. */
@@ -106,6 +110,7 @@ export class RunFacts {
     this.quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
     this.maxPendingMs = opts.maxPendingMs ?? DEFAULT_MAX_PENDING_MS;
     this.clock = opts.clock ?? Date.now;
+    this.resolver = new TraceRunResolver(client, opts.orphanQuietMs);
   }
 
   /** Marks the runs of stored spans (or of (project, run) pairs) as pending: spans for them arrived now. */
@@ -395,8 +400,21 @@ export class RunFacts {
     }
   }
 
-  /** Writes the facts of these runs of one project from their spans. */
-  private async finalise(projectId: string, runIds: readonly string[]): Promise<void> {
+  /**
+   * Writes the facts of these runs of one project from their spans, after
+   * moving the spans that name no run into the run of their trace
+   * (TraceRunResolver); fragments whose run is not known yet stay pending.
+   */
+  private async finalise(projectId: string, chunk: readonly string[]): Promise<void> {
+    const { finalise: runIds, held } = await this.resolver.resolve(projectId, chunk);
+    if (held.length > 0) {
+      const now = this.clock();
+      this.putBack(
+        projectId,
+        held.map((id) => [id, { since: now, last: now }]),
+      );
+    }
+    if (runIds.length === 0) return;
     const query_params = {
       ...filterParams({ projectId, ...ALL_TIME, runIds }, EMPTY_PRICE_TABLE),
       ...runFactThresholdParams(),

@@ -6,6 +6,7 @@ import { m0004ProjectsKeys } from './0004_projects_keys.js';
 import { m0005SpansCompactParts } from './0005_spans_compact_parts.js';
 import { m0006Alerts } from './0006_alerts.js';
 import { m0007Sessions } from './0007_sessions.js';
+import { m0008TraceRuns } from './0008_trace_runs.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0005SpansCompactParts,
   m0006Alerts,
   m0007Sessions,
+  m0008TraceRuns,
 ];

@@ -36,6 +36,7 @@ export interface RunFilter {
   /** Exclusive upper bound on span start. */
   toUnixNano?: bigint;
   outcome?: RunOutcomeValue;
+  /** Runs in which any span came from this service (the root's, or a downstream service's). */
   service?: string;
   /** The run root's name. */
   agent?: string;

@@ -34,15 +34,26 @@ function pageIdsSql(runs: string): string {
   return `${runs}
 SELECT run_id, count() OVER () AS total
 FROM runs
-WHERE {outcome:String} = '' OR outcome = {outcome:String}
+WHERE ({outcome:String} = '' OR outcome = {outcome:String}) AND ${MEMBER_SERVICE_SQL}
 ORDER BY run_start DESC, run_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
 }
 
 function countSql(runs: string): string {
   return `${runs}
-SELECT count() AS total FROM runs WHERE {outcome:String} = '' OR outcome = {outcome:String}`;
+SELECT count() AS total FROM runs WHERE ({outcome:String} = '' OR outcome = {outcome:String}) AND ${MEMBER_SERVICE_SQL}`;
 }
+
+/**
+ * The service filter of the runs list: runs in which any span came from the
+ * service (a downstream service's spans belong to the caller's run), not
+ * only runs whose root did. A run's spans start at or after its first span;
+ * the hour's margin allows for clocks of other services running behind.
+ */
+const MEMBER_SERVICE_SQL = `({memberService:String} = '' OR run_id IN (
+    SELECT run_id FROM spans
+    WHERE project_id = {projectId:String} AND service_name = {memberService:String}
+      AND start_time >= {from:DateTime64(9, 'UTC')} - INTERVAL 1 HOUR))`;
 
 /**
  * Phase 2: the page's runs in full, from the shared run rollup (RUNS_CTE:
@@ -70,7 +81,6 @@ function toAnalyticsFilter(f: RunFilter): AnalyticsFilter {
     projectId: f.projectId,
     fromUnixNano: f.fromUnixNano ?? 0n,
     toUnixNano: f.toUnixNano ?? MAX_TIME_NS,
-    ...(f.service === undefined ? {} : { service: f.service }),
     ...(f.agent === undefined ? {} : { agent: f.agent }),
     ...(f.session === undefined ? {} : { session: f.session }),
     ...(f.stepName === undefined ? {} : { stepName: f.stepName }),
@@ -100,7 +110,11 @@ export async function listRuns(
 ): Promise<{ runs: RunSummary[]; total: number }> {
   const { client } = db;
   const analyticsFilter = toAnalyticsFilter(filter);
-  const params = { ...filterParams(analyticsFilter, prices), outcome: filter.outcome ?? '' };
+  const params = {
+    ...filterParams(analyticsFilter, prices),
+    outcome: filter.outcome ?? '',
+    memberService: filter.service ?? '',
+  };
   // one run by id reads its spans directly (bloom filter), so it is found even before it is finalised
   const facts = filter.runId === undefined && (await useRunFacts(db.runFacts, analyticsFilter));
   const runs = facts ? withClause(FACT_RUNS_CTE) : withClause(PRICED_SPANS_CTE, RUNS_CTE);
