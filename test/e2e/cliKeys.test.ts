@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@telltale/store';
+import { StoreInspector } from '@telltale/store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './harness/runCli.js';
 
@@ -113,18 +114,12 @@ describe('telltale projects / keys CLI round trip (embedded data directory)', ()
   it('stores only the SHA-256 of the secret: no column holds the key or the secret', async () => {
     const store = await Store.open({ kind: 'embedded', dataDir }, { reconcile: false });
     try {
-      const result = await store.client.query({
-        query: 'SELECT * FROM api_keys FINAL WHERE key_id = {keyId:String}',
-        query_params: { keyId },
-        format: 'JSONEachRow',
-      });
-      const rows = await result.json<Record<string, unknown>>();
+      const inspector = new StoreInspector(store);
+      const rows = await inspector.apiKeyRows({ keyId, final: true });
       expect(rows).toHaveLength(1);
       expect(rows[0]!.secret_sha256).toBe(createHash('sha256').update(secret).digest('hex'));
       expect(rows[0]!.secret_sha256).not.toBe(key);
-      const everything = JSON.stringify(
-        await (await store.client.query({ query: 'SELECT * FROM api_keys', format: 'JSONEachRow' })).json(),
-      );
+      const everything = JSON.stringify(await inspector.apiKeyRows());
       expect(everything).not.toContain(secret);
     } finally {
       await store.close();

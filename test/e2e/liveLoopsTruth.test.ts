@@ -1,6 +1,7 @@
 import { LiveLoopDetector, loopSignalsOf, type LiveLoopEvent } from '@telltale/collector';
 import { generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { DEFAULT_LOOP_THRESHOLDS, type SpanRecord } from '@telltale/store';
+import { type SpanRecord } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
 
 /*

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES, firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { Store, runFilterOf, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { StoreInspector, runFilterOf } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Both values agree (numbers to a relative 1e-9); the failure names the first difference. */
@@ -119,8 +120,7 @@ describe('run facts against recomputing from the spans', () => {
   });
 
   it('rebuilds missing facts when the store opens again', async () => {
-    await store.client.command({ query: 'TRUNCATE TABLE run_facts' });
-    await store.client.command({ query: 'TRUNCATE TABLE run_step_facts' });
+    await new StoreInspector(store).truncate(['run_facts', 'run_step_facts']);
     const empty = await analytics.compoundingCurve({ projectId: projectIds[0]!, ...window });
     expect(empty.points).toEqual([]);
     await store.close();

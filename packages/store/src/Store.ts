@@ -22,13 +22,14 @@ import { AlertsRepository } from './alerts/AlertsRepository.js';
 import { AuthRepository } from './keys/AuthRepository.js';
 import { PricesRepository } from './prices/PricesRepository.js';
 import { RunsRepository } from './runs/RunsRepository.js';
+import { registerStoreRunner } from './internal/storeRunners.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
  * project id: no query runs unscoped.
  */
 export class Store {
-  readonly client: ClickHouseClient;
+  readonly #client: ClickHouseClient;
   /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
   readonly runFacts: RunFacts;
   /** The metric queries of the analytics (reliability, latency, cost, loops, failures). */
@@ -49,9 +50,10 @@ export class Store {
     arrowTransport: ArrowInsertTransport,
     onQuery: QueryListener | undefined,
   ) {
-    this.client = client;
+    this.#client = client;
     this.runFacts = new RunFacts(client, factsOpts);
     const runner = new QueryRunner(client, onQuery);
+    registerStoreRunner(this, runner);
     this.metrics = new MetricsRepository(runner, this.runFacts);
     this.alerts = new AlertsRepository(runner);
     this.auth = new AuthRepository(runner);
@@ -100,7 +102,7 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
-      await migrate(store.client, undefined, opts.onMigrationProgress);
+      await migrate(store.#client, undefined, opts.onMigrationProgress);
       // the engine now holds the data directory: no other process stages inserts in its staging dir
       if (stagingDir !== undefined)
         await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
@@ -121,7 +123,7 @@ export class Store {
    */
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     if (spans.length === 0) return;
-    await insertSpanBatches(this.client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
+    await insertSpanBatches(this.#client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
     this.runFacts.markRuns(spans);
   }
 
@@ -138,7 +140,7 @@ export class Store {
     runs: Iterable<{ projectId: string; runId: string }>,
     opts?: { deduplicationToken?: string },
   ): Promise<void> {
-    await insertSpanBatches(this.client, this.arrowTransport, messages, opts);
+    await insertSpanBatches(this.#client, this.arrowTransport, messages, opts);
     this.runFacts.markRuns(runs);
   }
 
@@ -146,9 +148,9 @@ export class Store {
   async setRetentionDays(days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1)
       throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
-    await this.client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
+    await this.#client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
     for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
-      await this.client.command({
+      await this.#client.command({
         query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY`,
       });
     }
@@ -157,7 +159,7 @@ export class Store {
   /** Whether the latest migration this build knows is applied (false: the storage was reset or is older). */
   async schemaCurrent(): Promise<boolean> {
     const latest = Math.max(...MIGRATIONS.map((m) => m.version));
-    const result = await this.client.query({
+    const result = await this.#client.query({
       query: 'SELECT max(version) AS version FROM schema_migrations',
       format: 'JSONEachRow',
     });
@@ -166,7 +168,7 @@ export class Store {
   }
 
   async ping(): Promise<boolean> {
-    const result = await this.client.ping();
+    const result = await this.#client.ping();
     return result.success;
   }
 
@@ -177,7 +179,7 @@ export class Store {
    */
   async close(opts: { finaliseWithinMs?: number } = {}): Promise<void> {
     await this.runFacts.stop(opts.finaliseWithinMs).catch(() => undefined);
-    await this.client.close();
+    await this.#client.close();
   }
 }
 

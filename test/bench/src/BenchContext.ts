@@ -2,6 +2,7 @@ import type { Analytics } from '@telltale/analytics';
 import type { AnalyticsFilter, PriceTable, Store } from '@telltale/store';
 import type { LooseRow } from './compareRows.js';
 import { plainParams } from './plainSqlParts.js';
+import { StoreInspector } from '@telltale/store/testing';
 
 /** What every case needs: the store, the facade, the filter of the overview and sample ids for the lookups. */
 export interface BenchContext {
@@ -30,9 +31,8 @@ export function benchContext(
     filter,
     prices,
     sample,
-    sql: async (query, extra = {}) => {
-      const result = await store.client.query({ query, format: 'JSONEachRow', query_params: { ...params, ...extra } });
-      return result.json<LooseRow>();
+    sql: (query, extra = {}) => {
+      return new StoreInspector(store).baselineRows<LooseRow>(query, { ...params, ...extra });
     },
   };
 }

@@ -9,8 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeSpanRecordBatch, insertSpansJson, Store, type SpanRecord } from '@telltale/store';
+import { Store, type SpanRecord } from '@telltale/store';
+import { encodeSpanRecordBatch } from '@telltale/store/encode';
 import { agentSpans } from './agentSpans.js';
+import { StoreInspector } from '@telltale/store/testing';
 
 const BATCH = 20_000;
 
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'telltale-arrow-bench-'));
   const store = await Store.open({ kind: 'embedded', dataDir: dir });
+  const inspector = new StoreInspector(store);
   try {
     const batches: SpanRecord[][] = [];
     for (let i = 0; i + BATCH <= total; i += BATCH) batches.push(spans.slice(i, i + BATCH));
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     for (const [i, batch] of batches.entries()) {
       const json = withProject(batch, `json-${i}`);
       let s = performance.now();
-      await insertSpansJson(store.client, json);
+      await inspector.insertSpansJson(json);
       t.json += performance.now() - s;
 
       const arrow = withProject(batch, `arrow-${i}`);
@@ -132,8 +135,7 @@ async function main(): Promise<void> {
     console.log(
       `  insertSpanBatches, 2,000 messages of 10 in one:    ${rate(rows, t.smallInsert)} rows (insert only); ${rate(rows, t.smallInsert + t.smallEncode)} with encoding`,
     );
-    const count = await store.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
-    console.log(`  rows stored: ${JSON.stringify(await count.json())}`);
+    console.log(`  rows stored: ${JSON.stringify([{ n: await inspector.spanCount() }])}`);
   } finally {
     await store.runFacts.stop().catch(() => undefined);
     await store.close();

@@ -13,7 +13,9 @@
  * Prints one JSON line on stdout.
  */
 import { decodeTraceRequestProto, normaliseRequest } from '@telltale/collector';
-import { createClickHouseClient, encodeSpanRecordBatch, Store, type SpanRecord } from '@telltale/store';
+import { Store, type SpanRecord } from '@telltale/store';
+import { encodeSpanRecordBatch } from '@telltale/store/encode';
+import { StoreInspector } from '@telltale/store/testing';
 import { PayloadPool } from './PayloadPool.js';
 
 export interface VerifyResult {
@@ -54,22 +56,12 @@ export interface CeilingResult {
 }
 
 async function verify(dataDir: string): Promise<VerifyResult> {
-  const client = createClickHouseClient({ kind: 'embedded', dataDir });
+  const store = await Store.open({ kind: 'embedded', dataDir }, { reconcile: false });
   try {
-    const result = await client.query({
-      query:
-        'SELECT count() AS count, uniqExact(span_id, trace_id) AS unique, uniqExact(project_id, run_id) AS runs, version() AS version FROM spans',
-      format: 'JSONEachRow',
-    });
-    const [row] = await result.json<{ count: string; unique: string; runs: string; version: string }>();
-    return {
-      count: Number(row?.count),
-      unique: Number(row?.unique),
-      runs: Number(row?.runs),
-      version: row?.version ?? 'unknown',
-    };
+    const totals = await new StoreInspector(store).spanTotals();
+    return { count: totals.rows, unique: totals.uniqueSpans, runs: totals.runs, version: totals.version };
   } finally {
-    await client.close();
+    await store.close();
   }
 }
 
@@ -139,17 +131,12 @@ async function ceiling(
   const store = await Store.open({ kind: 'embedded', dataDir });
   try {
     const timed = await timeInserts(store, batches);
-    await store.client.command({ query: 'TRUNCATE TABLE spans' });
+    const inspector = new StoreInspector(store);
+    await inspector.truncate(['spans']);
     const singleTimed = await timeInserts(store, single);
-    const result = await store.client.query({
-      query: 'SELECT count() AS n, version() AS version FROM spans',
-      format: 'JSONEachRow',
-    });
-    const [row] = await result.json<{ n: string; version: string }>();
-    const runs = await (
-      await store.client.query({ query: 'SELECT DISTINCT project_id, run_id FROM spans', format: 'JSONEachRow' })
-    ).json<{ project_id: string; run_id: string }>();
-    for (const r of runs) store.runFacts.mark(r.project_id, r.run_id);
+    const totals = await inspector.spanTotals();
+    const runs = await inspector.storedRuns();
+    for (const r of runs) store.runFacts.mark(r.projectId, r.runId);
     const cpu = process.cpuUsage();
     const t = performance.now();
     await store.runFacts.flush();
@@ -167,8 +154,8 @@ async function ceiling(
       insertCpuS: timed.cpuS,
       decode,
       singleBatchRowsPerS: decode.spans / singleTimed.s,
-      storedRows: Number(row?.n),
-      version: row?.version ?? 'unknown',
+      storedRows: totals.rows,
+      version: totals.version,
       finaliser,
     };
   } finally {

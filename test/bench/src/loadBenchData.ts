@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchDataset, generateDatasetChunks } from '@telltale/datasets';
 import { Store } from '@telltale/store';
+import { StoreInspector } from '@telltale/store/testing';
 
 /** Written into a data directory once its dataset is fully loaded and merged. */
 export interface LoadMarker {
@@ -107,10 +108,7 @@ export async function loadBenchData(opts: {
     const cpu = process.cpuUsage(cpuBefore);
     const loadAverageAfter = loadavg()[0] ?? 0;
     const optStarted = performance.now();
-    await store.client.command({
-      query: 'OPTIMIZE TABLE spans FINAL',
-      clickhouse_settings: { optimize_throw_if_noop: 0 },
-    });
+    await new StoreInspector(store).mergeParts(['spans']);
     const optimizeMs = performance.now() - optStarted;
     log(`OPTIMIZE TABLE spans FINAL: ${(optimizeMs / 1000).toFixed(1)} s`);
     const marker: LoadMarker = {

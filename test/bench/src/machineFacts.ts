@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { Store } from '@telltale/store';
+import { StoreInspector } from '@telltale/store/testing';
 
 export interface MachineFacts {
   nproc: number;
@@ -25,15 +26,14 @@ function chdbPackageVersion(): string {
 }
 
 export async function machineFacts(store: Store): Promise<MachineFacts> {
-  const result = await store.client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' });
-  const [row] = await result.json<{ v: string }>();
+  const version = await new StoreInspector(store).engineVersion();
   return {
     nproc: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGiB: totalmem() / 2 ** 30,
     node: process.version,
     chdb: chdbPackageVersion(),
-    clickhouse: row?.v ?? 'unknown',
+    clickhouse: version,
   };
 }
 

@@ -4,7 +4,8 @@
  * reports, and touches only the columns those numbers need. Parameters are
  * bound like the store's (`plainParams`).
  */
-import { nanosToDateTime64, type PriceTable } from '@telltale/store';
+import { type PriceTable } from '@telltale/store';
+import { nanosToDateTime64 } from '@telltale/store/testing';
 
 export interface PlainScope {
   projectId: string;

@@ -11,6 +11,7 @@ import { loadAverage, machineFacts, waitForQuiet, type MachineFacts } from './ma
 import { measure, type Timing } from './measure.js';
 import { settleRunFacts, timeFinaliser, type FinaliserTiming } from './runFactsBench.js';
 import { storageFacts, type StorageFacts } from './storageFacts.js';
+import { StoreInspector } from '@telltale/store/testing';
 
 export interface CaseResult {
   name: string;
@@ -60,26 +61,16 @@ export interface BenchReport {
 const MiB = 2 ** 20;
 
 async function biggestProject(store: Store): Promise<{ projectId: string; spans: number; runs: number }> {
-  const result = await store.client.query({
-    query:
-      'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC LIMIT 1',
-    format: 'JSONEachRow',
-  });
-  const [row] = await result.json<{ project_id: string; spans: string; runs: string }>();
-  if (row === undefined) throw new Error('the bench store holds no spans');
-  return { projectId: row.project_id, spans: Number(row.spans), runs: Number(row.runs) };
+  const project = await new StoreInspector(store).largestProject();
+  if (project === undefined) throw new Error('the bench store holds no spans');
+  return project;
 }
 
 /** A completed run picked by hash (stable across re-runs of the same dataset). */
 async function sampleRun(store: Store, projectId: string): Promise<{ runId: string; traceId: string }> {
-  const result = await store.client.query({
-    query: `SELECT run_id, trace_id FROM spans WHERE project_id = {projectId:String} AND step_kind = 'run' ORDER BY cityHash64(run_id) LIMIT 1`,
-    format: 'JSONEachRow',
-    query_params: { projectId },
-  });
-  const [row] = await result.json<{ run_id: string; trace_id: string }>();
-  if (row === undefined) throw new Error(`project ${projectId} has no completed run`);
-  return { runId: row.run_id, traceId: row.trace_id };
+  const run = await new StoreInspector(store).sampleCompletedRun(projectId);
+  if (run === undefined) throw new Error(`project ${projectId} has no completed run`);
+  return run;
 }
 
 async function disagreements(c: BenchCase): Promise<string[] | undefined> {

@@ -11,6 +11,7 @@ import { launchChromium, visitPage, type PageVisits } from './measurePages.js';
 import { median } from './measure.js';
 import { settleRunFacts } from './runFactsBench.js';
 import { ServerProcess } from './ServerProcess.js';
+import { StoreInspector } from '@telltale/store/testing';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const SERVER_CLI = join(REPO_ROOT, 'apps/server/dist/cli.js');
@@ -102,27 +103,16 @@ export interface DashboardReport {
 }
 
 async function biggestProject(store: Store): Promise<{ projectId: string; spans: number; runs: number }> {
-  const result = await store.client.query({
-    query:
-      'SELECT project_id, count() AS spans, uniqExact(run_id) AS runs FROM spans GROUP BY project_id ORDER BY spans DESC, project_id LIMIT 1',
-    format: 'JSONEachRow',
-  });
-  const [row] = await result.json<{ project_id: string; spans: string; runs: string }>();
-  if (row === undefined) throw new Error('the bench store holds no spans');
-  return { projectId: row.project_id, spans: Number(row.spans), runs: Number(row.runs) };
+  const project = await new StoreInspector(store).largestProject();
+  if (project === undefined) throw new Error('the bench store holds no spans');
+  return project;
 }
 
 /** The run with the most spans (the API lists runs by time only). */
 async function largestRun(store: Store, projectId: string): Promise<{ runId: string; spans: number }> {
-  const result = await store.client.query({
-    query:
-      'SELECT run_id, count() AS spans FROM spans WHERE project_id = {projectId:String} GROUP BY run_id ORDER BY spans DESC, run_id LIMIT 1',
-    format: 'JSONEachRow',
-    query_params: { projectId },
-  });
-  const [row] = await result.json<{ run_id: string; spans: string }>();
-  if (row === undefined) throw new Error(`project ${projectId} has no runs`);
-  return { runId: row.run_id, spans: Number(row.spans) };
+  const run = await new StoreInspector(store).largestRun(projectId);
+  if (run === undefined) throw new Error(`project ${projectId} has no runs`);
+  return run;
 }
 
 function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -286,8 +276,7 @@ export async function runDashboardBench(opts: DashboardBenchOptions & { command:
     machine = await machineFacts(store);
     project = await biggestProject(store);
     largest = await largestRun(store, project.projectId);
-    const count = await store.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
-    totalSpans = Number((await count.json<{ n: string }>())[0]?.n ?? 0);
+    totalSpans = await new StoreInspector(store).spanCount();
   } finally {
     await store.close();
   }

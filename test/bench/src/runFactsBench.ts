@@ -1,4 +1,5 @@
 import type { Store } from '@telltale/store';
+import { StoreInspector } from '@telltale/store/testing';
 
 /** The store's run-facts tables (migration 0003), written by its finaliser (`store.runFacts`). */
 export const FACTS_TABLES = ['run_facts', 'run_step_facts', 'run_steps'] as const;
@@ -25,22 +26,11 @@ export interface FinaliserTiming {
  */
 export async function settleRunFacts(store: Store): Promise<void> {
   await store.runFacts.flush();
-  for (const table of FACTS_TABLES) {
-    await store.client.command({
-      query: `OPTIMIZE TABLE ${table} FINAL`,
-      clickhouse_settings: { optimize_throw_if_noop: 0 },
-    });
-  }
+  await new StoreInspector(store).mergeParts(FACTS_TABLES);
 }
 
 async function newestRuns(store: Store, projectId: string, limit: number): Promise<string[]> {
-  const result = await store.client.query({
-    query:
-      'SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_start DESC, run_id LIMIT {limit:UInt32}',
-    format: 'JSONEachRow',
-    query_params: { projectId, limit },
-  });
-  return (await result.json<{ run_id: string }>()).map((r) => r.run_id);
+  return new StoreInspector(store).newestFactRuns(projectId, limit);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Store } from '@telltale/store';
+import { StoreInspector } from '@telltale/store/testing';
 import { FACTS_TABLES, type FactsTable } from './runFactsBench.js';
 
 export interface ColumnSize {
@@ -28,48 +29,28 @@ export interface StorageFacts {
   factsBytesPerSpan: number;
 }
 
-async function factsSizes(store: Store): Promise<FactsTableSize[]> {
-  const result = await store.client.query({
-    query: `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
-            WHERE database = currentDatabase() AND table IN {tables:Array(String)} AND active GROUP BY table`,
-    format: 'JSONEachRow',
-    query_params: { tables: FACTS_TABLES },
-  });
-  const byTable = new Map(
-    (await result.json<{ table: string; rows: string; bytes: string }>()).map((r) => [r.table, r]),
-  );
-  return FACTS_TABLES.map((table) => ({
+async function factsSizes(inspector: StoreInspector): Promise<FactsTableSize[]> {
+  const sizes = await inspector.tableSizes(FACTS_TABLES);
+  return FACTS_TABLES.map((table, i) => ({
     table,
-    rows: Number(byTable.get(table)?.rows ?? 0),
-    bytesOnDisk: Number(byTable.get(table)?.bytes ?? 0),
+    rows: sizes[i]?.rows ?? 0,
+    bytesOnDisk: sizes[i]?.bytesOnDisk ?? 0,
   }));
 }
 
 export async function storageFacts(store: Store): Promise<StorageFacts> {
-  const parts = await store.client.query({
-    query: `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active`,
-    format: 'JSONEachRow',
-  });
-  const [p] = await parts.json<{ rows: string; parts: string; bytes: string }>();
-  const cols = await store.client.query({
-    query: `SELECT name, data_compressed_bytes AS c, data_uncompressed_bytes AS u FROM system.columns
-            WHERE database = currentDatabase() AND table = 'spans' ORDER BY c DESC`,
-    format: 'JSONEachRow',
-  });
-  const rows = Number(p?.rows ?? 0);
-  const bytesOnDisk = Number(p?.bytes ?? 0);
-  const facts = await factsSizes(store);
+  const inspector = new StoreInspector(store);
+  const [spans] = await inspector.tableSizes(['spans']);
+  const rows = spans?.rows ?? 0;
+  const bytesOnDisk = spans?.bytesOnDisk ?? 0;
+  const facts = await factsSizes(inspector);
   const factsBytes = facts.reduce((sum, t) => sum + t.bytesOnDisk, 0);
   return {
     rows,
-    parts: Number(p?.parts ?? 0),
+    parts: spans?.parts ?? 0,
     bytesOnDisk,
     bytesPerSpan: rows === 0 ? 0 : bytesOnDisk / rows,
-    columns: (await cols.json<{ name: string; c: string; u: string }>()).map((c) => ({
-      column: c.name,
-      compressedBytes: Number(c.c),
-      uncompressedBytes: Number(c.u),
-    })),
+    columns: await inspector.columnSizes('spans'),
     facts,
     factsBytesPerSpan: rows === 0 ? 0 : factsBytes / rows,
   };

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES, firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { LATENCY_GROUP_BYS, Store, runFilterOf, type AnalyticsFilter } from '@telltale/store';
+import { LATENCY_GROUP_BYS, Store, type AnalyticsFilter } from '@telltale/store';
+import { StoreInspector, runFilterOf } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChServer, type ChServerProcess } from './index.js';
 
@@ -93,11 +94,7 @@ describe('the store in remote mode against chserver, next to an embedded store',
 
   it('stores the same rows', async () => {
     const dump = async (store: Store): Promise<{ rows: number; sha: string }> => {
-      const rs = await store.client.query({
-        query: 'SELECT * EXCEPT (ingested_at) FROM spans ORDER BY project_id, trace_id, span_id',
-        format: 'JSONEachRow',
-      });
-      const text = await rs.text();
+      const text = await new StoreInspector(store).spanRowsText();
       return { rows: text.split('\n').filter(Boolean).length, sha: createHash('sha256').update(text).digest('hex') };
     };
     const [want, got] = await Promise.all([dump(embedded), dump(remote)]);
@@ -190,21 +187,16 @@ describe('the store in remote mode against chserver, next to an embedded store',
 
     const again = shuffleForDelivery(spans, 7, { batchSize: [500, 3_000] })[0]!;
     await remote.insertSpans(again, { deduplicationToken: 'batch-0' });
-    const count = await remote.client.query({ query: 'SELECT count() AS n FROM spans', format: 'JSONEachRow' });
-    expect(await count.json()).toEqual([{ n: spans.length }]);
+    expect(await new StoreInspector(remote).spanCount()).toBe(spans.length);
   });
 
   it('opens again on the same server without redoing migrations or facts', async () => {
     const second = await Store.open({ kind: 'remote', url: server.url });
     try {
       expect(await second.runFacts.reconcile()).toBe(0);
-      const rs = await second.client.query({
-        query: 'SELECT count() AS n, uniqExact(version) AS versions FROM schema_migrations',
-        format: 'JSONEachRow',
-      });
-      const [row] = await rs.json<{ n: number; versions: number }>();
-      expect(row!.n, 'each migration applied once').toBe(row!.versions);
-      expect(row!.n).toBeGreaterThanOrEqual(3);
+      const { applied, versions } = await new StoreInspector(second).migrationsApplied();
+      expect(applied, 'each migration applied once').toBe(versions);
+      expect(applied).toBeGreaterThanOrEqual(3);
       expect(await second.ping()).toBe(true);
     } finally {
       await second.close();

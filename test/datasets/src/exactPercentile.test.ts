@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@telltale/store';
+import { StoreInspector, type QuantilesFunction } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from './Prng.js';
 import { exactPercentile, exactPercentiles } from './exactPercentile.js';
@@ -45,21 +46,15 @@ describe('exactPercentile equals ClickHouse quantileExact(q − 1e-12) (embedded
   });
 
   /** The levels as the SQL asks for them: q − 1e-12 (0 stays 0). */
-  const shifted = (levels: readonly number[]): string =>
-    levels.map((p) => (p === 0 ? '0' : (p - 1e-12).toFixed(12))).join(', ');
+  const shifted = (levels: readonly number[]): number[] =>
+    levels.map((p) => (p === 0 ? 0 : Number((p - 1e-12).toFixed(12))));
 
-  async function chQuantiles(
-    fn: string,
+  function chQuantiles(
+    fn: QuantilesFunction,
     values: readonly number[],
-    levels: string = LEVELS.join(', '),
+    levels: readonly number[] = LEVELS,
   ): Promise<number[]> {
-    const result = await store.client.query({
-      query: `SELECT ${fn}(${levels})(x) AS q FROM (SELECT arrayJoin({xs:Array(Int64)}) AS x)`,
-      format: 'JSONEachRow',
-      query_params: { xs: values },
-    });
-    const rows = await result.json<{ q: Array<string | number> }>();
-    return rows[0]!.q.map(Number);
+    return new StoreInspector(store).quantilesOf(fn, levels, values);
   }
 
   it('on arrays of many sizes, with ties, at every level including 0.999', async () => {
@@ -90,18 +85,14 @@ describe('exactPercentile equals ClickHouse quantileExact(q − 1e-12) (embedded
     const { spans } = generateDataset(smallDataset({ runs: 600, endNs: BigInt(Date.now()) * 1_000_000n }));
     for (let i = 0; i < spans.length; i += 5_000) await store.insertSpans(spans.slice(i, i + 5_000));
     const levels = [0.5, 0.9, 0.95, 0.99, 0.999];
-    const result = await store.client.query({
-      query: `SELECT step_name, quantilesExact(${shifted(levels)})(duration_ns) AS q, count() AS n FROM spans GROUP BY step_name`,
-      format: 'JSONEachRow',
-    });
-    const rows = await result.json<{ step_name: string; q: Array<string | number>; n: string | number }>();
+    const rows = await new StoreInspector(store).stepDurationQuantiles(shifted(levels));
     expect(rows.length).toBeGreaterThan(20);
     for (const row of rows) {
       const durations = spans
-        .filter((s) => s.stepName === row.step_name)
+        .filter((s) => s.stepName === row.stepName)
         .map((s) => Number(s.endTimeUnixNano - s.startTimeUnixNano));
-      expect(Number(row.n)).toBe(durations.length);
-      expect(row.q.map(Number), row.step_name).toEqual(exactPercentiles(durations, levels));
+      expect(row.count).toBe(durations.length);
+      expect(row.quantiles, row.stepName).toEqual(exactPercentiles(durations, levels));
     }
   });
 });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const STORE = new URL('../../../packages/store/dist/index.js', import.meta.url).href;
+const STORE_TESTING = new URL('../../../packages/store/dist/testing/index.js', import.meta.url).href;
 
 /** Rows and distinct spans per run, as stored: a run sent once and stored once has rows === spans. */
 export type RunCounts = Map<string, { rows: number; spans: number }>;
@@ -16,9 +17,10 @@ const SQL = `SELECT run_id, count() AS rows, uniqExact(span_id) AS spans FROM sp
 export async function storedRunCounts(dataDir: string): Promise<RunCounts> {
   const script = `
     import { Store } from ${JSON.stringify(STORE)};
+    import { StoreInspector } from ${JSON.stringify(STORE_TESTING)};
     const store = await Store.open({ kind: 'embedded', dataDir: process.argv[1] });
-    const result = await store.client.query({ query: ${JSON.stringify(SQL.replace(' FORMAT JSONEachRow', ''))}, format: 'JSONEachRow' });
-    process.stdout.write(JSON.stringify(await result.json()));
+    const rows = await new StoreInspector(store).runSpanCounts();
+    process.stdout.write(JSON.stringify(rows.map((r) => ({ run_id: r.runId, rows: r.rows, spans: r.spans }))));
     await store.close();
   `;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dataDir], {

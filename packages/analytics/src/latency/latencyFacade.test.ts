@@ -1,5 +1,6 @@
 import { TelltaleError } from '@telltale/semconv';
-import { EMPTY_PRICE_TABLE, type Store } from '@telltale/store';
+import { type Store } from '@telltale/store';
+import { EMPTY_PRICE_TABLE } from '@telltale/store/testing';
 import { describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 import type { LatencyIntervalSeconds } from './latencySeries.js';

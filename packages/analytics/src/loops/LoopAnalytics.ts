@@ -1,15 +1,13 @@
 import {
   type AgentStepMedian,
   type AnalyticsFilter,
-  type LoopKind,
   type LoopOrder,
-  type LoopThresholds,
   type PriceTable,
   type RunCause,
   type RunLoopFlag,
   type Store,
 } from '@telltale/store';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { TelltaleError, TelltaleErrorCode, type LoopKind, type LoopThresholds } from '@telltale/semconv';
 import {
   failureBreakdown,
   failureSeries,

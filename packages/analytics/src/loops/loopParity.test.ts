@@ -1,14 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Store,
-  DEFAULT_LOOP_THRESHOLDS,
-  EMPTY_PRICE_TABLE,
-  LOOP_KINDS,
-  type AnalyticsFilter,
-  type SpanRecord,
-} from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
+import { DEFAULT_LOOP_THRESHOLDS, LOOP_KINDS } from '@telltale/semconv';
+import { EMPTY_PRICE_TABLE } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';

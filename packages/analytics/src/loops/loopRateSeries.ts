@@ -1,4 +1,5 @@
-import type { LoopRateBucket, LoopThresholds } from '@telltale/store';
+import type { LoopRateBucket } from '@telltale/store';
+import type { LoopThresholds } from '@telltale/semconv';
 
 export interface LoopRatePoint {
   bucketStartMs: number;

@@ -1,13 +1,5 @@
-import {
-  LOOP_KIND_OF_VARIANT,
-  type LoopKind,
-  type LoopPage,
-  type LoopStepRow,
-  type LoopThresholds,
-  type LoopTotals,
-  type LoopVariant,
-  type RunOutcomeValue,
-} from '@telltale/store';
+import { type LoopPage, type LoopStepRow, type LoopTotals, type RunOutcomeValue } from '@telltale/store';
+import { LOOP_KIND_OF_VARIANT, type LoopKind, type LoopThresholds, type LoopVariant } from '@telltale/semconv';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
 
 /** Evidence span ids listed per detection; `spanCount` has the full number. */

@@ -28,6 +28,7 @@ import {
   putNotifications,
   type StoredNotification,
 } from './alertNotifications.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 const NOW = Date.now();
 
@@ -73,18 +74,18 @@ describe('alert tables (embedded chDB)', () => {
       createdAtMs: NOW,
       updatedAtMs: NOW,
     };
-    await putAlertRule(store.client, base);
-    await putAlertRule(store.client, { ...base, name: 'b', enabled: false });
-    await putAlertRule(store.client, { ...base, projectId: 'p2' });
-    await putAlertRule(store.client, { ...base, ruleId: 'rule_2' });
-    await deleteAlertRule(store.client, 'p1', 'rule_2');
-    expect(await listAlertRules(store.client, 'p1')).toEqual([{ ...base, name: 'b', enabled: false }]);
-    expect((await listAlertRules(store.client)).map((r) => `${r.projectId}/${r.ruleId}`)).toEqual([
+    await putAlertRule(clientOf(store), base);
+    await putAlertRule(clientOf(store), { ...base, name: 'b', enabled: false });
+    await putAlertRule(clientOf(store), { ...base, projectId: 'p2' });
+    await putAlertRule(clientOf(store), { ...base, ruleId: 'rule_2' });
+    await deleteAlertRule(clientOf(store), 'p1', 'rule_2');
+    expect(await listAlertRules(clientOf(store), 'p1')).toEqual([{ ...base, name: 'b', enabled: false }]);
+    expect((await listAlertRules(clientOf(store))).map((r) => `${r.projectId}/${r.ruleId}`)).toEqual([
       'p1/rule_1',
       'p2/rule_1',
     ]);
-    expect(await getAlertRule(store.client, 'p1', 'rule_2')).toBeUndefined();
-    expect(await getAlertRule(store.client, 'p3', 'rule_1')).toBeUndefined();
+    expect(await getAlertRule(clientOf(store), 'p1', 'rule_2')).toBeUndefined();
+    expect(await getAlertRule(clientOf(store), 'p3', 'rule_1')).toBeUndefined();
   });
 
   it('stores destinations with several secrets and a disabled mark', async () => {
@@ -100,15 +101,15 @@ describe('alert tables (embedded chDB)', () => {
       createdAtMs: NOW,
       updatedAtMs: NOW,
     };
-    await putAlertDestination(store.client, d);
-    expect(await getAlertDestination(store.client, 'p1', 'dst_1')).toEqual(d);
-    await putAlertDestination(store.client, { ...d, disabledAtMs: NOW + 5, disabledReason: '410 Gone' });
-    expect((await listAlertDestinations(store.client, 'p1'))[0]).toMatchObject({
+    await putAlertDestination(clientOf(store), d);
+    expect(await getAlertDestination(clientOf(store), 'p1', 'dst_1')).toEqual(d);
+    await putAlertDestination(clientOf(store), { ...d, disabledAtMs: NOW + 5, disabledReason: '410 Gone' });
+    expect((await listAlertDestinations(clientOf(store), 'p1'))[0]).toMatchObject({
       disabledAtMs: NOW + 5,
       disabledReason: '410 Gone',
     });
-    await deleteAlertDestination(store.client, 'p1', 'dst_1');
-    expect(await listAlertDestinations(store.client, 'p1')).toEqual([]);
+    await deleteAlertDestination(clientOf(store), 'p1', 'dst_1');
+    expect(await listAlertDestinations(clientOf(store), 'p1')).toEqual([]);
   });
 
   it('keeps the latest state per (rule, group) and the history newest first', async () => {
@@ -128,50 +129,50 @@ describe('alert tables (embedded chDB)', () => {
       lastNotifiedAtMs: undefined,
       labels: { team: 'core' },
     };
-    await putAlertStates(store.client, [s]);
-    await putAlertStates(store.client, [
+    await putAlertStates(clientOf(store), [s]);
+    await putAlertStates(clientOf(store), [
       { ...s, state: 'firing', firedAtMs: NOW + 1, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: NOW + 1 },
     ]);
-    expect(await listAlertStates(store.client, { projectId: 'p1' })).toEqual([
+    expect(await listAlertStates(clientOf(store), { projectId: 'p1' })).toEqual([
       { ...s, state: 'firing', firedAtMs: NOW + 1, notifySeq: 1, notifyKind: 'firing', lastNotifiedAtMs: NOW + 1 },
     ]);
     const ev = { projectId: 'p1', ruleId: 'rule_1', groupKey: '', threshold: 0.9, sample: 20, value: 0.5, message: '' };
-    await appendAlertHistory(store.client, [
+    await appendAlertHistory(clientOf(store), [
       { ...ev, eventId: 'e1', atMs: NOW, fromState: 'ok', toState: 'pending' },
       { ...ev, eventId: 'e2', atMs: NOW + 1, fromState: 'pending', toState: 'firing' },
     ]);
     // the same event written twice (a retried insert) is kept once
-    await appendAlertHistory(store.client, [
+    await appendAlertHistory(clientOf(store), [
       { ...ev, eventId: 'e2', atMs: NOW + 1, fromState: 'pending', toState: 'firing' },
     ]);
-    const history = await listAlertHistory(store.client, 'p1', { limit: 10 });
+    const history = await listAlertHistory(clientOf(store), 'p1', { limit: 10 });
     expect(history.map((h) => h.toState)).toEqual(['firing', 'pending']);
-    expect(await listAlertHistory(store.client, 'p2', { limit: 10 })).toEqual([]);
+    expect(await listAlertHistory(clientOf(store), 'p2', { limit: 10 })).toEqual([]);
   });
 
   it('outbox: pending rows are due, a delivered version is never due again, ids are known', async () => {
-    await putNotifications(store.client, [
+    await putNotifications(clientOf(store), [
       notification(),
       notification({ notificationId: 'msg_2', nextAttemptAtMs: NOW + 60_000 }),
     ]);
-    expect((await listDueNotifications(store.client, NOW, 10)).map((n) => n.notificationId)).toEqual(['msg_1']);
-    await putNotifications(store.client, [
+    expect((await listDueNotifications(clientOf(store), NOW, 10)).map((n) => n.notificationId)).toEqual(['msg_1']);
+    await putNotifications(clientOf(store), [
       notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW }),
     ]);
-    expect(await listDueNotifications(store.client, NOW, 10)).toEqual([]);
-    expect(await getNotification(store.client, 'p1', 'msg_1')).toEqual(
+    expect(await listDueNotifications(clientOf(store), NOW, 10)).toEqual([]);
+    expect(await getNotification(clientOf(store), 'p1', 'msg_1')).toEqual(
       notification({ deliveryState: 'delivered', attempts: 1, deliveredAtMs: NOW }),
     );
-    expect([...(await existingNotificationIds(store.client, 'p1', ['msg_1', 'msg_2', 'msg_3']))].sort()).toEqual([
+    expect([...(await existingNotificationIds(clientOf(store), 'p1', ['msg_1', 'msg_2', 'msg_3']))].sort()).toEqual([
       'msg_1',
       'msg_2',
     ]);
     expect(
-      (await listNotifications(store.client, 'p1', { limit: 10, deliveryState: 'pending' })).map(
+      (await listNotifications(clientOf(store), 'p1', { limit: 10, deliveryState: 'pending' })).map(
         (n) => n.notificationId,
       ),
     ).toEqual(['msg_2']);
-    await appendDeliveryAttempts(store.client, [
+    await appendDeliveryAttempts(clientOf(store), [
       {
         projectId: 'p1',
         notificationId: 'msg_1',
@@ -196,7 +197,7 @@ describe('alert tables (embedded chDB)', () => {
       },
     ]);
     expect(
-      (await listDeliveryAttempts(store.client, 'p1', 'msg_1')).map((a) => [a.attempt, a.statusCode, a.outcome]),
+      (await listDeliveryAttempts(clientOf(store), 'p1', 'msg_1')).map((a) => [a.attempt, a.statusCode, a.outcome]),
     ).toEqual([
       [1, 503, 'retry'],
       [2, undefined, 'delivered'],

@@ -6,6 +6,7 @@ import { Store } from '../Store.js';
 import { m0003RunFacts } from '../migrations/0003_run_facts.js';
 import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 
@@ -13,7 +14,7 @@ async function factRows(
   store: Store,
   projectId: string,
 ): Promise<Array<{ run_id: string; outcome: string; steps: number }>> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: 'SELECT run_id, outcome, steps FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id',
     format: 'JSONEachRow',
     query_params: { projectId },
@@ -85,12 +86,12 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
     await store.insertSpans(
       buildRun({ runId: 'd1', projectId: 'pd', startNs: T0, steps: [{ kind: 'tool', name: 'fetch' }] }),
     );
-    await store.client.command({ query: 'RENAME TABLE run_facts TO run_facts_away' });
+    await clientOf(store).command({ query: 'RENAME TABLE run_facts TO run_facts_away' });
     try {
       await expect(store.runFacts.flush('pd')).rejects.toThrow(/run_facts/);
       expect(store.runFacts.pendingRuns()).toBe(1);
     } finally {
-      await store.client.command({ query: 'RENAME TABLE run_facts_away TO run_facts' });
+      await clientOf(store).command({ query: 'RENAME TABLE run_facts_away TO run_facts' });
     }
     await store.runFacts.flush('pd');
     expect(store.runFacts.pendingRuns()).toBe(0);
@@ -107,7 +108,8 @@ describe('RunFacts (the finaliser of per-run facts)', () => {
       m0003RunFacts.statements[0]!,
       ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts')),
     ];
-    for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
+    for (const statement of ['DROP TABLE run_facts', ...runFactsDdl])
+      await clientOf(store).command({ query: statement });
     expect(await store.runFacts.reconcile()).toBe(5); // runs a1, b1, c1, d1 and f1
     expect(await store.runFacts.reconcile()).toBe(0);
     expect((await factRows(store, 'pf')).map((r) => r.run_id)).toEqual(['f1']);
@@ -221,7 +223,7 @@ describe('RunFacts chunks (finalising reads the same rows whatever order the run
 
   async function rowsRead(order: readonly string[]): Promise<number> {
     const selected = async (): Promise<number> => {
-      const result = await store.client.query({
+      const result = await clientOf(store).query({
         query: "SELECT value FROM system.events WHERE event = 'SelectedRows'",
         format: 'JSONEachRow',
       });

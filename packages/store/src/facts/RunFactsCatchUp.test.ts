@@ -6,11 +6,12 @@ import { Store } from '../Store.js';
 import { m0003RunFacts } from '../migrations/0003_run_facts.js';
 import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 
 async function factRunIds(store: Store, projectId: string): Promise<string[]> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: 'SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id',
     format: 'JSONEachRow',
     query_params: { projectId },
@@ -49,7 +50,8 @@ describe('RunFacts.catchUp (a server catching up in the background after start)'
       m0003RunFacts.statements[0]!,
       ...m0007Sessions.statements.filter((s) => s.startsWith('ALTER TABLE run_facts')),
     ];
-    for (const statement of ['DROP TABLE run_facts', ...runFactsDdl]) await store.client.command({ query: statement });
+    for (const statement of ['DROP TABLE run_facts', ...runFactsDdl])
+      await clientOf(store).command({ query: statement });
 
     const progress: Array<[number, number]> = [];
     let read: Promise<number> | undefined;

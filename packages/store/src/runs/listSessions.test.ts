@@ -7,6 +7,7 @@ import { Store } from '../Store.js';
 import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 const MS = 1_000_000n;
@@ -69,7 +70,7 @@ describe('sessions (migration 0007)', () => {
   });
 
   it("derives each span's session id and reasoning tokens from whichever convention named them", async () => {
-    const result = await store.client.query({
+    const result = await clientOf(store).query({
       query:
         "SELECT run_id, session_id, reasoning_tokens FROM spans WHERE project_id = 'ps' AND step_kind = 'llm' ORDER BY run_id",
       format: 'JSONEachRow',

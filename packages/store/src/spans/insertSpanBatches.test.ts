@@ -10,12 +10,13 @@ import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
 import { insertSpansJson } from './insertSpansJson.js';
 import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
 import type { SpanRecord } from './SpanRecord.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n + 123_456_789n;
 
 /** Every stored column but the project and the insert time, maps' key order made visible, in span order. */
 async function storedRows(store: Store, projectId: string): Promise<Record<string, unknown>[]> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: `SELECT * EXCEPT (project_id, ingested_at), duration_ns,
               mapKeys(attributes) AS attribute_keys, mapKeys(attribute_types) AS type_keys, mapKeys(resource_attributes) AS resource_keys,
               toTypeName(events) AS events_type
@@ -27,7 +28,7 @@ async function storedRows(store: Store, projectId: string): Promise<Record<strin
 }
 
 async function count(store: Store, projectId: string): Promise<number> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: 'SELECT count() AS n FROM spans WHERE project_id = {projectId:String}',
     format: 'JSONEachRow',
     query_params: { projectId },
@@ -61,7 +62,7 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     stagingDir = mkdtempSync(join(tmpdir(), 'telltale-arrow-staging-'));
     store = await Store.open({ kind: 'embedded', dataDir: dir }, { arrowTempDir: stagingDir });
     // 1970 and 2100 spans are outside the TTL: keep merges from dropping them while we compare
-    await store.client.command({ query: 'SYSTEM STOP MERGES spans' });
+    await clientOf(store).command({ query: 'SYSTEM STOP MERGES spans' });
   });
   afterAll(async () => {
     await store.close();
@@ -70,7 +71,7 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   });
 
   it('lists exactly the insert columns of the spans table, in table order', async () => {
-    const result = await store.client.query({
+    const result = await clientOf(store).query({
       query: `SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'spans' AND default_kind = '' ORDER BY position`,
       format: 'JSONEachRow',
     });
@@ -80,7 +81,7 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
   it('stores exactly what the JSONEachRow path stores, edge cases included, from many messages in one insert', async () => {
     const viaJson = edgeCaseSpans('rt-json', T0);
     const viaArrow = edgeCaseSpans('rt-arrow', T0);
-    await insertSpansJson(store.client, viaJson);
+    await insertSpansJson(clientOf(store), viaJson);
     // uneven batches, an empty one among them: each message encoded separately, inserted once
     const messages = encodeInBatches(viaArrow, [1, 0, 3, 7, 2]);
     expect(messages.length).toBeGreaterThan(8);
@@ -182,11 +183,11 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     const messages = [encodeSpanRecordBatch([makeSpan({ projectId: 'staging', startTimeUnixNano: T0 })])];
     await store.insertSpanBatches(messages, []);
     expect(readdirSync(stagingDir)).toEqual([]);
-    await store.client.command({ query: 'RENAME TABLE spans TO spans_away' });
+    await clientOf(store).command({ query: 'RENAME TABLE spans TO spans_away' });
     try {
       await expect(store.insertSpanBatches(messages, [])).rejects.toThrow(/spans/);
     } finally {
-      await store.client.command({ query: 'RENAME TABLE spans_away TO spans' });
+      await clientOf(store).command({ query: 'RENAME TABLE spans_away TO spans' });
     }
     expect(readdirSync(stagingDir)).toEqual([]);
     expect(await count(store, 'staging')).toBe(1);
@@ -213,7 +214,7 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     await store.insertSpanBatches([encodeSpanRecordBatch(a), encodeSpanRecordBatch(b)], runsOf([...a, ...b]));
     expect(store.runFacts.pendingRuns()).toBe(pendingBefore + 2);
     await store.runFacts.flush('facts');
-    const result = await store.client.query({
+    const result = await clientOf(store).query({
       query: "SELECT run_id, outcome, steps FROM run_facts FINAL WHERE project_id = 'facts' ORDER BY run_id",
       format: 'JSONEachRow',
     });

@@ -6,6 +6,7 @@ import { Store } from '../Store.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
 import { STAGING_DIR } from './insertSpanBatches.js';
+import { clientOf } from '../internal/storeRunners.js';
 
 describe('embedded inserts stage their Arrow files in the data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'telltale-staging-'));
@@ -30,7 +31,7 @@ describe('embedded inserts stage their Arrow files in the data directory', () =>
       makeSpan({ spanId: `s${i}`, runId: 'staged-run', startTimeUnixNano: t0 + BigInt(i) }),
     );
     await store.insertSpanBatches([encodeSpanRecordBatch(spans)], []);
-    const result = await store.client.query({
+    const result = await clientOf(store).query({
       query: `SELECT count() AS n FROM spans WHERE run_id = 'staged-run'`,
       format: 'JSONEachRow',
     });
