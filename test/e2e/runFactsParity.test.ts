@@ -42,7 +42,9 @@ function runLevelQueries(analytics: Analytics, filter: AnalyticsFilter): Record<
   };
 }
 
-describe('run facts against recomputing from the spans', () => {
+// Each test reads every facade query twice over thousands of runs: tens of seconds on
+// a loaded 2-core machine, so the bound is generous rather than tight.
+describe('run facts against recomputing from the spans', { timeout: 120_000 }, () => {
   const { spans, truth } = generateDataset(smallDataset({ runs: 1_500, endNs: END }));
   const projectIds = [...new Set(spans.map((s) => s.projectId))].sort();
   const window = { fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientOf } from '../internal/storeRunners.js';
 import { Store } from '../Store.js';
 import { RunFacts } from './RunFacts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
@@ -16,7 +17,7 @@ interface RunRow {
 }
 
 async function factRows(store: Store, projectId: string): Promise<RunRow[]> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: `SELECT run_id, span_count, service FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id`,
     format: 'JSONEachRow',
     query_params: { projectId },
@@ -25,7 +26,7 @@ async function factRows(store: Store, projectId: string): Promise<RunRow[]> {
 }
 
 async function spanRuns(store: Store, projectId: string): Promise<Record<string, string>> {
-  const result = await store.client.query({
+  const result = await clientOf(store).query({
     query: `SELECT span_id, run_id FROM spans WHERE project_id = {projectId:String} ORDER BY span_id`,
     format: 'JSONEachRow',
     query_params: { projectId },
@@ -158,7 +159,7 @@ describe('TraceRunResolver (spans without a run id join the run of their trace, 
     await store.insertSpans(t.tool);
     await store.runFacts.flush('pf');
     expect(await factRows(store, 'pf')).toEqual([]);
-    const impatient = new RunFacts(store.client, { orphanQuietMs: 0 });
+    const impatient = new RunFacts(clientOf(store), { orphanQuietMs: 0 });
     impatient.mark('pf', 'f1'.padEnd(32, '0'));
     await impatient.flush('pf');
     expect(await factRows(store, 'pf')).toEqual([{ run_id: 'f1'.padEnd(32, '0'), span_count: 2, service: 'tool-svc' }]);
