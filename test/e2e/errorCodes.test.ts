@@ -50,6 +50,12 @@ describe('error codes reach the user', () => {
     expect(result.stderr).toMatch(/^telltale: unknown option '--bogus' \[USAGE\]\n/);
   });
 
+  it('an admin command without its argument prints USAGE', async () => {
+    const result = await runCli(['projects', 'create']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/^telltale: missing required argument 'id' \[USAGE\]\n/);
+  });
+
   it('a server that does not answer is UNREACHABLE', async () => {
     const result = await runCli(['report', '--endpoint', 'http://127.0.0.1:1']);
     expect(result.code).toBe(2);

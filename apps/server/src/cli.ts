@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
-import { CliError, cliErrorLine, EXIT, writeUsageError } from './cli/CliError.js';
+import { CliError, cliErrorLine, EXIT, withUsageErrorOutput, writeUsageError } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
@@ -121,9 +121,9 @@ addStoreOptions(program.command('migrate').description('apply pending storage mi
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
-program.addCommand(projectsCommand(out));
-program.addCommand(keysCommand(out, err));
-program.addCommand(alertsCommand(out, err));
+program.addCommand(withUsageErrorOutput(projectsCommand(out)));
+program.addCommand(withUsageErrorOutput(keysCommand(out, err)));
+program.addCommand(withUsageErrorOutput(alertsCommand(out, err)));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** Exit codes of `telltale report` and `telltale check`. */
@@ -25,6 +26,13 @@ export function writeUsageError(text: string, write: (line: string) => void): vo
     .trim()
     .replace(/\s*\n\s*/g, ' ');
   write(`${cliErrorLine(message, TelltaleErrorCode.USAGE)}\n`);
+}
+
+/** Gives a command built on its own (then added with addCommand) and all its subcommands the USAGE error line. */
+export function withUsageErrorOutput(command: Command): Command {
+  command.configureOutput({ outputError: writeUsageError });
+  for (const sub of command.commands) withUsageErrorOutput(sub);
+  return command;
 }
 
 /** The one line the CLI prints for an error: message, then the code in brackets. */
