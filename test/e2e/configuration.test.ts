@@ -108,7 +108,7 @@ describe('telltale start with a bad value', () => {
     it(`${args.join(' ')} ${JSON.stringify(env)}: one line on stderr, exit 2`, async () => {
       const result = await runCli(['start', ...args], { env });
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`${line}\n`);
+      expect(result.stderr).toBe(`${line} [INVALID_CONFIG]\n`);
       expect(result.stdout).toBe('');
     });
   }
@@ -116,7 +116,7 @@ describe('telltale start with a bad value', () => {
   it('an unknown flag: one line, exit 2', async () => {
     const result = await runCli(['start', '--prot', '1']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^telltale: unknown option '--prot'.*\n$/);
+    expect(result.stderr).toMatch(/^telltale: unknown option '--prot'.* \[USAGE\]\n$/);
   });
 });
 

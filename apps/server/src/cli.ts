@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { toTelltaleError } from '@telltale/semconv';
-import { CliError, EXIT } from './cli/CliError.js';
+import { TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
+import { CliError, cliErrorLine, EXIT, withUsageErrorOutput, writeUsageError } from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
@@ -21,22 +21,15 @@ const program = new Command()
   .name('telltale')
   .description('Reliability observability for AI agents: OTLP collector, ClickHouse storage, API and dashboard')
   .version(packageVersion(), '-V, --version', 'print the version')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // usage errors of every command created below name their code (start and the query commands answer one line)
+  .configureOutput({ outputError: writeUsageError });
 
 const start = addStartOptions(
   program.command('start').description('run the collector, API and dashboard in one process'),
 )
   // usage errors (unknown flag, missing value) answer one line and exit 2, like a bad value
   .showHelpAfterError(false)
-  .configureOutput({
-    outputError: (text, write) =>
-      write(
-        `telltale: ${text
-          .replace(/^error: /, '')
-          .trim()
-          .replace(/\s*\n\s*/g, ' ')}\n`,
-      ),
-  })
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE))
   .action(async (_opts: unknown, command: Command) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
@@ -76,6 +69,7 @@ const start = addStartOptions(
       throw new CliError(
         '--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server',
         1,
+        TelltaleErrorCode.INVALID_CONFIG,
       );
     }
     const running = await startServer(config);
@@ -127,9 +121,9 @@ addStoreOptions(program.command('migrate').description('apply pending storage mi
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
-program.addCommand(projectsCommand(out));
-program.addCommand(keysCommand(out, err));
-program.addCommand(alertsCommand(out, err));
+program.addCommand(withUsageErrorOutput(projectsCommand(out)));
+program.addCommand(withUsageErrorOutput(keysCommand(out, err)));
+program.addCommand(withUsageErrorOutput(alertsCommand(out, err)));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {
@@ -165,10 +159,10 @@ program.parseAsync().catch((caught: unknown) => {
   const variables = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TELLTALE_')));
   const redactor = new SecretRedactor([...secretValuesOf(variables), ...secretValuesOf(start.opts())]);
   if (caught instanceof CliError) {
-    console.error(`telltale: ${redactor.text(caught.message)}`);
+    console.error(cliErrorLine(redactor.text(caught.message), caught.code));
     process.exit(caught.exitCode);
   }
   const err = toTelltaleError(caught);
-  console.error(`telltale: ${redactor.text(err.message).split('\n', 1)[0]}`);
+  console.error(cliErrorLine(redactor.text(err.message).split('\n', 1)[0] ?? '', err.code));
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import type { RunStopReason } from '@telltale/semconv';
+import { TelltaleError, TelltaleErrorCode, type RunStopReason } from '@telltale/semconv';
 
 /**
  * Thrown into the agent when a run guard (`run(…, { guard })`) stops the run:
@@ -6,10 +6,10 @@ import type { RunStopReason } from '@telltale/semconv';
  * `max_steps`, `budget` (recorded cost above `maxCostUsd`) or `timeout`
  * (longer than `maxDurationMs`). The step that tripped the guard is recorded
  * as a failed span but its function is not called; the run span carries
- * `telltale.run.stop_reason`. Catch it to fall back.
+ * `telltale.run.stop_reason`. Catch it to fall back. Its code is RUN_STOPPED.
  */
-export class RunGuardError extends Error {
-  override readonly name = 'RunGuardError';
+export class RunGuardError extends TelltaleError {
+  override readonly name: string = 'RunGuardError';
   readonly reason: RunStopReason;
   readonly runId: string;
   /** The limit that was reached, and the value that reached it. */
@@ -26,7 +26,7 @@ export class RunGuardError extends Error {
     stepName: string;
     message: string;
   }) {
-    super(opts.message);
+    super({ code: TelltaleErrorCode.RUN_STOPPED, message: opts.message });
     this.reason = opts.reason;
     this.runId = opts.runId;
     this.limit = opts.limit;

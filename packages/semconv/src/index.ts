@@ -13,6 +13,7 @@ export {
   TelltaleError,
   TelltaleErrorCode,
   toTelltaleError,
+  isTelltaleErrorCode,
   HTTP_STATUS_BY_CODE,
   RPC_STATUS_BY_CODE,
 } from './errors.js';

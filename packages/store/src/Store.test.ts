@@ -151,6 +151,6 @@ describe('Store (embedded chDB)', () => {
 
   it('sets retention as a TTL and rejects nonsense', async () => {
     await store.setRetentionDays(7);
-    await expect(store.setRetentionDays(0)).rejects.toThrow(RangeError);
+    await expect(store.setRetentionDays(0)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
   });
 });

@@ -147,7 +147,10 @@ export class Store {
   /** Spans older than this many days are dropped (whole daily parts). */
   async setRetentionDays(days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1)
-      throw new RangeError(`retention must be a whole number of days ≥ 1, got ${days}`);
+      throw new TelltaleError({
+        code: TelltaleErrorCode.INVALID_CONFIG,
+        message: `retention must be a whole number of days ≥ 1, got ${days}`,
+      });
     await this.#client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
     for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
       await this.#client.command({

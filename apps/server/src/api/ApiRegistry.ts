@@ -52,6 +52,7 @@ export class ApiRegistry {
     spec: RouteSpec<Q, P, B>,
     handle: (input: RouteInput<Q, P, B>) => unknown,
   ): void {
+    // invariant: routes are registered once, at startup (a plain Error, never a user's error)
     if (this.specs.some((s) => s.method === spec.method && s.path === spec.path))
       throw new Error(`route ${spec.method} ${spec.path} registered twice`);
     this.specs.push(spec);

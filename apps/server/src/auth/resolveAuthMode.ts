@@ -13,7 +13,7 @@ export function resolveAuthMode(host: string, requested: AuthMode | undefined): 
   if (requested === 'keys') return 'keys';
   if (isLoopbackHost(host)) return 'none';
   throw new TelltaleError({
-    code: TelltaleErrorCode.BAD_REQUEST,
+    code: TelltaleErrorCode.INVALID_CONFIG,
     message:
       `refusing to listen on ${host} without authentication: anyone who can reach that address could send and read your data. ` +
       'Start with --auth keys (first `telltale projects create <id>` and `telltale keys create --project <id> --kind ingest|read`), ' +

@@ -1,16 +1,24 @@
+import { isTelltaleErrorCode, TelltaleErrorCode } from '@telltale/semconv';
 import { CliError } from './CliError.js';
 
 export type QueryValues = Record<string, string | number | undefined>;
 
-/** The server answered an error: its status, and its `{ error: { code, message } }` when it sent one. */
+/**
+ * The server answered an error: its status, and its `{ error: { code, message } }` when it sent one. The error's
+ * code is the server's (INCOMPATIBLE_SERVER when the answer carries none Telltale knows).
+ */
 export class ApiResponseError extends CliError {
   constructor(
     message: string,
     readonly status: number,
-    readonly code: string | undefined,
+    serverCode: string | undefined,
     readonly serverMessage: string | undefined,
   ) {
-    super(message);
+    super(
+      message,
+      undefined,
+      serverCode !== undefined && isTelltaleErrorCode(serverCode) ? serverCode : TelltaleErrorCode.INCOMPATIBLE_SERVER,
+    );
   }
 }
 
@@ -46,7 +54,11 @@ export class ApiClient {
   async get<T>(path: string, query: QueryValues = {}): Promise<T> {
     const found = await this.request<T>(path, query);
     if (found === undefined)
-      throw new CliError(`${this.base} has no ${path} route: is it a Telltale server of this version?`);
+      throw new CliError(
+        `${this.base} has no ${path} route: is it a Telltale server of this version?`,
+        undefined,
+        TelltaleErrorCode.INCOMPATIBLE_SERVER,
+      );
     return found;
   }
 
@@ -59,7 +71,11 @@ export class ApiClient {
   async send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const found = await this.request<T>(path, {}, method, body);
     if (found === undefined)
-      throw new CliError(`${this.base} has no ${method} ${path} route: is it a Telltale server of this version?`);
+      throw new CliError(
+        `${this.base} has no ${method} ${path} route: is it a Telltale server of this version?`,
+        undefined,
+        TelltaleErrorCode.INCOMPATIBLE_SERVER,
+      );
     return found;
   }
 
@@ -85,14 +101,22 @@ export class ApiClient {
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new CliError(`cannot reach the Telltale server at ${this.base}: ${reason}`);
+      throw new CliError(
+        `cannot reach the Telltale server at ${this.base}: ${reason}`,
+        undefined,
+        TelltaleErrorCode.UNREACHABLE,
+      );
     }
     const text = await res.text();
     let body: unknown;
     try {
       body = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new CliError(`${this.base} answered ${res.status} with a body that is not JSON: is it a Telltale server?`);
+      throw new CliError(
+        `${this.base} answered ${res.status} with a body that is not JSON: is it a Telltale server?`,
+        undefined,
+        TelltaleErrorCode.INCOMPATIBLE_SERVER,
+      );
     }
     if (res.ok) return body as T;
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;

@@ -1,13 +1,41 @@
+import type { Command } from 'commander';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+
 /** Exit codes of `telltale report` and `telltale check`. */
 export const EXIT = { OK: 0, BAR_MISSED: 1, USAGE: 2 } as const;
 
-/** A failure the CLI reports as one line and an exit code (usage and connection errors: 2). */
-export class CliError extends Error {
+/**
+ * A failure the CLI reports as one line with its code and an exit status (usage and connection errors: 2):
+ * `telltale: <message> [<code>]`.
+ */
+export class CliError extends TelltaleError {
+  override readonly name: string = 'CliError';
   constructor(
     message: string,
     readonly exitCode: number = EXIT.USAGE,
+    code: TelltaleErrorCode = TelltaleErrorCode.USAGE,
   ) {
-    super(message);
-    this.name = 'CliError';
+    super({ code, message });
   }
+}
+
+/** Commander's `outputError` for usage errors (unknown flag, missing value): one line with the USAGE code. */
+export function writeUsageError(text: string, write: (line: string) => void): void {
+  const message = text
+    .replace(/^error: /, '')
+    .trim()
+    .replace(/\s*\n\s*/g, ' ');
+  write(`${cliErrorLine(message, TelltaleErrorCode.USAGE)}\n`);
+}
+
+/** Gives a command built on its own (then added with addCommand) and all its subcommands the USAGE error line. */
+export function withUsageErrorOutput(command: Command): Command {
+  command.configureOutput({ outputError: writeUsageError });
+  for (const sub of command.commands) withUsageErrorOutput(sub);
+  return command;
+}
+
+/** The one line the CLI prints for an error: message, then the code in brackets. */
+export function cliErrorLine(message: string, code: TelltaleErrorCode): string {
+  return `telltale: ${message} [${code}]`;
 }

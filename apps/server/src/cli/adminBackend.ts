@@ -141,6 +141,8 @@ function httpBackend(endpoint: string, adminKey: string | undefined): AdminBacke
     if (!parsed.success)
       throw new CliError(
         `${client.base} answered something unexpected: ${parsed.error.issues[0]?.message ?? 'invalid body'} (is it a Telltale server of this version?)`,
+        undefined,
+        TelltaleErrorCode.INCOMPATIBLE_SERVER,
       );
     return parsed.data;
   };

@@ -1,4 +1,5 @@
 import { Command, CommanderError, type Option } from 'commander';
+import { TelltaleErrorCode } from '@telltale/semconv';
 import type { z } from 'zod';
 import { StartConfigSchema, type StartConfig } from '../config.js';
 import { SECRET_KEY, SecretRedactor } from '../log/SecretRedactor.js';
@@ -30,14 +31,19 @@ function badValue(given: Given, expected: string): CliError {
   const shown = SECRET_KEY.test(given.option.attributeName())
     ? ''
     : `, got ${JSON.stringify(new SecretRedactor().text(String(given.value)))}`;
-  return new CliError(`${flag} (${given.variable}) must be ${expected}${shown}`, EXIT.USAGE);
+  return new CliError(
+    `${flag} (${given.variable}) must be ${expected}${shown}`,
+    EXIT.USAGE,
+    TelltaleErrorCode.INVALID_CONFIG,
+  );
 }
 
 /** The one line for a schema failure: the flag, its variable, what it accepts, the value given. */
 function issueError(issue: z.core.$ZodIssue, given: ReadonlyMap<string, Given>): CliError {
   const key = issue.path[0];
   const field = typeof key === 'string' ? given.get(key) : undefined;
-  if (field === undefined) return new CliError(`invalid configuration: ${issue.message}`, EXIT.USAGE);
+  if (field === undefined)
+    return new CliError(`invalid configuration: ${issue.message}`, EXIT.USAGE, TelltaleErrorCode.INVALID_CONFIG);
   const schema = StartConfigSchema.shape[key as keyof typeof StartConfigSchema.shape] as z.ZodType | undefined;
   // a refinement says what it checks in its message; otherwise the schema says what it accepts
   const expected =

@@ -26,6 +26,7 @@ export class SeededRandom {
 
   pick<T>(items: readonly T[]): T {
     const item = items[Math.floor(this.next() * items.length)];
+    // invariant: the demo picks from fixed, non-empty lists (a plain Error)
     if (item === undefined) throw new RangeError('pick from an empty list');
     return item;
   }

@@ -24,6 +24,7 @@ import { logOtlpAccess } from '../log/logOtlpAccess.js';
 import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 import { ServerOps } from '../ops/ServerOps.js';
 import { createProgress } from '../progress/createProgress.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 export interface RunningServer {
   server: Server;
@@ -311,9 +312,17 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (err: Error): void =>
+      reject(
+        new TelltaleError({
+          code: TelltaleErrorCode.LISTEN_FAILED,
+          message: `cannot listen on ${config.host}:${config.port} (${err.message}); choose another --port`,
+          cause: err,
+        }),
+      );
+    server.once('error', refuse);
     server.listen(config.port, config.host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });
@@ -329,10 +338,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       keys?.stop();
       await collector.close();
       await store.close();
-      throw new Error(
-        `cannot listen for OTLP/gRPC on ${host}:${config.grpcPort} (${(err as Error).message}); choose another --grpc-port, or 'off'`,
-        { cause: err },
-      );
+      throw new TelltaleError({
+        code: TelltaleErrorCode.LISTEN_FAILED,
+        message: `cannot listen for OTLP/gRPC on ${host}:${config.grpcPort} (${(err as Error).message}); choose another --grpc-port, or 'off'`,
+        cause: err,
+      });
     }
   }
   const grpcAddress = grpc === undefined ? undefined : `${host}:${grpc.port}`;
@@ -346,10 +356,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       keys?.stop();
       await collector.close();
       await store.close();
-      throw new Error(
-        `cannot listen for metrics on ${host}:${config.metricsPort} (${(err as Error).message}); choose another --metrics-port`,
-        { cause: err },
-      );
+      throw new TelltaleError({
+        code: TelltaleErrorCode.LISTEN_FAILED,
+        message: `cannot listen for metrics on ${host}:${config.metricsPort} (${(err as Error).message}); choose another --metrics-port`,
+        cause: err,
+      });
     }
   }
   listeningUrl = url;

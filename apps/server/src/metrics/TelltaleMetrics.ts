@@ -29,6 +29,16 @@ const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
   UNAVAILABLE: 'unavailable',
   STORAGE: 'storage_error',
   INTERNAL: 'internal_error',
+  // not answers to an OTLP request; listed because the map covers every code
+  USAGE: 'bad_request',
+  INVALID_CONFIG: 'bad_request',
+  UNREACHABLE: 'unavailable',
+  INCOMPATIBLE_SERVER: 'internal_error',
+  LISTEN_FAILED: 'unavailable',
+  SPOOL_LOCKED: 'storage_error',
+  SPOOL_CORRUPT: 'storage_error',
+  SPOOL_VERSION: 'storage_error',
+  RUN_STOPPED: 'internal_error',
 };
 
 /** Default Node metrics that are gauges with a `_total` suffix. */

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /**
  * Server-side request forgery guard for webhook destinations. A destination
@@ -35,9 +36,12 @@ export const systemResolver: Resolver = (hostname) =>
     });
   });
 
-/** Thrown when a URL or an address it resolves to is not allowed. */
-export class SsrfError extends Error {
-  override readonly name = 'SsrfError';
+/** Thrown when a URL or an address it resolves to is not allowed (BAD_REQUEST: the destination must change). */
+export class SsrfError extends TelltaleError {
+  override readonly name: string = 'SsrfError';
+  constructor(message: string) {
+    super({ code: TelltaleErrorCode.BAD_REQUEST, message });
+  }
 }
 
 /** The ipaddr.js range of an address, IPv4-mapped IPv6 judged as IPv4; `invalid` when it does not parse. */
@@ -62,7 +66,8 @@ export function refusalOf(address: string, policy: SsrfPolicy): string | undefin
 /** Validates CIDRs of a policy (the server's startup option). */
 export function checkPolicy(policy: SsrfPolicy): void {
   for (const cidr of policy.allowPrivate) {
-    if (!ipaddr.isValidCIDR(cidr)) throw new RangeError(`not a CIDR range: ${cidr}`);
+    if (!ipaddr.isValidCIDR(cidr))
+      throw new TelltaleError({ code: TelltaleErrorCode.INVALID_CONFIG, message: `not a CIDR range: ${cidr}` });
   }
 }
 

@@ -1,4 +1,3 @@
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import {
   type AnalyticsFilter,
   type CostGroupBy,
@@ -20,13 +19,6 @@ import type { EffectivePrice, PriceResolver } from './PriceResolver.js';
 const NS_PER_MS = 1_000_000n;
 /** Looping runs' ids go to the cost query in chunks of this many (query parameters stay small for remote servers). */
 const LOOPING_IDS_PER_QUERY = 1000;
-
-/** Request-shaped mistakes (RangeError from validation) become BAD_REQUEST. */
-function asBadRequest(err: unknown): never {
-  if (err instanceof RangeError)
-    throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
-  throw err;
-}
 
 /**
  * The cost side of the facade (RELIABILITY-MATH "Cost"), priced with each
@@ -79,11 +71,7 @@ export class CostAnalytics {
   async costSeries(filter: AnalyticsFilter, opts: { intervalSeconds: number }): Promise<CostSeries> {
     const fromMs = Number(filter.fromUnixNano / NS_PER_MS);
     const toMs = Number((filter.toUnixNano + NS_PER_MS - 1n) / NS_PER_MS);
-    try {
-      bucketRange(fromMs, toMs, opts.intervalSeconds);
-    } catch (err) {
-      asBadRequest(err);
-    }
+    bucketRange(fromMs, toMs, opts.intervalSeconds); // throws BAD_REQUEST for a window of too many buckets
     const prices = await this.pricesFor(filter.projectId);
     const rows = await this.store.metrics.costSeries(filter, prices, opts.intervalSeconds);
     return costSeries(rows, fromMs, toMs, opts.intervalSeconds);
@@ -96,9 +84,7 @@ export class CostAnalytics {
   /** Sets the project's price of one model (replacing the bundled one, if any). */
   async setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
     try {
-      await this.store.prices.upsertModelPrice(projectId, price);
-    } catch (err) {
-      asBadRequest(err);
+      await this.store.prices.upsertModelPrice(projectId, price); // a bad price is a BAD_REQUEST
     } finally {
       this.resolver.invalidate(projectId);
     }

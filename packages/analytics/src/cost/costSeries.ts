@@ -1,4 +1,5 @@
 import type { CostBucket } from '@telltale/store';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** More buckets than this in one series is a request error. */
 export const MAX_COST_BUCKETS = 10_000;
@@ -9,17 +10,21 @@ export interface CostSeries {
   buckets: CostBucket[];
 }
 
-/** The first and last bucket starts (ms) of a window; throws RangeError beyond MAX_COST_BUCKETS. */
+/** The first and last bucket starts (ms) of a window; throws BAD_REQUEST beyond MAX_COST_BUCKETS. */
 export function bucketRange(fromMs: number, toMs: number, intervalSeconds: number): { first: number; last: number } {
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new RangeError(`intervalSeconds must be a whole number ≥ 1, got ${intervalSeconds}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `intervalSeconds must be a whole number ≥ 1, got ${intervalSeconds}`,
+    });
   const step = intervalSeconds * 1000;
   const first = Math.floor(fromMs / step) * step;
   const last = Math.max(first, Math.floor((toMs - 1) / step) * step);
   if ((last - first) / step + 1 > MAX_COST_BUCKETS) {
-    throw new RangeError(
-      `the window holds more than ${MAX_COST_BUCKETS} buckets of ${intervalSeconds} s: use a longer interval`,
-    );
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `the window holds more than ${MAX_COST_BUCKETS} buckets of ${intervalSeconds} s: use a longer interval`,
+    });
   }
   return { first, last };
 }

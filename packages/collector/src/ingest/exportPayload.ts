@@ -1,5 +1,6 @@
 // the chDB-free entry: this runs in worker threads
 import { encodeSpanRecordBatch, type SpanRecord } from '@telltale/store/encode';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /**
  * What one accepted export request becomes in the spool: its project and run
@@ -29,7 +30,7 @@ export function decodeExportPayload(payload: Buffer): ExportPayload {
   const metaBytes = payload.readUInt32LE(0);
   const meta = JSON.parse(payload.toString('utf8', 4, 4 + metaBytes)) as { p: unknown; r: unknown };
   if (typeof meta.p !== 'string' || !Array.isArray(meta.r) || !meta.r.every((r) => typeof r === 'string')) {
-    throw new Error('spool payload has malformed metadata');
+    throw new TelltaleError({ code: TelltaleErrorCode.SPOOL_CORRUPT, message: 'spool payload has malformed metadata' });
   }
   return { projectId: meta.p, runIds: meta.r, message: payload.subarray(4 + metaBytes) };
 }

@@ -7,6 +7,7 @@ import type { WorkerReply } from './workerProtocol.js';
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
 const port = parentPort;
+// invariant: only ExportProcessor starts this module, as a worker (a plain Error)
 if (port === null) throw new Error('ingestWorker must run in a worker thread');
 
 port.on('message', (msg: { id: number; job: ExportJob }) => {

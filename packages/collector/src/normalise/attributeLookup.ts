@@ -18,6 +18,7 @@ const SOURCES: ReadonlyMap<string, readonly number[]> = (() => {
   const map = new Map<string, number[]>();
   FIELDS.forEach((field, slot) => {
     FIELD_SOURCES[field].forEach((name: string, rank: number) => {
+      // invariant (checked at load): a plain Error, never a user's error
       if (rank > RANK_MASK) throw new Error(`FIELD_SOURCES.${field}: more than ${RANK_MASK + 1} sources`);
       const codes = map.get(name) ?? [];
       codes.push((slot << RANK_BITS) | rank);

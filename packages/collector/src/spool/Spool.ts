@@ -18,6 +18,7 @@ import {
 import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type RecordRef } from './segmentFiles.js';
 import { lockSpoolDir } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** The spool's size cap by default: past it, exports are refused (503). */
 export const DEFAULT_SPOOL_MAX_BYTES = 1024 ** 3;
@@ -362,6 +363,7 @@ export class Spool {
     const first = batch.ranges[0];
     const last = batch.ranges.at(-1);
     if (first === undefined || last === undefined || this.drain.seq !== first.seq || this.drain.offset !== first.from) {
+      // invariant: the drainer acks batches in the order it read them (a plain Error, never a user's error)
       throw new Error(`spool ack out of order (${batch.token})`);
     }
     this.drain = { seq: last.seq, offset: last.to };
@@ -481,7 +483,11 @@ export class Spool {
       const buf = Buffer.allocUnsafe(bytes);
       for (let read = 0; read < bytes;) {
         const { bytesRead } = await handle.read(buf, read, bytes - read, at + read);
-        if (bytesRead === 0) throw new Error(`spool segment ${seq} ends before byte ${to}`);
+        if (bytesRead === 0)
+          throw new TelltaleError({
+            code: TelltaleErrorCode.SPOOL_CORRUPT,
+            message: `spool segment ${seq} ends before byte ${to}`,
+          });
         read += bytesRead;
       }
       return buf;
@@ -495,7 +501,10 @@ export class Spool {
             ? undefined
             : await readExactly(header.payloadBytes, at + header.headerBytes);
         if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
-          throw new Error(`spool segment ${seq} is corrupt at byte ${at}`);
+          throw new TelltaleError({
+            code: TelltaleErrorCode.SPOOL_CORRUPT,
+            message: `spool segment ${seq} is corrupt at byte ${at}`,
+          });
         }
         yield payload;
         at += header.headerBytes + header.payloadBytes;
@@ -533,7 +542,10 @@ function validDrain(drain: DrainCheckpoint, segments: readonly Segment[]): Drain
   };
   if (!segments.some((s) => s.seq === drain.seq)) return { seq: segments[0]?.seq ?? drain.seq, offset: 0 };
   if (!boundary(drain))
-    throw new Error(`spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.SPOOL_CORRUPT,
+      message: `spool checkpoint points inside a record (segment ${drain.seq}, byte ${drain.offset})`,
+    });
   const pending = pendingEnd(drain);
   if (pending !== undefined && !boundary(pending)) return { seq: drain.seq, offset: drain.offset };
   return drain;

@@ -14,7 +14,7 @@ export class SpoolVersionError extends TelltaleError {
   ) {
     const where = files.length === 0 ? `in ${dir}` : files.join(', ');
     super({
-      code: TelltaleErrorCode.STORAGE,
+      code: TelltaleErrorCode.SPOOL_VERSION,
       message:
         `spool ${dir} holds records of spans schema version ${found}; this build stores version ${expected} and has no converter from ${found}, ` +
         `so they are kept on disk and not stored, and nothing spooled after them is stored either. ` +

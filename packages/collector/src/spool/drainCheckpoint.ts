@@ -1,6 +1,7 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from './segmentFiles.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** A record boundary in the spool: byte `offset` of segment `seq`. */
 export interface SpoolPosition {
@@ -49,7 +50,10 @@ export async function readDrainCheckpoint(dir: string): Promise<DrainCheckpoint 
     !optional(pendingSeq) ||
     (pendingSeq !== undefined && (pendingTo === undefined || pendingSeq < seq))
   ) {
-    throw new Error(`spool checkpoint ${join(dir, FILE)} is malformed: ${text.slice(0, 200)}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.SPOOL_CORRUPT,
+      message: `spool checkpoint ${join(dir, FILE)} is malformed: ${text.slice(0, 200)}`,
+    });
   }
   if (pendingTo === undefined) return { seq, offset };
   return pendingSeq === undefined || pendingSeq === seq

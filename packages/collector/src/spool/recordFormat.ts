@@ -51,6 +51,7 @@ export function encodeRecordHeader(parts: readonly Uint8Array[], weight: number,
     crc = crc32(part, crc);
     length += part.byteLength;
   }
+  // invariants: callers pass bounded sizes (the body limit), counts and versions; plain Errors, never a user's error
   if (length > MAX_RECORD_PAYLOAD_BYTES)
     throw new RangeError(`spool record of ${length} bytes exceeds ${MAX_RECORD_PAYLOAD_BYTES}`);
   if (!u32(weight)) throw new RangeError(`spool record weight must be a u32, got ${weight}`);

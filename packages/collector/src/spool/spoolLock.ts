@@ -1,5 +1,6 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 const FILE = 'spool.lock';
 
@@ -29,9 +30,12 @@ export async function lockSpoolDir(dir: string): Promise<() => Promise<void>> {
     }
     const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim());
     if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-      throw new Error(`spool directory ${dir} is in use by process ${owner}; one telltale process per spool directory`);
+      throw new TelltaleError({
+        code: TelltaleErrorCode.SPOOL_LOCKED,
+        message: `spool directory ${dir} is in use by process ${owner}; one telltale process per spool directory`,
+      });
     }
     await unlink(path).catch(() => undefined);
   }
-  throw new Error(`could not lock spool directory ${dir}`);
+  throw new TelltaleError({ code: TelltaleErrorCode.SPOOL_LOCKED, message: `could not lock spool directory ${dir}` });
 }

@@ -3,6 +3,7 @@ import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
@@ -285,7 +286,10 @@ export async function queryCostSeries(
 ): Promise<CostBucket[]> {
   const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
+    });
   const result = await client.query({
     query: `${await runsSource(db, filter)}\n${SERIES_SELECT}`,
     format: 'JSONEachRow',

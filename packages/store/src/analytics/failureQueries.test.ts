@@ -192,7 +192,9 @@ describe('failure causes', () => {
       { loop: 0, partial_execution: 0, tool_failure: 0, validation_exhausted: 1, llm_error: 2, timeout: 2, unknown: 0 },
       { loop: 1, partial_execution: 0, tool_failure: 1, validation_exhausted: 0, llm_error: 0, timeout: 0, unknown: 2 },
     ]);
-    await expect(store.metrics.failureSeries(filter, EMPTY_PRICE_TABLE, T, 1.5)).rejects.toThrow(RangeError);
+    await expect(store.metrics.failureSeries(filter, EMPTY_PRICE_TABLE, T, 1.5)).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
   });
 
   it("uses the window's medians for a page of runs", async () => {

@@ -7,6 +7,7 @@ import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** Primary failure causes of RELIABILITY-MATH "Failure taxonomy", in priority order. */
 export const FAILURE_CAUSES = [
@@ -120,7 +121,10 @@ export async function queryFailureSeries(
 ): Promise<FailureBucket[]> {
   const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
+    });
   const result = await client.query({
     query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',

@@ -214,9 +214,9 @@ describe('latency queries', () => {
   it('rejects malformed options', async () => {
     await expect(
       store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', intervalSeconds: 0 }),
-    ).rejects.toThrow(RangeError);
+    ).rejects.toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
     await expect(
       store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'run', exactLimit: -1 }),
-    ).rejects.toThrow(RangeError);
+    ).rejects.toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
   });
 });

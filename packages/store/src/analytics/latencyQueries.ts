@@ -10,6 +10,7 @@ import {
   type LatencyGroupBy,
 } from '../sql/latencySql.js';
 import { filterParams } from '../sql/sqlParts.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {
@@ -94,7 +95,10 @@ function toRow(r: Raw): LatencyGroupRow {
 function limitParam(opts: LatencyQueryOptions): number {
   const limit = opts.exactLimit ?? EXACT_PERCENTILE_LIMIT;
   if (!Number.isInteger(limit) || limit < 0)
-    throw new RangeError(`exactLimit must be a whole number ≥ 0, got ${limit}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `exactLimit must be a whole number ≥ 0, got ${limit}`,
+    });
   return limit;
 }
 
@@ -123,10 +127,17 @@ export async function queryLatencySeries(
 ): Promise<LatencySeriesRow[]> {
   const { client } = db;
   if (!Number.isInteger(opts.intervalSeconds) || opts.intervalSeconds < 1) {
-    throw new RangeError(`intervalSeconds must be a whole number ≥ 1, got ${opts.intervalSeconds}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `intervalSeconds must be a whole number ≥ 1, got ${opts.intervalSeconds}`,
+    });
   }
   const topN = opts.topN ?? 10;
-  if (!Number.isInteger(topN) || topN < 1) throw new RangeError(`topN must be a whole number ≥ 1, got ${topN}`);
+  if (!Number.isInteger(topN) || topN < 1)
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `topN must be a whole number ≥ 1, got ${topN}`,
+    });
   const result = await client.query({
     query: seriesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',

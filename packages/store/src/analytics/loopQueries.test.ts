@@ -192,7 +192,9 @@ describe('loop queries', () => {
     expect(hourly).toEqual([{ bucketStartMs: Number(T0 / 1_000_000n), runs: 13, loopingRuns: 7 }]);
     const perSecond = await store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 1);
     expect(perSecond.map((b) => b.loopingRuns)).toEqual([1, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1]);
-    await expect(store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 0)).rejects.toThrow(RangeError);
+    await expect(store.metrics.loopRate(filter, EMPTY_PRICE_TABLE, T, 0)).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
   });
 
   it('flags runs, with bound medians for a page of runs', async () => {

@@ -15,6 +15,7 @@ import {
 } from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
@@ -58,7 +59,10 @@ export async function queryLoopRate(
 ): Promise<LoopRateBucket[]> {
   const { client } = db;
   if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new RangeError(`interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
+    });
   const result = await client.query({
     query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',

@@ -3,6 +3,7 @@ import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** What a run histogram counts: whole-run duration (ns) or run cost (USD, the cost queries' pricing). */
 export const RUN_HISTOGRAM_METRICS = ['duration', 'cost'] as const;
@@ -50,7 +51,10 @@ export async function queryRunHistogram(
 ): Promise<RunHistogramRows> {
   const { client } = db;
   if (!Number.isInteger(opts.buckets) || opts.buckets < 1 || opts.buckets > 1000)
-    throw new RangeError(`buckets must be a whole number in [1, 1000], got ${opts.buckets}`);
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `buckets must be a whole number in [1, 1000], got ${opts.buckets}`,
+    });
   const source = (await useRunFacts(db.runFacts, filter))
     ? withClause(FACT_RUNS_CTE)
     : withClause(PRICED_SPANS_CTE, RUNS_CTE);

@@ -3,6 +3,7 @@ import type { Migration } from './Migration.js';
 
 /** `attributes['name']` as SQL, for a name that is one of our constants (no quotes or backslashes in them). */
 function attr(name: string): string {
+  // invariant: names are constants (a plain Error, never a user's error)
   if (!/^[A-Za-z0-9_.]+$/.test(name)) throw new Error(`unexpected attribute name ${name}`);
   return `attributes['${name}']`;
 }

@@ -61,10 +61,14 @@ describe('model price overrides', () => {
   });
 
   it('rejects nonsense prices', async () => {
-    await expect(upsertModelPrice(clientOf(store), 'p1', price('', 1))).rejects.toThrow(RangeError);
-    await expect(upsertModelPrice(clientOf(store), 'p1', price('m', -1))).rejects.toThrow(RangeError);
+    await expect(upsertModelPrice(clientOf(store), 'p1', price('', 1))).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
+    await expect(upsertModelPrice(clientOf(store), 'p1', price('m', -1))).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
     await expect(
       upsertModelPrice(clientOf(store), 'p1', { ...price('m', 1), outputPerMTok: Number.NaN }),
-    ).rejects.toThrow(RangeError);
+    ).rejects.toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
   });
 });

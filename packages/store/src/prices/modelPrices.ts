@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** A project's price for one model, in USD per million tokens. */
 export interface ModelPriceOverride {
@@ -42,13 +43,18 @@ function usToDateTime64(us: number): string {
 }
 
 function checkPrice(p: ModelPriceOverride): void {
-  if (p.model.length === 0 || p.model.length > 256) throw new RangeError('a model name is 1–256 characters');
+  if (p.model.length === 0 || p.model.length > 256)
+    throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: 'a model name is 1–256 characters' });
   for (const [k, v] of [
     ['inputPerMTok', p.inputPerMTok],
     ['cachedInputPerMTok', p.cachedInputPerMTok],
     ['outputPerMTok', p.outputPerMTok],
   ] as const) {
-    if (!Number.isFinite(v) || v < 0) throw new RangeError(`${k} must be a finite number ≥ 0, got ${v}`);
+    if (!Number.isFinite(v) || v < 0)
+      throw new TelltaleError({
+        code: TelltaleErrorCode.BAD_REQUEST,
+        message: `${k} must be a finite number ≥ 0, got ${v}`,
+      });
   }
 }
 

@@ -7,6 +7,7 @@ import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SPANS_ARROW_COLUMNS, SPANS_ARROW_SCHEMA_MESSAGE } from './arrow/spansArrowSchema.js';
 import { END_OF_STREAM } from './arrow/ipcMessage.js';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** How an ArrowStream reaches the engine: a temp file chDB reads (embedded), or the HTTP body (remote). */
 export type ArrowInsertTransport = { kind: 'file'; dir?: string } | { kind: 'body' };
@@ -65,7 +66,11 @@ async function writeParts(path: string, parts: AsyncIterable<Uint8Array>): Promi
   let bytes = 0;
   const flush = async (): Promise<void> => {
     const { bytesWritten } = await file.writev(chunk);
-    if (bytesWritten !== bytes) throw new Error(`short write to ${path}: ${bytesWritten} of ${bytes} bytes`);
+    if (bytesWritten !== bytes)
+      throw new TelltaleError({
+        code: TelltaleErrorCode.STORAGE,
+        message: `short write to ${path}: ${bytesWritten} of ${bytes} bytes`,
+      });
     chunk = [];
     bytes = 0;
   };
@@ -110,7 +115,11 @@ export async function insertSpanBatches(
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
   const token = opts.deduplicationToken;
-  if (token !== undefined && !TOKEN.test(token)) throw new RangeError(`deduplication token must match ${TOKEN.source}`);
+  if (token !== undefined && !TOKEN.test(token))
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `deduplication token must match ${TOKEN.source}`,
+    });
   const rest = Symbol.asyncIterator in messages ? messages[Symbol.asyncIterator]() : messages[Symbol.iterator]();
   const first = await rest.next();
   if (first.done === true) return; // nothing to store: no insert, no part

@@ -309,6 +309,7 @@ export const STEP_LEDGER_CTE = `step_ledger AS (
  */
 export const PRICED_ONCE_CTE = PRICED_SPANS_CTE.replace('priced AS (', 'priced AS MATERIALIZED (');
 export const RUNS_ONCE_CTE = RUNS_CTE.replace('\nruns AS (', '\nruns AS MATERIALIZED (');
+// invariant, checked at load (a plain Error): the templates above keep their shape
 if (PRICED_ONCE_CTE === PRICED_SPANS_CTE || RUNS_ONCE_CTE === RUNS_CTE)
   throw new Error('sqlParts: the priced / runs CTEs changed shape');
 

@@ -35,6 +35,7 @@ export class RecordBatchWriter {
     const buffers = fb.int64Pairs(bufferCount);
     // RecordBatch: length, nodes, buffers (no compression, no variadic counts)
     const { bytes, bodyLengthAt } = encapsulateMessage(MESSAGE_HEADER.recordBatch, fb.table(length, nodes, buffers), 0);
+    // invariant: the encoder records every position it writes (a plain Error, never a user's error)
     if (length.at === undefined || nodes.at === undefined || buffers.at === undefined)
       throw new Error('record batch template: positions not recorded');
     this.template = bytes;
@@ -48,6 +49,7 @@ export class RecordBatchWriter {
   write(length: number, parts: BatchParts): Uint8Array {
     const { sources, lengths } = parts;
     if (parts.nodes.length !== 2 * this.nodeCount || lengths.length !== this.bufferCount) {
+      // invariant: parts come from the same schema as the template (a plain Error)
       throw new Error(
         `record batch: expected ${this.nodeCount} nodes and ${this.bufferCount} buffers, got ${parts.nodes.length / 2} and ${lengths.length}`,
       );

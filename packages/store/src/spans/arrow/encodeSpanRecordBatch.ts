@@ -5,6 +5,7 @@ import { RecordBatchWriter } from './RecordBatchWriter.js';
 import { SpanColumns } from './SpanColumns.js';
 import { SPANS_ARROW_LAYOUT } from './spansArrowSchema.js';
 
+// invariant: every supported host (x64, arm64) is little-endian (a plain Error)
 if (endianness() !== 'LE')
   throw new Error('the Arrow span encoder writes typed arrays as little-endian and needs a little-endian host');
 

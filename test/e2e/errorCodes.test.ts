@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './harness/runCli.js';
+import { TelltaleProcess } from './harness/TelltaleProcess.js';
+
+// Representative user errors carry their code end to end: in the API's error body and on the CLI's stderr line.
+
+describe('error codes reach the user', () => {
+  let telltale: TelltaleProcess;
+  beforeAll(async () => {
+    telltale = await TelltaleProcess.start({ args: ['--grpc-port', 'off'] });
+  });
+  afterAll(async () => {
+    await telltale?.dispose();
+  });
+
+  it('an API 400 body has the code BAD_REQUEST and names the parameter', async () => {
+    const res = await fetch(`${telltale.url}/api/v1/runs?outcome=sideways`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('BAD_REQUEST');
+    expect(body.error.message).toMatch(/outcome/);
+  });
+
+  it('an API 404 body has the code NOT_FOUND', async () => {
+    const res = await fetch(`${telltale.url}/api/v1/runs/no-such-run`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+
+  it('the CLI prints a server error with its code (CONFLICT)', async () => {
+    const first = await runCli(['projects', 'create', 'codes', '--endpoint', telltale.url]);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runCli(['projects', 'create', 'codes', '--endpoint', telltale.url]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toBe('telltale: project codes exists already [CONFLICT]\n');
+  });
+
+  it('a bad flag value of `check` prints USAGE and exits 2', async () => {
+    const result = await runCli(['check', '--endpoint', telltale.url, '--min-success', '1.5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^telltale: invalid --min-success "1\.5": .* \[USAGE\]\n$/);
+  });
+
+  it('an unknown flag of `report` prints USAGE and exits 2', async () => {
+    const result = await runCli(['report', '--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^telltale: unknown option '--bogus' \[USAGE\]\n/);
+  });
+
+  it('an admin command without its argument prints USAGE', async () => {
+    const result = await runCli(['projects', 'create']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/^telltale: missing required argument 'id' \[USAGE\]\n/);
+  });
+
+  it('a server that does not answer is UNREACHABLE', async () => {
+    const result = await runCli(['report', '--endpoint', 'http://127.0.0.1:1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^telltale: cannot reach the Telltale server at http:\/\/127\.0\.0\.1:1.* \[UNREACHABLE\]\n$/,
+    );
+  });
+
+  it('a port in use is LISTEN_FAILED, and the process exits 1', async () => {
+    const port = new URL(telltale.url).port;
+    const dataDir = mkdtempSync(join(tmpdir(), 'telltale-codes-'));
+    const result = await runCli(['start', '--port', port, '--grpc-port', 'off', '--data-dir', dataDir], {
+      timeoutMs: 60_000,
+    }).finally(() => rmSync(dataDir, { recursive: true, force: true }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`^telltale: cannot listen on 127\\.0\\.0\\.1:${port} .* \\[LISTEN_FAILED\\]\\n$`),
+    );
+  });
+});
