@@ -134,6 +134,26 @@ describe('MCP over an in-memory transport', () => {
     expect(named(mem, 'add')[3]!.attributes[TelltaleAttr.toolArgsHash]).toBe(hashes[0]);
   });
 
+  it('patches the client in place on request, with the tool call id the caller knows', async () => {
+    const mem = inMemoryTelltale();
+    const server = instrumentMcpServer(toolServer(mem.telltale), { tracerProvider: mem.provider });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const raw = new Client({ name: 'agent', version: '1.0.0' });
+    const same = instrumentMcpClient(raw, { telltale: mem.telltale, patch: true, toolCallId: () => 'call_42' });
+    expect(same).toBe(raw);
+    await raw.connect(clientSide);
+    cleanups.push(
+      () => raw.close(),
+      () => server.close(),
+    );
+    await mem.telltale.run('mcp-agent', () => raw.callTool({ name: 'add', arguments: { a: 1, b: 1 } }));
+    const step = mem.span('add');
+    expect(step.attributes[OtelAttr.genAiToolCallId]).toBe('call_42');
+    expect(step.attributes[McpAttr.protocolVersion]).toEqual(expect.any(String));
+    expect(mem.span('tools/call add').parentSpanContext?.spanId).toBe(step.spanContext().spanId);
+  });
+
   it('records a call from an uninstrumented client as a tool step of its own on the server', async () => {
     const mem = inMemoryTelltale();
     const client = await inMemoryPair(mem, false);
