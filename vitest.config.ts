@@ -16,9 +16,18 @@ export default defineConfig({
     // eventsource-parser (under the Vercel AI SDK) also publishes a `source`
     // export condition, pointing at its TypeScript, which our `source`
     // condition selects: Node cannot load that, vite can. So vite transforms
-    // it, and the packages that import it (ai, @ai-sdk/*), instead of Node.
+    // it, and the packages that import it (ai, @ai-sdk/*, the MCP SDK and its
+    // eventsource client), instead of Node.
     server: {
-      deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] },
+      deps: {
+        inline: [
+          /node_modules\/ai\//,
+          /node_modules\/@ai-sdk\//,
+          /node_modules\/eventsource-parser\//,
+          /node_modules\/eventsource\//,
+          /node_modules\/@modelcontextprotocol\//,
+        ],
+      },
     },
   },
 });

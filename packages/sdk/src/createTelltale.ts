@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { Attributes, Tracer, TracerProvider } from '@opentelemetry/api';
-import { OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
+import { GenAiOperation, OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
 import { guard } from './internal/reportFault.js';
 import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
@@ -94,8 +94,11 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
         ...opts?.attributes,
         [TelltaleAttr.stepKind]: StepKind.run,
         [TelltaleAttr.stepName]: name,
+        [OtelAttr.genAiOperationName]: GenAiOperation.invokeAgent,
         [OtelAttr.genAiAgentName]: name,
       };
+      if (opts?.agentId !== undefined) attributes[OtelAttr.genAiAgentId] = opts.agentId;
+      if (opts?.sessionId !== undefined) attributes[OtelAttr.genAiConversationId] = opts.sessionId;
       return runInSpan(env, { name, attempt: 1, attributes, newRunId: runId, guard: opts?.guard }, (recorder) =>
         fn(recorder as RunHandle),
       );
@@ -108,7 +111,7 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       const specific: Attributes = {
         [TelltaleAttr.toolName]: name,
         [OtelAttr.genAiToolName]: name,
-        [OtelAttr.genAiOperationName]: 'execute_tool',
+        [OtelAttr.genAiOperationName]: GenAiOperation.executeTool,
       };
       const argsHash = guard('hash', () => stableHash(args));
       if (argsHash !== undefined) specific[TelltaleAttr.toolArgsHash] = argsHash;
@@ -116,7 +119,7 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     },
     llm: (name, model, fn, opts) => {
       const specific: Attributes = {
-        [OtelAttr.genAiOperationName]: model.operation ?? 'chat',
+        [OtelAttr.genAiOperationName]: model.operation ?? GenAiOperation.chat,
         [OtelAttr.genAiRequestModel]: model.model,
       };
       if (model.provider !== undefined) specific[OtelAttr.genAiProviderName] = model.provider;

@@ -106,6 +106,10 @@ export interface RunOptions {
   attributes?: Attributes;
   /** Stop the run when it loops, runs away or exceeds its budget (see RunGuard). */
   guard?: RunGuard;
+  /** `gen_ai.agent.id`: a stable id of the agent (its name is the run's name). */
+  agentId?: string;
+  /** `gen_ai.conversation.id`: the session / conversation the run belongs to (runs of a session are grouped). */
+  sessionId?: string;
 }
 
 export interface LlmModel {

@@ -64,9 +64,51 @@ export const OtelAttr = {
   genAiCompletionTokens: 'gen_ai.usage.completion_tokens',
   genAiToolName: 'gen_ai.tool.name',
   genAiToolCallArguments: 'gen_ai.tool.call.arguments',
+  /** The model's id for one tool call, when the caller knows it. */
+  genAiToolCallId: 'gen_ai.tool.call.id',
+  /** `function`, `extension`, `datastore`: how the tool runs. */
+  genAiToolType: 'gen_ai.tool.type',
   genAiAgentName: 'gen_ai.agent.name',
+  genAiAgentId: 'gen_ai.agent.id',
   genAiConversationId: 'gen_ai.conversation.id',
 } as const;
+
+/** `gen_ai.operation.name` values of the GenAI agent conventions (span names start with them). */
+export const GenAiOperation = {
+  invokeAgent: 'invoke_agent',
+  executeTool: 'execute_tool',
+  chat: 'chat',
+  textCompletion: 'text_completion',
+  generateContent: 'generate_content',
+} as const;
+
+/** Model Context Protocol span attributes, and the JSON-RPC and network ones MCP spans carry. */
+export const McpAttr = {
+  /** `tools/call`, `initialize`, `resources/read`… */
+  methodName: 'mcp.method.name',
+  sessionId: 'mcp.session.id',
+  protocolVersion: 'mcp.protocol.version',
+  jsonRpcRequestId: 'jsonrpc.request.id',
+  jsonRpcProtocolVersion: 'jsonrpc.protocol.version',
+  /** `pipe` for stdio, `tcp` for HTTP. */
+  networkTransport: 'network.transport',
+  networkProtocolName: 'network.protocol.name',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+} as const;
+
+/**
+ * Where MCP carries trace context: these keys of a request's `params._meta`
+ * (W3C trace context and baggage, as in HTTP headers).
+ */
+export const McpMetaKey = {
+  traceparent: 'traceparent',
+  tracestate: 'tracestate',
+  baggage: 'baggage',
+} as const;
+
+/** The `error.type` of a tool call whose result says `isError: true`. */
+export const MCP_TOOL_ERROR_TYPE = 'tool_error';
 
 /** OpenInference attribute names. */
 export const OpenInferenceAttr = {

@@ -1,4 +1,14 @@
-export { TelltaleAttr, OtelAttr, OpenInferenceAttr, VercelAiAttr, TraceloopAttr } from './attributes.js';
+export {
+  TelltaleAttr,
+  OtelAttr,
+  OpenInferenceAttr,
+  VercelAiAttr,
+  TraceloopAttr,
+  GenAiOperation,
+  McpAttr,
+  McpMetaKey,
+  MCP_TOOL_ERROR_TYPE,
+} from './attributes.js';
 export type { TelltaleAttrName } from './attributes.js';
 export { StepKind, STEP_KINDS, isStepKind, RunOutcome, RunStopReason } from './stepKinds.js';
 export {

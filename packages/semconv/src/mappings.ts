@@ -1,3 +1,4 @@
+import { GenAiOperation } from './attributes.js';
 import { StepKind } from './stepKinds.js';
 
 /**
@@ -9,14 +10,14 @@ export type KindRule = StepKind | 'agent';
 
 /** `gen_ai.operation.name` → step kind. */
 export const GEN_AI_OPERATION_STEP_KIND: Readonly<Record<string, KindRule>> = {
-  chat: StepKind.llm,
-  text_completion: StepKind.llm,
-  generate_content: StepKind.llm,
-  execute_tool: StepKind.tool,
+  [GenAiOperation.chat]: StepKind.llm,
+  [GenAiOperation.textCompletion]: StepKind.llm,
+  [GenAiOperation.generateContent]: StepKind.llm,
+  [GenAiOperation.executeTool]: StepKind.tool,
   plan: StepKind.plan,
   retrieval: StepKind.retrieval,
   embeddings: StepKind.retrieval,
-  invoke_agent: 'agent',
+  [GenAiOperation.invokeAgent]: 'agent',
   /** Setting an agent up is work of its own, not a model or tool call. */
   create_agent: StepKind.custom,
 };

@@ -64,20 +64,21 @@ export const PLAIN_ROOTS = `roots AS (
 
 /** The span columns the ledger keeps; `raw` adds more. */
 const LEDGER_COLS =
-  'run_id, parent_span_id, span_id, start_time, step_name, step_kind, attempt, status_code, duration_ns';
+  'run_id, parent_span_id, span_id, start_time, end_time, step_name, step_kind, attempt, status_code, duration_ns';
 
 /**
  * Attempt-group contributions per step span (RELIABILITY-MATH "Attempt"):
  * numbered attempts need no ordering (attempt ≤ 1 opens a group, an OK
- * retry recovers it); unnumbered spans group while consecutive siblings share
- * a name (window functions over those spans only). `raw` lists further span
+ * retry recovers it); an unnumbered span retries the sibling before it (by
+ * start, end, span id) only when that one has the same name and failed
+ * (window functions over those spans only). `raw` lists further span
  * columns to read; `computed` further expressions over them and `g_start`
  * (with a leading comma); `where` further conditions (with a leading AND).
  */
 export function plainLedger(raw: readonly string[] = [], computed = '', where = ''): string {
   const read = [LEDGER_COLS, ...raw].join(', ');
   const out = `run_id, step_name, step_kind, ok, duration_ns${computed}`;
-  const sib = 'PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id';
+  const sib = 'PARTITION BY run_id, parent_span_id ORDER BY start_time, end_time, span_id';
   return `ledger AS (
     SELECT ${out}, g_first_ok, g_rec, g_start
     FROM (
@@ -85,18 +86,13 @@ export function plainLedger(raw: readonly string[] = [], computed = '', where = 
         FROM spans WHERE ${SCOPE}${where} AND ${IS_STEP} AND attempt > 0
     )
     UNION ALL
-    SELECT ${out}, g_start AND ok AS g_first_ok,
-        ok AND NOT first_value(ok) OVER (${sib.replace('parent_span_id', 'parent_span_id, seq')} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-           AND NOT max(ok) OVER (${sib.replace('parent_span_id', 'parent_span_id, seq')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS g_rec,
-        g_start
+    SELECT ${out}, g_start AND ok AS g_first_ok, NOT g_start AND ok AS g_rec, g_start
     FROM (
-        SELECT *, sum(toUInt32(g_start)) OVER (${sib} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS seq
-        FROM (
-            SELECT ${read}, status_code != 2 AS ok,
-                row_number() OVER w = 1 OR step_name != lagInFrame(step_name, 1, '') OVER w AS g_start
-            FROM spans WHERE ${SCOPE}${where} AND ${IS_STEP} AND attempt = 0
-            WINDOW w AS (${sib} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-        )
+        SELECT ${read}, status_code != 2 AS ok,
+            row_number() OVER w = 1 OR step_name != lagInFrame(step_name, 1, '') OVER w
+                OR lagInFrame(toUInt8(status_code != 2), 1, 1) OVER w = 1 AS g_start
+        FROM spans WHERE ${SCOPE}${where} AND ${IS_STEP} AND attempt = 0
+        WINDOW w AS (${sib} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
     )
 )`;
 }

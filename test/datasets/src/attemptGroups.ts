@@ -23,13 +23,21 @@ export function byStartThenId(a: SpanRecord, b: SpanRecord): number {
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
 }
 
+/** Orders siblings by start time, then end time, then span id (the grouping SQL's order). */
+export function bySiblingOrder(a: SpanRecord, b: SpanRecord): number {
+  if (a.startTimeUnixNano !== b.startTimeUnixNano) return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1;
+  if (a.endTimeUnixNano !== b.endTimeUnixNano) return a.endTimeUnixNano < b.endTimeUnixNano ? -1 : 1;
+  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+}
+
 /**
  * Reference attempt grouping (RELIABILITY-MATH "Attempt", as docs/metrics.md
  * implements it): among the step spans (kind not '' or 'run') with the same
- * run and parent, in start order, a span starts a new group when it is the
- * first, its step name differs from the previous one's, its attempt is 1, or
- * its attempt is set and does not exceed the previous one's. A span is OK
- * unless its status is ERROR.
+ * run and parent, ordered by start, end and span id, a span starts a new group
+ * when it is the first, its step name differs from the previous one's, its
+ * attempt is 1, or its attempt is set and does not exceed the previous one's.
+ * A span without an attempt number continues a group only when the previous
+ * sibling has none either and FAILED. A span is OK unless its status is ERROR.
  */
 export function attemptGroups(spans: readonly SpanRecord[], prices: PriceTable): AttemptGroup[] {
   const siblings = new Map<string, SpanRecord[]>();
@@ -42,7 +50,7 @@ export function attemptGroups(spans: readonly SpanRecord[], prices: PriceTable):
   }
   const groups: AttemptGroup[] = [];
   for (const list of siblings.values()) {
-    list.sort(byStartThenId);
+    list.sort(bySiblingOrder);
     let current: AttemptGroup | undefined;
     let prev: SpanRecord | undefined;
     for (const s of list) {
@@ -50,7 +58,8 @@ export function attemptGroups(spans: readonly SpanRecord[], prices: PriceTable):
         prev === undefined ||
         s.stepName !== prev.stepName ||
         s.attempt === 1 ||
-        (s.attempt > 0 && s.attempt <= prev.attempt);
+        (s.attempt > 0 && s.attempt <= prev.attempt) ||
+        (s.attempt === 0 && (prev.attempt > 0 || prev.statusCode !== 2));
       const ok = s.statusCode !== 2;
       const duration = Number(s.endTimeUnixNano - s.startTimeUnixNano);
       const cost = spanCostUsd(s, prices).costUsd;

@@ -1,4 +1,4 @@
-import { OpenInferenceAttr, OtelAttr, TelltaleAttr, TraceloopAttr, VercelAiAttr } from '@telltale/semconv';
+import { McpAttr, OpenInferenceAttr, OtelAttr, TelltaleAttr, TraceloopAttr, VercelAiAttr } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
 import type { AnyValue, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
@@ -172,6 +172,65 @@ describe('OTel GenAI semantic conventions', () => {
       }),
     );
     expect([both.inputTokens, both.outputTokens]).toEqual([40, 10]);
+  });
+});
+
+describe('a trace from a backend that only uses the GenAI agent conventions', () => {
+  it('invoke_agent at the root is the run; chat, generate_content, text_completion are llm steps; execute_tool a tool step', () => {
+    const root = span(
+      'invoke_agent travel-agent',
+      {
+        [OtelAttr.genAiOperationName]: 'invoke_agent',
+        [OtelAttr.genAiAgentName]: 'travel-agent',
+        [OtelAttr.genAiAgentId]: 'agent-7',
+        [OtelAttr.genAiConversationId]: 'conv-1',
+        [OtelAttr.genAiProviderName]: 'openai',
+      },
+      '',
+    );
+    const under = (name: string, attrs: Record<string, AnyValue>, parent = root.spanId): OtlpSpan =>
+      span(name, attrs, parent);
+    const llm = (operation: string, model: string, provider: string): OtlpSpan =>
+      under(`${operation} ${model}`, {
+        [OtelAttr.genAiOperationName]: operation,
+        [OtelAttr.genAiRequestModel]: model,
+        [OtelAttr.genAiProviderName]: provider,
+        [OtelAttr.genAiInputTokens]: 100,
+        [OtelAttr.genAiOutputTokens]: 10,
+      });
+    const tool = under('execute_tool get_weather', {
+      [OtelAttr.genAiOperationName]: 'execute_tool',
+      [OtelAttr.genAiToolName]: 'get_weather',
+      [OtelAttr.genAiToolCallId]: 'call_1',
+      [OtelAttr.genAiToolCallArguments]: '{"city":"Oslo"}',
+      [McpAttr.methodName]: 'tools/call',
+    });
+    // an MCP server's span below the tool call, without an operation of its own: part of the trace, not a step
+    const served = under('tools/call get_weather', { [McpAttr.methodName]: 'tools/call' }, tool.spanId);
+    const spans = [
+      root,
+      llm('chat', 'gpt-4o', 'openai'),
+      llm('generate_content', 'gemini-2.0-flash', 'gcp.gemini'),
+      llm('text_completion', 'llama-3.1-8b', 'ollama'),
+      tool,
+      served,
+    ];
+    const { spans: out } = normaliseRequest(request(spans), 'p', { nowMs: NOW_MS });
+    expect(out.map((r) => [r.stepKind, r.stepName, r.isRunRoot])).toEqual([
+      ['run', 'invoke_agent travel-agent', true],
+      ['llm', 'chat gpt-4o', false],
+      ['llm', 'generate_content gemini-2.0-flash', false],
+      ['llm', 'text_completion llama-3.1-8b', false],
+      ['tool', 'get_weather', false],
+      ['', '', false],
+    ]);
+    expect(new Set(out.map((r) => r.runId))).toEqual(new Set([TRACE]));
+    expect(out.slice(1, 4).map((r) => [r.model, r.provider, r.inputTokens, r.outputTokens])).toEqual([
+      ['gpt-4o', 'openai', 100, 10],
+      ['gemini-2.0-flash', 'gcp.gemini', 100, 10],
+      ['llama-3.1-8b', 'ollama', 100, 10],
+    ]);
+    expect([out[4]!.toolName, out[4]!.toolArgsHash]).toEqual(['get_weather', argsHash('{"city":"Oslo"}')]);
   });
 });
 

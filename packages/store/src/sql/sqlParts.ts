@@ -199,8 +199,10 @@ export const COMPLETED_RUNS_CTE = `completed_runs AS (
  * parent) in start order, a span starts a new group when its step name
  * differs from the previous sibling's, when its attempt is 1, or when its
  * attempt does not exceed the previous one; so attempts 1..n of a retry form
- * one group, a repeated call with attempt 1 each time forms several, and
- * spans without attempt numbers group while consecutive with the same name.
+ * one group, a repeated call with attempt 1 each time forms several. A span
+ * without an attempt number continues a group only after a FAILED sibling of
+ * the same name that has none either (STEP_LEDGER_CTE's rule). Siblings are
+ * ordered by start, end, span id.
  */
 export const ATTEMPT_GROUPS_CTE = `step_spans AS (
     SELECT
@@ -209,16 +211,18 @@ export const ATTEMPT_GROUPS_CTE = `step_spans AS (
         r.agent AS agent, r.service AS service, r.outcome AS run_outcome_value,
         lagInFrame(step_name, 1, '') OVER sib AS prev_name,
         lagInFrame(attempt, 1, toUInt16(0)) OVER sib AS prev_attempt,
+        lagInFrame(toUInt8(ok), 1, 1) OVER sib AS prev_ok,
         row_number() OVER sib AS sib_index
     FROM priced AS p
     INNER JOIN runs AS r ON r.run_id = p.run_id
     WHERE step_kind NOT IN ('', 'run')
-    WINDOW sib AS (PARTITION BY p.run_id, parent_span_id ORDER BY start_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    WINDOW sib AS (PARTITION BY p.run_id, parent_span_id ORDER BY start_time, end_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
 step_marked AS (
     SELECT *,
-        sum(toUInt32(sib_index = 1 OR step_name != prev_name OR attempt = 1 OR (attempt > 0 AND attempt <= prev_attempt)))
-            OVER (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS group_seq
+        sum(toUInt32(sib_index = 1 OR step_name != prev_name OR attempt = 1 OR (attempt > 0 AND attempt <= prev_attempt)
+                     OR (attempt = 0 AND (prev_attempt > 0 OR prev_ok = 1))))
+            OVER (PARTITION BY run_id, parent_span_id ORDER BY start_time, end_time, span_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS group_seq
     FROM step_spans
 ),
 attempt_groups AS (
@@ -232,11 +236,11 @@ attempt_groups AS (
         min(start_time) AS group_start,
         count() AS attempts,
         countIf(ok) AS ok_attempts,
-        argMin(ok, (start_time, span_id)) AS first_ok,
+        argMin(ok, (start_time, end_time, span_id)) AS first_ok,
         ok_attempts > 0 AS any_ok,
-        argMax(ok, (start_time, span_id)) AS last_ok,
-        sum(duration_ns) - argMin(duration_ns, (start_time, span_id)) AS retry_extra_ns,
-        sum(cost) - argMin(cost, (start_time, span_id)) AS retry_extra_cost,
+        argMax(ok, (start_time, end_time, span_id)) AS last_ok,
+        sum(duration_ns) - argMin(duration_ns, (start_time, end_time, span_id)) AS retry_extra_ns,
+        sum(cost) - argMin(cost, (start_time, end_time, span_id)) AS retry_extra_cost,
         sum(cost) AS group_cost,
         max(span_match) AS group_match,
         any(tool_name) AS tool_name,
@@ -258,9 +262,12 @@ attempt_groups AS (
  *
  * Spans with attempt numbers (our SDK, and any instrumentation that numbers
  * retries) need no ordering: attempt 1 opens a group and an OK attempt > 1 is
- * the recovery (retrying stops at the first success). Spans without attempt
- * numbers group while consecutive siblings share a step name, which needs
- * window functions — run over those spans only.
+ * the recovery (retrying stops at the first success). A span without an
+ * attempt number retries the sibling just before it (siblings ordered by
+ * start, end, span id) only when that sibling has the same step name and
+ * FAILED; after an OK sibling it opens a group of its own. So the group's
+ * members before its last all failed, and an OK non-first member is its
+ * recovery. That needs window functions — run over those spans only.
  */
 export const STEP_LEDGER_CTE = `step_ledger AS (
     SELECT run_id, span_id, parent_span_id, step_name, step_kind, tool_name, model, start_time, duration_ns, cost, ok,
@@ -275,28 +282,15 @@ export const STEP_LEDGER_CTE = `step_ledger AS (
         span_match, side_effect, error_type, attempt, usage_counted, cost_usd, input_tokens, output_tokens, cached_input_tokens,
         g_start,
         g_start AND ok AS g_first_ok,
-        ok AND NOT first_ok_in_group AND NOT ok_before AS g_recovered
+        NOT g_start AND ok AS g_recovered
     FROM
     (
         SELECT *,
-            first_value(ok) OVER grp AS first_ok_in_group,
-            max(ok) OVER (PARTITION BY run_id, parent_span_id, group_seq ORDER BY start_time, span_id
-                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS ok_before
-        FROM
-        (
-            SELECT *, sum(toUInt32(g_start)) OVER (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id
-                                                   ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS group_seq
-            FROM
-            (
-                SELECT *,
-                    row_number() OVER sib = 1 OR step_name != lagInFrame(step_name, 1, '') OVER sib AS g_start
-                FROM priced
-                WHERE step_kind NOT IN ('', 'run') AND attempt = 0
-                WINDOW sib AS (PARTITION BY run_id, parent_span_id ORDER BY start_time, span_id
-                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-            )
-        )
-        WINDOW grp AS (PARTITION BY run_id, parent_span_id, group_seq ORDER BY start_time, span_id
+            row_number() OVER sib = 1 OR step_name != lagInFrame(step_name, 1, '') OVER sib
+                OR lagInFrame(toUInt8(ok), 1, 1) OVER sib = 1 AS g_start
+        FROM priced
+        WHERE step_kind NOT IN ('', 'run') AND attempt = 0
+        WINDOW sib AS (PARTITION BY run_id, parent_span_id ORDER BY start_time, end_time, span_id
                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
     )
 )`;
