@@ -46,6 +46,8 @@ export const TelltaleErrorCode = {
   SPOOL_VERSION: 'SPOOL_VERSION',
   /** SDK: a run guard (loop, max steps, budget, timeout) stopped the run (thrown as RunGuardError). */
   RUN_STOPPED: 'RUN_STOPPED',
+  /** SDK: an `instrument*()` helper was given an object it cannot instrument (another library or an unsupported version). */
+  UNSUPPORTED_CLIENT: 'UNSUPPORTED_CLIENT',
 } as const;
 export type TelltaleErrorCode = (typeof TelltaleErrorCode)[keyof typeof TelltaleErrorCode];
 
@@ -94,6 +96,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = 
   SPOOL_CORRUPT: 500,
   SPOOL_VERSION: 503,
   RUN_STOPPED: 409,
+  UNSUPPORTED_CLIENT: 400,
 };
 
 /** gRPC / google.rpc.Status codes for the same errors (OTLP puts them in error bodies). */
@@ -118,4 +121,5 @@ export const RPC_STATUS_BY_CODE: Readonly<Record<TelltaleErrorCode, number>> = {
   SPOOL_CORRUPT: 15, // DATA_LOSS
   SPOOL_VERSION: 9, // FAILED_PRECONDITION
   RUN_STOPPED: 10, // ABORTED
+  UNSUPPORTED_CLIENT: 3, // INVALID_ARGUMENT
 };

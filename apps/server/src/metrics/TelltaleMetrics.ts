@@ -39,6 +39,7 @@ const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
   SPOOL_CORRUPT: 'storage_error',
   SPOOL_VERSION: 'storage_error',
   RUN_STOPPED: 'internal_error',
+  UNSUPPORTED_CLIENT: 'internal_error',
 };
 
 /** Default Node metrics that are gauges with a `_total` suffix. */

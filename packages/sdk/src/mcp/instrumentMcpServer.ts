@@ -2,7 +2,16 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Attributes, Span, TracerProvider } from '@opentelemetry/api';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { GenAiOperation, McpAttr, MCP_TOOL_ERROR_TYPE, OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
+import {
+  GenAiOperation,
+  McpAttr,
+  MCP_TOOL_ERROR_TYPE,
+  OtelAttr,
+  StepKind,
+  TelltaleAttr,
+  TelltaleError,
+  TelltaleErrorCode,
+} from '@telltale/semconv';
 import { ensureContextManager } from '../internal/ensureContextManager.js';
 import { errorMessageOf, errorTypeOf } from '../internal/errorType.js';
 import { guard } from '../internal/reportFault.js';
@@ -50,7 +59,11 @@ export function instrumentMcpServer<S extends McpServer | Server>(
 ): S {
   const low: Server = 'server' in server ? server.server : server;
   const handlers = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) throw new TypeError('instrumentMcpServer: not an MCP SDK server');
+  if (!(handlers instanceof Map))
+    throw new TelltaleError({
+      code: TelltaleErrorCode.UNSUPPORTED_CLIENT,
+      message: 'instrumentMcpServer: not a server of @modelcontextprotocol/sdk 1.x (it has no request handler map)',
+    });
   if (INSTRUMENTED.has(handlers)) return server;
   INSTRUMENTED.add(handlers);
   ensureContextManager();
