@@ -8,6 +8,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/*.js',
       '**/*.mjs',
+      '**/*.cjs',
       '**/*.d.mts',
       'apps/web/vite.config.ts',
       'vitest.config.ts',

@@ -2,21 +2,24 @@ import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { TelltaleAttr } from '@telltale/semconv';
 import { guard } from './internal/reportFault.js';
+import { getRunIdFromBaggage } from './internal/runBaggage.js';
 import { getRunId } from './internal/runContext.js';
 
 /**
  * Stamps `telltale.run.id` on every span started inside a `run()` — including
- * spans of other instrumentation (HTTP clients, OpenInference, Vercel AI SDK…).
- * Providers made by `init` / `createTracerProvider` include it; with your own
- * OTel setup, add it to your provider's `spanProcessors`.
+ * spans of other instrumentation (HTTP clients, OpenInference, Vercel AI SDK…)
+ * — and on every span of another service whose context carries the run id in
+ * W3C baggage (the `telltale.run.id` entry `run()` sets, propagated with the
+ * request). Providers made by `init` / `createTracerProvider` include it;
+ * with your own OTel setup, add it to your provider's `spanProcessors`.
+ * A span that already has a run id keeps it.
  */
 export class RunIdSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
     guard('processor', () => {
-      const runId = getRunId(parentContext);
-      if (runId !== undefined && span.attributes[TelltaleAttr.runId] === undefined) {
-        span.setAttribute(TelltaleAttr.runId, runId);
-      }
+      if (span.attributes[TelltaleAttr.runId] !== undefined) return;
+      const runId = getRunId(parentContext) ?? getRunIdFromBaggage(parentContext);
+      if (runId !== undefined) span.setAttribute(TelltaleAttr.runId, runId);
     });
   }
 

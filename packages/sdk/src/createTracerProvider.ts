@@ -1,13 +1,11 @@
 import type { TracerProvider } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { BufferConfig, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
+import { createTelltaleExporter } from './createTelltaleExporter.js';
+import type { TelltaleExporterOptions } from './createTelltaleExporter.js';
 import { ReportingExporter } from './internal/ReportingExporter.js';
+import { telltaleResource } from './internal/telltaleResource.js';
 import { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
-
-export const DEFAULT_ENDPOINT = 'http://127.0.0.1:4318';
 
 /** A tracer provider you own: flush it, and shut it down when done. */
 export interface TelltaleTracerProvider extends TracerProvider {
@@ -16,18 +14,14 @@ export interface TelltaleTracerProvider extends TracerProvider {
   shutdown(): Promise<void>;
 }
 
-export interface TracerProviderOptions {
-  /** OTLP/HTTP base URL of the Telltale server (spans go to `${endpoint}/v1/traces`). Default `http://127.0.0.1:4318`. */
-  endpoint?: string;
-  /** Sent as `Authorization: Bearer <apiKey>`. */
-  apiKey?: string;
-  /** `service.name` of the resource. */
-  service: string;
+export interface TracerProviderOptions extends TelltaleExporterOptions {
+  /** `service.name` of the resource. Default: `OTEL_SERVICE_NAME`, else OTel's `unknown_service:node`. */
+  service?: string;
   /** `telltale.project` resource attribute (used when the server runs without API keys). */
   project?: string;
   /** Export here instead of OTLP (tests: `InMemorySpanExporter`). */
   exporter?: SpanExporter;
-  /** Extra resource attributes; `service` and `project` win on a clash. */
+  /** Extra resource attributes; they win over `OTEL_RESOURCE_ATTRIBUTES`, `service` and `project` win over them. */
   resourceAttributes?: Record<string, string | number | boolean>;
   /** BatchSpanProcessor tuning (queue size, delay…). */
   batch?: BufferConfig;
@@ -37,25 +31,15 @@ export interface TracerProviderOptions {
 
 /**
  * A tracer provider that sends spans to Telltale: resource with `service.name`
- * (and `telltale.project`), the run-id processor, and a batch processor over
- * the OTLP protobuf exporter (or `exporter`). Not registered globally: pass it
- * to `createTelltale({ tracerProvider })`, and `shutdown()` it when done.
+ * (and `telltale.project`) over `OTEL_RESOURCE_ATTRIBUTES` / `OTEL_SERVICE_NAME`,
+ * the run-id processor, and a batch processor over `createTelltaleExporter`
+ * (or `exporter`). Not registered globally: pass it to
+ * `createTelltale({ tracerProvider })`, and `shutdown()` it when done.
  */
-export function createTracerProvider(opts: TracerProviderOptions): TelltaleTracerProvider {
-  const endpoint = (opts.endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
-  const exporter =
-    opts.exporter ??
-    new OTLPTraceExporter({
-      url: `${endpoint}/v1/traces`,
-      headers: opts.apiKey === undefined ? {} : { Authorization: `Bearer ${opts.apiKey}` },
-    });
-  const attributes: Record<string, string | number | boolean> = {
-    ...opts.resourceAttributes,
-    [OtelAttr.serviceName]: opts.service,
-  };
-  if (opts.project !== undefined) attributes[TelltaleAttr.project] = opts.project;
+export function createTracerProvider(opts: TracerProviderOptions = {}): TelltaleTracerProvider {
+  const exporter = opts.exporter ?? createTelltaleExporter(opts);
   return new BasicTracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes(attributes)),
+    resource: telltaleResource(opts),
     spanProcessors: [
       new RunIdSpanProcessor(),
       ...(opts.spanProcessors ?? []),

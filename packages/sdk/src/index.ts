@@ -3,7 +3,11 @@ export type { TelltaleInitOptions, TelltaleHandle, ShutdownOptions } from './ini
 export { run, plan, act, validate, tool, llm, step, retry, defaultTelltale } from './defaultTelltale.js';
 export { createTelltale } from './createTelltale.js';
 export type { Telltale, CreateTelltaleOptions } from './createTelltale.js';
-export { createTracerProvider, DEFAULT_ENDPOINT } from './createTracerProvider.js';
+export { createTracerProvider } from './createTracerProvider.js';
+export { createTelltaleExporter, DEFAULT_ENDPOINT } from './createTelltaleExporter.js';
+export type { TelltaleExporterOptions } from './createTelltaleExporter.js';
+export { telltaleSpanProcessors } from './telltaleSpanProcessors.js';
+export type { TelltaleSpanProcessorsOptions } from './telltaleSpanProcessors.js';
 export type { TracerProviderOptions, TelltaleTracerProvider } from './createTracerProvider.js';
 export type { SpanExporter, SpanProcessor, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';

@@ -1,9 +1,10 @@
-import { ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { ProxyTracerProvider, propagation, trace } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { createTracerProvider } from './createTracerProvider.js';
 import type { TracerProviderOptions } from './createTracerProvider.js';
 import { setErrorHandler } from './errorHandler.js';
 import { ensureContextManager } from './internal/ensureContextManager.js';
+import { installPropagator } from './internal/installPropagator.js';
 import { reportFault } from './internal/reportFault.js';
 import { withTimeout } from './internal/withTimeout.js';
 
@@ -40,10 +41,14 @@ let current: Installed | undefined;
  * tracer provider is already registered (your own OTel setup), it is used
  * as is — add `RunIdSpanProcessor` to it to stamp run ids on foreign spans.
  * Otherwise a provider exporting OTLP protobuf to `endpoint` is registered
- * globally, plus an AsyncLocalStorage context manager if none works yet.
+ * globally, with the W3C trace-context + baggage propagator (unless one is
+ * registered already), plus an AsyncLocalStorage context manager if none
+ * works yet. Unset options come from the environment: `TELLTALE_ENDPOINT`,
+ * `TELLTALE_API_KEY`, then the standard `OTEL_EXPORTER_OTLP_*`,
+ * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`.
  * Calling `init` again before `shutdown` returns the same handle. Never throws.
  */
-export function init(opts: TelltaleInitOptions): TelltaleHandle {
+export function init(opts: TelltaleInitOptions = {}): TelltaleHandle {
   if (current !== undefined) return current.handle;
   if (opts.onError !== undefined) setErrorHandler(opts.onError);
   try {
@@ -69,6 +74,7 @@ function install(opts: TelltaleInitOptions): Installed {
     void provider.shutdown().catch(() => undefined);
     return adoptExisting();
   }
+  const ownPropagator = installPropagator();
   const onBeforeExit = (): void => void shutdown();
   process.once('beforeExit', onBeforeExit);
   const close = async (o?: ShutdownOptions): Promise<void> => {
@@ -76,6 +82,7 @@ function install(opts: TelltaleInitOptions): Installed {
     await withTimeout('shutdown', provider.shutdown(), o?.timeoutMs);
     try {
       trace.disable();
+      if (ownPropagator) propagation.disable();
     } catch (err) {
       reportFault('shutdown', err);
     }

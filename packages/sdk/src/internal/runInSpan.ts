@@ -5,6 +5,7 @@ import { ensureContextManager } from './ensureContextManager.js';
 import { errorMessageOf, errorTypeOf } from './errorType.js';
 import { guard, reportFault } from './reportFault.js';
 import type { RunGuard } from '../types.js';
+import { withRunIdBaggage } from './runBaggage.js';
 import { getRunId, withRunId } from './runContext.js';
 import { getRunGuard, RunGuardState, withRunGuard } from './RunGuardState.js';
 import { StepRecorder } from './StepRecorder.js';
@@ -75,7 +76,8 @@ function startSpan(
     parent,
   );
   let ctx = trace.setSpan(parent, span);
-  if (spec.newRunId !== undefined) ctx = withRunId(ctx, spec.newRunId);
+  // the run id travels in W3C baggage too, so instrumented calls carry it to other services
+  if (spec.newRunId !== undefined) ctx = withRunIdBaggage(withRunId(ctx, spec.newRunId), spec.newRunId);
   if (spec.newRunId !== undefined && spec.guard !== undefined)
     ctx = withRunGuard(ctx, new RunGuardState(spec.guard, span, spec.newRunId, clock ?? Date.now));
   return { span, ctx, runId };
