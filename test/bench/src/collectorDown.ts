@@ -68,6 +68,7 @@ export async function agentWithCollectorDown(mode: 'plain' | 'sdk', runs: number
   if (mode === 'sdk') {
     init({ service: 'collector-down', endpoint: `http://127.0.0.1:${await closedPort()}`, onError: () => undefined });
   }
+  const before = telltaleStats(); // counters are process-wide: report this agent's share
   const ticket = mode === 'sdk' ? sdkTicket : plainTicket;
   for (let i = 0; i < 200; i++) await ticket(i); // warm-up
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -107,7 +108,13 @@ export async function agentWithCollectorDown(mode: 'plain' | 'sdk', runs: number
     rssMaxMiB: mib(rssMax),
   };
   if (mode === 'sdk') {
-    result.stats = telltaleStats();
+    const now = telltaleStats();
+    result.stats = {
+      queuedSpans: now.queuedSpans - before.queuedSpans,
+      droppedSpans: now.droppedSpans - before.droppedSpans,
+      exportedSpans: now.exportedSpans - before.exportedSpans,
+      failedSpans: now.failedSpans - before.failedSpans,
+    };
     const s = performance.now();
     await shutdown({ timeoutMs: 5000 });
     result.shutdownMs = performance.now() - s;
