@@ -105,6 +105,19 @@ const AI_SDK: Expected[] = [
   { scenario: 'rate-limited', turns: [0, 1], steps: ['llm', 'tool:lookup_order', 'llm!'], outcome: 'failure' },
 ];
 
+type TimedSpan = ApiSpan & { startTimeUnixNano: string };
+/** Within a run's causal order a tool follows the model call and act follows validate. */
+const RANK: Record<string, number> = { llm: 0, tool: 1, validate: 2, act: 3 };
+/**
+ * Steps in the order they ran: by start, then kind. A span's start is
+ * `Date.now()` (whole milliseconds) and its end that plus a finer duration,
+ * so a fast step and the next can share a start, and ends do not order them.
+ */
+function inRunOrder(a: TimedSpan, b: TimedSpan): number {
+  const d = BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano);
+  return d !== 0n ? (d < 0n ? -1 : 1) : (RANK[a.stepKind] ?? 9) - (RANK[b.stepKind] ?? 9);
+}
+
 describe('examples/ agents → local model server → real server → API', () => {
   let telltale: TelltaleProcess;
   beforeAll(async () => {
@@ -138,13 +151,13 @@ describe('examples/ agents → local model server → real server → API', () =
     for (const [i, e] of expected.entries()) {
       const r = ordered[i]!;
       const { value } = await pollUntil(
-        () => telltale.getJson<{ spans: (ApiSpan & { startTimeUnixNano: string })[] }>(`/api/v1/runs/${r.runId}`),
+        () => telltale.getJson<{ spans: TimedSpan[] }>(`/api/v1/runs/${r.runId}`),
         (d) => d.body.spans.filter((s) => s.stepKind !== 'run' && s.stepKind !== '').length === e.steps.length,
         20_000,
       );
       const steps = value.body.spans
         .filter((s) => s.stepKind !== 'run' && s.stepKind !== '')
-        .sort((a, b) => Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)))
+        .sort(inRunOrder)
         .map((s) => `${s.stepKind}${s.toolName ? `:${s.toolName}` : ''}${s.status.code === 'error' ? '!' : ''}`);
       const want = recorded(e);
       expect({ ticket: i, steps, outcome: r.outcome }).toEqual({ ticket: i, steps: e.steps, outcome: e.outcome });
