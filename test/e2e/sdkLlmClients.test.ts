@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from './harness/exportRunWithKey.js';
 import type { ApiRun, ApiSpan } from './harness/interopApi.js';
-import { LlmFixtureServer, RATE_LIMITED_MODEL, llmFixture } from './harness/LlmFixtureServer.js';
+import { ModelServer, RATE_LIMITED_MODEL, recording as llmFixture } from '@telltale/model-server';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 type PerMTok = { input: number; cached: number; output: number };
@@ -36,9 +36,9 @@ const claude = (llmFixture('anthropic-messages').body as { usage: unknown }).usa
 
 describe('instrumented openai / anthropic clients → real exporter → server → API cost', () => {
   let telltale: TelltaleProcess;
-  let llm: LlmFixtureServer;
+  let llm: ModelServer;
   beforeAll(async () => {
-    [telltale, llm] = await Promise.all([TelltaleProcess.start(), LlmFixtureServer.start()]);
+    [telltale, llm] = await Promise.all([TelltaleProcess.start(), ModelServer.start()]);
   });
   afterAll(async () => {
     await Promise.all([telltale.dispose(), llm.stop()]);

@@ -74,9 +74,10 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     const policy = opts?.retry;
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
+      // `attributes` is this call's own object (stepAttributes made it): fill it in place
       return runInSpan(
         env,
-        { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } },
+        { name, attempt, attributes: Object.assign(attributes, attemptAttributes(attempt, undefined)) },
         fn,
       );
     }

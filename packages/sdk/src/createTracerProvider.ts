@@ -1,9 +1,9 @@
 import type { TracerProvider } from '@opentelemetry/api';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { BufferConfig, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createTelltaleExporter } from './createTelltaleExporter.js';
 import type { TelltaleExporterOptions } from './createTelltaleExporter.js';
-import { ReportingExporter } from './internal/ReportingExporter.js';
+import { CountingBatchSpanProcessor } from './internal/CountingBatchSpanProcessor.js';
 import { telltaleResource } from './internal/telltaleResource.js';
 import { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 
@@ -43,7 +43,7 @@ export function createTracerProvider(opts: TracerProviderOptions = {}): Telltale
     spanProcessors: [
       new RunIdSpanProcessor(),
       ...(opts.spanProcessors ?? []),
-      new BatchSpanProcessor(new ReportingExporter(exporter), opts.batch),
+      new CountingBatchSpanProcessor(exporter, opts.batch),
     ],
   });
 }

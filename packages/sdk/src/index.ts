@@ -13,6 +13,8 @@ export type { SpanExporter, SpanProcessor, ReadableSpan } from '@opentelemetry/s
 export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 export { stableHash } from './stableHash.js';
 export { setErrorHandler } from './errorHandler.js';
+export { telltaleStats } from './telltaleStats.js';
+export type { TelltaleStats } from './telltaleStats.js';
 export { RunGuardError } from './RunGuardError.js';
 export type { TelltaleErrorHandler } from './errorHandler.js';
 export type {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './internal/canonicalJson.js';
 
 /**
@@ -12,5 +12,5 @@ import { canonicalJson } from './internal/canonicalJson.js';
  * the step wrappers catch that and omit the attribute.
  */
 export function stableHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+  return hash('sha256', canonicalJson(value), 'hex').slice(0, 16);
 }

@@ -1,8 +1,7 @@
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { BufferConfig, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createTelltaleExporter } from './createTelltaleExporter.js';
 import type { TelltaleExporterOptions } from './createTelltaleExporter.js';
-import { ReportingExporter } from './internal/ReportingExporter.js';
+import { CountingBatchSpanProcessor } from './internal/CountingBatchSpanProcessor.js';
 import { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 
 export interface TelltaleSpanProcessorsOptions extends TelltaleExporterOptions {
@@ -21,5 +20,5 @@ export interface TelltaleSpanProcessorsOptions extends TelltaleExporterOptions {
  */
 export function telltaleSpanProcessors(opts: TelltaleSpanProcessorsOptions = {}): SpanProcessor[] {
   const exporter = opts.exporter ?? createTelltaleExporter(opts);
-  return [new RunIdSpanProcessor(), new BatchSpanProcessor(new ReportingExporter(exporter), opts.batch)];
+  return [new RunIdSpanProcessor(), new CountingBatchSpanProcessor(exporter, opts.batch)];
 }

@@ -4,12 +4,12 @@ import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inMemoryTelltale } from '../testing/inMemoryTelltale.js';
-import { LlmFixtureServer, llmFixture } from '../testing/LlmFixtureServer.js';
+import { ModelServer, recording as llmFixture } from '@telltale/model-server';
 import { telltaleTelemetry } from './telltaleTelemetry.js';
 
-let server: LlmFixtureServer;
+let server: ModelServer;
 beforeAll(async () => {
-  server = await LlmFixtureServer.start();
+  server = await ModelServer.start();
 });
 afterAll(() => server.stop());
 

@@ -1,6 +1,7 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { counters } from './stats.js';
 import { reportFault } from './reportFault.js';
 
 /**
@@ -8,13 +9,20 @@ import { reportFault } from './reportFault.js';
  * exporter that throws becomes a failed result instead of an exception.
  */
 export class ReportingExporter implements SpanExporter {
-  constructor(private readonly inner: SpanExporter) {}
+  constructor(
+    private readonly inner: SpanExporter,
+    /** Told how many spans each export takes off the queue. */
+    private readonly onHandOver?: (spans: number) => void,
+  ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     let called = false;
+    this.onHandOver?.(spans.length);
     const done = (result: ExportResult): void => {
       if (called) return;
       called = true;
+      if (result.code === ExportResultCode.SUCCESS) counters.exported += spans.length;
+      else counters.failed += spans.length;
       if (result.code !== ExportResultCode.SUCCESS) {
         reportFault('export', result.error ?? new Error(`export of ${spans.length} spans failed`));
       }

@@ -14,7 +14,8 @@ export type FaultKind =
   | 'export'
   | 'init'
   | 'shutdown'
-  | 'processor';
+  | 'processor'
+  | 'queue';
 
 const warned = new Set<FaultKind>();
 /** Causes already reported (a failed export resurfaces as a flush/shutdown rejection). */
@@ -35,7 +36,7 @@ export function reportFault(kind: FaultKind, cause: unknown): void {
       reported.add(cause);
     }
     const detail = cause instanceof Error ? cause.message : String(cause);
-    const code = kind === 'export' ? TelltaleErrorCode.UNAVAILABLE : TelltaleErrorCode.INTERNAL;
+    const code = kind === 'export' || kind === 'queue' ? TelltaleErrorCode.UNAVAILABLE : TelltaleErrorCode.INTERNAL;
     const error = new TelltaleError({ code, message: `telltale sdk ${kind}: ${detail}`, cause });
     if (handler === defaultHandler) {
       if (warned.has(kind)) return;

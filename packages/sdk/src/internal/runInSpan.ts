@@ -68,7 +68,8 @@ function startSpan(
   ensureContextManager();
   const parent = context.active();
   const runId = spec.newRunId ?? getRunId(parent);
-  const attributes: Attributes = { ...spec.attributes };
+  // each call's spec owns its attributes object: stamp the run id in place (no copy)
+  const attributes: Attributes = spec.attributes;
   if (runId !== undefined) attributes[TelltaleAttr.runId] = runId;
   const span = tracer.startSpan(
     spec.name,

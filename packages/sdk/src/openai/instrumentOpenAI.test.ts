@@ -3,12 +3,12 @@ import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inMemoryTelltale } from '../testing/inMemoryTelltale.js';
-import { LlmFixtureServer, RATE_LIMITED_MODEL, llmFixture } from '../testing/LlmFixtureServer.js';
+import { ModelServer, RATE_LIMITED_MODEL, recording as llmFixture } from '@telltale/model-server';
 import { instrumentOpenAI } from './instrumentOpenAI.js';
 
-let server: LlmFixtureServer;
+let server: ModelServer;
 beforeAll(async () => {
-  server = await LlmFixtureServer.start();
+  server = await ModelServer.start();
 });
 afterAll(() => server.stop());
 
