@@ -40,6 +40,13 @@ export const StartConfigSchema = z
     clickhouseUrl: z.url({ protocol: /^https?$/ }).optional(),
     clickhouseUser: z.string().optional(),
     clickhousePassword: z.string().optional(),
+    /** With a remote ClickHouse: the cluster (remote_servers) the schema is created on — Replicated tables behind Distributed ones. */
+    clickhouseCluster: z
+      .string()
+      .refine((v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), {
+        message: 'a cluster name of letters, digits and _ (as in remote_servers)',
+      })
+      .optional(),
     retentionDays: z.coerce.number().int().min(1).max(3650).optional(),
     maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),

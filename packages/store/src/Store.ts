@@ -102,7 +102,9 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
-      await migrate(store.#client, undefined, opts.onMigrationProgress);
+      await migrate(store.#client, undefined, opts.onMigrationProgress, {
+        ...(conn.kind === 'remote' && conn.cluster !== undefined ? { cluster: conn.cluster } : {}),
+      });
       // the engine now holds the data directory: no other process stages inserts in its staging dir
       if (stagingDir !== undefined)
         await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));

@@ -2,6 +2,7 @@ import {
   ClickHouseLogLevel,
   createClient,
   type ClickHouseClient,
+  type ClickHouseSettings,
   type ErrorLogParams,
   type LogParams,
   type WarnLogParams,
@@ -28,8 +29,30 @@ export type StoreConnection =
       username?: string;
       password?: string;
       database?: string;
+      /**
+       * A ClickHouse cluster (`remote_servers`) name: migrations create the
+       * cluster schema (clusterMigrations) and every query carries
+       * CLUSTER_QUERY_SETTINGS.
+       */
+      cluster?: string;
       onClientLog?: ClientLogSink;
     };
+
+/**
+ * Settings of every query in cluster mode. An acknowledged insert is on a
+ * replica of every shard it touched (`insert_distributed_sync`: the
+ * Distributed table forwards in the foreground instead of queueing the
+ * block on the receiving server's disk); `INSERT … SELECT` between the
+ * Distributed tables (the run-facts finaliser) runs on each shard over its
+ * local tables; reads that name runs skip the shards that cannot hold them;
+ * a retried insert (same deduplication token) is dropped by the views' targets too.
+ */
+export const CLUSTER_QUERY_SETTINGS: Readonly<ClickHouseSettings> = {
+  insert_distributed_sync: 1,
+  parallel_distributed_insert_select: '2',
+  optimize_skip_unused_shards: 1,
+  deduplicate_blocks_in_dependent_materialized_views: 1,
+};
 
 /** The client's `log` setting: its warnings and errors go to `sink` (the client constructs the logger class itself). */
 function clientLog(sink: ClientLogSink | undefined): {
@@ -88,6 +111,7 @@ export function createClickHouseClient(conn: StoreConnection): ClickHouseClient 
         ...(conn.username === undefined ? {} : { username: conn.username }),
         ...(conn.password === undefined ? {} : { password: conn.password }),
         ...(conn.database === undefined ? {} : { database: conn.database }),
+        ...(conn.cluster === undefined ? {} : { clickhouse_settings: { ...CLUSTER_QUERY_SETTINGS } }),
         request_timeout: 30_000,
         compression: { request: false, response: true },
         ...clientLog(conn.onClientLog),

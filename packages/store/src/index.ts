@@ -1,6 +1,8 @@
 // The store and its repositories
 export { Store } from './Store.js';
 export type { StoreConnection, ClientLogSink } from './client.js';
+export { CLUSTER_QUERY_SETTINGS } from './client.js';
+export { clusterMigrations, CLUSTER_SHARDING_KEY } from './cluster/clusterMigrations.js';
 export type { QueryEvent, QueryListener } from './QueryRunner.js';
 export type { MetricsRepository } from './metrics/MetricsRepository.js';
 export type { AlertsRepository } from './alerts/AlertsRepository.js';

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { benchTargets } from './benchTargets.js';
 import { renderIngestReport } from './renderIngestReport.js';
 import { runIngestRounds } from './ingestRounds.js';
@@ -20,7 +21,7 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --server-node-arg A  a node flag for the server process (repeatable; e.g. --cpu-prof)
   --smoke              a few seconds, small: checks the bench works and nothing is lost
   --keep-data          keep the server's data directory
-  --json PATH          also write the report as JSON
+  --json PATH          also write the report as JSON (full runs: bench/results/ingest.json)
   --readme PATH        write the results into PATH (full default runs write bench/README.md)
   --no-readme          print only`;
 
@@ -116,7 +117,9 @@ try {
   });
   const section = renderIngestReport(report);
   console.log(section);
-  if (json !== undefined) writeFileSync(json, JSON.stringify(report, null, 2));
+  // a full run also leaves its figures for the capacity model (npm run capacity, docs/scaling.md)
+  const jsonPath = json ?? (readmePath === undefined ? undefined : join(dirname(readmePath), 'results', 'ingest.json'));
+  if (jsonPath !== undefined) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   if (readmePath !== undefined) {
     writeIntoReadme(readmePath, section);
     console.error(`[bench:ingest] results written into ${readmePath}`);

@@ -6,6 +6,8 @@ import { resolveStartConfig } from './resolveStartConfig.js';
 import { addStartOptions, envVarOf } from './startOptions.js';
 
 interface Case {
+  /** Other variables the flag needs (a cluster needs a remote URL). */
+  alsoEnv?: Record<string, string>;
   /** The variable's value, and what the config then holds. */
   env: string;
   fromEnv: Partial<StartConfig>;
@@ -55,6 +57,13 @@ const CASES: Record<string, Case> = {
     fromEnv: { clickhousePassword: 'pw-from-env' },
     flag: ['--clickhouse-password', 'pw-from-flag'],
     fromFlag: { clickhousePassword: 'pw-from-flag' },
+  },
+  '--clickhouse-cluster': {
+    env: 'telltale',
+    fromEnv: { clickhouseCluster: 'telltale' },
+    flag: ['--clickhouse-cluster', 'prod_2x2', '--clickhouse-url', 'http://ch:8123'],
+    fromFlag: { clickhouseCluster: 'prod_2x2' },
+    alsoEnv: { TELLTALE_CLICKHOUSE_URL: 'http://ch:8123' },
   },
   '--retention-days': {
     env: '30',
@@ -188,7 +197,7 @@ describe('resolveStartConfig: flags, TELLTALE_* variables, defaults', () => {
       const key = Object.keys(c.fromEnv)[0] as keyof StartConfig;
       // the case proves something: the variable's value is not the default
       expect(defaults[key]).not.toEqual(c.fromEnv[key]);
-      expect(resolveStartConfig([], { [variable]: c.env })).toMatchObject(c.fromEnv);
+      expect(resolveStartConfig([], { ...c.alsoEnv, [variable]: c.env })).toMatchObject(c.fromEnv);
       const other = flag === '--demo' ? '0' : c.env;
       expect(resolveStartConfig(c.flag, { [variable]: other })).toMatchObject(c.fromFlag);
     });
@@ -260,6 +269,16 @@ describe('resolveStartConfig: a bad value is one line naming flag and variable',
       ['--alerts-allow-private', '10.0.0.0/33'],
       {},
       '--alerts-allow-private (TELLTALE_ALERTS_ALLOW_PRIVATE) must be comma-separated CIDR ranges such as 10.0.0.0/8,127.0.0.0/8, got "10.0.0.0/33"',
+    ],
+    [
+      ['--clickhouse-cluster', 'telltale'],
+      {},
+      '--clickhouse-cluster (TELLTALE_CLICKHOUSE_CLUSTER) needs a remote ClickHouse: set --clickhouse-url (TELLTALE_CLICKHOUSE_URL) too (the embedded engine is a single node)',
+    ],
+    [
+      ['--clickhouse-cluster', 'tell-tale', '--clickhouse-url', 'http://ch:8123'],
+      {},
+      '--clickhouse-cluster (TELLTALE_CLICKHOUSE_CLUSTER) must be a cluster name of letters, digits and _ (as in remote_servers), got "tell-tale"',
     ],
     // credentials in a bad URL are not echoed
     [

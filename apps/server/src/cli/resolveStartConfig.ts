@@ -85,6 +85,12 @@ export function startConfigOf(command: Command, env: Env): StartConfig {
   }
   const result = StartConfigSchema.safeParse(raw);
   if (!result.success) throw issueError(result.error.issues[0]!, given);
+  if (result.data.clickhouseCluster !== undefined && result.data.clickhouseUrl === undefined)
+    throw new CliError(
+      '--clickhouse-cluster (TELLTALE_CLICKHOUSE_CLUSTER) needs a remote ClickHouse: set --clickhouse-url (TELLTALE_CLICKHOUSE_URL) too (the embedded engine is a single node)',
+      EXIT.USAGE,
+      TelltaleErrorCode.INVALID_CONFIG,
+    );
   return result.data;
 }
 

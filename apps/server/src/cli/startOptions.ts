@@ -36,6 +36,10 @@ export function addStartOptions(command: Command): Command {
       '--clickhouse-password <password>',
       'password for the remote ClickHouse (prefer the variable: flags show in process lists)',
     )
+    .option(
+      '--clickhouse-cluster <name>',
+      'with --clickhouse-url: create and use the cluster schema on this cluster (Replicated tables, Distributed in front)',
+    )
     .option('--retention-days <days>', 'drop spans older than this')
     .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression (default: 16 MiB)')
     .option(

@@ -61,6 +61,7 @@ function connectionOf(config: StartConfig, logger: Logger): StoreConnection {
     url: config.clickhouseUrl,
     ...(config.clickhouseUser === undefined ? {} : { username: config.clickhouseUser }),
     ...(config.clickhousePassword === undefined ? {} : { password: config.clickhousePassword }),
+    ...(config.clickhouseCluster === undefined ? {} : { cluster: config.clickhouseCluster }),
   };
 }
 

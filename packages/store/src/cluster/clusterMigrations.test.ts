@@ -1,0 +1,143 @@
+import { query } from 'chdb';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../migrations/index.js';
+import {
+  CLUSTER_SHARDING_KEY,
+  clusterMigrations,
+  clusterSchemaMigrationsDdl,
+  GLOBAL_ZOO_PATH,
+  SHARDED_ZOO_PATH,
+} from './clusterMigrations.js';
+
+const CLUSTER = 'telltale';
+const cluster = clusterMigrations(MIGRATIONS, CLUSTER);
+const statements = [clusterSchemaMigrationsDdl(CLUSTER), ...cluster.flatMap((m) => m.statements)];
+
+/** The engine's own parser (chDB): formatQuery throws a syntax error on anything it cannot parse. */
+function format(sql: string): string {
+  const literal = `'${sql.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return query(`SELECT formatQuery(${literal})`, 'TSVRaw').trim();
+}
+
+/** The tables the single-node schema creates, with whether they have a run id column. */
+function singleNodeTables(): Map<string, boolean> {
+  const tables = new Map<string, boolean>();
+  for (const s of MIGRATIONS.flatMap((m) => m.statements)) {
+    const m = /^CREATE TABLE IF NOT EXISTS (\w+)\n\(([\s\S]*?)\n\)\nENGINE/.exec(s.trim());
+    if (m !== null) tables.set(m[1] ?? '', /^\s+run_id /m.test(m[2] ?? ''));
+  }
+  return tables;
+}
+
+describe('cluster DDL', () => {
+  it('parses in ClickHouse’s own parser, every statement of every migration', () => {
+    expect(cluster.map((m) => m.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    for (const sql of statements) {
+      const formatted = format(sql);
+      expect(formatted.length, sql).toBeGreaterThan(0);
+      // formatted back, it still says what we sent: ON CLUSTER survives the parse
+      if (/^(CREATE|ALTER)/.test(sql)) expect(formatted, sql).toContain(`ON CLUSTER ${CLUSTER}`);
+    }
+  });
+
+  it('the parser check can fail: a broken statement throws', () => {
+    expect(() => format('CREATE TABLE x ON CLUSTER c (a String ENGINE = Distributed(c')).toThrow(/Syntax error/);
+  });
+
+  it('matches the reviewed snapshot', async () => {
+    const text = cluster
+      .map((m) => `-- ${String(m.version).padStart(4, '0')} ${m.name}\n${m.statements.join(';\n\n')};\n`)
+      .join('\n');
+    await expect(`${clusterSchemaMigrationsDdl(CLUSTER)};\n\n${text}`).toMatchFileSnapshot(
+      '__snapshots__/clusterDdl.sql',
+    );
+  });
+
+  it('every DDL statement runs ON CLUSTER, every table is Replicated or Distributed', () => {
+    for (const sql of statements.filter((s) => /^(CREATE|ALTER)/.test(s))) {
+      expect(sql).toMatch(new RegExp(`^(CREATE|ALTER) [A-Z ]*?\\w+ ON CLUSTER ${CLUSTER}\\b`));
+      const engine = /\sENGINE = (\w+)/.exec(sql)?.[1];
+      if (/^CREATE TABLE/.test(sql)) expect(engine).toMatch(/^(Replicated\w*MergeTree|Distributed)$/);
+    }
+  });
+
+  it('tables with a run id: a Replicated local table per shard, Distributed in front by the run-id key', () => {
+    const tables = singleNodeTables();
+    const withRuns = [...tables].filter(([, run]) => run).map(([t]) => t);
+    expect(withRuns.sort()).toEqual(['run_facts', 'run_step_facts', 'run_steps', 'spans', 'trace_runs']);
+    for (const table of withRuns) {
+      const local = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER`));
+      expect(local, table).toHaveLength(1);
+      expect(local[0]).toMatch(
+        new RegExp(`ENGINE = Replicated\\w*MergeTree\\('${escape(SHARDED_ZOO_PATH)}', '\\{replica\\}'`),
+      );
+      const dist = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER`));
+      expect(dist, table).toEqual([
+        `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${CLUSTER} AS ${table}_local\nENGINE = Distributed(${CLUSTER}, currentDatabase(), ${table}_local, ${CLUSTER_SHARDING_KEY})`,
+      ]);
+    }
+    expect(CLUSTER_SHARDING_KEY).toBe('cityHash64(project_id, run_id)');
+  });
+
+  it('tables without a run: one replica set on every server (no shard in the Keeper path)', () => {
+    const global = [...singleNodeTables()].filter(([, run]) => !run).map(([t]) => t);
+    expect(global.length).toBeGreaterThan(0);
+    for (const table of global) {
+      const ddl = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER`));
+      expect(ddl, table).toHaveLength(1);
+      expect(ddl[0]).toContain(`('${GLOBAL_ZOO_PATH}', '{replica}'`);
+    }
+  });
+
+  it('keeps each engine’s own arguments after the Keeper path and replica', () => {
+    const spans = statements.find((s) => s.startsWith('CREATE TABLE IF NOT EXISTS spans_local'));
+    expect(spans).toContain(`ENGINE = ReplicatedReplacingMergeTree('${SHARDED_ZOO_PATH}', '{replica}', ingested_at)`);
+    expect(spans).toContain('replicated_deduplication_window = 1000');
+    expect(spans).not.toContain('non_replicated_deduplication_window');
+    const prices = statements.find((s) => s.startsWith('CREATE TABLE IF NOT EXISTS model_prices'));
+    expect(prices).toContain(`('${GLOBAL_ZOO_PATH}', '{replica}', updated_at, is_deleted)`);
+  });
+
+  it('materialized views read and write local tables; INSERT … SELECT runs shard-locally', () => {
+    const mv = statements.filter((s) => s.startsWith('CREATE MATERIALIZED VIEW'));
+    expect(mv).toHaveLength(1);
+    expect(mv[0]).toContain('TO trace_runs_local AS');
+    expect(mv[0]).toContain('\nFROM spans_local\n');
+    const inserts = statements.filter((s) => s.startsWith('INSERT'));
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]).toMatch(
+      /^INSERT INTO trace_runs [\s\S]*\nFROM spans\n[\s\S]*SETTINGS parallel_distributed_insert_select = 2$/,
+    );
+  });
+
+  it('column changes reach the Distributed table too; index and setting changes only the local one', () => {
+    const alters = cluster.find((m) => m.version === 7)?.statements ?? [];
+    expect(alters.filter((s) => s.startsWith('ALTER TABLE spans ON CLUSTER'))).toHaveLength(2);
+    expect(alters.filter((s) => s.startsWith('ALTER TABLE spans_local ON CLUSTER'))).toHaveLength(3);
+    const settings = cluster.find((m) => m.version === 5)?.statements ?? [];
+    expect(settings).toEqual([
+      `ALTER TABLE spans_local ON CLUSTER ${CLUSTER} MODIFY SETTING min_bytes_for_wide_part = 134217728, merge_selector_base = 10`,
+    ]);
+  });
+
+  it('leaves the single-node migrations as they are', () => {
+    const before = JSON.stringify(MIGRATIONS);
+    clusterMigrations(MIGRATIONS, 'other');
+    expect(JSON.stringify(MIGRATIONS)).toBe(before);
+    expect(MIGRATIONS.flatMap((m) => m.statements).join('\n')).not.toMatch(/ON CLUSTER|Replicated|Distributed/);
+  });
+
+  it('refuses a cluster name that is not an identifier', () => {
+    expect(() => clusterMigrations(MIGRATIONS, 'a b; DROP')).toThrow(/cluster name must match/);
+  });
+
+  it('refuses a statement it has no rule for', () => {
+    expect(() =>
+      clusterMigrations([{ version: 99, name: 'x', statements: ['OPTIMIZE TABLE spans FINAL'] }], CLUSTER),
+    ).toThrow(/no cluster rule/);
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[{}()[\].*+?^$|\\/]/g, '\\$&');
+}

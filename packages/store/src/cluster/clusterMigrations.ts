@@ -1,0 +1,137 @@
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { Migration } from '../migrations/Migration.js';
+
+/** The Distributed tables' sharding key: a run's spans, steps, facts and trace links live on one shard. */
+export const CLUSTER_SHARDING_KEY = 'cityHash64(project_id, run_id)';
+
+/** Suffix of the shard-local table behind each Distributed table (`spans_local` behind `spans`). */
+export const LOCAL_SUFFIX = '_local';
+
+/** Keeper path of a sharded table: one replica set per shard. */
+export const SHARDED_ZOO_PATH = '/clickhouse/tables/{shard}/{database}/{table}';
+
+/** Keeper path of a table replicated to every server (projects, keys, prices, alerts): one replica set for the cluster. */
+export const GLOBAL_ZOO_PATH = '/clickhouse/tables/all/{database}/{table}';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const CREATE_TABLE =
+  /^CREATE TABLE IF NOT EXISTS ([A-Za-z0-9_]+)\n\(\n([\s\S]*?)\n\)\nENGINE = ([A-Za-z]+)(?:\(([^)]*)\))?(\n[\s\S]*)?$/;
+const ALTER_TABLE = /^ALTER TABLE ([A-Za-z0-9_]+) ([\s\S]+)$/;
+const CREATE_MV = /^CREATE MATERIALIZED VIEW IF NOT EXISTS ([A-Za-z0-9_]+) TO ([A-Za-z0-9_]+) AS\n([\s\S]+)$/;
+const INSERT_SELECT = /^INSERT INTO ([A-Za-z0-9_]+) (\([^)]*\))\n(SELECT [\s\S]+)$/;
+const FROM = /\nFROM ([A-Za-z0-9_]+)\n/;
+
+/** How a table is laid out on the cluster, decided by its columns when it is created. */
+type Placement = 'sharded' | 'global';
+
+/**
+ * The cluster form of a migration list: the same statements, rewritten for a
+ * cluster named `cluster` — one place defines the schema, single-node modes
+ * run it as written.
+ *
+ * - A table with `project_id` and `run_id` columns becomes `<name>_local ON
+ *   CLUSTER` with the Replicated form of its engine (Keeper path per shard)
+ *   and a Distributed table named as before in front of it, sharded by
+ *   `cityHash64(project_id, run_id)`: queries keep their table names.
+ * - A table without a run (projects, keys, prices, alert rules and state) is
+ *   replicated to every server under one Keeper path, so each server reads a
+ *   whole copy locally; no Distributed table.
+ * - `ALTER` goes to the local tables ON CLUSTER; column changes also to the
+ *   Distributed table, whose columns must follow.
+ * - Materialized views read and write the local tables: they fire on the
+ *   replica that receives the shard's insert, and replication copies their output.
+ * - `INSERT … SELECT` between sharded tables runs shard-locally
+ *   (`parallel_distributed_insert_select = 2`): the rows stay on their shard.
+ *
+ * A statement of another shape throws: a new migration form needs a rule here
+ * (the cluster DDL test runs every migration through this).
+ */
+export function clusterMigrations(migrations: readonly Migration[], cluster: string): Migration[] {
+  assertName(cluster);
+  const placement = new Map<string, Placement>();
+  return [...migrations]
+    .sort((a, b) => a.version - b.version)
+    .map((m) => ({
+      version: m.version,
+      name: m.name,
+      statements: m.statements.flatMap((s) => clusterStatement(s.trim(), cluster, placement, m)),
+    }));
+}
+
+/** The cluster DDL of `schema_migrations`: every server holds the whole list. */
+export function clusterSchemaMigrationsDdl(cluster: string): string {
+  assertName(cluster);
+  return `CREATE TABLE IF NOT EXISTS schema_migrations ON CLUSTER ${cluster}
+      (version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3))
+      ENGINE = ReplicatedMergeTree('${GLOBAL_ZOO_PATH}', '{replica}') ORDER BY version`;
+}
+
+function assertName(cluster: string): void {
+  if (!NAME.test(cluster))
+    throw new TelltaleError({
+      code: TelltaleErrorCode.BAD_REQUEST,
+      message: `ClickHouse cluster name must match ${NAME.source}, got ${JSON.stringify(cluster)}`,
+    });
+}
+
+function clusterStatement(sql: string, cluster: string, placement: Map<string, Placement>, m: Migration): string[] {
+  const create = CREATE_TABLE.exec(sql);
+  if (create !== null) {
+    const [, table = '', columns = '', engine = '', args, rest = ''] = create;
+    const sharded = /^\s+project_id /m.test(columns) && /^\s+run_id /m.test(columns);
+    placement.set(table, sharded ? 'sharded' : 'global');
+    const local = sharded ? `${table}${LOCAL_SUFFIX}` : table;
+    const zooArgs = `'${sharded ? SHARDED_ZOO_PATH : GLOBAL_ZOO_PATH}', '{replica}'`;
+    const replicated = `Replicated${engine}(${zooArgs}${args === undefined || args === '' ? '' : `, ${args}`})`;
+    // a token-deduplicated retry keeps working: Replicated tables keep their block ids in Keeper, in their own window
+    const settings = rest.replace(/\bnon_replicated_deduplication_window\b/g, 'replicated_deduplication_window');
+    const localDdl = `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${cluster}\n(\n${columns}\n)\nENGINE = ${replicated}${settings}`;
+    if (!sharded) return [localDdl];
+    return [
+      localDdl,
+      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${CLUSTER_SHARDING_KEY})`,
+    ];
+  }
+  const alter = ALTER_TABLE.exec(sql);
+  if (alter !== null) {
+    const [, table = '', change = ''] = alter;
+    const where = placementOf(table, placement, m);
+    if (where === 'global') return [`ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`];
+    const localAlter = `ALTER TABLE ${table}${LOCAL_SUFFIX} ON CLUSTER ${cluster} ${change}`;
+    // a Distributed table has columns but no indexes or MergeTree settings
+    return /^(ADD|MODIFY|DROP|RENAME) COLUMN /.test(change)
+      ? [localAlter, `ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`]
+      : [localAlter];
+  }
+  const mv = CREATE_MV.exec(sql);
+  if (mv !== null) {
+    const [, view = '', target = '', select = ''] = mv;
+    const from = FROM.exec(`${select}\n`)?.[1] ?? '';
+    if (placementOf(target, placement, m) !== 'sharded' || placementOf(from, placement, m) !== 'sharded')
+      throw unsupported(m, sql, 'a materialized view must read and write sharded tables');
+    return [
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} ON CLUSTER ${cluster} TO ${target}${LOCAL_SUFFIX} AS\n${select.replace(FROM, `\nFROM ${from}${LOCAL_SUFFIX}\n`)}`,
+    ];
+  }
+  const insert = INSERT_SELECT.exec(sql);
+  if (insert !== null) {
+    const [, target = '', columns = '', select = ''] = insert;
+    const from = FROM.exec(`${select}\n`)?.[1] ?? '';
+    if (placementOf(target, placement, m) !== 'sharded' || placementOf(from, placement, m) !== 'sharded')
+      throw unsupported(m, sql, 'INSERT … SELECT must read and write sharded tables');
+    // both Distributed, same cluster and key, one table read: each shard runs it on its local tables
+    return [`INSERT INTO ${target} ${columns}\n${select}\nSETTINGS parallel_distributed_insert_select = 2`];
+  }
+  throw unsupported(m, sql, 'no cluster rule for this statement');
+}
+
+function placementOf(table: string, placement: Map<string, Placement>, m: Migration): Placement {
+  const where = placement.get(table);
+  if (where === undefined) throw unsupported(m, table, `table ${table} was not created by an earlier migration`);
+  return where;
+}
+
+function unsupported(m: Migration, sql: string, why: string): Error {
+  // invariant: migrations are our own constants; a miss is a bug caught by the cluster DDL test
+  return new Error(`cluster DDL for migration ${m.version} (${m.name}): ${why}: ${sql.slice(0, 80)}`);
+}
