@@ -131,8 +131,8 @@ describe('roles: ingest, query and worker processes sharing one store', { timeou
       if (await post(a, id)) acked.add(id);
       else if (await post(b, id)) acked.add(id);
     });
-    await poll('some of A’s second half acknowledged', 30_000, async () =>
-      acked.size > RUNS / 2 + 2 ? true : undefined,
+    await poll('some of A’s second half acknowledged', 30_000, () =>
+      Promise.resolve(acked.size > RUNS / 2 + 2 ? true : undefined),
     );
     await a.kill('SIGKILL');
     await Promise.all(inFlight);

@@ -6,11 +6,7 @@ import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
 import { migrateLocked } from './coord/migrateLocked.js';
 import { Lease, type LeaseOptions } from './coord/Lease.js';
-import {
-  insertLiveAlertEvents,
-  recentLiveAlertEvents,
-  type StoredLiveAlertEvent,
-} from './coord/liveAlertEvents.js';
+import { insertLiveAlertEvents, recentLiveAlertEvents, type StoredLiveAlertEvent } from './coord/liveAlertEvents.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,7 +183,6 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const apiProjects = new WeakMap<IncomingMessage, string>();
   const apiProjectOf = (req: IncomingMessage): string | undefined =>
     auth === undefined ? 'default' : apiProjects.get(req);
-  // eslint-disable-next-line prefer-const -- read by the ops' gauges once it is assigned below
   let collector: Collector | undefined;
   const ops = new ServerOps({ store, collector: () => collector, logger, authMode, metricsToken: config.metricsToken });
   const analytics = new Analytics(store);
@@ -230,65 +229,66 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   liveLoops.start();
   const logOtlp = logOtlpAccess(logger);
   const failpoint = crashFailpoint(logger);
-  if (parts.ingest) collector = await Collector.open({
-    spool: {
-      dir: config.spoolDir ?? join(config.dataDir, 'spool'),
-      maxBytes: config.spoolMaxBytes,
-      segmentBytes: config.spoolSegmentBytes,
-    },
-    storage: {
-      insert: async (messages, runs, deduplicationToken) => {
-        await failpoint.beforeInsert?.();
-        return store.insertSpanBatches(messages, runs, { deduplicationToken });
+  if (parts.ingest)
+    collector = await Collector.open({
+      spool: {
+        dir: config.spoolDir ?? join(config.dataDir, 'spool'),
+        maxBytes: config.spoolMaxBytes,
+        segmentBytes: config.spoolSegmentBytes,
       },
-      ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
-    },
-    ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
-    limits: {
-      // a span older than the retention would only be dropped again
-      spans:
-        config.retentionDays === undefined
-          ? DEFAULT_SPAN_LIMITS
-          : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
-      maxBodyBytes: config.maxBodyBytes,
-    },
-    policy:
-      auth === undefined
-        ? {}
-        : {
-            authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
-            admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
-          },
-    observe: {
-      // one observation per answered request: counters, the refusal's warning, the debug access line
-      onDone: (done) => {
-        ops.metrics.otlpDone(done);
-        if (done.error !== undefined)
-          logger.warn(
-            { protocol: done.protocol, code: done.error.code, err: done.error.message },
-            'OTLP request refused',
-          );
-        logOtlp(done);
+      storage: {
+        insert: async (messages, runs, deduplicationToken) => {
+          await failpoint.beforeInsert?.();
+          return store.insertSpanBatches(messages, runs, { deduplicationToken });
+        },
+        ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
       },
-      onAccepted: (loops) => liveLoops.observe(loops),
-      onInsertError: (err, attempt) => {
-        ops.metrics.insertFailed();
-        logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+      ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
+      limits: {
+        // a span older than the retention would only be dropped again
+        spans:
+          config.retentionDays === undefined
+            ? DEFAULT_SPAN_LIMITS
+            : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+        maxBodyBytes: config.maxBodyBytes,
       },
-      onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
-      // the server keeps serving; the backlog shows in /readyz and the spool metrics
-      onSpoolRefused: (err) =>
-        logger.error(
-          { foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files },
-          err.message,
-        ),
-    },
-  }).catch(async (err: unknown) => {
-    liveLoops.stop();
-    keys?.stop();
-    await store.close();
-    throw err;
-  });
+      policy:
+        auth === undefined
+          ? {}
+          : {
+              authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
+              admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+            },
+      observe: {
+        // one observation per answered request: counters, the refusal's warning, the debug access line
+        onDone: (done) => {
+          ops.metrics.otlpDone(done);
+          if (done.error !== undefined)
+            logger.warn(
+              { protocol: done.protocol, code: done.error.code, err: done.error.message },
+              'OTLP request refused',
+            );
+          logOtlp(done);
+        },
+        onAccepted: (loops) => liveLoops.observe(loops),
+        onInsertError: (err, attempt) => {
+          ops.metrics.insertFailed();
+          logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+        },
+        onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
+        // the server keeps serving; the backlog shows in /readyz and the spool metrics
+        onSpoolRefused: (err) =>
+          logger.error(
+            { foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files },
+            err.message,
+          ),
+      },
+    }).catch(async (err: unknown) => {
+      liveLoops.stop();
+      keys?.stop();
+      await store.close();
+      throw err;
+    });
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
   // (split roles: each ingest process finalises the runs it stored; the worker catches up what a dead one left)
   if (collector !== undefined) {
@@ -440,7 +440,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
 }
 
 /** A path this role does not serve (e.g. the API on an ingest process): 404 with the role named. */
-function notServedByRole(res: import('node:http').ServerResponse, role: string): void {
+function notServedByRole(res: ServerResponse, role: string): void {
   res.writeHead(404, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `not served by a --role ${role} process` } }));
 }

@@ -43,7 +43,8 @@ export class ServerOps {
       oldestAtMs: number | undefined;
     } => {
       const s = collector()?.spool;
-      if (s === undefined) return { usedBytes: 0, capacityBytes: 0, records: 0, backlogSpans: 0, oldestAtMs: undefined };
+      if (s === undefined)
+        return { usedBytes: 0, capacityBytes: 0, records: 0, backlogSpans: 0, oldestAtMs: undefined };
       return {
         usedBytes: s.usedBytes,
         capacityBytes: s.capacityBytes,

@@ -78,7 +78,10 @@ export class AlertWorker {
   }
 
   private async lead(): Promise<void> {
-    this.opts.logger.info({ owner: this.lease?.owner }, 'alert worker: leading (alerts, live events, run facts catch-up)');
+    this.opts.logger.info(
+      { owner: this.lease?.owner },
+      'alert worker: leading (alerts, live events, run facts catch-up)',
+    );
     await this.opts.evaluator.start();
     this.opts.dispatcher.start();
     this.poller?.start();
