@@ -11,6 +11,7 @@ import { addStoreOptions, storeConnection, type StoreOptions } from './cli/store
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
 import { runReport, type ReportOptions } from './cli/runReport.js';
 import type { RunningServer } from './http/startServer.js';
+import { roleConflict } from './roles/serverRoles.js';
 import { SecretRedactor, secretValuesOf } from './log/SecretRedactor.js';
 import { packageVersion } from './version.js';
 
@@ -72,6 +73,8 @@ const start = addStartOptions(
         TelltaleErrorCode.INVALID_CONFIG,
       );
     }
+    const conflict = roleConflict(config.role, config.clickhouseUrl);
+    if (conflict !== undefined) throw new CliError(conflict, EXIT.USAGE, TelltaleErrorCode.INVALID_CONFIG);
     const running = await startServer(config);
     state.server = running;
     if (state.signal !== undefined) {

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_
 import { z } from 'zod';
 import { MIN_ADMIN_KEY_LENGTH } from './auth/AdminGate.js';
 import { AUTH_MODES } from './auth/resolveAuthMode.js';
+import { SERVER_ROLES } from './roles/serverRoles.js';
 
 function isCidrList(cidrs: string[]): boolean {
   try {
@@ -20,6 +21,8 @@ function isCidrList(cidrs: string[]): boolean {
  */
 export const StartConfigSchema = z
   .object({
+    /** What this process does: everything (`all`), or one part of a scaled-out deployment (docs/roles.md). */
+    role: z.enum(SERVER_ROLES).default('all'),
     port: z.coerce.number().int().min(0).max(65_535).default(4318),
     /** OTLP/gRPC port; `off` runs no gRPC receiver. */
     grpcPort: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(4317),

@@ -4,6 +4,9 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createClickHouseClient, type StoreConnection } from './client.js';
 import { migrate } from './migrate.js';
+import { migrateLocked } from './coord/migrateLocked.js';
+import { Lease, type LeaseOptions } from './coord/Lease.js';
+import { insertLiveAlertEvents, recentLiveAlertEvents, type StoredLiveAlertEvent } from './coord/liveAlertEvents.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
 import {
@@ -102,9 +105,12 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
-      await migrate(store.#client, undefined, opts.onMigrationProgress, {
-        ...(conn.kind === 'remote' && conn.cluster !== undefined ? { cluster: conn.cluster } : {}),
-      });
+      // several processes may share remote storage: they take turns (a lease in storage)
+      if (conn.kind === 'remote')
+        await migrateLocked(store.#client, opts.onMigrationProgress, {
+          ...(conn.cluster !== undefined ? { cluster: conn.cluster } : {}),
+        });
+      else await migrate(store.#client, undefined, opts.onMigrationProgress);
       // the engine now holds the data directory: no other process stages inserts in its staging dir
       if (stagingDir !== undefined)
         await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
@@ -170,6 +176,21 @@ export class Store {
     });
     const [row] = await result.json<{ version: number }>();
     return Number(row?.version ?? 0) >= latest;
+  }
+
+  /** A lease (or process registry entry) kept in this storage; see coord/Lease.ts. */
+  lease(opts: LeaseOptions): Lease {
+    return new Lease(this.#client, opts);
+  }
+
+  /** Stores live alert events for the alert worker (split roles). */
+  insertLiveAlertEvents(events: readonly { eventId: string; projectId: string; payload: string }[]): Promise<void> {
+    return insertLiveAlertEvents(this.#client, events);
+  }
+
+  /** The live alert events of the last `windowMs`, oldest first. */
+  recentLiveAlertEvents(windowMs: number): Promise<StoredLiveAlertEvent[]> {
+    return recentLiveAlertEvents(this.#client, windowMs);
   }
 
   async ping(): Promise<boolean> {

@@ -60,3 +60,7 @@ export type { StoredAlertRule } from './alerts/alertRules.js';
 export type { StoredAlertDestination } from './alerts/alertDestinations.js';
 export type { StoredAlertState, AlertHistoryEvent } from './alerts/alertState.js';
 export type { StoredNotification, DeliveryAttempt } from './alerts/alertNotifications.js';
+export { Lease, DEFAULT_LEASE_TTL_MS, DEFAULT_LEASE_RENEW_MS } from './coord/Lease.js';
+export type { LeaseOptions } from './coord/Lease.js';
+export type { LeaseCandidate } from './coord/leaseSql.js';
+export type { StoredLiveAlertEvent } from './coord/liveAlertEvents.js';

@@ -18,6 +18,7 @@ interface Case {
 
 /** One case per `telltale start` flag: a flag without a case fails the test below. */
 const CASES: Record<string, Case> = {
+  '--role': { env: 'ingest', fromEnv: { role: 'ingest' }, flag: ['--role', 'worker'], fromFlag: { role: 'worker' } },
   '--port': { env: '5000', fromEnv: { port: 5000 }, flag: ['--port', '6000'], fromFlag: { port: 6000 } },
   '--grpc-port': { env: 'off', fromEnv: { grpcPort: 'off' }, flag: ['--grpc-port', '0'], fromFlag: { grpcPort: 0 } },
   '--host': { env: '0.0.0.0', fromEnv: { host: '0.0.0.0' }, flag: ['--host', '::1'], fromFlag: { host: '::1' } },

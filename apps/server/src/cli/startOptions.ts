@@ -13,6 +13,11 @@ export function envVarOf(long: string): string {
  */
 export function addStartOptions(command: Command): Command {
   return command
+    .option(
+      '--role <role>',
+      'all: everything in one process; ingest, query or worker: one part, against a shared ClickHouse',
+      'all',
+    )
     .option('-p, --port <port>', 'port for OTLP/HTTP, the API and the dashboard', '4318')
     .option('--grpc-port <port>', "port for OTLP/gRPC (0: any free port; 'off': no gRPC receiver)", '4317')
     .option('--host <host>', 'address to bind (other than loopback only with --auth keys)', '127.0.0.1')

@@ -1,9 +1,16 @@
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AlertDispatcher, AlertEvaluator, AlertService, checkPolicy, measureRule } from '@telltale/alerts';
+import {
+  AlertDispatcher,
+  AlertEvaluator,
+  AlertService,
+  checkPolicy,
+  measureRule,
+  type LiveAlertEvent,
+} from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
 import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
@@ -25,12 +32,16 @@ import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 import { ServerOps } from '../ops/ServerOps.js';
 import { createProgress } from '../progress/createProgress.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { AlertWorker } from '../roles/AlertWorker.js';
+import { liveEventPublisher } from '../roles/liveEventRelay.js';
+import { QuotaShare } from '../roles/quotaShare.js';
+import { partsOf } from '../roles/serverRoles.js';
 
 export interface RunningServer {
   server: Server;
   store: Store;
-  /** The write path: spool, decoding workers, drainer. */
-  collector: Collector;
+  /** The write path: spool, decoding workers, drainer (roles `all` and `ingest`). */
+  collector: Collector | undefined;
   /** The one analytics facade the API asks. */
   analytics: Analytics;
   url: string;
@@ -125,11 +136,13 @@ function crashFailpoint(logger: Logger): { afterInsert?: () => void; beforeInser
 export async function startServer(config: StartConfig): Promise<RunningServer> {
   // refuses a non-loopback address without keys before anything is opened
   const authMode = resolveAuthMode(config.host, config.auth);
+  const parts = partsOf(config.role);
   const adminGate = new AdminGate(authMode, config.adminKey);
   const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const migrations = createProgress(logger, 'migrations', 'migrations');
   const store = await Store.open(connectionOf(config, logger), {
-    ...(config.retentionDays === undefined ? {} : { retentionDays: config.retentionDays }),
+    // retention is the worker's (all: this process's) business
+    ...(config.retentionDays === undefined || !parts.worker ? {} : { retentionDays: config.retentionDays }),
     // the run facts catch up in the background once the server listens (ops.catchUp); /readyz says so meanwhile
     reconcile: false,
     onMigrationProgress: (done, total) => {
@@ -143,6 +156,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
     onQuery: logStoreQuery(logger),
   });
+  const quotaShare = parts.split && parts.ingest ? new QuotaShare(store) : undefined;
   let keys: KeyCache | undefined;
   if (authMode === 'keys') {
     try {
@@ -159,13 +173,18 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const auth =
     keys === undefined
       ? undefined
-      : { authenticator: new Authenticator(keys), quota: new IngestQuota((projectId) => keys.quotaOf(projectId)) };
+      : {
+          authenticator: new Authenticator(keys),
+          // split roles: each ingest process enforces its share of the quota (roles/quotaShare.ts)
+          quota: new IngestQuota(
+            quotaShare === undefined ? (p) => keys.quotaOf(p) : quotaShare.wrap((p) => keys.quotaOf(p)),
+          ),
+        };
   // the project of each API request, for its access line (open mode: everything is `default`)
   const apiProjects = new WeakMap<IncomingMessage, string>();
   const apiProjectOf = (req: IncomingMessage): string | undefined =>
     auth === undefined ? 'default' : apiProjects.get(req);
-  // eslint-disable-next-line prefer-const -- read by the ops' gauges once it is assigned below
-  let collector: Collector;
+  let collector: Collector | undefined;
   const ops = new ServerOps({ store, collector: () => collector, logger, authMode, metricsToken: config.metricsToken });
   const analytics = new Analytics(store);
   const policy = { allowPrivate: config.alertsAllowPrivate };
@@ -187,11 +206,17 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     onError: (err, ruleId) => logger.warn({ err, ruleId }, 'evaluating an alert rule failed'),
     onEvaluated: (result) => ops.metrics.alertEvaluated(result),
   });
+  const alertWorker = new AlertWorker({ store, evaluator, dispatcher, logger, split: parts.split });
+  // split roles: an ingest process's live events reach the alert worker through storage
+  const publisher = parts.split
+    ? liveEventPublisher(store, (err) => logger.warn({ err }, 'storing live alert events failed; retried'))
+    : undefined;
   // loops are reported while the run is still going: every any_loop rule of the project gets them
   const liveLoops = new LiveLoopDetector({
     ...DEFAULT_LOOP_THRESHOLDS,
     onEvent: (e) => {
-      void evaluator.raise({
+      const raise = publisher === undefined ? (ev: LiveAlertEvent) => evaluator.raise(ev) : publisher.publish;
+      void raise({
         projectId: e.projectId,
         kind: 'loop',
         groupKey: `run:${e.runId}`,
@@ -205,70 +230,76 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   liveLoops.start();
   const logOtlp = logOtlpAccess(logger);
   const failpoint = crashFailpoint(logger);
-  collector = await Collector.open({
-    spool: {
-      dir: config.spoolDir ?? join(config.dataDir, 'spool'),
-      maxBytes: config.spoolMaxBytes,
-      segmentBytes: config.spoolSegmentBytes,
-    },
-    storage: {
-      insert: async (messages, runs, deduplicationToken) => {
-        await failpoint.beforeInsert?.();
-        return store.insertSpanBatches(messages, runs, { deduplicationToken });
+  if (parts.ingest)
+    collector = await Collector.open({
+      spool: {
+        dir: config.spoolDir ?? join(config.dataDir, 'spool'),
+        maxBytes: config.spoolMaxBytes,
+        segmentBytes: config.spoolSegmentBytes,
       },
-      ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
-    },
-    ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
-    limits: {
-      // a span older than the retention would only be dropped again
-      spans:
-        config.retentionDays === undefined
-          ? DEFAULT_SPAN_LIMITS
-          : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
-      maxBodyBytes: config.maxBodyBytes,
-    },
-    policy:
-      auth === undefined
-        ? {}
-        : {
-            authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
-            admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
-          },
-    observe: {
-      // one observation per answered request: counters, the refusal's warning, the debug access line
-      onDone: (done) => {
-        ops.metrics.otlpDone(done);
-        if (done.error !== undefined)
-          logger.warn(
-            { protocol: done.protocol, code: done.error.code, err: done.error.message },
-            'OTLP request refused',
-          );
-        logOtlp(done);
+      storage: {
+        insert: async (messages, runs, deduplicationToken) => {
+          await failpoint.beforeInsert?.();
+          return store.insertSpanBatches(messages, runs, { deduplicationToken });
+        },
+        ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
       },
-      onAccepted: (loops) => liveLoops.observe(loops),
-      onInsertError: (err, attempt) => {
-        ops.metrics.insertFailed();
-        logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+      ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
+      limits: {
+        // a span older than the retention would only be dropped again
+        spans:
+          config.retentionDays === undefined
+            ? DEFAULT_SPAN_LIMITS
+            : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+        maxBodyBytes: config.maxBodyBytes,
       },
-      onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
-      // the server keeps serving; the backlog shows in /readyz and the spool metrics
-      onSpoolRefused: (err) =>
-        logger.error(
-          { foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files },
-          err.message,
-        ),
-    },
-  }).catch(async (err: unknown) => {
-    liveLoops.stop();
-    keys?.stop();
-    await store.close();
-    throw err;
-  });
+      policy:
+        auth === undefined
+          ? {}
+          : {
+              authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
+              admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+            },
+      observe: {
+        // one observation per answered request: counters, the refusal's warning, the debug access line
+        onDone: (done) => {
+          ops.metrics.otlpDone(done);
+          if (done.error !== undefined)
+            logger.warn(
+              { protocol: done.protocol, code: done.error.code, err: done.error.message },
+              'OTLP request refused',
+            );
+          logOtlp(done);
+        },
+        onAccepted: (loops) => liveLoops.observe(loops),
+        onInsertError: (err, attempt) => {
+          ops.metrics.insertFailed();
+          logger.warn({ err, attempt }, 'storing spooled spans failed; they stay in the spool and are retried');
+        },
+        onBatchStored: (spans, seconds) => ops.metrics.batchStored(spans, seconds),
+        // the server keeps serving; the backlog shows in /readyz and the spool metrics
+        onSpoolRefused: (err) =>
+          logger.error(
+            { foundVersion: err.found, expectedVersion: err.expected, spoolDir: err.dir, files: err.files },
+            err.message,
+          ),
+      },
+    }).catch(async (err: unknown) => {
+      liveLoops.stop();
+      keys?.stop();
+      await store.close();
+      throw err;
+    });
   // finalise runs in the background, so queries rarely have to wait for it; not while the spool is behind
-  store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => collector.backlogSpans > BUSY_BACKLOG_SPANS });
-  if (collector.recovery.records > 0 || collector.recovery.tornBytes > 0)
+  // (split roles: each ingest process finalises the runs it stored; the worker catches up what a dead one left)
+  if (collector !== undefined) {
+    const c = collector;
+    store.runFacts.start(RUN_FACTS_INTERVAL_MS, { busy: () => c.backlogSpans > BUSY_BACKLOG_SPANS });
+  }
+  quotaShare?.start();
+  if (collector !== undefined && (collector.recovery.records > 0 || collector.recovery.tornBytes > 0))
     logger.info({ ...collector.recovery }, 'spool replayed: storing spans acknowledged before the last stop');
-  const otlp = collector.httpHandler();
+  const otlp = collector?.httpHandler();
   const alerts = new AlertService({ store, dispatcher, policy, dashboardUrl });
   const app = createApiApp({
     store,
@@ -286,7 +317,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
           },
         }),
     // read your writes: a query first lets the project's acknowledged spans reach storage (bounded wait)
-    beforeRead: (projectId) => collector.caughtUp(API_CATCH_UP_MS, projectId),
+    beforeRead: (projectId) => collector?.caughtUp(API_CATCH_UP_MS, projectId) ?? Promise.resolve(),
     // an admin change reloads the keys at once: a new key works, a revoked one stops, before the answer
     admin: { authorize: (req) => adminGate.check(req.headers.authorization), onChange: async () => keys?.refresh() },
     onApiRequest: (method, route, status, seconds) => ops.metrics.apiRequest(method, route, status, seconds),
@@ -303,8 +334,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
     (req, res) => {
       const path = req.url?.split('?', 1)[0];
-      if (path === '/v1/traces') otlp(req, res);
+      if (path === '/v1/traces' && otlp !== undefined) otlp(req, res);
       else if (!opsHandler(req, res, path ?? '')) {
+        if (!parts.query) return notServedByRole(res, config.role);
         if (path?.startsWith('/api/') === true) logApiAccess(logger, req, res, apiProjectOf);
         app(req, res);
       }
@@ -331,7 +363,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   let grpc: OtlpGrpcServer | undefined;
-  if (config.grpcPort !== 'off') {
+  if (config.grpcPort !== 'off' && collector !== undefined) {
     try {
       grpc = await collector.startGrpc(config.host, config.grpcPort);
     } catch (err) {
@@ -355,7 +387,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       server.close();
       await grpc?.close();
       keys?.stop();
-      await collector.close();
+      await collector?.close();
       await store.close();
       throw new TelltaleError({
         code: TelltaleErrorCode.LISTEN_FAILED,
@@ -365,10 +397,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   listeningUrl = url;
-  ops.catchUp.start();
+  // split roles: the leading worker catches up (AlertWorker), the others are ready at once
+  if (parts.worker || !parts.split) ops.catchUp.start();
+  else ops.catchUp.skip();
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
-  await evaluator.start();
-  dispatcher.start();
+  if (parts.worker) await alertWorker.start();
   logger.info(
     {
       url,
@@ -376,6 +409,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }),
       storage: config.clickhouseUrl === undefined ? config.dataDir : displayUrl(config.clickhouseUrl),
       auth: authMode,
+      role: config.role,
       adminApi: adminGate.enabled,
     },
     'telltale listening',
@@ -393,14 +427,21 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       clearTimeout(cut);
       liveLoops.stop();
       await ops.close();
-      await evaluator.stop();
-      await dispatcher.stop();
+      await alertWorker.stop();
+      await publisher?.stop();
+      await quotaShare?.stop();
       keys?.stop();
-      await collector.close();
+      await collector?.close();
       await store.close({ finaliseWithinMs: SHUTDOWN_FINALISE_MS });
       logger.info('telltale stopped');
     })();
     return closing;
   };
   return { server, store, collector, analytics, url, grpcAddress, authMode, logger, ops, metricsUrl, close };
+}
+
+/** A path this role does not serve (e.g. the API on an ingest process): 404 with the role named. */
+function notServedByRole(res: ServerResponse, role: string): void {
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `not served by a --role ${role} process` } }));
 }

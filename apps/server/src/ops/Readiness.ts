@@ -49,7 +49,8 @@ export class Readiness {
     const reasons: string[] = [];
     if (!storage.reachable) reasons.push(`storage unreachable: ${storage.error ?? 'no answer'}`);
     else if (!storage.current) reasons.push('migrations not applied: the storage schema is behind this version');
-    if (spool.usedBytes >= highWaterBytes) {
+    // capacity 0: no spool in this process (a query or worker role)
+    if (spool.capacityBytes > 0 && spool.usedBytes >= highWaterBytes) {
       reasons.push(
         `spool above its high-water mark: ${spool.usedBytes} of ${spool.capacityBytes} bytes used (storage is behind or unreachable)`,
       );

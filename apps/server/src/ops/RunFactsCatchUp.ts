@@ -46,6 +46,11 @@ export class RunFactsCatchUp {
     this.running ??= this.run();
   }
 
+  /** A process that does not catch up (split roles: the alert worker does it) is caught up for readiness. */
+  skip(): void {
+    this.current = { state: 'caught_up', done: 0, total: 0 };
+  }
+
   /** Stops retrying; a catch-up under way ends after its chunk once the store stops (RunFacts.stop). */
   stop(): void {
     this.stopped = true;

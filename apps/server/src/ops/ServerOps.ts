@@ -14,7 +14,7 @@ import { RunFactsCatchUp } from './RunFactsCatchUp.js';
 export interface ServerOpsOptions {
   store: Store;
   /** The collector, once opened (the gauges and readiness read it on demand). */
-  collector: () => Collector;
+  collector: () => Collector | undefined;
   logger: Logger;
   authMode: AuthMode;
   metricsToken?: string | undefined;
@@ -42,7 +42,9 @@ export class ServerOps {
       backlogSpans: number;
       oldestAtMs: number | undefined;
     } => {
-      const s = collector().spool;
+      const s = collector()?.spool;
+      if (s === undefined)
+        return { usedBytes: 0, capacityBytes: 0, records: 0, backlogSpans: 0, oldestAtMs: undefined };
       return {
         usedBytes: s.usedBytes,
         capacityBytes: s.capacityBytes,

@@ -358,3 +358,15 @@ FROM spans
 WHERE run_id != trace_id
 GROUP BY project_id, trace_id, run_id
 SETTINGS parallel_distributed_insert_select = 2;
+
+-- 0009 live_alert_events
+CREATE TABLE IF NOT EXISTS live_alert_events ON CLUSTER telltale
+(
+    event_id   String,
+    project_id String,
+    written_at DateTime64(6, 'UTC') DEFAULT now64(6),
+    payload    String CODEC(ZSTD(1))
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}')
+ORDER BY written_at
+TTL toDateTime(written_at) + INTERVAL 1 DAY;
