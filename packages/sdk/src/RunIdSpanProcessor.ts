@@ -1,7 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { TelltaleAttr } from '@telltale/semconv';
-import { guard } from './internal/reportFault.js';
+import { reportFault } from './internal/reportFault.js';
 import { getRunIdFromBaggage } from './internal/runBaggage.js';
 import { getRunId } from './internal/runContext.js';
 
@@ -16,11 +16,14 @@ import { getRunId } from './internal/runContext.js';
  */
 export class RunIdSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
-    guard('processor', () => {
+    // runs for every span of the process: no closure, and the SDK's own spans (id already set) return at once
+    try {
       if (span.attributes[TelltaleAttr.runId] !== undefined) return;
       const runId = getRunId(parentContext) ?? getRunIdFromBaggage(parentContext);
       if (runId !== undefined) span.setAttribute(TelltaleAttr.runId, runId);
-    });
+    } catch (err) {
+      reportFault('processor', err);
+    }
   }
 
   onEnd(_span: ReadableSpan): void {

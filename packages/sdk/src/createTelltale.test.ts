@@ -118,6 +118,50 @@ describe('createTelltale', () => {
     expect(t.spans()).toHaveLength(2);
   });
 
+  it('hands each step its own handle whose methods work destructured', async () => {
+    const t = inMemoryTelltale();
+    const { run, llm, tool } = t.telltale;
+    const handles: unknown[] = [];
+    await run('agent', async () => {
+      await llm('first', { model: 'm' }, ({ recordUsage, setAttribute, setResponseModel }) => {
+        recordUsage({ inputTokens: 2, outputTokens: 3 });
+        setAttribute('app.k', 'v');
+        setResponseModel('m-1');
+      });
+      await tool('t', { a: 1 }, (args, step) => {
+        handles.push(step.setAttribute);
+        const { setOutputHash } = step;
+        setOutputHash(args);
+      });
+      await tool('t2', 1, (_args, step) => handles.push(step.setAttribute));
+    });
+    const first = t.span('first');
+    expect(attr(first, OtelAttr.genAiInputTokens)).toBe(2);
+    expect(attr(first, 'app.k')).toBe('v');
+    expect(attr(first, OtelAttr.genAiResponseModel)).toBe('m-1');
+    expect(attr(t.span('t'), TelltaleAttr.outputHash)).toBe(stableHash({ a: 1 }));
+    expect(handles[0]).not.toBe(handles[1]);
+  });
+
+  it('awaits thenables a step returns and turns a synchronous throw into a rejection', async () => {
+    const t = inMemoryTelltale();
+    const { run, act, tool } = t.telltale;
+    const thenable = { then: (resolve: (v: string) => void) => setImmediate(() => resolve('later')) };
+    const boom = new Error('sync boom');
+    const value = await run('agent', async () => {
+      const got = await act('thenable', () => thenable as unknown as PromiseLike<string>);
+      const thrown = tool('throws', {}, () => {
+        throw boom;
+      });
+      expect(thrown).toBeInstanceOf(Promise);
+      await expect(thrown).rejects.toBe(boom);
+      return got;
+    });
+    expect(value).toBe('later');
+    expect(t.span('thenable').status.code).toBe(SpanStatusCode.OK);
+    expect(t.span('throws').status.code).toBe(SpanStatusCode.ERROR);
+  });
+
   it('propagates errors unchanged and marks the span ERROR with error.type', async () => {
     const t = inMemoryTelltale();
     const { run, tool } = t.telltale;

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { Attributes, Tracer, TracerProvider } from '@opentelemetry/api';
 import { GenAiOperation, OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
-import { guard } from './internal/reportFault.js';
+import { reportFault } from './internal/reportFault.js';
 import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
 import type { SpanEnv } from './internal/runInSpan.js';
-import { attemptAttributes, stepAttributes } from './internal/stepAttributes.js';
+import { stepAttributes } from './internal/stepAttributes.js';
 import { SDK_NAME, SDK_VERSION } from './internal/version.js';
 import { stableHash } from './stableHash.js';
 import type {
@@ -75,15 +75,15 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
       // `attributes` is this call's own object (stepAttributes made it): fill it in place
-      return runInSpan(
-        env,
-        { name, attempt, attributes: Object.assign(attributes, attemptAttributes(attempt, undefined)) },
-        fn,
-      );
+      attributes[TelltaleAttr.stepAttempt] = attempt;
+      return runInSpan(env, { name, attempt, attributes }, fn);
     }
-    return runAttempts(policy, (attempt, max) =>
-      runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
-    );
+    return runAttempts(policy, (attempt, max) => {
+      const own: Attributes = { ...attributes };
+      own[TelltaleAttr.stepAttempt] = attempt;
+      own[TelltaleAttr.stepMaxAttempts] = max;
+      return runInSpan(env, { name, attempt, attributes: own }, fn);
+    });
   }
 
   const step: Telltale['step'] = (kind, name, fn, opts) => execute(name, stepAttributes(kind, name, opts), opts, fn);
@@ -109,22 +109,28 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     validate: (name, fn, opts) => step(StepKind.validate, name, fn, opts),
     step,
     tool: (name, args, fn, opts) => {
-      const specific: Attributes = {
-        [TelltaleAttr.toolName]: name,
-        [OtelAttr.genAiToolName]: name,
-        [OtelAttr.genAiOperationName]: GenAiOperation.executeTool,
-      };
-      const argsHash = guard('hash', () => stableHash(args));
-      if (argsHash !== undefined) specific[TelltaleAttr.toolArgsHash] = argsHash;
-      return execute(name, stepAttributes(StepKind.tool, name, opts, specific), opts, (s) => fn(args, s));
+      let argsHash: string | undefined;
+      try {
+        argsHash = stableHash(args);
+      } catch (err) {
+        reportFault('hash', err);
+      }
+      const attributes = stepAttributes(StepKind.tool, name, opts);
+      attributes[TelltaleAttr.toolName] = name;
+      attributes[OtelAttr.genAiToolName] = name;
+      attributes[OtelAttr.genAiOperationName] = GenAiOperation.executeTool;
+      if (argsHash !== undefined) attributes[TelltaleAttr.toolArgsHash] = argsHash;
+      if (opts?.retry !== undefined) return execute(name, attributes, opts, (s) => fn(args, s));
+      const attempt = opts?.attempt ?? 1;
+      attributes[TelltaleAttr.stepAttempt] = attempt;
+      return runInSpan(env, { name, attempt, attributes }, fn, args);
     },
     llm: (name, model, fn, opts) => {
-      const specific: Attributes = {
-        [OtelAttr.genAiOperationName]: model.operation ?? GenAiOperation.chat,
-        [OtelAttr.genAiRequestModel]: model.model,
-      };
-      if (model.provider !== undefined) specific[OtelAttr.genAiProviderName] = model.provider;
-      return execute(name, stepAttributes(StepKind.llm, name, opts, specific), opts, fn);
+      const attributes = stepAttributes(StepKind.llm, name, opts);
+      attributes[OtelAttr.genAiOperationName] = model.operation ?? GenAiOperation.chat;
+      attributes[OtelAttr.genAiRequestModel] = model.model;
+      if (model.provider !== undefined) attributes[OtelAttr.genAiProviderName] = model.provider;
+      return execute(name, attributes, opts, fn);
     },
     retry: (name, fn, opts) => {
       const { attempts, backoff, retryIf, kind = StepKind.act, ...stepOpts } = opts;

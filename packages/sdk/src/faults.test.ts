@@ -1,6 +1,7 @@
+import { context } from '@opentelemetry/api';
 import type { Tracer, TracerProvider } from '@opentelemetry/api';
 import { TelltaleAttr, TelltaleError } from '@telltale/semconv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTelltale } from './createTelltale.js';
 import { createTracerProvider } from './createTracerProvider.js';
 import { setErrorHandler } from './errorHandler.js';
@@ -64,6 +65,34 @@ describe('telemetry faults never reach the agent', () => {
     expect(faults.length).toBeGreaterThan(0);
     expect(faults[0]).toBeInstanceOf(TelltaleError);
     expect(faults[0]?.message).toContain('span.start');
+  });
+
+  it('runs each step once when entering its context fails, and once when the step itself fails', async () => {
+    const faults: TelltaleError[] = [];
+    setErrorHandler((e) => faults.push(e));
+    const t = inMemoryTelltale();
+    const { run, act } = t.telltale;
+    let calls = 0;
+    const withSpy = vi.spyOn(context, 'with').mockImplementationOnce(() => {
+      throw new Error('context manager exploded');
+    });
+    try {
+      expect(await act('no-context', () => ++calls)).toBe(1);
+    } finally {
+      withSpy.mockRestore();
+    }
+    expect(faults.map((f) => f.message)).toEqual(['telltale sdk context: context manager exploded']);
+    const boom = new Error('step failed');
+    await expect(
+      run('agent', () =>
+        act('fails', () => {
+          calls++;
+          throw boom;
+        }),
+      ),
+    ).rejects.toBe(boom);
+    expect(calls).toBe(2);
+    expect(faults).toHaveLength(1);
   });
 
   it('survives a handler that throws', async () => {

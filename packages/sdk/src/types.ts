@@ -11,7 +11,7 @@ export interface LlmUsage {
   costUsd?: number;
 }
 
-/** What every step function receives. All methods are safe: they never throw. */
+/** What every step function receives. All methods are safe (they never throw) and may be destructured. */
 export interface StepHandle {
   /** The OpenTelemetry span of this step (a non-recording span if tracing failed). */
   readonly span: Span;
@@ -19,19 +19,19 @@ export interface StepHandle {
   readonly runId: string | undefined;
   /** 1-based attempt number of this span (1 unless retried). */
   readonly attempt: number;
-  setAttribute(key: string, value: AttributeValue): void;
-  setAttributes(attributes: Attributes): void;
+  setAttribute(this: void, key: string, value: AttributeValue): void;
+  setAttributes(this: void, attributes: Attributes): void;
   /** Sets `telltale.output.hash` = stableHash(value). */
-  setOutputHash(value: unknown): void;
+  setOutputHash(this: void, value: unknown): void;
   /** Sets `telltale.state.hash` = stableHash(value). */
-  setStateHash(value: unknown): void;
+  setStateHash(this: void, value: unknown): void;
   /**
    * Records model usage. Calls accumulate, so a step that makes several model
    * calls can record each one.
    */
-  recordUsage(usage: LlmUsage): void;
+  recordUsage(this: void, usage: LlmUsage): void;
   /** Sets `gen_ai.response.model` (the model that actually answered). */
-  setResponseModel(model: string): void;
+  setResponseModel(this: void, model: string): void;
 }
 
 /** Outcomes an agent can declare; `incomplete` is derived by the server. */
@@ -44,7 +44,7 @@ export interface RunHandle extends StepHandle {
    * Declares the run's outcome without throwing: `failure` marks the run span
    * ERROR (with `message` as the status message). A thrown error always wins.
    */
-  setOutcome(outcome: DeclaredRunOutcome, message?: string): void;
+  setOutcome(this: void, outcome: DeclaredRunOutcome, message?: string): void;
 }
 
 /** Backoff between attempts: a policy, or a function of the attempt that just failed (1-based) returning ms. */

@@ -9,6 +9,9 @@ describe('bench:sdk', () => {
     for (const rounds of [r.bareRounds, r.attrsRounds, r.sdkRounds]) expect(rounds).toHaveLength(3);
     expect(r.bareNs).toBeGreaterThan(0);
     expect(r.ratio).toBe(r.sdkNs / r.bareNs);
+    expect(r.ratioAttrs).toBe(r.sdkNs / r.attrsNs);
+    const perRound = r.sdkRounds.map((x, i) => x / r.bareRounds[i]!).sort((a, b) => a - b);
+    expect(r.pairedRatio).toBe(perRound[1]);
   });
 
   it('with the collector down every span is exported, failed, queued, dropped or in the one export in flight', async () => {

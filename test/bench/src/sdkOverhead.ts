@@ -26,8 +26,14 @@ export interface OverheadResult {
   /** A bare span carrying what the SDK records on a tool step (kind, name, tool name, args hash, attempt, run id). */
   attrsNs: number;
   sdkNs: number;
+  /** sdkNs / bareNs: the SDK step against a bare span. */
   ratio: number;
-  /** Every round's ns per step, in order (bare and sdk alternate). */
+  /** sdkNs / attrsNs: the SDK step against a bare span carrying the same attributes. */
+  ratioAttrs: number;
+  /** Medians of the per-round ratios (each round's three cases ran back to back): steadier under load. */
+  pairedRatio: number;
+  pairedRatioAttrs: number;
+  /** Every round's ns per step, in round order. */
   bareRounds: number[];
   attrsRounds: number[];
   sdkRounds: number[];
@@ -40,13 +46,17 @@ const median = (xs: number[]) => {
 
 const work = (i: number) => Promise.resolve(i);
 
+type Case = 'bare' | 'attrs' | 'sdk';
+const CASES: Case[] = ['bare', 'attrs', 'sdk'];
+
 /**
  * Per-step cost of `tool()` inside `run()` against a bare OpenTelemetry span
  * (`startActiveSpan` around the same awaited function) on the same provider:
  * the SDK's tracer provider (resource, run-id processor, batch processor)
  * over a no-op exporter, an AsyncLocalStorage context manager; and a bare
- * span carrying the same attributes the SDK records. Rounds alternate so
- * drift on a shared machine hits all three.
+ * span carrying the same attributes the SDK records. All three run in one
+ * process, round after round, the order rotating each round so drift on a
+ * shared machine (and GC debt left by the previous case) hits all three.
  */
 export async function measureOverhead(stepsPerRound: number, rounds: number): Promise<OverheadResult> {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -100,28 +110,44 @@ export async function measureOverhead(stepsPerRound: number, rounds: number): Pr
   };
   const sdk = async () => {
     const t0 = process.hrtime.bigint();
-    await tt.run('bench-run', async () => {
-      for (let i = 0; i < stepsPerRound; i++) await tt.tool('lookup_order', { orderId: 'ORD-1001', i }, () => work(i));
-    });
+    await tt.run(
+      'bench-run',
+      async () => {
+        for (let i = 0; i < stepsPerRound; i++)
+          await tt.tool('lookup_order', { orderId: 'ORD-1001', i }, () => work(i));
+      },
+      { runId: 'bench-run' },
+    );
     return Number(process.hrtime.bigint() - t0) / stepsPerRound;
   };
+  const run: Record<Case, () => Promise<number>> = { bare, attrs, sdk };
 
-  await bare(); // warm-up: JIT, first exports
-  await attrs();
-  await sdk();
-  const bareRounds: number[] = [];
-  const attrsRounds: number[] = [];
-  const sdkRounds: number[] = [];
+  for (const c of CASES) await run[c](); // warm-up: JIT, first exports
+  const times: Record<Case, number[]> = { bare: [], attrs: [], sdk: [] };
   for (let r = 0; r < rounds; r++) {
-    bareRounds.push(await bare());
-    attrsRounds.push(await attrs());
-    sdkRounds.push(await sdk());
+    for (let k = 0; k < CASES.length; k++) {
+      const c = CASES[(r + k) % CASES.length]!;
+      times[c].push(await run[c]());
+    }
   }
   await provider.shutdown();
   trace.disable();
   context.disable();
-  const bareNs = median(bareRounds);
-  const sdkNs = median(sdkRounds);
-  const attrsNs = median(attrsRounds);
-  return { stepsPerRound, rounds, bareNs, attrsNs, sdkNs, ratio: sdkNs / bareNs, bareRounds, attrsRounds, sdkRounds };
+  const bareNs = median(times.bare);
+  const sdkNs = median(times.sdk);
+  const attrsNs = median(times.attrs);
+  return {
+    stepsPerRound,
+    rounds,
+    bareNs,
+    attrsNs,
+    sdkNs,
+    ratio: sdkNs / bareNs,
+    ratioAttrs: sdkNs / attrsNs,
+    pairedRatio: median(times.sdk.map((x, r) => x / times.bare[r]!)),
+    pairedRatioAttrs: median(times.sdk.map((x, r) => x / times.attrs[r]!)),
+    bareRounds: times.bare,
+    attrsRounds: times.attrs,
+    sdkRounds: times.sdk,
+  };
 }

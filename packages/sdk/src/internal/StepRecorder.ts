@@ -1,21 +1,36 @@
 import { INVALID_SPAN_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { AttributeValue, Attributes, Span } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { OtelAttr, RunOutcome, TelltaleAttr } from '@telltale/semconv';
 import { stableHash } from '../stableHash.js';
-import type { DeclaredRunOutcome, LlmUsage, StepHandle } from '../types.js';
-import { guard } from './reportFault.js';
+import type { DeclaredRunOutcome, LlmUsage, RunHandle, StepHandle } from '../types.js';
+import { reportFault } from './reportFault.js';
 import type { RunGuardState } from './RunGuardState.js';
+
+type Methods = Omit<RunHandle, 'span' | 'runId' | 'attempt'>;
+
+interface Usage {
+  input: number;
+  output: number;
+  cached: number;
+  cost: number;
+  hasCached: boolean;
+  hasCost: boolean;
+}
 
 /**
  * The handle a step function receives (the run handle too: `setOutcome` is
- * only exposed through the `RunHandle` type). Every method is an arrow
- * property so destructuring is safe, and every method is guarded.
+ * only exposed through the `RunHandle` type). Every method is guarded, and
+ * bound to its handle so destructuring is safe: the methods are made at the
+ * first read (most steps never use their handle, and one is made per step).
  */
 export class StepRecorder implements StepHandle {
   readonly span: Span;
   /** The outcome the agent declared with `setOutcome`, if any. */
   declaredOutcome: DeclaredRunOutcome | undefined;
-  private usage = { input: 0, output: 0, cached: 0, cost: 0, hasCached: false, hasCost: false };
+  /** Set when the step body was called (tells a failing context switch from a failing body). */
+  entered = false;
+  private usage: Usage | undefined;
+  private methods: Methods | undefined;
 
   constructor(
     span: Span | undefined,
@@ -26,59 +41,85 @@ export class StepRecorder implements StepHandle {
     this.span = span ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   }
 
-  setAttribute = (key: string, value: AttributeValue): void => {
-    guard('span.attribute', () => this.span.setAttribute(key, value));
-  };
+  get setAttribute(): Methods['setAttribute'] {
+    return this.bound().setAttribute;
+  }
 
-  setAttributes = (attributes: Attributes): void => {
-    guard('span.attribute', () => this.span.setAttributes(attributes));
-  };
+  get setAttributes(): Methods['setAttributes'] {
+    return this.bound().setAttributes;
+  }
 
-  setOutputHash = (value: unknown): void => {
-    guard('hash', () => this.span.setAttribute(TelltaleAttr.outputHash, stableHash(value)));
-  };
+  get setOutputHash(): Methods['setOutputHash'] {
+    return this.bound().setOutputHash;
+  }
 
-  setStateHash = (value: unknown): void => {
-    guard('hash', () => this.span.setAttribute(TelltaleAttr.stateHash, stableHash(value)));
-  };
+  get setStateHash(): Methods['setStateHash'] {
+    return this.bound().setStateHash;
+  }
 
-  recordUsage = (usage: LlmUsage): void => {
-    guard('span.attribute', () => {
-      const u = this.usage;
-      u.input += finite(usage.inputTokens);
-      u.output += finite(usage.outputTokens);
-      const attributes: Attributes = {
-        [OtelAttr.genAiInputTokens]: u.input,
-        [OtelAttr.genAiOutputTokens]: u.output,
-      };
-      if (usage.cachedInputTokens !== undefined) {
-        u.cached += finite(usage.cachedInputTokens);
-        u.hasCached = true;
-      }
-      if (u.hasCached) attributes[OtelAttr.genAiCacheReadInputTokens] = u.cached;
-      if (usage.costUsd !== undefined) {
-        u.cost += finite(usage.costUsd);
-        u.hasCost = true;
-        this.runGuard?.addCost(finite(usage.costUsd));
-      }
-      if (u.hasCost) attributes[TelltaleAttr.costUsd] = u.cost;
-      this.span.setAttributes(attributes);
+  get recordUsage(): Methods['recordUsage'] {
+    return this.bound().recordUsage;
+  }
+
+  get setResponseModel(): Methods['setResponseModel'] {
+    return this.bound().setResponseModel;
+  }
+
+  get setOutcome(): Methods['setOutcome'] {
+    return this.bound().setOutcome;
+  }
+
+  private bound(): Methods {
+    return (this.methods ??= {
+      setAttribute: (key, value) => this.guarded(() => this.span.setAttribute(key, value)),
+      setAttributes: (attributes) => this.guarded(() => this.span.setAttributes(attributes)),
+      setOutputHash: (value) =>
+        this.guarded(() => this.span.setAttribute(TelltaleAttr.outputHash, stableHash(value)), 'hash'),
+      setStateHash: (value) =>
+        this.guarded(() => this.span.setAttribute(TelltaleAttr.stateHash, stableHash(value)), 'hash'),
+      recordUsage: (usage) => this.guarded(() => this.addUsage(usage)),
+      setResponseModel: (model) => this.guarded(() => this.span.setAttribute(OtelAttr.genAiResponseModel, model)),
+      setOutcome: (outcome, message) => this.guarded(() => this.declare(outcome, message)),
     });
-  };
+  }
 
-  setResponseModel = (model: string): void => {
-    guard('span.attribute', () => this.span.setAttribute(OtelAttr.genAiResponseModel, model));
-  };
+  private guarded(fn: () => unknown, kind: 'span.attribute' | 'hash' = 'span.attribute'): void {
+    try {
+      fn();
+    } catch (err) {
+      reportFault(kind, err);
+    }
+  }
 
-  setOutcome = (outcome: DeclaredRunOutcome, message?: string): void => {
-    guard('span.attribute', () => {
-      this.declaredOutcome = outcome;
-      this.span.setAttribute(TelltaleAttr.runOutcome, outcome);
-      if (outcome === RunOutcome.failure) {
-        this.span.setStatus({ code: SpanStatusCode.ERROR, message: message ?? 'run declared failure' });
-      }
-    });
-  };
+  private addUsage(usage: LlmUsage): void {
+    const u = (this.usage ??= { input: 0, output: 0, cached: 0, cost: 0, hasCached: false, hasCost: false });
+    u.input += finite(usage.inputTokens);
+    u.output += finite(usage.outputTokens);
+    const attributes: Attributes = {
+      [OtelAttr.genAiInputTokens]: u.input,
+      [OtelAttr.genAiOutputTokens]: u.output,
+    };
+    if (usage.cachedInputTokens !== undefined) {
+      u.cached += finite(usage.cachedInputTokens);
+      u.hasCached = true;
+    }
+    if (u.hasCached) attributes[OtelAttr.genAiCacheReadInputTokens] = u.cached;
+    if (usage.costUsd !== undefined) {
+      u.cost += finite(usage.costUsd);
+      u.hasCost = true;
+      this.runGuard?.addCost(finite(usage.costUsd));
+    }
+    if (u.hasCost) attributes[TelltaleAttr.costUsd] = u.cost;
+    this.span.setAttributes(attributes);
+  }
+
+  private declare(outcome: DeclaredRunOutcome, message: string | undefined): void {
+    this.declaredOutcome = outcome;
+    this.span.setAttribute(TelltaleAttr.runOutcome, outcome);
+    if (outcome === RunOutcome.failure) {
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message: message ?? 'run declared failure' });
+    }
+  }
 }
 
 function finite(n: number): number {
