@@ -7,6 +7,8 @@ import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
 import type { SpanEnv } from './internal/runInSpan.js';
 import { attemptAttributes, stepAttributes } from './internal/stepAttributes.js';
+import { resolveContent, type ContentOptions } from './internal/contentCapture.js';
+import { contentAttributes } from './internal/stepContent.js';
 import { SDK_NAME, SDK_VERSION } from './internal/version.js';
 import { stableHash } from './stableHash.js';
 import type {
@@ -42,7 +44,7 @@ export interface Telltale {
   retry: <T>(name: string, fn: StepFn<T>, opts: RetryOptions) => Promise<T>;
 }
 
-export interface CreateTelltaleOptions {
+export interface CreateTelltaleOptions extends ContentOptions {
   /**
    * Where spans go. Default: the global tracer provider, looked up at each
    * span (so `init()` or the user's own OTel setup may come later).
@@ -63,6 +65,10 @@ export interface CreateTelltaleOptions {
  */
 export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
   const { tracerProvider, clock } = options;
+  const contentOptions: ContentOptions = {
+    ...(options.capture === undefined ? {} : { capture: options.capture }),
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
+  };
   let ownTracer: Tracer | undefined;
   const getTracer = (): Tracer =>
     tracerProvider === undefined
@@ -70,18 +76,33 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
   const env: SpanEnv = { getTracer, clock };
 
-  function execute<T>(name: string, attributes: Attributes, opts: StepOptions | undefined, fn: StepFn<T>): Promise<T> {
+  function execute<T>(
+    name: string,
+    attributes: Attributes,
+    opts: StepOptions | undefined,
+    fn: StepFn<T>,
+    input?: { value: unknown },
+  ): Promise<T> {
+    const kind = String(attributes[TelltaleAttr.stepKind] ?? '');
+    const settings = resolveContent(opts?.capture, contentOptions);
+    // model calls record their messages themselves (recordInput / recordOutput); other steps' results are their output
+    const content = { kind, settings, autoOutput: kind !== StepKind.llm };
+    const inputAttributes =
+      input === undefined
+        ? {}
+        : (guard('span.attribute', () => contentAttributes(kind, 'input', input.value, settings)) ?? {});
+    const withInput = { ...attributes, ...inputAttributes };
     const policy = opts?.retry;
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
       return runInSpan(
         env,
-        { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, undefined) } },
+        { name, attempt, attributes: { ...withInput, ...attemptAttributes(attempt, undefined) }, content },
         fn,
       );
     }
     return runAttempts(policy, (attempt, max) =>
-      runInSpan(env, { name, attempt, attributes: { ...attributes, ...attemptAttributes(attempt, max) } }, fn),
+      runInSpan(env, { name, attempt, attributes: { ...withInput, ...attemptAttributes(attempt, max) }, content }, fn),
     );
   }
 
@@ -115,7 +136,9 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       };
       const argsHash = guard('hash', () => stableHash(args));
       if (argsHash !== undefined) specific[TelltaleAttr.toolArgsHash] = argsHash;
-      return execute(name, stepAttributes(StepKind.tool, name, opts, specific), opts, (s) => fn(args, s));
+      return execute(name, stepAttributes(StepKind.tool, name, opts, specific), opts, (s) => fn(args, s), {
+        value: args,
+      });
     },
     llm: (name, model, fn, opts) => {
       const specific: Attributes = {

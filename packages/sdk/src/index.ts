@@ -14,6 +14,16 @@ export { RunIdSpanProcessor } from './RunIdSpanProcessor.js';
 export { stableHash } from './stableHash.js';
 export { setErrorHandler } from './errorHandler.js';
 export { RunGuardError } from './RunGuardError.js';
+export {
+  redactApiKeys,
+  redactBearerTokens,
+  redactEmails,
+  redactCardNumbers,
+  DEFAULT_REDACTORS,
+  luhnValid,
+} from './redactors.js';
+export type { Redactor } from './redactors.js';
+export type { CaptureMode, ContentOptions } from './internal/contentCapture.js';
 export type { TelltaleErrorHandler } from './errorHandler.js';
 export type {
   StepHandle,

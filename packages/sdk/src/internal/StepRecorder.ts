@@ -5,6 +5,10 @@ import { stableHash } from '../stableHash.js';
 import type { DeclaredRunOutcome, LlmUsage, StepHandle } from '../types.js';
 import { guard } from './reportFault.js';
 import type { RunGuardState } from './RunGuardState.js';
+import type { ContentSettings } from './contentCapture.js';
+import { contentAttributes, type ContentDirection } from './stepContent.js';
+
+const NO_CONTENT: ContentSettings = { mode: 'none', redactors: [] };
 
 /**
  * The handle a step function receives (the run handle too: `setOutcome` is
@@ -22,6 +26,8 @@ export class StepRecorder implements StepHandle {
     readonly runId: string | undefined,
     readonly attempt: number,
     private readonly runGuard?: RunGuardState,
+    /** The step kind (how content is named) and what of it to capture. */
+    private readonly content: { kind: string; settings: ContentSettings } = { kind: '', settings: NO_CONTENT },
   ) {
     this.span = span ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   }
@@ -65,6 +71,21 @@ export class StepRecorder implements StepHandle {
       this.span.setAttributes(attributes);
     });
   };
+
+  recordInput = (value: unknown): void => {
+    this.recordContent('input', value);
+  };
+
+  recordOutput = (value: unknown): void => {
+    this.recordContent('output', value);
+  };
+
+  private recordContent(direction: ContentDirection, value: unknown): void {
+    guard('span.attribute', () => {
+      const { kind, settings } = this.content;
+      this.span.setAttributes(contentAttributes(kind, direction, value, settings));
+    });
+  }
 
   setResponseModel = (model: string): void => {
     guard('span.attribute', () => this.span.setAttribute(OtelAttr.genAiResponseModel, model));

@@ -9,6 +9,7 @@ import { withRunIdBaggage } from './runBaggage.js';
 import { getRunId, withRunId } from './runContext.js';
 import { getRunGuard, RunGuardState, withRunGuard } from './RunGuardState.js';
 import { StepRecorder } from './StepRecorder.js';
+import type { ContentSettings } from './contentCapture.js';
 
 export interface SpanEnv {
   getTracer: () => Tracer;
@@ -25,6 +26,8 @@ export interface SpanSpec {
   newRunId?: string;
   /** Run roots: the guard limits of the run. */
   guard?: RunGuard | undefined;
+  /** The step kind and content capture settings; `autoOutput` records `fn`'s result as the output. */
+  content?: { kind: string; settings: ContentSettings; autoOutput: boolean } | undefined;
 }
 
 /**
@@ -47,7 +50,13 @@ export async function runInSpan<T>(
     if (started) guard('span.end', () => endWithError(started.span, stop, spec, clock?.()));
     throw stop;
   }
-  const recorder = new StepRecorder(started?.span, started?.runId ?? spec.newRunId, spec.attempt, runGuard);
+  const recorder = new StepRecorder(
+    started?.span,
+    started?.runId ?? spec.newRunId,
+    spec.attempt,
+    runGuard,
+    spec.content,
+  );
   let result: T;
   try {
     result = await callInContext(started?.ctx, () => fn(recorder));
@@ -55,6 +64,7 @@ export async function runInSpan<T>(
     if (started) guard('span.end', () => endWithError(started.span, err, spec, clock?.()));
     throw err;
   }
+  if (spec.content?.autoOutput === true && spec.content.settings.mode !== 'none') recorder.recordOutput(result);
   if (started) guard('span.end', () => endOk(started.span, recorder, spec, clock?.()));
   return result;
 }
