@@ -91,7 +91,7 @@ function walk(
       break;
   }
   if (value === null) return null;
-  const obj = value as object;
+  const obj = value;
   if (ancestors.includes(obj) || ancestors.length >= MAX_DEPTH) return '[…]';
   if (typeof (obj as { toJSON?: unknown }).toJSON === 'function')
     return walk((obj as { toJSON: () => unknown }).toJSON(), settings, state, ancestors, key);
