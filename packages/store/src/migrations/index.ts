@@ -7,6 +7,7 @@ import { m0005SpansCompactParts } from './0005_spans_compact_parts.js';
 import { m0006Alerts } from './0006_alerts.js';
 import { m0007Sessions } from './0007_sessions.js';
 import { m0008TraceRuns } from './0008_trace_runs.js';
+import { m0009SpanContent } from './0009_span_content.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0006Alerts,
   m0007Sessions,
   m0008TraceRuns,
+  m0009SpanContent,
 ];
