@@ -49,7 +49,9 @@ export function encodeExportPayload(
   const meta = Buffer.from(JSON.stringify({ p: projectId, r: runIds, c: content.length }));
   const length = Buffer.allocUnsafe(4);
   length.writeUInt32LE(meta.length, 0);
-  return [length, meta, content, encodeSpanRecordBatch(spans)];
+  return content.length === 0
+    ? [length, meta, encodeSpanRecordBatch(spans)]
+    : [length, meta, content, encodeSpanRecordBatch(spans)];
 }
 
 function corrupt(message: string): TelltaleError {
