@@ -73,7 +73,7 @@ export async function insertSpanContent(
 function halfOf(text: string): ContentHalf {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return parsed !== null && typeof parsed === 'object' ? (parsed as ContentHalf) : {};
+    return parsed !== null && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }
