@@ -113,6 +113,59 @@ describe('the API answers what its contract says', () => {
     await call('get /cost/series');
   });
 
+  it('span content, for one span and for a run', { timeout: 60_000 }, async () => {
+    const runId = 'contract-content-run';
+    const traceId = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+    const spanId = 'c0ffee00c0ffee01';
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const otlp = {
+      resourceSpans: [
+        {
+          resource: { attributes: [str('service.name', 'contract')] },
+          scopeSpans: [
+            {
+              scope: { name: 'contract' },
+              spans: [
+                {
+                  traceId,
+                  spanId,
+                  name: 'execute_tool search',
+                  kind: 1,
+                  startTimeUnixNano: String(now),
+                  endTimeUnixNano: String(now + 1_000_000n),
+                  attributes: [
+                    str('telltale.run.id', runId),
+                    str('gen_ai.operation.name', 'execute_tool'),
+                    str('gen_ai.tool.name', 'search'),
+                    str('gen_ai.tool.call.arguments', '{"q":"refund"}'),
+                    str('gen_ai.tool.call.result', '["r1"]'),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const sent = await fetch(`${telltale.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(otlp),
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(sent.status).toBe(200);
+    const one = await call('get /runs/:runId/spans/:spanId/content', { params: { runId, spanId } });
+    expect(one.content).toMatchObject({
+      spanId,
+      input: { toolArguments: { q: 'refund' } },
+      output: { toolResult: ['r1'] },
+      truncated: false,
+    });
+    const all = await call('get /runs/:runId/content', { params: { runId } });
+    expect(all.spans.map((s) => s.spanId)).toEqual([spanId]);
+  });
+
   it('projects and keys (admin)', async () => {
     await call('get /admin/projects');
     const { project } = await call('post /admin/projects', { body: { id: 'contract-test', name: 'Contract test' } });

@@ -51,6 +51,15 @@ export const StartConfigSchema = z
       })
       .optional(),
     retentionDays: z.coerce.number().int().min(1).max(3650).optional(),
+    /** Days span content (prompts, messages, tool arguments and results) is kept; default 7 (the table's TTL). */
+    contentRetentionDays: z.coerce.number().int().min(1).max(3650).optional(),
+    /** UTF-8 bytes of content kept per span; more is cut and counted. */
+    contentMaxBytes: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(1024 * 1024),
     maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
     requestTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
     spoolDir: z.string().min(1).optional(),

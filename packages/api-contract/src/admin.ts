@@ -29,6 +29,13 @@ export const projectInputSchema = z
     id: ProjectId,
     name: DisplayName.optional().describe('display name (default: the id)'),
     maxSpansPerSecond: Quota.optional().describe('ingest quota in spans per second (default: none)'),
+    contentStored: z
+      .boolean()
+      .optional()
+      .describe(
+        'keep span content (prompts, messages, tool arguments and results); false drops it at ingest (default: true)',
+      ),
+    contentReadable: z.boolean().optional().describe('let read keys read span content (default: false)'),
   })
   .strict();
 export type ProjectInput = z.input<typeof projectInputSchema>;
@@ -37,6 +44,8 @@ export const projectChangeSchema = z
   .object({
     name: DisplayName.optional(),
     maxSpansPerSecond: Quota.nullable().optional().describe('a new ingest quota; null removes it'),
+    contentStored: z.boolean().optional().describe('keep span content; false drops it at ingest'),
+    contentReadable: z.boolean().optional().describe('let read keys read span content'),
   })
   .strict();
 export type ProjectChange = z.input<typeof projectChangeSchema>;
@@ -58,6 +67,12 @@ export const projectSchema = z.object({
   name: z.string(),
   maxSpansPerSecond: z.number().nullable(),
   createdAtMs: z.number(),
+  /** false: the content of this project's spans is dropped at ingest. */
+  contentStored: z.boolean(),
+  /** true: read keys may read span content. */
+  contentReadable: z.boolean(),
+  /** Spans whose content was dropped at ingest (content off) since this server started. */
+  contentDroppedSpans: z.number(),
 });
 export type Project = z.infer<typeof projectSchema>;
 

@@ -22,6 +22,7 @@ import {
   pricesResponseSchema,
 } from './prices.js';
 import type { RouteContract } from './RouteContract.js';
+import { runContentResponseSchema, SpanContentParams, spanContentResponseSchema } from './content.js';
 
 /**
  * Every route of `/api/v1`, keyed by `<method> <path>` (the express path,
@@ -39,6 +40,20 @@ export const API_ROUTES = {
     query: NoQuery,
     params: RunIdParams,
     response: runDetailSchema,
+  },
+  'get /runs/:runId/spans/:spanId/content': {
+    method: 'get',
+    path: '/runs/:runId/spans/:spanId/content',
+    query: NoQuery,
+    params: SpanContentParams,
+    response: spanContentResponseSchema,
+  },
+  'get /runs/:runId/content': {
+    method: 'get',
+    path: '/runs/:runId/content',
+    query: NoQuery,
+    params: RunIdParams,
+    response: runContentResponseSchema,
   },
   'get /traces/:traceId': {
     method: 'get',

@@ -216,3 +216,12 @@ export type { PriceInput, ModelPrice, EffectivePrice } from './prices.js';
 export type { HttpMethod, RouteContract } from './RouteContract.js';
 export { API_ROUTES } from './apiRoutes.js';
 export type { ApiRouteKey } from './apiRoutes.js';
+export {
+  SpanContentParams,
+  contentMessageSchema,
+  contentSideSchema,
+  spanContentSchema,
+  spanContentResponseSchema,
+  runContentResponseSchema,
+} from './content.js';
+export type { ContentMessage, ContentSide, SpanContent } from './content.js';

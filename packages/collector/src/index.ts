@@ -16,7 +16,12 @@ export { ExportProcessor } from './ingest/ExportProcessor.js';
 export type { ExportProcessorOptions } from './ingest/ExportProcessor.js';
 export { processExport } from './ingest/processExport.js';
 export type { ExportJob, ProcessedExport } from './ingest/processExport.js';
-export { decodeExportPayload, encodeExportPayload } from './ingest/exportPayload.js';
+export {
+  decodeExportPayload,
+  encodeExportPayload,
+  convertV1Payload,
+  SPOOL_PAYLOAD_VERSION,
+} from './ingest/exportPayload.js';
 export type { ExportPayload } from './ingest/exportPayload.js';
 export { Spool, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from './spool/Spool.js';
 export { DEFAULT_MAX_BODY_BYTES } from './otlp/limits.js';
@@ -30,7 +35,9 @@ export type { LiveLoopEvent, LiveLoopKind, LiveLoopDetectorOptions } from './loo
 export { loopSignalsOf } from './loops/loopSignals.js';
 export type { LoopSignals, LoopStep } from './loops/loopSignals.js';
 export { normaliseRequest } from './normalise/normaliseRequest.js';
-export type { NormaliseResult, NormaliseOptions, RejectCounts } from './normalise/normaliseRequest.js';
+export type { NormaliseResult, NormaliseOptions, RejectCounts, ContentCounts } from './normalise/normaliseRequest.js';
+export { splitContent } from './normalise/extractContent.js';
+export type { SplitSpan } from './normalise/extractContent.js';
 export { DEFAULT_SPAN_LIMITS } from './normalise/spanLimits.js';
 export type { LimitCounts, SpanLimits } from './normalise/spanLimits.js';
 export { decodeTraceRequestProto } from './otlp/protoDecoder.js';

@@ -7,6 +7,8 @@ import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
 import type { SpanEnv } from './internal/runInSpan.js';
 import { stepAttributes } from './internal/stepAttributes.js';
+import { resolveContent, type ContentOptions } from './internal/contentCapture.js';
+import { contentAttributes } from './internal/stepContent.js';
 import { SDK_NAME, SDK_VERSION } from './internal/version.js';
 import { stableHash } from './stableHash.js';
 import type {
@@ -42,7 +44,7 @@ export interface Telltale {
   retry: <T>(name: string, fn: StepFn<T>, opts: RetryOptions) => Promise<T>;
 }
 
-export interface CreateTelltaleOptions {
+export interface CreateTelltaleOptions extends ContentOptions {
   /**
    * Where spans go. Default: the global tracer provider, looked up at each
    * span (so `init()` or the user's own OTel setup may come later).
@@ -63,6 +65,10 @@ export interface CreateTelltaleOptions {
  */
 export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
   const { tracerProvider, clock } = options;
+  const contentOptions: ContentOptions = {
+    ...(options.capture === undefined ? {} : { capture: options.capture }),
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
+  };
   let ownTracer: Tracer | undefined;
   const getTracer = (): Tracer =>
     tracerProvider === undefined
@@ -70,19 +76,30 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
   const env: SpanEnv = { getTracer, clock };
 
-  function execute<T>(name: string, attributes: Attributes, opts: StepOptions | undefined, fn: StepFn<T>): Promise<T> {
+  function execute<T>(
+    name: string,
+    attributes: Attributes,
+    opts: StepOptions | undefined,
+    fn: StepFn<T>,
+    input?: { value: unknown },
+  ): Promise<T> {
+    const kind = String(attributes[TelltaleAttr.stepKind] ?? '');
+    const settings = resolveContent(opts?.capture, contentOptions);
+    // model calls record their messages themselves (recordInput / recordOutput); other steps' results are their output
+    const content = { kind, settings, autoOutput: kind !== StepKind.llm };
+    if (input !== undefined) addInputContent(attributes, kind, input.value, settings);
     const policy = opts?.retry;
     if (policy === undefined) {
       const attempt = opts?.attempt ?? 1;
       // `attributes` is this call's own object (stepAttributes made it): fill it in place
       attributes[TelltaleAttr.stepAttempt] = attempt;
-      return runInSpan(env, { name, attempt, attributes }, fn);
+      return runInSpan(env, { name, attempt, attributes, content }, fn);
     }
     return runAttempts(policy, (attempt, max) => {
       const own: Attributes = { ...attributes };
       own[TelltaleAttr.stepAttempt] = attempt;
       own[TelltaleAttr.stepMaxAttempts] = max;
-      return runInSpan(env, { name, attempt, attributes: own }, fn);
+      return runInSpan(env, { name, attempt, attributes: own, content }, fn);
     });
   }
 
@@ -120,10 +137,13 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       attributes[OtelAttr.genAiToolName] = name;
       attributes[OtelAttr.genAiOperationName] = GenAiOperation.executeTool;
       if (argsHash !== undefined) attributes[TelltaleAttr.toolArgsHash] = argsHash;
-      if (opts?.retry !== undefined) return execute(name, attributes, opts, (s) => fn(args, s));
+      if (opts?.retry !== undefined) return execute(name, attributes, opts, (s) => fn(args, s), { value: args });
+      const settings = resolveContent(opts?.capture, contentOptions);
+      addInputContent(attributes, StepKind.tool, args, settings);
       const attempt = opts?.attempt ?? 1;
       attributes[TelltaleAttr.stepAttempt] = attempt;
-      return runInSpan(env, { name, attempt, attributes }, fn, args);
+      const content = { kind: StepKind.tool, settings, autoOutput: true };
+      return runInSpan(env, { name, attempt, attributes, content }, fn, args);
     },
     llm: (name, model, fn, opts) => {
       const attributes = stepAttributes(StepKind.llm, name, opts);
@@ -142,4 +162,19 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       );
     },
   };
+}
+
+/** Adds a step's captured input to its attributes (nothing under `capture: 'none'`); a failure is a fault, not the step's. */
+function addInputContent(
+  attributes: Attributes,
+  kind: string,
+  value: unknown,
+  settings: ReturnType<typeof resolveContent>,
+): void {
+  if (settings.mode === 'none') return;
+  try {
+    Object.assign(attributes, contentAttributes(kind, 'input', value, settings));
+  } catch (err) {
+    reportFault('span.attribute', err);
+  }
 }

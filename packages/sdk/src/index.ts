@@ -16,6 +16,16 @@ export { setErrorHandler } from './errorHandler.js';
 export { telltaleStats } from './telltaleStats.js';
 export type { TelltaleStats } from './telltaleStats.js';
 export { RunGuardError } from './RunGuardError.js';
+export {
+  redactApiKeys,
+  redactBearerTokens,
+  redactEmails,
+  redactCardNumbers,
+  DEFAULT_REDACTORS,
+  luhnValid,
+} from './redactors.js';
+export type { Redactor } from './redactors.js';
+export type { CaptureMode, ContentOptions } from './internal/contentCapture.js';
 export type { TelltaleErrorHandler } from './errorHandler.js';
 export type {
   StepHandle,

@@ -7,8 +7,9 @@ import { ensureContextManager } from './internal/ensureContextManager.js';
 import { installPropagator } from './internal/installPropagator.js';
 import { reportFault } from './internal/reportFault.js';
 import { withTimeout } from './internal/withTimeout.js';
+import { setContentDefaults, type ContentOptions } from './internal/contentCapture.js';
 
-export interface TelltaleInitOptions extends TracerProviderOptions {
+export interface TelltaleInitOptions extends TracerProviderOptions, ContentOptions {
   /** Receives internal telemetry faults and failed exports (see `setErrorHandler`). */
   onError?: (error: unknown) => void;
 }
@@ -51,6 +52,10 @@ let current: Installed | undefined;
 export function init(opts: TelltaleInitOptions = {}): TelltaleHandle {
   if (current !== undefined) return current.handle;
   if (opts.onError !== undefined) setErrorHandler(opts.onError);
+  setContentDefaults({
+    ...(opts.capture === undefined ? {} : { capture: opts.capture }),
+    ...(opts.redact === undefined ? {} : { redact: opts.redact }),
+  });
   try {
     ensureContextManager();
     current = isGlobalProviderRegistered() ? adoptExisting() : install(opts);

@@ -1,5 +1,6 @@
 import type { AttributeValue, Attributes, Span } from '@opentelemetry/api';
 import type { StepKind } from '@telltale/semconv';
+import type { CaptureMode } from './internal/contentCapture.js';
 
 /** Token usage and cost of one or more model calls made inside a step. */
 export interface LlmUsage {
@@ -30,6 +31,16 @@ export interface StepHandle {
    * calls can record each one.
    */
   recordUsage(this: void, usage: LlmUsage): void;
+  /**
+   * Records what the step was given, when content capture is on (see
+   * `capture`): a model call's messages (`[{role, content}]`, or a string
+   * for one user message) as `gen_ai.input.messages`; a tool call's
+   * arguments; any other step's input as `telltale.content.input`.
+   * Redacted before it leaves the process; a no-op under `capture: 'none'`.
+   */
+  recordInput(this: void, value: unknown): void;
+  /** Records what the step produced (the model's answer messages, a tool's result…), like `recordInput`. */
+  recordOutput(this: void, value: unknown): void;
   /** Sets `gen_ai.response.model` (the model that actually answered). */
   setResponseModel(this: void, model: string): void;
 }
@@ -83,6 +94,11 @@ export interface StepOptions {
   attributes?: Attributes;
   /** Retry the step: each attempt becomes its own span (see `retry`). */
   retry?: RetryPolicy;
+  /**
+   * What to record of this step's inputs and outputs (default: the
+   * `capture` given to `createTelltale` / `init`, else `none`).
+   */
+  capture?: CaptureMode;
 }
 
 /**

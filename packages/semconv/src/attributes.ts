@@ -35,6 +35,14 @@ export const TelltaleAttr = {
   llmStreamAbandoned: 'telltale.llm.stream.abandoned',
   /** Resource attribute naming the project in open (no-auth) mode. */
   project: 'telltale.project',
+  /** JSON input of a step that is neither a model nor a tool call (SDK content capture). */
+  contentInput: 'telltale.content.input',
+  /** JSON output of such a step. */
+  contentOutput: 'telltale.content.output',
+  /** `full` | `metadata`: what the SDK captured of the span's content (absent: nothing). */
+  contentCapture: 'telltale.content.capture',
+  /** How many strings the SDK's redactors changed in the span's content. */
+  contentRedactions: 'telltale.content.redactions',
 } as const;
 export type TelltaleAttrName = (typeof TelltaleAttr)[keyof typeof TelltaleAttr];
 
@@ -64,6 +72,17 @@ export const OtelAttr = {
   genAiCompletionTokens: 'gen_ai.usage.completion_tokens',
   genAiToolName: 'gen_ai.tool.name',
   genAiToolCallArguments: 'gen_ai.tool.call.arguments',
+  /** JSON of what a tool returned. */
+  genAiToolCallResult: 'gen_ai.tool.call.result',
+  /** JSON array of the chat history sent to the model: `[{role, parts: [{type, content}]}]`. */
+  genAiInputMessages: 'gen_ai.input.messages',
+  /** JSON array of the model's answers: `[{role, parts, finish_reason}]`. */
+  genAiOutputMessages: 'gen_ai.output.messages',
+  /** JSON array of system instruction parts, when sent apart from the chat history. */
+  genAiSystemInstructions: 'gen_ai.system_instructions',
+  /** Deprecated flat predecessors of the message attributes. */
+  genAiPrompt: 'gen_ai.prompt',
+  genAiCompletion: 'gen_ai.completion',
   /** The model's id for one tool call, when the caller knows it. */
   genAiToolCallId: 'gen_ai.tool.call.id',
   /** `function`, `extension`, `datastore`: how the tool runs. */
@@ -128,6 +147,10 @@ export const OpenInferenceAttr = {
   toolName: 'tool.name',
   /** The span's input; on TOOL spans, the tool's arguments. */
   inputValue: 'input.value',
+  outputValue: 'output.value',
+  /** Flattened messages: `llm.input_messages.{i}.message.role`, `….message.content`. */
+  inputMessagesPrefix: 'llm.input_messages.',
+  outputMessagesPrefix: 'llm.output_messages.',
   sessionId: 'session.id',
 } as const;
 
@@ -138,6 +161,14 @@ export const VercelAiAttr = {
   modelProvider: 'ai.model.provider',
   toolCallName: 'ai.toolCall.name',
   toolCallArgs: 'ai.toolCall.args',
+  toolCallResult: 'ai.toolCall.result',
+  /** JSON `{system?, prompt?, messages?}` of the outer generateText / streamText span. */
+  prompt: 'ai.prompt',
+  /** JSON array of the messages sent by a doGenerate / doStream span. */
+  promptMessages: 'ai.prompt.messages',
+  responseText: 'ai.response.text',
+  responseToolCalls: 'ai.response.toolCalls',
+  responseObject: 'ai.response.object',
   functionId: 'ai.telemetry.functionId',
   /** `experimental_telemetry.metadata.sessionId`, the usual place for a session id in AI SDK apps. */
   metadataSessionId: 'ai.telemetry.metadata.sessionId',
@@ -160,6 +191,11 @@ export const TraceloopAttr = {
   entityPath: 'traceloop.entity.path',
   /** JSON of the decorated function's arguments. */
   entityInput: 'traceloop.entity.input',
+  /** JSON of the decorated function's return value. */
+  entityOutput: 'traceloop.entity.output',
+  /** Flattened messages: `gen_ai.prompt.{i}.role`, `gen_ai.prompt.{i}.content`. */
+  promptPrefix: 'gen_ai.prompt.',
+  completionPrefix: 'gen_ai.completion.',
   workflowName: 'traceloop.workflow.name',
   /** Association properties are `traceloop.association.properties.<key>`; this is the session key. */
   sessionId: 'traceloop.association.properties.session_id',

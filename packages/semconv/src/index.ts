@@ -52,3 +52,11 @@ export {
   resolveLoopThresholds,
 } from './loopKinds.js';
 export type { LoopThresholdDefinition, LoopThresholdName, LoopThresholds } from './loopKinds.js';
+export {
+  CONTENT_ATTRIBUTE_SOURCES,
+  CONTENT_FLAT_MESSAGE_SOURCES,
+  CONTENT_MESSAGE_EVENTS,
+  CONTENT_EVENT_BODY_KEYS,
+  isContentAttribute,
+} from './contentSources.js';
+export type { ContentSide, ContentShape, ContentAttributeSource, ContentFlatMessageSource } from './contentSources.js';

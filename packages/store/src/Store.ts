@@ -25,6 +25,7 @@ import { AlertsRepository } from './alerts/AlertsRepository.js';
 import { AuthRepository } from './keys/AuthRepository.js';
 import { PricesRepository } from './prices/PricesRepository.js';
 import { RunsRepository } from './runs/RunsRepository.js';
+import { ContentRepository } from './content/ContentRepository.js';
 import { registerStoreRunner } from './internal/storeRunners.js';
 
 /**
@@ -45,6 +46,8 @@ export class Store {
   readonly prices: PricesRepository;
   /** Runs, sessions and their spans. */
   readonly runs: RunsRepository;
+  /** The inputs and outputs of spans, kept apart from the span rows. */
+  readonly content: ContentRepository;
   private readonly arrowTransport: ArrowInsertTransport;
 
   private constructor(
@@ -62,6 +65,7 @@ export class Store {
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
     this.runs = new RunsRepository(runner, this.runFacts);
+    this.content = new ContentRepository(runner);
     this.arrowTransport = arrowTransport;
   }
 
@@ -77,6 +81,8 @@ export class Store {
     conn: StoreConnection,
     opts: {
       retentionDays?: number;
+      /** Days content is kept (default 7, see migration 0009). */
+      contentRetentionDays?: number;
       runFacts?: RunFactsOptions;
       /**
        * false: skip finalising stale run facts — short CLI commands, or a
@@ -115,6 +121,7 @@ export class Store {
       if (stagingDir !== undefined)
         await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
       if (opts.retentionDays !== undefined) await store.setRetentionDays(opts.retentionDays);
+      if (opts.contentRetentionDays !== undefined) await store.content.setRetentionDays(opts.contentRetentionDays);
       if (opts.reconcile !== false) await store.runFacts.reconcile();
     } catch (err) {
       await store.close().catch(() => undefined);

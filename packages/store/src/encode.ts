@@ -8,3 +8,4 @@ export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export { SPANS_ARROW_SCHEMA_VERSION } from './spans/arrow/spansArrowSchema.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
 export type { AttributeValue } from './attributeValue.js';
+export type { SpanContentRecord, ContentHalf, ContentMessage } from './content/SpanContentRecord.js';

@@ -9,6 +9,11 @@ export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { AuthRepository } from './keys/AuthRepository.js';
 export type { PricesRepository } from './prices/PricesRepository.js';
 export type { RunsRepository } from './runs/RunsRepository.js';
+export type { ContentRepository } from './content/ContentRepository.js';
+export type { StoredSpanContent } from './content/spanContent.js';
+export { MAX_RUN_CONTENT_SPANS } from './content/spanContent.js';
+export { DEFAULT_CONTENT_RETENTION_DAYS } from './migrations/0010_span_content.js';
+export type { SpanContentRecord, ContentHalf, ContentMessage } from './content/SpanContentRecord.js';
 
 // Spans in, runs and sessions out
 export type { SpanRecord } from './spans/SpanRecord.js';

@@ -11,6 +11,8 @@ export interface AdminOptions {
   authorize: (req: Request) => void;
   /** Runs after every change (the server reloads its key cache, so a new key works and a revoked one stops at once). */
   onChange?: () => Promise<unknown>;
+  /** Spans whose content this server dropped for the project (content off) since it started. */
+  contentDroppedOf?: (projectId: string) => number;
 }
 
 /** A project as the API answers it (`null`: no quota). */
@@ -19,6 +21,9 @@ export interface ProjectView {
   name: string;
   maxSpansPerSecond: number | null;
   createdAtMs: number;
+  contentStored: boolean;
+  contentReadable: boolean;
+  contentDroppedSpans: number;
 }
 
 /** A key as the API answers it: never the secret nor its hash. `prefix` is how the key begins, to recognise it. */
@@ -32,12 +37,17 @@ export interface KeyView {
   revokedAtMs: number | null;
 }
 
-const projectView = (p: Project): ProjectView => ({
-  id: p.id,
-  name: p.name,
-  maxSpansPerSecond: p.maxSpansPerSecond ?? null,
-  createdAtMs: p.createdAtMs,
-});
+const projectViewOf =
+  (droppedOf: ((projectId: string) => number) | undefined) =>
+  (p: Project): ProjectView => ({
+    id: p.id,
+    name: p.name,
+    maxSpansPerSecond: p.maxSpansPerSecond ?? null,
+    createdAtMs: p.createdAtMs,
+    contentStored: p.contentStored,
+    contentReadable: p.contentReadable,
+    contentDroppedSpans: droppedOf?.(p.id) ?? 0,
+  });
 const keyView = (k: ApiKeyInfo): KeyView => ({
   keyId: k.keyId,
   projectId: k.projectId,
@@ -56,6 +66,7 @@ const keyView = (k: ApiKeyInfo): KeyView => ({
  */
 export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOptions): Router {
   const router = Router();
+  const projectView = projectViewOf(opts.contentDroppedOf);
   const tag = 'admin';
   const security = 'admin' as const;
   router.use('/admin', (req, _res, next) => {
@@ -94,6 +105,8 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
         id: body.id,
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: body.maxSpansPerSecond }),
+        ...(body.contentStored === undefined ? {} : { contentStored: body.contentStored }),
+        ...(body.contentReadable === undefined ? {} : { contentReadable: body.contentReadable }),
       });
       await changed();
       res.status(201);
@@ -111,13 +124,15 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
       ...API_ROUTES['put /admin/projects/:projectId'],
       tag,
       security,
-      summary: "Changes a project's name or ingest quota (the fields given)",
+      summary: "Changes a project's name, ingest quota or content switches (the fields given)",
       returns: '{ project }',
     },
     async ({ params, body }) => {
       const project = await store.auth.updateProject(params.projectId, {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.maxSpansPerSecond === undefined ? {} : { maxSpansPerSecond: body.maxSpansPerSecond }),
+        ...(body.contentStored === undefined ? {} : { contentStored: body.contentStored }),
+        ...(body.contentReadable === undefined ? {} : { contentReadable: body.contentReadable }),
       });
       await changed();
       return { project: projectView(project) };

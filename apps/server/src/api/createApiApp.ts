@@ -7,6 +7,7 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
 import { API_ROUTES } from '@telltale/api-contract';
 import { adminRouter, type AdminOptions } from './adminRouter.js';
+import { contentRouter } from './contentRouter.js';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
 import { observeRequests, type ApiRequestObserver } from './observeRequests.js';
@@ -46,6 +47,8 @@ export interface ApiAppOptions {
   beforeRead?: (projectId: string) => Promise<unknown>;
   /** Who may call `/admin/…` (projects and keys). Default: anyone without `authenticate` (open mode), no one with it. */
   admin?: AdminOptions;
+  /** Whether the caller's project lets its read keys read span content (default: yes, as in open mode). */
+  contentReadable?: (projectId: string) => boolean;
   /** Hears every finished `/api/v1` request with its route pattern (metrics). */
   onApiRequest?: ApiRequestObserver;
 }
@@ -115,6 +118,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
     });
   }
   router.use(runsRouter(registry, opts.store, opts.analytics, projectOf));
+  router.use(contentRouter(registry, opts.store, projectOf, opts.contentReadable ?? (() => true)));
   router.use(reliabilityRouter(registry, opts.analytics, projectOf));
   router.use(latencyRouter(registry, opts.analytics, projectOf));
   router.use(loopsRouter(registry, opts.analytics, projectOf));

@@ -3,6 +3,12 @@ import type { ApiKeyRecord, Project } from '@telltale/store';
 import { parseApiKey, secretMatches } from './apiKey.js';
 
 /** What the cache loads from the store: every key (with its secret's hash) and every project. */
+/** A project's content switches (see the admin API). */
+export interface ProjectContentPolicy {
+  stored: boolean;
+  readable: boolean;
+}
+
 export interface KeySnapshot {
   keys: readonly ApiKeyRecord[];
   projects: readonly Project[];
@@ -52,6 +58,7 @@ interface CachedKey extends KeyIdentity {
 export class KeyCache {
   private keys = new Map<string, CachedKey>();
   private quotas = new Map<string, number>();
+  private content = new Map<string, ProjectContentPolicy>();
   private loading: Promise<boolean> | undefined;
   private lastMissLoadAt = Number.NEGATIVE_INFINITY;
   private missLoad: { promise: Promise<boolean>; timer: NodeJS.Timeout; cancel: () => void } | undefined;
@@ -104,6 +111,11 @@ export class KeyCache {
   /** The project's ingest quota in spans per second, if it has one. */
   quotaOf(projectId: string): number | undefined {
     return this.quotas.get(projectId);
+  }
+
+  /** Whether the project stores content, and lets read keys read it (unknown projects: stored, not readable). */
+  contentOf(projectId: string): ProjectContentPolicy {
+    return this.content.get(projectId) ?? { stored: true, readable: false };
   }
 
   /** Checks a presented key (the bearer token). Only an unknown key id may wait for a reload. */
@@ -161,7 +173,10 @@ export class KeyCache {
     }
     const quotas = new Map<string, number>();
     for (const p of snapshot.projects) if (p.maxSpansPerSecond !== undefined) quotas.set(p.id, p.maxSpansPerSecond);
+    const content = new Map<string, ProjectContentPolicy>();
+    for (const p of snapshot.projects) content.set(p.id, { stored: p.contentStored, readable: p.contentReadable });
     this.keys = keys;
     this.quotas = quotas;
+    this.content = content;
   }
 }

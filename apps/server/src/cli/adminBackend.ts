@@ -90,6 +90,9 @@ const ProjectView = z.object({
   name: z.string(),
   maxSpansPerSecond: z.number().nullable(),
   createdAtMs: z.number(),
+  // servers before content switches answer without them: their defaults
+  contentStored: z.boolean().default(true),
+  contentReadable: z.boolean().default(false),
 });
 const KeyView = z.object({
   keyId: z.string(),
@@ -104,6 +107,8 @@ const toProject = (p: z.infer<typeof ProjectView>): Project => ({
   name: p.name,
   maxSpansPerSecond: p.maxSpansPerSecond ?? undefined,
   createdAtMs: p.createdAtMs,
+  contentStored: p.contentStored,
+  contentReadable: p.contentReadable,
 });
 const toKey = (k: z.infer<typeof KeyView>): ApiKeyInfo => ({
   keyId: k.keyId,

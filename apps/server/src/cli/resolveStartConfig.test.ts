@@ -72,6 +72,18 @@ const CASES: Record<string, Case> = {
     flag: ['--retention-days', '7'],
     fromFlag: { retentionDays: 7 },
   },
+  '--content-retention-days': {
+    env: '3',
+    fromEnv: { contentRetentionDays: 3 },
+    flag: ['--content-retention-days', '2'],
+    fromFlag: { contentRetentionDays: 2 },
+  },
+  '--content-max-bytes': {
+    env: '2048',
+    fromEnv: { contentMaxBytes: 2048 },
+    flag: ['--content-max-bytes', '4096'],
+    fromFlag: { contentMaxBytes: 4096 },
+  },
   '--max-body-bytes': {
     env: '2048',
     fromEnv: { maxBodyBytes: 2048 },

@@ -46,6 +46,11 @@ export function addStartOptions(command: Command): Command {
       'with --clickhouse-url: create and use the cluster schema on this cluster (Replicated tables, Distributed in front)',
     )
     .option('--retention-days <days>', 'drop spans older than this')
+    .option(
+      '--content-retention-days <days>',
+      'drop span content (prompts, tool arguments…) older than this (default: 7)',
+    )
+    .option('--content-max-bytes <bytes>', 'content kept per span; more is cut and counted (default: 1 MiB)')
     .option('--max-body-bytes <bytes>', 'largest OTLP body accepted after decompression (default: 16 MiB)')
     .option(
       '--request-timeout-ms <ms>',

@@ -12,6 +12,7 @@ import {
   type LiveAlertEvent,
 } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
+import { ContentDrops } from '../ops/ContentDrops.js';
 import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import { DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
@@ -143,6 +144,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const store = await Store.open(connectionOf(config, logger), {
     // retention is the worker's (all: this process's) business
     ...(config.retentionDays === undefined || !parts.worker ? {} : { retentionDays: config.retentionDays }),
+    ...(config.contentRetentionDays === undefined || !parts.worker
+      ? {}
+      : { contentRetentionDays: config.contentRetentionDays }),
     // the run facts catch up in the background once the server listens (ops.catchUp); /readyz says so meanwhile
     reconcile: false,
     onMigrationProgress: (done, total) => {
@@ -229,6 +233,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   });
   liveLoops.start();
   const logOtlp = logOtlpAccess(logger);
+  const contentDrops = new ContentDrops();
   const failpoint = crashFailpoint(logger);
   if (parts.ingest)
     collector = await Collector.open({
@@ -238,19 +243,21 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
         segmentBytes: config.spoolSegmentBytes,
       },
       storage: {
-        insert: async (messages, runs, deduplicationToken) => {
+        insert: async (messages, runs, deduplicationToken, contents) => {
           await failpoint.beforeInsert?.();
-          return store.insertSpanBatches(messages, runs, { deduplicationToken });
+          await store.insertSpanBatches(messages, runs, { deduplicationToken });
+          await store.content.insert(contents, { deduplicationToken: `${deduplicationToken}:content` });
         },
         ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
       },
       ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
       limits: {
         // a span older than the retention would only be dropped again
-        spans:
-          config.retentionDays === undefined
-            ? DEFAULT_SPAN_LIMITS
-            : { ...DEFAULT_SPAN_LIMITS, maxAgeMs: config.retentionDays * 86_400_000 },
+        spans: {
+          ...DEFAULT_SPAN_LIMITS,
+          ...(config.retentionDays === undefined ? {} : { maxAgeMs: config.retentionDays * 86_400_000 }),
+          maxContentBytes: config.contentMaxBytes,
+        },
         maxBodyBytes: config.maxBodyBytes,
       },
       policy:
@@ -259,11 +266,13 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
           : {
               authenticate: (authorization) => auth.authenticator.projectOf(authorization, 'ingest'),
               admit: (projectId, spanCount) => auth.quota.admit(projectId, spanCount),
+              contentStored: (projectId) => keys?.contentOf(projectId).stored ?? true,
             },
       observe: {
         // one observation per answered request: counters, the refusal's warning, the debug access line
         onDone: (done) => {
           ops.metrics.otlpDone(done);
+          contentDrops.count(done);
           if (done.error !== undefined)
             logger.warn(
               { protocol: done.protocol, code: done.error.code, err: done.error.message },
@@ -319,7 +328,12 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     // read your writes: a query first lets the project's acknowledged spans reach storage (bounded wait)
     beforeRead: (projectId) => collector?.caughtUp(API_CATCH_UP_MS, projectId) ?? Promise.resolve(),
     // an admin change reloads the keys at once: a new key works, a revoked one stops, before the answer
-    admin: { authorize: (req) => adminGate.check(req.headers.authorization), onChange: async () => keys?.refresh() },
+    admin: {
+      authorize: (req) => adminGate.check(req.headers.authorization),
+      onChange: async () => keys?.refresh(),
+      contentDroppedOf: (projectId) => contentDrops.of(projectId),
+    },
+    ...(keys === undefined ? {} : { contentReadable: (projectId: string) => keys.contentOf(projectId).readable }),
     onApiRequest: (method, route, status, seconds) => ops.metrics.apiRequest(method, route, status, seconds),
   });
   // probes and metrics answer ahead of the API: no key, no wait for the spool

@@ -73,6 +73,7 @@ export class TelltaleMetrics {
   private readonly spansAccepted: Counter<'protocol'>;
   private readonly spansRejected: Counter<'reason'>;
   private readonly spanLimitCuts: Counter<'kind'>;
+  private readonly contentSpans: Counter<'outcome'>;
   private readonly refused: Counter<'protocol' | 'code'>;
   private readonly drainBatch: Histogram;
   private readonly drainSpans: Counter;
@@ -124,6 +125,13 @@ export class TelltaleMetrics {
     }
     for (const [, reason] of REJECT_REASONS) this.spansRejected.labels(reason).inc(0);
     for (const [, kind] of CUT_KINDS) this.spanLimitCuts.labels(kind).inc(0);
+    this.contentSpans = new Counter({
+      name: 'telltale_content_spans_total',
+      help: 'Spans whose content (prompts, messages, tool arguments and results) was kept whole, truncated to the per-span limit, or dropped because the project stores none.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['kept', 'truncated', 'dropped']) this.contentSpans.labels(outcome).inc(0);
     new Gauge({
       name: 'telltale_spool_bytes',
       help: 'Bytes of the spool on disk, accepted writes included.',
@@ -228,6 +236,10 @@ export class TelltaleMetrics {
         if (ingested.rejectedBy[key] > 0) this.spansRejected.labels(reason).inc(ingested.rejectedBy[key]);
     for (const [key, kind] of CUT_KINDS)
       if (ingested.cut[key] > 0) this.spanLimitCuts.labels(kind).inc(ingested.cut[key]);
+    const { kept, truncated, dropped } = ingested.content;
+    if (kept - truncated > 0) this.contentSpans.labels('kept').inc(kept - truncated);
+    if (truncated > 0) this.contentSpans.labels('truncated').inc(truncated);
+    if (dropped > 0) this.contentSpans.labels('dropped').inc(dropped);
   }
 
   batchStored(spans: number, seconds: number): void {

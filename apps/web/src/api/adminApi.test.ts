@@ -13,6 +13,8 @@ const KEY = {
   revokedAtMs: null,
 };
 
+const CONTENT = { contentStored: true, contentReadable: false, contentDroppedSpans: 0 };
+
 describe('admin API client', () => {
   it('escapes ids in URLs', () => {
     expect(adminUrls.projectKeys('a/b')).toBe('/api/v1/admin/projects/a%2Fb/keys');
@@ -21,10 +23,10 @@ describe('admin API client', () => {
 
   it('sends the admin key given, as the bearer', async () => {
     const fetch = cannedFetch(200, {
-      projects: [{ id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1 }],
+      projects: [{ id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1, ...CONTENT }],
     });
     expect(await fetchProjects({ fetch, readKey: 'admin-secret' })).toEqual([
-      { id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1 },
+      { id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1, ...CONTENT },
     ]);
     expect(fetch.requests[0]).toMatchObject({
       url: '/api/v1/admin/projects',

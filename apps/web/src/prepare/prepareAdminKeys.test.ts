@@ -41,11 +41,13 @@ describe('prepareKeyRows', () => {
   });
 });
 
+const CONTENT = { contentStored: true, contentReadable: false, contentDroppedSpans: 0 };
+
 describe('prepareProjectRows and selectProject', () => {
   const rows = prepareProjectRows(
     [
-      { id: 'shop', name: 'The shop', maxSpansPerSecond: 12_500, createdAtMs: MS0 },
-      { id: 'api', name: 'api', maxSpansPerSecond: null, createdAtMs: MS0 },
+      { id: 'shop', name: 'The shop', maxSpansPerSecond: 12_500, createdAtMs: MS0, ...CONTENT },
+      { id: 'api', name: 'api', maxSpansPerSecond: null, createdAtMs: MS0, ...CONTENT },
     ],
     'UTC',
   );

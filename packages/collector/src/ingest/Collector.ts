@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SPANS_ARROW_SCHEMA_VERSION } from '@telltale/store/encode';
 import { startOtlpGrpcServer, type OtlpGrpcServer } from '../grpc/otlpGrpcServer.js';
 import { createOtlpHttpHandler } from '../http/otlpHttpHandler.js';
 import { Spool, type SpoolRecovery } from '../spool/Spool.js';
@@ -9,6 +8,7 @@ import type { CollectorOptions } from './CollectorOptions.js';
 import { ExportIntake } from './ExportIntake.js';
 import { ExportProcessor } from './ExportProcessor.js';
 import { storageDrainer } from './storageDrainer.js';
+import { SPOOL_PAYLOAD_VERSION } from './exportPayload.js';
 
 /**
  * The write path, serving itself. Requests come in on its OTLP receivers
@@ -46,7 +46,7 @@ export class Collector {
       dir: opts.spool.dir,
       ...(opts.spool.maxBytes === undefined ? {} : { maxBytes: opts.spool.maxBytes }),
       ...(opts.spool.segmentBytes === undefined ? {} : { segmentBytes: opts.spool.segmentBytes }),
-      version: SPANS_ARROW_SCHEMA_VERSION,
+      version: SPOOL_PAYLOAD_VERSION,
     });
     const collector = new Collector(spool, opts);
     collector.drainer.start();

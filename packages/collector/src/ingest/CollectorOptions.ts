@@ -2,18 +2,20 @@ import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
 import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
+import type { SpanContentRecord } from '@telltale/store/encode';
 import type { ExportDone } from './ExportDone.js';
 
 /**
  * Stores Arrow record batch messages as one insert, idempotent for a repeated
- * token, then marks the runs. The messages are read as the insert goes (a
- * spool record at a time) and `runs` fills as they pass: read it only after
- * the messages.
+ * token, then marks the runs, then stores the spans' content (its own table).
+ * The messages are read as the insert goes (a spool record at a time) and
+ * `runs` and `contents` fill as they pass: read them only after the messages.
  */
 export type InsertSpanBatches = (
   messages: AsyncIterable<Uint8Array>,
   runs: ReadonlyArray<{ projectId: string; runId: string }>,
   deduplicationToken: string,
+  contents: readonly SpanContentRecord[],
 ) => Promise<void>;
 
 /** The durable log requests are acknowledged from. */
@@ -68,6 +70,12 @@ export interface CollectorPolicy {
    * RESOURCE_EXHAUSTED) with this retry delay.
    */
   admit?: (projectId: string, spanCount: number) => { retryAfterSeconds: number } | undefined;
+  /**
+   * Whether the project keeps the content of its spans (prompts, messages,
+   * tool arguments and results); false drops it at ingest, counted in
+   * `ExportDone.ingested.content.dropped`. Default: kept.
+   */
+  contentStored?: (projectId: string) => boolean | Promise<boolean>;
 }
 
 /** Hooks that hear what the collector does; none of them can fail a request. */

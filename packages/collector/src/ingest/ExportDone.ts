@@ -2,7 +2,7 @@ import type { TelltaleError } from '@telltale/semconv';
 import type { ProcessedExport } from './processExport.js';
 
 /** What an accepted request held, as processed: spans kept, rejected by reason, values cut by limit. */
-export type IngestedExport = Pick<ProcessedExport, 'spanCount' | 'rejectedSpans' | 'rejectedBy' | 'cut'>;
+export type IngestedExport = Pick<ProcessedExport, 'spanCount' | 'rejectedSpans' | 'rejectedBy' | 'cut' | 'content'>;
 
 /** Filled in by a receiver and the intake as a request goes, for its ExportDone. */
 export interface ExportProgress {

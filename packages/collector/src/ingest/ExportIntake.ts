@@ -74,7 +74,8 @@ export class ExportIntake {
    * (a RateLimitedError over the quota).
    */
   async ingest(job: ExportJob, progress: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
-    const processed = await this.processor.process(job);
+    const keepContent = (await this.policy.contentStored?.(job.projectId)) ?? true;
+    const processed = await this.processor.process(keepContent ? job : { ...job, keepContent: false });
     progress.spans = processed.spanCount;
     const refused = this.policy.admit?.(job.projectId, processed.spanCount);
     if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);

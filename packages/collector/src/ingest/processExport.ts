@@ -5,7 +5,7 @@ import { OtlpDecodeError } from '../otlp/OtlpDecodeError.js';
 import type { OtlpEncoding } from '../otlp/responses.js';
 import { normaliseRequest } from '../normalise/normaliseRequest.js';
 import type { LimitCounts, SpanLimits } from '../normalise/spanLimits.js';
-import type { RejectCounts } from '../normalise/normaliseRequest.js';
+import type { ContentCounts, RejectCounts } from '../normalise/normaliseRequest.js';
 import { loopSignalsOf, type LoopSignals } from '../loops/loopSignals.js';
 import { encodeExportPayload } from './exportPayload.js';
 
@@ -15,6 +15,8 @@ export interface ExportJob {
   /** From the caller's credentials, never from the payload. */
   projectId: string;
   nowMs: number;
+  /** false: the project keeps no content (dropped and counted). Default true. */
+  keepContent?: boolean;
 }
 
 /** An export request, decoded, normalised and encoded for the spool. */
@@ -30,6 +32,8 @@ export interface ProcessedExport {
   /** What the limits cut from the accepted spans. */
   cut: LimitCounts;
   errors: string[];
+  /** Content kept, cut and dropped. */
+  content: ContentCounts;
   /** What live loop detection needs of the accepted spans. */
   loops: LoopSignals;
 }
@@ -48,18 +52,24 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
       throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
     throw err;
   }
-  const { spans, rejectedSpans, rejectedBy, cut, errors } = normaliseRequest(request, job.projectId, {
-    ...(limits === undefined ? {} : { limits }),
-    nowMs: job.nowMs,
-  });
+  const { spans, rejectedSpans, rejectedBy, cut, errors, contents, content } = normaliseRequest(
+    request,
+    job.projectId,
+    {
+      ...(limits === undefined ? {} : { limits }),
+      nowMs: job.nowMs,
+      keepContent: job.keepContent !== false,
+    },
+  );
   return {
     projectId: job.projectId,
-    parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans),
+    parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans, contents),
     spanCount: spans.length,
     rejectedSpans,
     rejectedBy,
     cut,
     errors,
+    content,
     loops: loopSignalsOf(job.projectId, spans),
   };
 }

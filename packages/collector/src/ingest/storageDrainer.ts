@@ -1,7 +1,8 @@
 import type { Spool, SpoolBatch } from '../spool/Spool.js';
 import { SpoolDrainer } from '../spool/SpoolDrainer.js';
 import type { CollectorObservers, CollectorStorageOptions, InsertSpanBatches } from './CollectorOptions.js';
-import { decodeExportPayload } from './exportPayload.js';
+import type { SpanContentRecord } from '@telltale/store/encode';
+import { decodeExportPayload, SPOOL_PAYLOAD_CONVERTERS } from './exportPayload.js';
 
 /**
  * The spool-to-store path: the drainer hands out batches of spool records
@@ -29,7 +30,8 @@ export function storageDrainer(
     ...(storage.maxBatchSpans === undefined ? {} : { maxBatchWeight: storage.maxBatchSpans }),
     onError: (err, _batch: SpoolBatch | undefined, attempt) => onInsertError?.(err, attempt),
     ...(storage.afterInsert === undefined ? {} : { beforeAck: storage.afterInsert }),
-    ...(storage.converters === undefined ? {} : { converters: storage.converters }),
+    // this build's own converters, and the host's on top
+    converters: new Map([...SPOOL_PAYLOAD_CONVERTERS, ...(storage.converters ?? [])]),
     ...(onSpoolRefused === undefined ? {} : { onRefused: onSpoolRefused }),
   });
 }
@@ -41,12 +43,14 @@ async function insertPayloads(
   token: string,
 ): Promise<void> {
   const runs: { projectId: string; runId: string }[] = [];
+  const contents: SpanContentRecord[] = [];
   async function* messages(): AsyncGenerator<Uint8Array> {
     for await (const payload of payloads) {
       const decoded = decodeExportPayload(payload);
       for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+      for (const c of decoded.contents) contents.push(c);
       yield decoded.message;
     }
   }
-  await insert(messages(), runs, token);
+  await insert(messages(), runs, token, contents);
 }

@@ -1,5 +1,5 @@
 import { OtelAttr, StepKind } from '@telltale/semconv';
-import type { SpanRecord } from '@telltale/store';
+import type { SpanContentRecord, SpanRecord } from '@telltale/store/encode';
 import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
 import { Field, SpanFields } from './attributeLookup.js';
@@ -17,6 +17,9 @@ import {
 import { stableSpanName } from './stepName.js';
 import { NestedUsage } from './nestedUsage.js';
 import { TraceRuns } from './traceRuns.js';
+import { splitContent } from './extractContent.js';
+import { limitContent } from './limitContent.js';
+import type { KeyValue } from '../otlp/types.js';
 
 export interface NormaliseResult {
   spans: SpanRecord[];
@@ -27,6 +30,18 @@ export interface NormaliseResult {
   cut: LimitCounts;
   /** The first rejection reasons, then what the limits cut, for `partial_success.error_message`. */
   errors: string[];
+  /** The content of the accepted spans, moved out of their rows (empty when content is not kept). */
+  contents: SpanContentRecord[];
+  /** What happened to content (operators' counters). */
+  content: ContentCounts;
+}
+
+/** Spans whose content was kept, cut to the limit, or dropped (the project keeps none), and the bytes kept. */
+export interface ContentCounts {
+  kept: number;
+  truncated: number;
+  dropped: number;
+  storedBytes: number;
 }
 
 /** Rejected spans by reason: past the per-request cap, invalid ids or times, a start outside the accepted range. */
@@ -44,6 +59,8 @@ export interface NormaliseOptions {
   nestedUsage?: NestedUsage;
   /** The clock the time-range limits are checked against (tests). */
   nowMs?: number;
+  /** false: the project keeps no content: it is dropped (and counted), never stored. Default true. */
+  keepContent?: boolean;
 }
 
 const ZERO_TRACE_ID = '0'.repeat(32);
@@ -106,8 +123,9 @@ function toRecord(
   serviceName: string,
   resource: SpanRecord['resourceAttributes'],
   scope: { name: string; version: string },
+  fieldAttributes: KeyValue[] = span.attributes,
 ): SpanRecord {
-  fields.read(span.attributes);
+  fields.read(fieldAttributes);
   const parentSpanId = span.parentSpanId === ZERO_SPAN_ID ? '' : span.parentSpanId;
   const stepKind = resolveStepKind(fields, span.name, parentSpanId === '');
   const isTool = stepKind === StepKind.tool;
@@ -190,6 +208,9 @@ export function normaliseRequest(
   let rejectedSpans = 0;
   const rejectedBy: RejectCounts = { overRequestLimit: 0, invalid: 0, outOfTimeRange: 0 };
   let seen = 0;
+  const keepContent = opts.keepContent !== false;
+  const content: ContentCounts = { kept: 0, truncated: 0, dropped: 0, storedBytes: 0 };
+  const withContent: { record: SpanRecord; split: NonNullable<ReturnType<typeof splitContent>['content']> }[] = [];
   for (const rs of request.resourceSpans) {
     const service = rs.resource.attributes.findLast((kv) => kv.key === OtelAttr.serviceName)?.value;
     const serviceName = typeof service === 'string' && service !== '' ? service : 'unknown_service';
@@ -203,7 +224,23 @@ export function normaliseRequest(
         } else if ((reason = rejectReason(span)) !== undefined) rejectedBy.invalid++;
         else if ((reason = timeRangeReason(span, limits, nowMs)) !== undefined) rejectedBy.outOfTimeRange++;
         if (reason === undefined) {
-          spans.push(toRecord(limitSpan(span, limits, counts), projectId, serviceName, resource, ss.scope));
+          // content leaves the span before the limits apply: it has its own, larger, limit
+          const split = splitContent(span);
+          const limited = limitSpan(split.span, limits, counts);
+          // tool arguments are hashed as before (cut to the attribute limit), though no longer stored with the span
+          const fieldAttributes =
+            split.contentAttributes.length === 0
+              ? limited.attributes
+              : [
+                  ...limited.attributes,
+                  ...limitAttributes(split.contentAttributes, limits, emptyLimitCounts()).attributes,
+                ];
+          const record = toRecord(limited, projectId, serviceName, resource, ss.scope, fieldAttributes);
+          spans.push(record);
+          if (split.content !== undefined) {
+            if (keepContent) withContent.push({ record, split: split.content });
+            else content.dropped++;
+          }
           continue;
         }
         rejectedSpans++;
@@ -215,5 +252,25 @@ export function normaliseRequest(
   (opts.nestedUsage ?? threadNestedUsage).apply(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
-  return { spans, rejectedSpans, rejectedBy, cut: counts, errors };
+  const contents = withContent.map(({ record, split }): SpanContentRecord => {
+    const cut = limitContent(split.input, split.output, limits.maxContentBytes);
+    content.kept++;
+    if (cut.truncated) content.truncated++;
+    content.storedBytes += cut.storedBytes;
+    return {
+      projectId,
+      traceId: record.traceId,
+      spanId: record.spanId,
+      runId: record.runId,
+      startTimeUnixNano: record.startTimeUnixNano,
+      input: split.input,
+      output: split.output,
+      truncated: cut.truncated,
+      originalBytes: cut.originalBytes,
+      capture: split.capture,
+      redactions: split.redactions,
+    };
+  });
+  if (content.truncated > 0) errors.push(`${content.truncated} spans' content cut to ${limits.maxContentBytes} bytes`);
+  return { spans, rejectedSpans, rejectedBy, cut: counts, errors, contents, content };
 }

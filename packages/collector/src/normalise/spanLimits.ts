@@ -20,6 +20,8 @@ export interface SpanLimits {
   maxAgeMs: number;
   /** A span that starts further in the future than this is rejected (clock skew allowance). */
   maxFutureMs: number;
+  /** UTF-8 bytes of content (prompts, messages, tool arguments and results) kept per span; more is cut and counted. */
+  maxContentBytes: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -32,6 +34,7 @@ export const DEFAULT_SPAN_LIMITS: Readonly<SpanLimits> = Object.freeze({
   maxSpansPerRequest: 50_000,
   maxAgeMs: 30 * DAY_MS,
   maxFutureMs: 60 * 60_000,
+  maxContentBytes: 1024 * 1024,
 });
 
 /** What the limits cut from the spans of one request. */
@@ -64,7 +67,7 @@ function isoOrRaw(ns: bigint): string {
 }
 
 /** `s` cut to at most `maxBytes` UTF-8 bytes, never inside a character. */
-function truncateString(s: string, maxBytes: number): string {
+export function truncateString(s: string, maxBytes: number): string {
   // a UTF-16 unit is at most 3 UTF-8 bytes: short strings need no measuring
   if (s.length * 3 <= maxBytes) return s;
   const bytes = Buffer.from(s, 'utf8');

@@ -49,6 +49,10 @@ function create(original: Original, body: unknown, rest: unknown[], options: Ins
   const params = body as MessageCreateParams | undefined;
   if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
   return LlmCall.open(options.telltale ?? defaultTelltale, specOf(params, options), options, (call) => {
+    // the system prompt travels apart from the messages: recorded as the first, system, message
+    call.input(
+      params.system === undefined ? params.messages : [{ role: 'system', content: params.system }, ...params.messages],
+    );
     const pending = original(body, ...rest) as PromiseLike<unknown>;
     pending.then(
       (result) =>
@@ -66,6 +70,7 @@ function recordMessage(m: Pick<Message, 'model' | 'id' | 'stop_reason' | 'usage'
 }
 
 function endWithMessage(m: Message, call: LlmCall): void {
+  call.output([{ role: m.role, content: m.content, finish_reason: m.stop_reason ?? undefined }]);
   recordMessage(m, call);
   call.finish();
 }

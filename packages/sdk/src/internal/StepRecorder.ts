@@ -5,6 +5,10 @@ import { stableHash } from '../stableHash.js';
 import type { DeclaredRunOutcome, LlmUsage, RunHandle, StepHandle } from '../types.js';
 import { reportFault } from './reportFault.js';
 import type { RunGuardState } from './RunGuardState.js';
+import type { ContentSettings } from './contentCapture.js';
+import { contentAttributes, type ContentDirection } from './stepContent.js';
+
+const NO_CONTENT: ContentSettings = { mode: 'none', redactors: [] };
 
 type Methods = Omit<RunHandle, 'span' | 'runId' | 'attempt'>;
 
@@ -37,6 +41,8 @@ export class StepRecorder implements StepHandle {
     readonly runId: string | undefined,
     readonly attempt: number,
     private readonly runGuard?: RunGuardState,
+    /** The step kind (how content is named) and what of it to capture. */
+    private readonly content: { kind: string; settings: ContentSettings } = { kind: '', settings: NO_CONTENT },
   ) {
     this.span = span ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   }
@@ -61,6 +67,14 @@ export class StepRecorder implements StepHandle {
     return this.bound().recordUsage;
   }
 
+  get recordInput(): Methods['recordInput'] {
+    return this.bound().recordInput;
+  }
+
+  get recordOutput(): Methods['recordOutput'] {
+    return this.bound().recordOutput;
+  }
+
   get setResponseModel(): Methods['setResponseModel'] {
     return this.bound().setResponseModel;
   }
@@ -78,6 +92,8 @@ export class StepRecorder implements StepHandle {
       setStateHash: (value) =>
         this.guarded(() => this.span.setAttribute(TelltaleAttr.stateHash, stableHash(value)), 'hash'),
       recordUsage: (usage) => this.guarded(() => this.addUsage(usage)),
+      recordInput: (value) => this.guarded(() => this.recordContent('input', value)),
+      recordOutput: (value) => this.guarded(() => this.recordContent('output', value)),
       setResponseModel: (model) => this.guarded(() => this.span.setAttribute(OtelAttr.genAiResponseModel, model)),
       setOutcome: (outcome, message) => this.guarded(() => this.declare(outcome, message)),
     });
@@ -89,6 +105,12 @@ export class StepRecorder implements StepHandle {
     } catch (err) {
       reportFault(kind, err);
     }
+  }
+
+  private recordContent(direction: ContentDirection, value: unknown): void {
+    const { kind, settings } = this.content;
+    if (settings.mode === 'none') return;
+    this.span.setAttributes(contentAttributes(kind, direction, value, settings));
   }
 
   private addUsage(usage: LlmUsage): void {

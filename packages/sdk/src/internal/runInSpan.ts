@@ -9,6 +9,7 @@ import { withRunIdBaggage } from './runBaggage.js';
 import { getRunId, withRunId } from './runContext.js';
 import { getRunGuard, RunGuardState, withRunGuard } from './RunGuardState.js';
 import { StepRecorder } from './StepRecorder.js';
+import type { ContentSettings } from './contentCapture.js';
 
 export interface SpanEnv {
   getTracer: () => Tracer;
@@ -26,6 +27,8 @@ export interface SpanSpec {
   newRunId?: string;
   /** Run roots: the guard limits of the run. */
   guard?: RunGuard | undefined;
+  /** The step kind and content capture settings; `autoOutput` records `fn`'s result as the output. */
+  content?: { kind: string; settings: ContentSettings; autoOutput: boolean } | undefined;
 }
 
 const OK: SpanStatus = Object.freeze({ code: SpanStatusCode.OK });
@@ -81,7 +84,7 @@ export async function runInSpan<T>(
     if (span !== undefined) endGuarded(span, stop, spec, clock);
     throw stop;
   }
-  const recorder = new StepRecorder(span, runId, spec.attempt, runGuard);
+  const recorder = new StepRecorder(span, runId, spec.attempt, runGuard, spec.content);
   let result: T;
   try {
     const returned = callInContext(ctx, fn, recorder, args);
@@ -90,6 +93,7 @@ export async function runInSpan<T>(
     if (span !== undefined) endGuarded(span, err, spec, clock);
     throw err;
   }
+  if (spec.content?.autoOutput === true && spec.content.settings.mode !== 'none') recorder.recordOutput(result);
   if (span !== undefined) {
     try {
       endOk(span, recorder, spec, clock);

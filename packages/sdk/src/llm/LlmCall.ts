@@ -74,6 +74,16 @@ export class LlmCall {
     return outcome.value;
   }
 
+  /** Records the messages sent (content capture; a no-op under `capture: 'none'`). */
+  input(messages: unknown): void {
+    if (!this.ended) this.step?.recordInput(messages);
+  }
+
+  /** Records the model's answer messages (content capture; a no-op under `capture: 'none'`). */
+  output(messages: unknown): void {
+    if (!this.ended) this.step?.recordOutput(messages);
+  }
+
   /** Marks the first output chunk of a stream (records the time to first token once). */
   firstChunk(): void {
     if (this.firstChunkSeen || this.ended) return;

@@ -57,6 +57,7 @@ function createChat(
   const telltale = options.telltale ?? defaultTelltale;
   const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
   return LlmCall.open(telltale, spec, options, (call) => {
+    call.input(params.messages);
     const streaming = params.stream === true;
     // usage comes in a last, choice-less chunk only when asked for; ask, and hide that chunk if the caller did not
     const hideUsageChunk = streaming && params.stream_options?.include_usage !== true;
@@ -76,6 +77,14 @@ function createChat(
 }
 
 function recordChat(res: ChatCompletion, call: LlmCall): void {
+  call.output(
+    res.choices.map((c) => ({
+      role: c.message.role,
+      content: c.message.content ?? '',
+      ...(c.message.tool_calls === undefined ? {} : { tool_calls: c.message.tool_calls }),
+      finish_reason: c.finish_reason,
+    })),
+  );
   call.response({
     model: res.model,
     id: res.id,
@@ -131,6 +140,14 @@ function createResponse(
   const telltale = options.telltale ?? defaultTelltale;
   const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
   return LlmCall.open(telltale, spec, options, (call) => {
+    call.input(
+      params.instructions === undefined || params.instructions === null
+        ? params.input
+        : [
+            { role: 'system', content: params.instructions },
+            ...(Array.isArray(params.input) ? params.input : [params.input]),
+          ],
+    );
     const streaming = params.stream === true;
     const pending = original(body, ...rest) as Thenable;
     pending.then(
@@ -154,6 +171,7 @@ function recordResponse(res: Response, call: LlmCall): void {
 }
 
 function endWithResponse(res: Response, call: LlmCall): void {
+  call.output([{ role: 'assistant', content: res.output_text }]);
   recordResponse(res, call);
   if (res.status === 'failed') call.fail(responseFailure(res));
   else call.finish();

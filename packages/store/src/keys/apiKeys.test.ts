@@ -58,7 +58,19 @@ describe('projects and API keys in the store', () => {
       name: 'Shop',
       maxSpansPerSecond: undefined,
       createdAtMs: shop.createdAtMs,
+      contentStored: true,
+      contentReadable: false,
     });
+    // the content switches change alone, and keep the rest
+    expect(await updateProject(clientOf(store), 'shop', { contentStored: false, contentReadable: true })).toEqual({
+      id: 'shop',
+      name: 'Shop',
+      maxSpansPerSecond: undefined,
+      createdAtMs: shop.createdAtMs,
+      contentStored: false,
+      contentReadable: true,
+    });
+    expect(await getProject(clientOf(store), 'shop')).toMatchObject({ contentStored: false, contentReadable: true });
     expect(await getProject(clientOf(store), 'nope')).toBeUndefined();
     expect(await codeOf(updateProject(clientOf(store), 'nope', { name: 'x' }))).toBe('NOT_FOUND');
   });

@@ -11,12 +11,18 @@ export interface Project {
   /** Ingest quota in spans per second; undefined: no quota. */
   maxSpansPerSecond: number | undefined;
   createdAtMs: number;
+  /** false: the collector drops the content of this project's spans at ingest (and counts it). */
+  contentStored: boolean;
+  /** true: read keys may read this project's content (admins always may). */
+  contentReadable: boolean;
 }
 
 export interface NewProject {
   id: string;
   name?: string;
   maxSpansPerSecond?: number;
+  contentStored?: boolean;
+  contentReadable?: boolean;
 }
 
 interface ProjectRow {
@@ -25,6 +31,8 @@ interface ProjectRow {
   max_spans_per_second: number | string | null;
   created_ms: number | string;
   version: number | string;
+  content_stored: boolean | number;
+  content_readable: boolean | number;
 }
 
 export function checkProjectId(id: string): void {
@@ -65,6 +73,8 @@ async function writeProject(client: ClickHouseClient, project: Project, version:
         max_spans_per_second: project.maxSpansPerSecond ?? null,
         created_at: msToDateTime64(project.createdAtMs),
         version,
+        content_stored: project.contentStored,
+        content_readable: project.contentReadable,
       },
     ],
   });
@@ -72,7 +82,8 @@ async function writeProject(client: ClickHouseClient, project: Project, version:
 
 async function readProjects(client: ClickHouseClient, projectId?: string): Promise<(Project & { version: number })[]> {
   const result = await client.query({
-    query: `SELECT project_id, name, max_spans_per_second, toUnixTimestamp64Milli(created_at) AS created_ms, version
+    query: `SELECT project_id, name, max_spans_per_second, toUnixTimestamp64Milli(created_at) AS created_ms, version,
+                   content_stored, content_readable
             FROM projects FINAL
             ${projectId === undefined ? '' : 'WHERE project_id = {projectId:String}'}
             ORDER BY project_id`,
@@ -86,6 +97,8 @@ async function readProjects(client: ClickHouseClient, projectId?: string): Promi
     maxSpansPerSecond: r.max_spans_per_second === null ? undefined : Number(r.max_spans_per_second),
     createdAtMs: Number(r.created_ms),
     version: Number(r.version),
+    contentStored: r.content_stored === true || r.content_stored === 1,
+    contentReadable: r.content_readable === true || r.content_readable === 1,
   }));
 }
 
@@ -111,7 +124,14 @@ export async function createProject(client: ClickHouseClient, input: NewProject)
   if ((await readProjects(client, input.id)).length > 0) {
     throw new TelltaleError({ code: TelltaleErrorCode.CONFLICT, message: `project ${input.id} exists already` });
   }
-  const project: Project = { id: input.id, name, maxSpansPerSecond: input.maxSpansPerSecond, createdAtMs: Date.now() };
+  const project: Project = {
+    id: input.id,
+    name,
+    maxSpansPerSecond: input.maxSpansPerSecond,
+    createdAtMs: Date.now(),
+    contentStored: input.contentStored ?? true,
+    contentReadable: input.contentReadable ?? false,
+  };
   await writeProject(client, project, nextVersionStamp());
   return project;
 }
@@ -120,7 +140,7 @@ export async function createProject(client: ClickHouseClient, input: NewProject)
 export async function updateProject(
   client: ClickHouseClient,
   projectId: string,
-  change: { name?: string; maxSpansPerSecond?: number | null },
+  change: { name?: string; maxSpansPerSecond?: number | null; contentStored?: boolean; contentReadable?: boolean },
 ): Promise<Project> {
   const current = (await readProjects(client, projectId))[0];
   if (current === undefined)
@@ -129,7 +149,14 @@ export async function updateProject(
   checkQuota(quota);
   const name = change.name ?? current.name;
   checkName(name);
-  const project: Project = { id: current.id, name, maxSpansPerSecond: quota, createdAtMs: current.createdAtMs };
+  const project: Project = {
+    id: current.id,
+    name,
+    maxSpansPerSecond: quota,
+    createdAtMs: current.createdAtMs,
+    contentStored: change.contentStored ?? current.contentStored,
+    contentReadable: change.contentReadable ?? current.contentReadable,
+  };
   await writeProject(client, project, nextVersionStamp(current.version + 1));
   return project;
 }

@@ -6,7 +6,7 @@ import { insertSpansJson } from '../spans/insertSpansJson.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 
 /** The tables a test or bench may merge, size or empty. */
-export const INSPECTED_TABLES = ['spans', 'run_facts', 'run_step_facts', 'run_steps'] as const;
+export const INSPECTED_TABLES = ['spans', 'run_facts', 'run_step_facts', 'run_steps', 'span_content'] as const;
 export type InspectedTable = (typeof INSPECTED_TABLES)[number];
 
 /** The ClickHouse quantile functions the percentile tests compare with. */
@@ -76,6 +76,35 @@ export class StoreInspector {
         runs: Number(row?.runs ?? 0),
         version: row?.version ?? 'unknown',
       };
+    });
+  }
+
+  /** Rows of `span_content` per project (unmerged duplicates included), with the bytes of their text columns. */
+  contentRows(): Promise<{ projectId: string; spanId: string; textBytes: number; truncated: boolean }[]> {
+    return this.#runner.run('inspect.contentRows', async (client) => {
+      const rows = await rowsOf<{ project_id: string; span_id: string; bytes: string; truncated: boolean | number }>(
+        client,
+        'SELECT project_id, span_id, length(input) + length(output) AS bytes, truncated FROM span_content ORDER BY project_id, trace_id, span_id',
+      );
+      return rows.map((r) => ({
+        projectId: r.project_id,
+        spanId: r.span_id,
+        textBytes: Number(r.bytes),
+        truncated: r.truncated === true || r.truncated === 1,
+      }));
+    });
+  }
+
+  /** One span's stored row as the table holds it: its attribute map, and the row's size in JSON text. */
+  spanRow(spanId: string): Promise<{ attributes: Record<string, string>; rowBytes: number } | undefined> {
+    return this.#runner.run('inspect.spanRow', async (client) => {
+      const [row] = await rowsOf<{ attributes: Record<string, string>; row_bytes: string }>(
+        client,
+        `SELECT attributes, length(formatRow('JSONEachRow', * EXCEPT (ingested_at, span_id, start_time, end_time, duration_ns))) AS row_bytes
+         FROM spans WHERE span_id = {spanId:String} LIMIT 1`,
+        { spanId },
+      );
+      return row === undefined ? undefined : { attributes: row.attributes, rowBytes: Number(row.row_bytes) };
     });
   }
 

@@ -370,3 +370,28 @@ CREATE TABLE IF NOT EXISTS live_alert_events ON CLUSTER telltale
 ENGINE = ReplicatedMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}')
 ORDER BY written_at
 TTL toDateTime(written_at) + INTERVAL 1 DAY;
+
+-- 0010 span_content
+CREATE TABLE IF NOT EXISTS span_content ON CLUSTER telltale
+(
+    project_id LowCardinality(String),
+    trace_id String,
+    span_id String,
+    start_time DateTime64(9, 'UTC'),
+    input String CODEC(ZSTD(3)),
+    output String CODEC(ZSTD(3)),
+    truncated Bool,
+    original_bytes UInt64,
+    capture LowCardinality(String),
+    redactions UInt32,
+    ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}', ingested_at)
+PARTITION BY toDate(start_time)
+ORDER BY (project_id, trace_id, span_id)
+TTL toDateTime(start_time) + INTERVAL 7 DAY
+SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000;
+
+ALTER TABLE projects ON CLUSTER telltale ADD COLUMN IF NOT EXISTS content_stored Bool DEFAULT true;
+
+ALTER TABLE projects ON CLUSTER telltale ADD COLUMN IF NOT EXISTS content_readable Bool DEFAULT false;

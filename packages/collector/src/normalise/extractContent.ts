@@ -1,0 +1,207 @@
+import {
+  CONTENT_ATTRIBUTE_SOURCES,
+  CONTENT_EVENT_BODY_KEYS,
+  CONTENT_FLAT_MESSAGE_SOURCES,
+  CONTENT_MESSAGE_EVENTS,
+  TelltaleAttr,
+  isContentAttribute,
+  type ContentShape,
+  type ContentSide,
+} from '@telltale/semconv';
+import type { ContentHalf, ContentMessage } from '@telltale/store/encode';
+import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan } from '../otlp/types.js';
+
+/** A span split in two: the span without its content, and the content it carried. */
+export interface SplitSpan {
+  span: OtlpSpan;
+  /** The content attributes as received (the caller hashes tool arguments from them). */
+  contentAttributes: KeyValue[];
+  /** Undefined when the span carried no content. */
+  content: { input: ContentHalf; output: ContentHalf; capture: string; redactions: number } | undefined;
+}
+
+const SOURCE_BY_ATTRIBUTE = new Map(CONTENT_ATTRIBUTE_SOURCES.map((s, rank) => [s.attribute, { ...s, rank }]));
+
+/**
+ * Moves every content attribute (CONTENT_ATTRIBUTE_SOURCES, the flattened
+ * message prefixes) and every deprecated GenAI message event out of the
+ * span, and reads them into input and output halves. A span without content
+ * is returned as it is.
+ */
+export function splitContent(span: OtlpSpan): SplitSpan {
+  let contentAttributes: KeyValue[] | undefined;
+  for (const kv of span.attributes) if (isContentAttribute(kv.key)) (contentAttributes ??= []).push(kv);
+  const messageEvents = span.events.filter((e) => CONTENT_MESSAGE_EVENTS[e.name] !== undefined);
+  if (contentAttributes === undefined && messageEvents.length === 0)
+    return { span, contentAttributes: [], content: undefined };
+  const attrs = contentAttributes ?? [];
+  const input: ContentHalf = {};
+  const output: ContentHalf = {};
+  const half = (side: ContentSide): ContentHalf => (side === 'input' ? input : output);
+  // named attributes, in the table's precedence order
+  const named = attrs
+    .map((kv) => ({ kv, source: SOURCE_BY_ATTRIBUTE.get(kv.key) }))
+    .filter((x) => x.source !== undefined)
+    .sort((a, b) => (a.source?.rank ?? 0) - (b.source?.rank ?? 0));
+  for (const { kv, source } of named) if (source !== undefined) readShape(half(source.side), source.shape, kv.value);
+  for (const source of CONTENT_FLAT_MESSAGE_SOURCES) {
+    const messages = flatMessages(attrs, source.prefix, source.roleField, source.contentField);
+    if (messages.length > 0 && half(source.side).messages === undefined) half(source.side).messages = messages;
+  }
+  readMessageEvents(messageEvents, input, output);
+  const keep = span.attributes.filter((kv) => !isContentAttribute(kv.key) && !isCaptureMarker(kv.key));
+  const events = messageEvents.length === 0 ? span.events : span.events.filter((e) => !messageEvents.includes(e));
+  const capture = span.attributes.find((kv) => kv.key === TelltaleAttr.contentCapture)?.value;
+  const redactions = span.attributes.find((kv) => kv.key === TelltaleAttr.contentRedactions)?.value;
+  return {
+    span: { ...span, attributes: keep, events },
+    contentAttributes: attrs,
+    content: {
+      input,
+      output,
+      capture: typeof capture === 'string' ? capture : '',
+      redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
+    },
+  };
+}
+
+function isCaptureMarker(key: string): boolean {
+  return key === TelltaleAttr.contentCapture || key === TelltaleAttr.contentRedactions;
+}
+
+/** An attribute value as text: strings as they are, anything else as JSON. */
+export function textOf(v: AnyValue): string {
+  if (typeof v === 'string') return v;
+  return JSON.stringify(plain(v)) ?? '';
+}
+
+function plain(v: AnyValue): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(v.kvlist.map((kv) => [kv.key, plain(kv.value)]));
+  return v;
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): void {
+  const text = textOf(value);
+  switch (shape) {
+    case 'toolArguments':
+      half.toolArguments ??= text;
+      return;
+    case 'toolResult':
+      half.toolResult ??= text;
+      return;
+    case 'text':
+      half.text ??= text;
+      return;
+    case 'genAiSystemInstructions': {
+      const parts = parse(text);
+      addMessages(half, [{ role: 'system', content: Array.isArray(parts) ? partsText(parts) : text }], true);
+      return;
+    }
+    case 'genAiMessages':
+    case 'chatMessages': {
+      const list = parse(text);
+      if (Array.isArray(list)) addMessages(half, list.map(messageOf), false);
+      else half.text ??= text;
+      return;
+    }
+    case 'vercelPrompt': {
+      const prompt = parse(text) as { system?: unknown; prompt?: unknown; messages?: unknown } | undefined;
+      if (prompt === undefined || prompt === null || typeof prompt !== 'object') {
+        half.text ??= text;
+        return;
+      }
+      const messages: ContentMessage[] = [];
+      if (typeof prompt.system === 'string') messages.push({ role: 'system', content: prompt.system });
+      if (Array.isArray(prompt.messages)) messages.push(...prompt.messages.map(messageOf));
+      if (typeof prompt.prompt === 'string') messages.push({ role: 'user', content: prompt.prompt });
+      addMessages(half, messages, false);
+      return;
+    }
+  }
+}
+
+/** Adds messages when the half has none yet from a higher-ranked source; system instructions go first. */
+function addMessages(half: ContentHalf, messages: ContentMessage[], isSystem: boolean): void {
+  if (isSystem) half.messages = [...messages, ...(half.messages ?? [])];
+  else if (half.messages === undefined || half.messages.every((m) => m.role === 'system'))
+    half.messages = [...(half.messages ?? []), ...messages];
+}
+
+/** One message of any JSON shape: `{role, parts}` (GenAI), `{role, content: string | parts}` (chat). */
+function messageOf(m: unknown): ContentMessage {
+  if (typeof m === 'string') return { role: 'user', content: m };
+  if (m === null || typeof m !== 'object') return { role: 'unknown', content: JSON.stringify(m) ?? '' };
+  const o = m as Record<string, unknown>;
+  const role = typeof o.role === 'string' ? o.role : 'unknown';
+  if (Array.isArray(o.parts)) return { role, content: partsText(o.parts) };
+  if (typeof o.content === 'string') return { role, content: o.content };
+  if (Array.isArray(o.content)) return { role, content: partsText(o.content) };
+  return { role, content: JSON.stringify(o.content ?? o) ?? '' };
+}
+
+/** Text parts joined by newlines; other parts (tool calls, images…) as their JSON. */
+function partsText(parts: unknown[]): string {
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      const o = (p ?? {}) as Record<string, unknown>;
+      if (o.type === 'text' && typeof o.content === 'string') return o.content;
+      if (o.type === 'text' && typeof o.text === 'string') return o.text;
+      return JSON.stringify(p) ?? '';
+    })
+    .join('\n');
+}
+
+/** `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as messages, in index order. */
+function flatMessages(attrs: KeyValue[], prefix: string, roleField: string, contentField: string): ContentMessage[] {
+  const byIndex = new Map<number, ContentMessage>();
+  for (const kv of attrs) {
+    if (!kv.key.startsWith(prefix)) continue;
+    const rest = kv.key.slice(prefix.length);
+    const dot = rest.indexOf('.');
+    const index = Number(rest.slice(0, dot));
+    if (dot <= 0 || !Number.isInteger(index)) continue;
+    const field = rest.slice(dot + 1);
+    const m = byIndex.get(index) ?? { role: 'unknown', content: '' };
+    if (field === roleField) m.role = textOf(kv.value);
+    else if (field === contentField) m.content = textOf(kv.value);
+    else continue;
+    byIndex.set(index, m);
+  }
+  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, m]) => m);
+}
+
+function readMessageEvents(events: OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
+  for (const event of events) {
+    const rule = CONTENT_MESSAGE_EVENTS[event.name];
+    if (rule === undefined) continue;
+    let body: string | undefined;
+    for (const key of CONTENT_EVENT_BODY_KEYS) {
+      const v = event.attributes.find((kv) => kv.key === key)?.value;
+      if (v !== undefined && v !== null) {
+        body = textOf(v);
+        break;
+      }
+    }
+    const parsed = body === undefined ? undefined : parse(body);
+    let message: ContentMessage;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const o = parsed as Record<string, unknown>;
+      const inner = (o.message ?? o) as Record<string, unknown>;
+      message = messageOf({ role: inner.role ?? rule.role, content: inner.content ?? inner.parts ?? '' });
+    } else message = { role: rule.role, content: body ?? '' };
+    const half = rule.side === 'input' ? input : output;
+    (half.messages ??= []).push(message);
+  }
+}

@@ -1,0 +1,272 @@
+import { OpenInferenceAttr, OtelAttr, TelltaleAttr, TraceloopAttr, VercelAiAttr } from '@telltale/semconv';
+import { describe, expect, it } from 'vitest';
+import type { AnyValue, OtlpEvent, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
+import { decodeExportPayload, encodeExportPayload, convertV1Payload } from '../ingest/exportPayload.js';
+import { encodeSpanRecordBatch } from '@telltale/store/encode';
+import { argsHash } from './argsHash.js';
+import { normaliseRequest, type NormaliseOptions } from './normaliseRequest.js';
+import { DEFAULT_SPAN_LIMITS } from './spanLimits.js';
+
+const NOW_MS = Date.UTC(2026, 10, 25, 12);
+const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
+const TRACE = '6b8efff798038103d269b633813fc60c';
+
+let nextId = 1;
+function span(name: string, attrs: Record<string, AnyValue>, events: OtlpEvent[] = []): OtlpSpan {
+  return {
+    traceId: TRACE,
+    spanId: (nextId++).toString(16).padStart(16, '0'),
+    traceState: '',
+    parentSpanId: 'aaaaaaaaaaaaaaaa',
+    flags: 0,
+    name,
+    kind: 1,
+    startTimeUnixNano: NOW_NS,
+    endTimeUnixNano: NOW_NS + 1_000n,
+    attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })),
+    droppedAttributesCount: 0,
+    events,
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    status: { code: 0, message: '' },
+  };
+}
+
+function request(spans: OtlpSpan[]): OtlpTraceRequest {
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: 'svc' }], droppedAttributesCount: 0 },
+        scopeSpans: [
+          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
+        ],
+        schemaUrl: '',
+      },
+    ],
+  };
+}
+
+function normalise(s: OtlpSpan, opts: NormaliseOptions = {}) {
+  const result = normaliseRequest(request([s]), 'p', { nowMs: NOW_MS, ...opts });
+  expect(result.spans).toHaveLength(1);
+  return { ...result, record: result.spans[0]! };
+}
+
+const keys = (r: { attributes: ReadonlyArray<{ key: string }> }) => r.attributes.map((a) => a.key).sort();
+
+describe('content extraction', () => {
+  it('reads the current GenAI attributes and removes them from the span row', () => {
+    const { record, contents } = normalise(
+      span('chat gpt-4o', {
+        [OtelAttr.genAiOperationName]: 'chat',
+        [OtelAttr.genAiRequestModel]: 'gpt-4o',
+        [OtelAttr.genAiSystemInstructions]: JSON.stringify([{ type: 'text', content: 'be brief' }]),
+        [OtelAttr.genAiInputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+        [OtelAttr.genAiOutputMessages]: JSON.stringify([
+          { role: 'assistant', parts: [{ type: 'text', content: 'hello' }], finish_reason: 'stop' },
+        ]),
+        [TelltaleAttr.contentCapture]: 'full',
+        [TelltaleAttr.contentRedactions]: 2n,
+      }),
+    );
+    expect(keys(record)).toEqual([OtelAttr.genAiOperationName, OtelAttr.genAiRequestModel].sort());
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatchObject({
+      spanId: record.spanId,
+      traceId: TRACE,
+      runId: record.runId,
+      input: {
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
+      output: { messages: [{ role: 'assistant', content: 'hello' }] },
+      truncated: false,
+      capture: 'full',
+      redactions: 2,
+    });
+  });
+
+  it('reads tool arguments and results, and hashes the arguments as before', () => {
+    const args = JSON.stringify({ city: 'Paris' });
+    const { record, contents } = normalise(
+      span('execute_tool weather', {
+        [OtelAttr.genAiOperationName]: 'execute_tool',
+        [OtelAttr.genAiToolName]: 'weather',
+        [OtelAttr.genAiToolCallArguments]: args,
+        [OtelAttr.genAiToolCallResult]: '{"temp":21}',
+      }),
+    );
+    expect(record.toolArgsHash).toBe(argsHash(args));
+    expect(record.toolArgsHash).not.toBe('');
+    expect(keys(record)).not.toContain(OtelAttr.genAiToolCallArguments);
+    expect(contents[0]?.input).toEqual({ toolArguments: args });
+    expect(contents[0]?.output).toEqual({ toolResult: '{"temp":21}' });
+  });
+
+  it('reads the deprecated GenAI message events and moves them out of the span', () => {
+    const ev = (name: string, attrs: Record<string, AnyValue>): OtlpEvent => ({
+      timeUnixNano: NOW_NS,
+      name,
+      attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })),
+      droppedAttributesCount: 0,
+    });
+    const { record, contents } = normalise(
+      span('chat m', { [OtelAttr.genAiOperationName]: 'chat' }, [
+        ev('gen_ai.system.message', { content: 'sys' }),
+        ev('gen_ai.user.message', { content: 'question' }),
+        ev('gen_ai.choice', { 'gen_ai.event.content': JSON.stringify({ message: { content: 'answer' } }) }),
+        ev('exception', { 'exception.type': 'E' }),
+      ]),
+    );
+    expect(record.events.map((e) => e.name)).toEqual(['exception']);
+    expect(contents[0]?.input.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'question' },
+    ]);
+    expect(contents[0]?.output.messages).toEqual([{ role: 'assistant', content: 'answer' }]);
+  });
+
+  it('reads OpenInference values and flattened messages', () => {
+    const { record, contents } = normalise(
+      span('ChatOpenAI', {
+        [OpenInferenceAttr.spanKind]: 'LLM',
+        [OpenInferenceAttr.inputValue]: '{"q":1}',
+        [OpenInferenceAttr.outputValue]: 'done',
+        'llm.input_messages.1.message.role': 'user',
+        'llm.input_messages.1.message.content': 'second',
+        'llm.input_messages.0.message.role': 'system',
+        'llm.input_messages.0.message.content': 'first',
+        'llm.output_messages.0.message.role': 'assistant',
+        'llm.output_messages.0.message.content': 'reply',
+      }),
+    );
+    expect(keys(record)).toEqual([OpenInferenceAttr.spanKind]);
+    expect(contents[0]?.input).toEqual({
+      text: '{"q":1}',
+      messages: [
+        { role: 'system', content: 'first' },
+        { role: 'user', content: 'second' },
+      ],
+    });
+    expect(contents[0]?.output).toEqual({ text: 'done', messages: [{ role: 'assistant', content: 'reply' }] });
+  });
+
+  it('reads the Vercel AI SDK prompt, messages, text and tool calls', () => {
+    const outer = normalise(
+      span('ai.generateText', {
+        [VercelAiAttr.prompt]: JSON.stringify({ system: 'sys', prompt: 'tell me' }),
+        [VercelAiAttr.responseText]: 'told',
+      }),
+    );
+    expect(outer.contents[0]?.input.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'tell me' },
+    ]);
+    expect(outer.contents[0]?.output.text).toBe('told');
+    const inner = normalise(
+      span('ai.generateText.doGenerate', {
+        [VercelAiAttr.promptMessages]: JSON.stringify([{ role: 'user', content: [{ type: 'text', text: 'hey' }] }]),
+        [VercelAiAttr.responseToolCalls]: '[{"toolName":"x"}]',
+      }),
+    );
+    expect(inner.contents[0]?.input.messages).toEqual([{ role: 'user', content: 'hey' }]);
+    expect(inner.contents[0]?.output.toolArguments).toBe('[{"toolName":"x"}]');
+    const tool = normalise(
+      span('ai.toolCall', {
+        [VercelAiAttr.toolCallName]: 'x',
+        [VercelAiAttr.toolCallArgs]: '{"a":1}',
+        [VercelAiAttr.toolCallResult]: '"ok"',
+      }),
+    );
+    expect(tool.record.toolArgsHash).toBe(argsHash('{"a":1}'));
+    expect(tool.contents[0]?.input.toolArguments).toBe('{"a":1}');
+    expect(tool.contents[0]?.output.toolResult).toBe('"ok"');
+    expect(keys(tool.record)).toEqual([VercelAiAttr.toolCallName]);
+  });
+
+  it('reads OpenLLMetry flattened prompts and completions and entity input/output', () => {
+    const { record, contents } = normalise(
+      span('openai.chat', {
+        [OtelAttr.genAiSystem]: 'openai',
+        'gen_ai.prompt.0.role': 'user',
+        'gen_ai.prompt.0.content': 'q',
+        'gen_ai.completion.0.role': 'assistant',
+        'gen_ai.completion.0.content': 'a',
+        [TraceloopAttr.entityInput]: '{"x":1}',
+        [TraceloopAttr.entityOutput]: '{"y":2}',
+        [OtelAttr.genAiPromptTokens]: 3n,
+      }),
+    );
+    expect(keys(record)).toEqual([OtelAttr.genAiPromptTokens, OtelAttr.genAiSystem].sort());
+    expect(record.inputTokens).toBe(3);
+    expect(contents[0]?.input).toEqual({ text: '{"x":1}', messages: [{ role: 'user', content: 'q' }] });
+    expect(contents[0]?.output).toEqual({ text: '{"y":2}', messages: [{ role: 'assistant', content: 'a' }] });
+  });
+
+  it('cuts a 5 MB prompt to the per-span limit on a character boundary, and counts it', () => {
+    const prompt = 'é'.repeat(2_500_000) + 'x'; // 5,000,001 UTF-8 bytes
+    const { record, contents, content, errors, cut } = normalise(
+      span('chat m', {
+        [OtelAttr.genAiOperationName]: 'chat',
+        [OtelAttr.genAiInputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]),
+        [OtelAttr.genAiOutputMessages]: JSON.stringify([
+          { role: 'assistant', parts: [{ type: 'text', content: 'ok' }] },
+        ]),
+      }),
+    );
+    const c = contents[0]!;
+    const kept = c.input.messages?.[0]?.content ?? '';
+    expect(c.truncated).toBe(true);
+    expect(c.originalBytes).toBe(5_000_001 + 'user'.length + 'assistant'.length + 2);
+    const storedBytes = ['user', kept, 'assistant', 'ok'].reduce((n, s) => n + Buffer.byteLength(s), 0);
+    expect(storedBytes).toBeLessThanOrEqual(DEFAULT_SPAN_LIMITS.maxContentBytes);
+    expect(storedBytes).toBeGreaterThan(DEFAULT_SPAN_LIMITS.maxContentBytes - 16);
+    expect(kept).toMatch(/^é+$/); // no half character
+    expect(c.output.messages).toEqual([{ role: 'assistant', content: 'ok' }]); // the answer is kept whole
+    expect(content).toEqual({ kept: 1, truncated: 1, dropped: 0, storedBytes });
+    expect(errors.join()).toContain('content cut to 1048576 bytes');
+    expect(cut.truncatedValues).toBe(0); // the span's own attribute limit never saw the prompt
+    expect(keys(record)).toEqual([OtelAttr.genAiOperationName]);
+  });
+
+  it('drops content (counted) when the project keeps none, leaving the span row the same', () => {
+    const attrs = {
+      [OtelAttr.genAiOperationName]: 'execute_tool',
+      [OtelAttr.genAiToolName]: 'w',
+      [OtelAttr.genAiToolCallArguments]: '{"k":1}',
+    };
+    const kept = normalise(span('t', attrs));
+    const dropped = normalise(span('t', attrs), { keepContent: false });
+    expect(dropped.contents).toEqual([]);
+    expect(dropped.content).toEqual({ kept: 0, truncated: 0, dropped: 1, storedBytes: 0 });
+    expect({ ...dropped.record, spanId: '' }).toEqual({ ...kept.record, spanId: '' });
+  });
+});
+
+describe('spool payload version 2', () => {
+  it('round-trips content, and reads a version 1 payload (no content) through its converter', () => {
+    const { spans, contents } = normaliseRequest(
+      request([span('t', { [OtelAttr.genAiToolName]: 'w', [OtelAttr.genAiToolCallResult]: 'r' })]),
+      'p',
+      { nowMs: NOW_MS },
+    );
+    const v2 = decodeExportPayload(Buffer.concat(encodeExportPayload('p', spans, contents)));
+    expect(v2.contents).toEqual(contents);
+    expect(v2.message).toEqual(Buffer.from(encodeSpanRecordBatch(spans)));
+    // a version 1 payload: meta without "c", then the Arrow message
+    const meta = Buffer.from(JSON.stringify({ p: 'p', r: [spans[0]!.runId] }));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(meta.length, 0);
+    const v1 = Buffer.concat([len, meta, encodeSpanRecordBatch(spans)]);
+    const read = decodeExportPayload(convertV1Payload(v1));
+    expect(read).toMatchObject({ projectId: 'p', runIds: [spans[0]!.runId], contents: [] });
+    expect(read.message).toEqual(Buffer.from(encodeSpanRecordBatch(spans)));
+    const badMeta = Buffer.from(JSON.stringify({ p: 'p', r: [], c: 99 }));
+    const badLen = Buffer.alloc(4);
+    badLen.writeUInt32LE(badMeta.length, 0);
+    expect(() => decodeExportPayload(Buffer.concat([badLen, badMeta]))).toThrow(/shorter than its content length/);
+  });
+});
