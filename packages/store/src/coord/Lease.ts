@@ -1,3 +1,4 @@
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { liveCandidates, writeCandidacy, type LeaseCandidate } from './leaseSql.js';
@@ -91,7 +92,10 @@ export class Lease {
       }
       if (Date.now() > deadline) {
         this.stopped = true;
-        throw new Error(`lease ${this.opts.name} not acquired in ${timeoutMs} ms (held by ${this.members_[0]?.owner})`);
+        throw new TelltaleError({
+          code: TelltaleErrorCode.UNAVAILABLE,
+          message: `lease ${this.opts.name} not acquired in ${timeoutMs} ms (held by ${this.members_[0]?.owner})`,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(500, this.renewMs)));
     }
