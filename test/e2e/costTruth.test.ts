@@ -10,7 +10,7 @@ import {
   smallDataset,
   type RunTruth,
 } from '@telltale/datasets';
-import { Store, type AnalyticsFilter, type RunSummary, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord, type StoreRows } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SCRAMBLED = '-scrambled';
@@ -64,7 +64,7 @@ describe('cost against the generator truth', () => {
           { limit: 10_000, offset: 0 },
         );
         expect(total).toBe(expected.length);
-        const byId = new Map<string, RunSummary>(runs.map((r) => [r.runId, r]));
+        const byId = new Map<string, StoreRows.RunSummary>(runs.map((r) => [r.runId, r]));
         for (const t of expected) {
           const got = byId.get(t.runId);
           expect(got, t.runId).toBeDefined();

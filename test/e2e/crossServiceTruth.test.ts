@@ -10,7 +10,7 @@ import {
   shuffleForDelivery,
   smallDataset,
 } from '@telltale/datasets';
-import { Store, type RunSummary, type SpanRecord } from '@telltale/store';
+import { Store, type SpanRecord, type StoreRows } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SCRAMBLED = '-scrambled';
@@ -60,7 +60,7 @@ describe('cross-service runs against the generator truth', () => {
         const filter = { projectId: stored, fromUnixNano: truth.startNs, toUnixNano: truth.endNs + 1n };
         const { runs, total } = await analytics.listRuns(filter, { limit: 10_000, offset: 0 });
         expect(total, stored).toBe(expected.length);
-        const byId = new Map<string, RunSummary>(runs.map((r) => [r.runId, r]));
+        const byId = new Map<string, StoreRows.RunSummary>(runs.map((r) => [r.runId, r]));
         for (const t of expected) {
           const got = byId.get(t.runId);
           expect(got, t.runId).toBeDefined();

@@ -1,3 +1,4 @@
+import { PERCENTILE_LEVELS, type LatencyGroupBy } from '@telltale/semconv';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import {
   smallDataset,
   tailAttribution as referenceTail,
 } from '@telltale/datasets';
-import { PERCENTILE_LEVELS, Store, type AnalyticsFilter, type LatencyGroupBy, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SHUFFLED = '-shuffled';

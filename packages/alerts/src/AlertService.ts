@@ -1,11 +1,4 @@
-import {
-  type AlertHistoryEvent,
-  type DeliveryAttempt,
-  type Store,
-  type StoredAlertDestination,
-  type StoredAlertState,
-  type StoredNotification,
-} from '@telltale/store';
+import type { Store, StoreRows } from '@telltale/store';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { AlertDispatcher } from './delivery/AlertDispatcher.js';
 import { formatPayload, summarise, type DestinationFormat } from './delivery/payloads.js';
@@ -39,7 +32,7 @@ export interface DestinationInput {
   secret?: string | undefined;
 }
 
-export interface NotificationView extends Omit<StoredNotification, 'body' | 'deliveredAtMs'> {
+export interface NotificationView extends Omit<StoreRows.StoredNotification, 'body' | 'deliveredAtMs'> {
   deliveredAtMs: number | null;
   /** The payload as sent (parsed JSON). */
   payload: unknown;
@@ -50,7 +43,7 @@ const notFound = (what: string): TelltaleError =>
 const badRequest = (message: string): TelltaleError =>
   new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message });
 
-export function destinationView(d: StoredAlertDestination): DestinationView {
+export function destinationView(d: StoreRows.StoredAlertDestination): DestinationView {
   return {
     id: d.destinationId,
     name: d.name,
@@ -65,7 +58,7 @@ export function destinationView(d: StoredAlertDestination): DestinationView {
   };
 }
 
-function notificationView(n: StoredNotification): NotificationView {
+function notificationView(n: StoreRows.StoredNotification): NotificationView {
   const { body, deliveredAtMs, ...rest } = n;
   let payload: unknown = body;
   try {
@@ -146,14 +139,14 @@ export class AlertService {
   }
 
   // ── state and history ──
-  states(projectId: string, ruleId?: string): Promise<StoredAlertState[]> {
+  states(projectId: string, ruleId?: string): Promise<StoreRows.StoredAlertState[]> {
     return this.opts.store.alerts.listAlertStates({ projectId, ...(ruleId === undefined ? {} : { ruleId }) });
   }
 
   history(
     projectId: string,
     opts: { ruleId?: string; fromMs?: number; toMs?: number; limit: number; offset?: number },
-  ): Promise<AlertHistoryEvent[]> {
+  ): Promise<StoreRows.AlertHistoryEvent[]> {
     return this.opts.store.alerts.listAlertHistory(projectId, opts);
   }
 
@@ -162,7 +155,7 @@ export class AlertService {
     return (await this.opts.store.alerts.listAlertDestinations(projectId)).map(destinationView);
   }
 
-  private async destination(projectId: string, id: string): Promise<StoredAlertDestination> {
+  private async destination(projectId: string, id: string): Promise<StoreRows.StoredAlertDestination> {
     const d = await this.opts.store.alerts.getAlertDestination(projectId, id);
     if (d === undefined) throw notFound(`no destination ${id}`);
     return d;
@@ -192,7 +185,7 @@ export class AlertService {
       throw badRequest('a secret is whsec_ followed by base64 (at least 15 bytes)');
     const secret = input.secret ?? generateSecret();
     const now = this.now();
-    const d: StoredAlertDestination = {
+    const d: StoreRows.StoredAlertDestination = {
       projectId,
       destinationId: newId('dst'),
       name: input.name,
@@ -224,7 +217,7 @@ export class AlertService {
     const now = this.now();
     const disabled =
       change.enabled === undefined ? current.disabledAtMs : change.enabled ? undefined : (current.disabledAtMs ?? now);
-    const next: StoredAlertDestination = {
+    const next: StoreRows.StoredAlertDestination = {
       ...current,
       name: change.name ?? current.name,
       url: change.url ?? current.url,
@@ -268,7 +261,7 @@ export class AlertService {
   async sendTest(
     projectId: string,
     id: string,
-  ): Promise<{ notification: NotificationView; outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
+  ): Promise<{ notification: NotificationView; outcome: AttemptOutcome; attempt: StoreRows.DeliveryAttempt }> {
     const d = await this.destination(projectId, id);
     const now = this.now();
     const rule = {
@@ -299,7 +292,7 @@ export class AlertService {
       dashboardUrl: `${resolveUrl(this.opts.dashboardUrl).replace(/\/+$/, '')}/alerts?project=${encodeURIComponent(projectId)}`,
       summary: `test: ${summarise({ rule, value: 0.9, sampleSize: 100, status: 'firing' })}`,
     };
-    const n: StoredNotification = {
+    const n: StoreRows.StoredNotification = {
       projectId,
       notificationId: newId('msg'),
       destinationId: id,
@@ -333,7 +326,7 @@ export class AlertService {
     return notificationView(n);
   }
 
-  attempts(projectId: string, id: string): Promise<DeliveryAttempt[]> {
+  attempts(projectId: string, id: string): Promise<StoreRows.DeliveryAttempt[]> {
     return this.opts.store.alerts.listDeliveryAttempts(projectId, id);
   }
 

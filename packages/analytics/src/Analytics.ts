@@ -1,16 +1,4 @@
-import {
-  type AnalyticsFilter,
-  type CostGroupBy,
-  type ModelPriceOverride,
-  type Page,
-  type PriceTable,
-  type RunFilter,
-  type SessionFilter,
-  type SessionSummary,
-  type RunSummary,
-  type SpanDetail,
-  type Store,
-} from '@telltale/store';
+import type { AnalyticsFilter, PriceTable, Store, StoreRows } from '@telltale/store';
 import { CostAnalytics } from './cost/CostAnalytics.js';
 import type { CostBreakdown } from './cost/costBreakdown.js';
 import type { CostSummary } from './cost/costReport.js';
@@ -18,8 +6,7 @@ import type { CostSeries } from './cost/costSeries.js';
 import { PriceResolver, type EffectivePrice } from './cost/PriceResolver.js';
 import { compoundingCurve, type CompoundingCurve } from './reliability/compoundingCurve.js';
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { type LatencyGroupBy, type RunHistogramMetric } from '@telltale/store';
+import { TelltaleError, TelltaleErrorCode, type CostGroupBy, type LatencyGroupBy } from '@telltale/semconv';
 import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
 import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
 import {
@@ -31,7 +18,6 @@ import {
   type LatencySeries,
 } from './latency/latencySeries.js';
 import { tailAttribution, type TailAttribution } from './latency/tailAttribution.js';
-import type { RunCause, RunLoopFlag } from '@telltale/store';
 import type { FailureBreakdown, FailureSeries } from './failures/failureReport.js';
 import { LoopAnalytics, type LoopListOptions, type LoopOptions } from './loops/LoopAnalytics.js';
 import type { LoopRateSeries } from './loops/loopRateSeries.js';
@@ -104,7 +90,7 @@ export class Analytics {
     return this.costs.prices(projectId);
   }
 
-  setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
+  setPrice(projectId: string, price: StoreRows.ModelPriceOverride): Promise<void> {
     return this.costs.setPrice(projectId, price);
   }
 
@@ -113,16 +99,25 @@ export class Analytics {
   }
 
   /** The runs list with costs priced by the project's table (use instead of store.runs.listRuns). */
-  listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
+  listRuns(
+    filter: StoreRows.RunFilter,
+    page: StoreRows.Page,
+  ): Promise<{ runs: StoreRows.RunSummary[]; total: number }> {
     return this.costs.listRuns(filter, page);
   }
 
   /** Runs grouped by session / conversation id, costs priced by the project's table. */
-  listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
+  listSessions(
+    filter: StoreRows.SessionFilter,
+    page: StoreRows.Page,
+  ): Promise<{ sessions: StoreRows.SessionSummary[]; total: number }> {
     return this.costs.listSessions(filter, page);
   }
 
-  getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+  getRun(
+    projectId: string,
+    runId: string,
+  ): Promise<{ run: StoreRows.RunSummary; spans: StoreRows.SpanDetail[] } | undefined> {
     return this.costs.getRun(projectId, runId);
   }
 
@@ -157,7 +152,7 @@ export class Analytics {
   /** Completed runs by duration or cost in `buckets` equal-width bins (default 30) from the smallest to the largest value. */
   async runHistogram(
     filter: AnalyticsFilter,
-    opts: { metric: RunHistogramMetric; buckets?: number },
+    opts: { metric: StoreRows.RunHistogramMetric; buckets?: number },
   ): Promise<RunHistogram> {
     const buckets = opts.buckets ?? 30;
     if (!Number.isInteger(buckets) || buckets < 1 || buckets > 1000) {
@@ -189,7 +184,7 @@ export class Analytics {
   }
 
   /** Loop kinds and waste of the filter's looping runs (for the runs list, pass `runIds`). */
-  runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
+  runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<StoreRows.RunLoopFlag[]> {
     return this.loopAnalytics.runLoopFlags(filter, opts);
   }
 
@@ -203,7 +198,7 @@ export class Analytics {
   }
 
   /** The primary cause of each failed run (for the runs list, pass `runIds`). */
-  runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunCause[]> {
+  runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<StoreRows.RunCause[]> {
     return this.loopAnalytics.runCauses(filter, opts);
   }
 }

@@ -1,11 +1,7 @@
+import { API_KEY_KINDS, MAX_SPANS_PER_SECOND_LIMIT, PROJECT_ID_PATTERN } from '@telltale/semconv';
 import { z } from 'zod';
 
 /** `/admin/…`: projects and API keys (`null`: no quota / not revoked). */
-
-/** The largest ingest quota a project may have, in spans per second. */
-export const MAX_SPANS_PER_SECOND_LIMIT = 4_000_000_000;
-export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
-export const API_KEY_KINDS = ['ingest', 'read'] as const;
 
 const ProjectId = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAILURE_CAUSES } from './analyticsQueries.js';
+import { FAILURE_CAUSES } from '@telltale/semconv';
 
 /**
  * The alert vocabulary and the rule spec the API takes (defaults filled in).

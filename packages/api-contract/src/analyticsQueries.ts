@@ -1,4 +1,4 @@
-import { LOOP_KINDS } from '@telltale/semconv';
+import { COST_GROUP_BYS, LATENCY_GROUP_BYS, LOOP_KINDS, LOOP_ORDERS } from '@telltale/semconv';
 import { z } from 'zod';
 import { FILTER_QUERY, IntervalParam, RunIdsParam, groupByParam, pageQuery } from './queryParams.js';
 
@@ -6,23 +6,6 @@ import { FILTER_QUERY, IntervalParam, RunIdsParam, groupByParam, pageQuery } fro
  * The queries of the analytics routes. The loop and failure routes also take
  * the loop detection thresholds, which the server adds to these objects.
  */
-
-export const LATENCY_GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
-export type LatencyGroupBy = (typeof LATENCY_GROUP_BYS)[number];
-export const COST_GROUP_BYS = ['step', 'tool', 'model'] as const;
-export type CostGroupBy = (typeof COST_GROUP_BYS)[number];
-export const LOOP_ORDER_NAMES = ['recent', 'wasted_cost', 'wasted_time'] as const;
-export type LoopOrderName = (typeof LOOP_ORDER_NAMES)[number];
-export const FAILURE_CAUSES = [
-  'loop',
-  'partial_execution',
-  'tool_failure',
-  'validation_exhausted',
-  'llm_error',
-  'timeout',
-  'unknown',
-] as const;
-export type FailureCause = (typeof FAILURE_CAUSES)[number];
 
 export const FilterQuery = z.object(FILTER_QUERY).strict();
 export type FilterQuery = z.output<typeof FilterQuery>;
@@ -67,7 +50,7 @@ export const LoopsQuery = z
       .optional()
       .describe('only detections of this kind'),
     orderBy: z
-      .enum(LOOP_ORDER_NAMES, { error: `orderBy is one of ${LOOP_ORDER_NAMES.join(', ')}` })
+      .enum(LOOP_ORDERS, { error: `orderBy is one of ${LOOP_ORDERS.join(', ')}` })
       .default('recent')
       .describe('page order'),
     ...pageQuery(500, 50),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LOOP_KINDS, type LoopKind } from '@telltale/semconv';
-import { COST_GROUP_BYS, FAILURE_CAUSES, LATENCY_GROUP_BYS } from './analyticsQueries.js';
+import { COST_GROUP_BYS, FAILURE_CAUSES, LATENCY_GROUP_BYS, LOOP_KINDS, type LoopKind } from '@telltale/semconv';
 import { Count, DurationNs, Money, Rate, UnixNanosString } from './wire.js';
 
 /** What the analytics routes answer: durations in `Nanoseconds`, money in `Usd`, rates in `Fraction`. */

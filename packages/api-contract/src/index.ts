@@ -55,10 +55,6 @@ export type {
   Health,
 } from './runs.js';
 export {
-  LATENCY_GROUP_BYS,
-  COST_GROUP_BYS,
-  LOOP_ORDER_NAMES,
-  FAILURE_CAUSES,
   FilterQuery,
   ReliabilitySummaryQuery,
   LatencyPercentilesQuery,
@@ -68,7 +64,6 @@ export {
   RunsOfFilterQuery,
   LoopsQuery,
 } from './analyticsQueries.js';
-export type { LatencyGroupBy, CostGroupBy, LoopOrderName, FailureCause } from './analyticsQueries.js';
 export {
   estimateSchema,
   stepReliabilitySchema,
@@ -115,9 +110,6 @@ export type {
   RunHistogram,
 } from './analyticsResponses.js';
 export {
-  MAX_SPANS_PER_SECOND_LIMIT,
-  PROJECT_ID_PATTERN,
-  API_KEY_KINDS,
   ProjectParams,
   KeyParams,
   projectInputSchema,

@@ -29,7 +29,7 @@ export {
 } from './errors.js';
 export { FIELD_SOURCES, SESSION_ID_SOURCES, REASONING_TOKEN_SOURCES } from './fieldSources.js';
 export type { CanonicalField } from './fieldSources.js';
-export { PROJECT_ID_PATTERN, API_KEY_KINDS } from './projects.js';
+export { PROJECT_ID_PATTERN, API_KEY_KINDS, MAX_SPANS_PER_SECOND_LIMIT } from './projects.js';
 export type { ApiKeyKind } from './projects.js';
 export {
   LOOP_KIND_DEFINITIONS,
@@ -60,3 +60,12 @@ export {
   isContentAttribute,
 } from './contentSources.js';
 export type { ContentSide, ContentShape, ContentAttributeSource, ContentFlatMessageSource } from './contentSources.js';
+export { LATENCY_GROUP_BYS, COST_GROUP_BYS, LOOP_ORDERS, FAILURE_CAUSES } from './metricVocabulary.js';
+export type { LatencyGroupBy, CostGroupBy, LoopOrder, FailureCause } from './metricVocabulary.js';
+export {
+  PERCENTILE_LEVELS,
+  EXACT_PERCENTILE_LIMIT,
+  DIGEST_RELATIVE_ERROR,
+  TAIL_LEVEL,
+  MEDIAN_BAND,
+} from './latencyLevels.js';

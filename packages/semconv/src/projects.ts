@@ -4,3 +4,6 @@ export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** `ingest` keys may only send OTLP; `read` keys may only call the API. */
 export const API_KEY_KINDS = ['ingest', 'read'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
+/** The largest ingest quota a project may have, in spans per second. */
+export const MAX_SPANS_PER_SECOND_LIMIT = 4_000_000_000;

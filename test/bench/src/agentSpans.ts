@@ -1,6 +1,6 @@
-import type { AttributeValue, SpanRecord } from '@telltale/store';
+import type { SpanRecord, StoreRows } from '@telltale/store';
 
-type KeyValue = { key: string; value: AttributeValue };
+type KeyValue = { key: string; value: StoreRows.AttributeValue };
 
 /** A fresh flat string, as a protobuf decoder hands it over (not an interned literal, not a rope). */
 function fresh(s: string): string {

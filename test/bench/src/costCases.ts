@@ -1,4 +1,4 @@
-import { type CostGroupBy } from '@telltale/store';
+import { type CostGroupBy } from '@telltale/semconv';
 import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import { PLAIN_COST_SERIES, PLAIN_RUN_COST, PLAIN_UNPRICED, plainCostBreakdown } from './plainCostSql.js';

@@ -1,5 +1,5 @@
 import { autoInterval } from '@telltale/analytics';
-import { type LatencyGroupRow } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { PLAIN_COST_HISTOGRAM } from './plainCostSql.js';
 import type { BenchCase, ReferencePart } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
@@ -19,7 +19,7 @@ const TOP_N = 10;
 const HISTOGRAM_BUCKETS = 30;
 
 /** Store rows as baseline rows; quantiles only where exact (digest groups are approximate by design). */
-function latencyRow(r: LatencyGroupRow): LooseRow {
+function latencyRow(r: StoreRows.LatencyGroupRow): LooseRow {
   const q = r.digest ? {} : Object.fromEntries(r.quantilesNs.map((v, i) => [`q${i}`, v]));
   return { key: r.key, service: r.service, n: r.count, mean_ns: r.meanNs, max_ns: r.maxNs, ...q };
 }
@@ -28,7 +28,7 @@ function plainLatencyRows(rows: readonly LooseRow[]): LooseRow[] {
   return rows.map((r) => ({ ...r, ...Object.fromEntries((r.q as unknown[]).map((v, i) => [`q${i}`, v])) }));
 }
 
-function latencyPart(rows: readonly LatencyGroupRow[], keys: readonly string[]): ReferencePart {
+function latencyPart(rows: readonly StoreRows.LatencyGroupRow[], keys: readonly string[]): ReferencePart {
   return { keys, values: ['n', 'mean_ns', 'max_ns', 'q0', 'q1', 'q2', 'q3', 'q4'], rows: rows.map(latencyRow) };
 }
 

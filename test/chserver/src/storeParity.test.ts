@@ -1,10 +1,11 @@
+import { LATENCY_GROUP_BYS } from '@telltale/semconv';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
 import { DEFAULT_PRICES, firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
-import { LATENCY_GROUP_BYS, Store, type AnalyticsFilter } from '@telltale/store';
+import { Store, type AnalyticsFilter } from '@telltale/store';
 import { StoreInspector, runFilterOf } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChServer, type ChServerProcess } from './index.js';

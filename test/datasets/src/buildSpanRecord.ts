@@ -1,7 +1,7 @@
 import { OtelAttr, TelltaleAttr, VercelAiAttr } from '@telltale/semconv';
-import type { AttributeValue, SpanRecord } from '@telltale/store';
+import type { SpanRecord, StoreRows } from '@telltale/store';
 
-type KeyValue = { key: string; value: AttributeValue };
+type KeyValue = { key: string; value: StoreRows.AttributeValue };
 
 /** What a span of a generated run looks like before its times are placed in the window. */
 export interface SpanDraft {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAILURE_CAUSES, Store, type AnalyticsFilter } from '@telltale/store';
-import { LOOP_KINDS, type LoopThresholds } from '@telltale/semconv';
+import { Store, type AnalyticsFilter } from '@telltale/store';
+import { LOOP_KINDS, type LoopThresholds, FAILURE_CAUSES } from '@telltale/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES } from './defaultPrices.js';
 import { generateDataset, type Dataset } from './generateDataset.js';

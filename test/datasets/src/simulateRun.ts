@@ -1,5 +1,5 @@
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
-import type { AttributeValue, SpanRecord } from '@telltale/store';
+import type { SpanRecord, StoreRows } from '@telltale/store';
 import type { AgentSpec, DatasetSpec } from './DatasetSpec.js';
 import type { FailureCause, GapClass, RunTruth } from './DatasetTruth.js';
 import { planLoop } from './LoopPlan.js';
@@ -22,12 +22,12 @@ export interface RunResult {
 export interface SimulationContext {
   spec: DatasetSpec;
   weights: number[];
-  resources: Map<AgentSpec, ReadonlyArray<{ key: string; value: AttributeValue }>>;
+  resources: Map<AgentSpec, ReadonlyArray<{ key: string; value: StoreRows.AttributeValue }>>;
   windowNs: number;
 }
 
 export function simulationContext(spec: DatasetSpec): SimulationContext {
-  const resources = new Map<AgentSpec, ReadonlyArray<{ key: string; value: AttributeValue }>>();
+  const resources = new Map<AgentSpec, ReadonlyArray<{ key: string; value: StoreRows.AttributeValue }>>();
   for (const a of spec.agents) {
     resources.set(a, [
       { key: OtelAttr.serviceName, value: a.service },

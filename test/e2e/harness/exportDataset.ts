@@ -3,7 +3,9 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import type { AttributeValue, SpanRecord } from '@telltale/store';
+import type { SpanRecord, StoreRows } from '@telltale/store';
+
+type AttributeValue = StoreRows.AttributeValue;
 
 function otelValue(v: AttributeValue): OtelValue | undefined {
   if (typeof v === 'bigint') return Number(v);

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { type ApiKeyInfo, type Project, type Store } from '@telltale/store';
+import type { Store, StoreRows } from '@telltale/store';
 import { generateApiKey } from '../auth/apiKey.js';
 import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
@@ -30,7 +30,7 @@ export interface ProjectView {
 export interface KeyView {
   keyId: string;
   projectId: string;
-  kind: ApiKeyInfo['kind'];
+  kind: StoreRows.ApiKeyInfo['kind'];
   name: string;
   prefix: string;
   createdAtMs: number;
@@ -39,7 +39,7 @@ export interface KeyView {
 
 const projectViewOf =
   (droppedOf: ((projectId: string) => number) | undefined) =>
-  (p: Project): ProjectView => ({
+  (p: StoreRows.Project): ProjectView => ({
     id: p.id,
     name: p.name,
     maxSpansPerSecond: p.maxSpansPerSecond ?? null,
@@ -48,7 +48,7 @@ const projectViewOf =
     contentReadable: p.contentReadable,
     contentDroppedSpans: droppedOf?.(p.id) ?? 0,
   });
-const keyView = (k: ApiKeyInfo): KeyView => ({
+const keyView = (k: StoreRows.ApiKeyInfo): KeyView => ({
   keyId: k.keyId,
   projectId: k.projectId,
   kind: k.kind,
@@ -200,7 +200,7 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   return router;
 }
 
-async function existingProject(store: Store, projectId: string): Promise<Project> {
+async function existingProject(store: Store, projectId: string): Promise<StoreRows.Project> {
   const project = await store.auth.getProject(projectId);
   if (project === undefined)
     throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });

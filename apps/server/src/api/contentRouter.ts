@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { MAX_RUN_CONTENT_SPANS, type ContentHalf, type Store, type StoredSpanContent } from '@telltale/store';
+import { MAX_RUN_CONTENT_SPANS, type Store, type StoreRows } from '@telltale/store';
 import { API_ROUTES, type ContentSide, type SpanContent } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 
@@ -14,7 +14,7 @@ function parsed(text: string | undefined): unknown {
   }
 }
 
-function sideView(half: ContentHalf): ContentSide {
+function sideView(half: StoreRows.ContentHalf): ContentSide {
   const side: ContentSide = {};
   if (half.messages !== undefined) side.messages = half.messages;
   if (half.toolArguments !== undefined) side.toolArguments = parsed(half.toolArguments);
@@ -24,7 +24,7 @@ function sideView(half: ContentHalf): ContentSide {
 }
 
 /** A stored content row as the API answers it. */
-export function spanContentView(c: StoredSpanContent): SpanContent {
+export function spanContentView(c: StoreRows.StoredSpanContent): SpanContent {
   return {
     traceId: c.traceId,
     spanId: c.spanId,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FailureBreakdown, FailureSeries, LoopRateSeries, LoopsReport } from '@telltale/analytics';
-import type { AnalyticsFilter, RunCause, RunLoopFlag } from '@telltale/store';
+import type { AnalyticsFilter, StoreRows } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema } from '../config.js';
 import { startServer, type RunningServer } from '../http/startServer.js';
@@ -124,10 +124,12 @@ describe('/loops', () => {
   });
 
   it('per-run flags for the run ids asked', async () => {
-    const all = await get<{ runs: RunLoopFlag[] }>(`/loops/runs?${window}`);
+    const all = await get<{ runs: StoreRows.RunLoopFlag[] }>(`/loops/runs?${window}`);
     expect(all.body.runs).toHaveLength(6);
     const ids = all.body.runs.slice(0, 2).map((r) => r.runId);
-    const some = await get<{ runs: RunLoopFlag[] }>(`/loops/runs?${window}&runIds=${ids.join(',')},not-a-run`);
+    const some = await get<{ runs: StoreRows.RunLoopFlag[] }>(
+      `/loops/runs?${window}&runIds=${ids.join(',')},not-a-run`,
+    );
     expect(some.body.runs.map((r) => r.runId).sort()).toEqual([...ids].sort());
     expect(some.body.runs.every((r) => r.kinds.includes('repeated_action'))).toBe(true);
   });
@@ -147,7 +149,7 @@ describe('/failures', () => {
     const series = await get<FailureSeries>(`/failures/series?${window}&interval=900`);
     expect(series.body.intervalSeconds).toBe(900);
     expect(series.body).toEqual(roundTrip(await server.analytics.failureSeries(filter, { intervalSeconds: 900 })));
-    const perRun = await get<{ runs: RunCause[] }>(`/failures/runs?${window}`);
+    const perRun = await get<{ runs: StoreRows.RunCause[] }>(`/failures/runs?${window}`);
     expect(perRun.body.runs.map((r) => r.cause).sort()).toEqual(['loop', 'loop', 'tool_failure']);
   });
 });

@@ -1,5 +1,5 @@
 import type { ApiKeyKind } from '@telltale/semconv';
-import type { ApiKeyRecord, Project } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { parseApiKey, secretMatches } from './apiKey.js';
 
 /** What the cache loads from the store: every key (with its secret's hash) and every project. */
@@ -10,8 +10,8 @@ export interface ProjectContentPolicy {
 }
 
 export interface KeySnapshot {
-  keys: readonly ApiKeyRecord[];
-  projects: readonly Project[];
+  keys: readonly StoreRows.ApiKeyRecord[];
+  projects: readonly StoreRows.Project[];
 }
 
 export interface KeyCacheOptions {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { API_KEY_KINDS, TelltaleError, TelltaleErrorCode, type ApiKeyKind } from '@telltale/semconv';
-import type { ApiKeyInfo, Project } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { z } from 'zod';
 import { generateApiKey } from '../auth/apiKey.js';
 import { ApiClient, ApiResponseError } from './ApiClient.js';
@@ -9,13 +9,17 @@ import { addStoreOptions, withStore, type StoreOptions } from './storeOptions.js
 
 /** What `projects` and `keys` do, the same whether through a running server's admin API or the store directly. */
 export interface AdminBackend {
-  listProjects(): Promise<Project[]>;
-  createProject(input: { id: string; name?: string; maxSpansPerSecond?: number }): Promise<Project>;
-  updateProject(id: string, change: { name?: string; maxSpansPerSecond?: number | null }): Promise<Project>;
-  listKeys(projectId: string): Promise<ApiKeyInfo[]>;
+  listProjects(): Promise<StoreRows.Project[]>;
+  createProject(input: { id: string; name?: string; maxSpansPerSecond?: number }): Promise<StoreRows.Project>;
+  updateProject(id: string, change: { name?: string; maxSpansPerSecond?: number | null }): Promise<StoreRows.Project>;
+  listKeys(projectId: string): Promise<StoreRows.ApiKeyInfo[]>;
   /** The new key's info and the whole key (shown once). */
-  createKey(input: { projectId: string; kind: ApiKeyKind; name?: string }): Promise<{ info: ApiKeyInfo; key: string }>;
-  revokeKey(keyId: string): Promise<ApiKeyInfo>;
+  createKey(input: {
+    projectId: string;
+    kind: ApiKeyKind;
+    name?: string;
+  }): Promise<{ info: StoreRows.ApiKeyInfo; key: string }>;
+  revokeKey(keyId: string): Promise<StoreRows.ApiKeyInfo>;
 }
 
 /** `--endpoint` picks the server's admin API; without it the store is opened directly (a stopped server, a shared ClickHouse). */
@@ -102,7 +106,7 @@ const KeyView = z.object({
   createdAtMs: z.number(),
   revokedAtMs: z.number().nullable(),
 });
-const toProject = (p: z.infer<typeof ProjectView>): Project => ({
+const toProject = (p: z.infer<typeof ProjectView>): StoreRows.Project => ({
   id: p.id,
   name: p.name,
   maxSpansPerSecond: p.maxSpansPerSecond ?? undefined,
@@ -110,7 +114,7 @@ const toProject = (p: z.infer<typeof ProjectView>): Project => ({
   contentStored: p.contentStored,
   contentReadable: p.contentReadable,
 });
-const toKey = (k: z.infer<typeof KeyView>): ApiKeyInfo => ({
+const toKey = (k: z.infer<typeof KeyView>): StoreRows.ApiKeyInfo => ({
   keyId: k.keyId,
   projectId: k.projectId,
   kind: k.kind,

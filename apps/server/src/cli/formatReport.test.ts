@@ -6,7 +6,7 @@ import {
   reliabilityReport,
   type LoopsReport,
 } from '@telltale/analytics';
-import type { RunCostStats, StepGroupStats } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './formatReport.js';
 
@@ -16,7 +16,7 @@ const step = (
   anyOk: number,
   firstOk: number,
   recovered: number,
-): StepGroupStats => ({
+): StoreRows.StepGroupStats => ({
   agent: 'support',
   service: 'svc',
   stepName,
@@ -50,7 +50,7 @@ const reliability = reliabilityReport(
   ],
 );
 
-const costStats: RunCostStats = {
+const costStats: StoreRows.RunCostStats = {
   runs: 103,
   successRuns: 80,
   failureRuns: 20,

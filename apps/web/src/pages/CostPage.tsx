@@ -1,3 +1,4 @@
+import { type CostGroupBy } from '@telltale/semconv';
 import { useMemo } from 'react';
 import { BarList } from '../components/BarList';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
@@ -12,7 +13,6 @@ import { prepareHistogram } from '../prepare/prepareHistogram';
 import { prepareCostBars, prepareCostDistribution, prepareCostSeries, trimEmptyEnds } from '../prepare/prepareCost';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
-import type { CostGroupBy } from '@telltale/api-contract';
 import { usd } from '../units';
 
 const money = (v: number): string => formatUsd(usd(v));

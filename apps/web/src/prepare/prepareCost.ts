@@ -1,4 +1,5 @@
-import type { CostBreakdown, CostSeries, CostSummary, FailureBreakdown, FailureCause } from '@telltale/api-contract';
+import { type FailureCause } from '@telltale/semconv';
+import type { CostBreakdown, CostSeries, CostSummary, FailureBreakdown } from '@telltale/api-contract';
 import { formatCount, formatPercent, formatUsd } from '../format';
 import type { Usd } from '../units';
 

@@ -1,7 +1,4 @@
-import { LOOP_KINDS, type LoopKind } from '@telltale/semconv';
-
-export const LOOP_ORDERS = ['recent', 'wasted_cost', 'wasted_time'] as const;
-export type LoopOrder = (typeof LOOP_ORDERS)[number];
+import { LOOP_KINDS, LOOP_ORDERS, type LoopKind, type LoopOrder } from '@telltale/semconv';
 
 export const LOOPS_PAGE_SIZE = 50;
 

@@ -1,19 +1,13 @@
+import { type FailureCause, FAILURE_CAUSES } from '@telltale/semconv';
 import type {
   AlertMetric,
   AlertRule,
   AlertRuleSpec,
   Comparison,
-  FailureCause,
   AlertFilterKey,
   Percentile,
 } from '@telltale/api-contract';
-import {
-  alertRuleSpecSchema,
-  FAILURE_CAUSES,
-  ALERT_FILTER_KEYS,
-  METRICS_WITH_PERCENTILE,
-  PERCENTILES,
-} from '@telltale/api-contract';
+import { alertRuleSpecSchema, ALERT_FILTER_KEYS, METRICS_WITH_PERCENTILE, PERCENTILES } from '@telltale/api-contract';
 import { formatSeconds, parseSecondsInput } from './prepareAlertValues';
 
 /**

@@ -1,5 +1,5 @@
-import type { FailureCause, RunCauses, RunLoopFlags } from '@telltale/api-contract';
-import type { LoopKind } from '@telltale/semconv';
+import type { FailureCause, LoopKind } from '@telltale/semconv';
+import type { RunCauses, RunLoopFlags } from '@telltale/api-contract';
 import type { RunAnnotations } from './prepareRunsTable';
 
 /** Failure causes and loop kinds by run id, from the two per-run analytics answers (either may still be loading). */

@@ -1,5 +1,5 @@
-import type { FailureCause, RunOutcome, RunSummary } from '@telltale/api-contract';
-import { LOOP_KIND_SHORT_LABELS, type LoopKind } from '@telltale/semconv';
+import { type FailureCause, LOOP_KIND_SHORT_LABELS, type LoopKind } from '@telltale/semconv';
+import type { RunOutcome, RunSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { sessionRunsHref, shortSessionId } from './sessionsFilters';

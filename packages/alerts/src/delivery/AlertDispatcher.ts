@@ -1,4 +1,4 @@
-import { type DeliveryAttempt, type Store, type StoredNotification } from '@telltale/store';
+import type { Store, StoreRows } from '@telltale/store';
 import { postWebhook } from './postWebhook.js';
 import { DEFAULT_RETRY, decide, type AttemptOutcome, type RetryOptions } from './retryPolicy.js';
 import { signWebhook } from './signWebhook.js';
@@ -73,7 +73,9 @@ export class AlertDispatcher {
   }
 
   /** One attempt of one notification, logged and recorded; what came of it. */
-  async attempt(n: StoredNotification): Promise<{ outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
+  async attempt(
+    n: StoreRows.StoredNotification,
+  ): Promise<{ outcome: AttemptOutcome; attempt: StoreRows.DeliveryAttempt }> {
     this.inFlight.add(n.notificationId);
     try {
       const sent = await this.send(n);
@@ -84,7 +86,9 @@ export class AlertDispatcher {
     }
   }
 
-  private async send(n: StoredNotification): Promise<{ outcome: AttemptOutcome; attempt: DeliveryAttempt }> {
+  private async send(
+    n: StoreRows.StoredNotification,
+  ): Promise<{ outcome: AttemptOutcome; attempt: StoreRows.DeliveryAttempt }> {
     const store = this.opts.store;
     const destination = await store.alerts.getAlertDestination(n.projectId, n.destinationId);
     const number = n.attempts + 1;
@@ -108,7 +112,7 @@ export class AlertDispatcher {
       outcome = decide(result, number, this.retry, this.clock());
     }
     const now = this.clock();
-    const attempt: DeliveryAttempt = {
+    const attempt: StoreRows.DeliveryAttempt = {
       projectId: n.projectId,
       notificationId: n.notificationId,
       attempt: number,

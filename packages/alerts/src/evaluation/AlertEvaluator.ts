@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Store, type StoredAlertState } from '@telltale/store';
+import type { Store, StoreRows } from '@telltale/store';
 import { breaches, type AlertRule } from '../rules/AlertRule.js';
 import type { Observation } from '../rules/measureRule.js';
 import { fromStoredRule, newId } from '../rules/ruleRecords.js';
@@ -50,7 +50,7 @@ const RECONCILE_WINDOW_MS = 24 * 3_600_000;
 const LIVE_RULES_TTL_MS = 1_000;
 
 export class AlertEvaluator implements AlertEventSink {
-  private readonly states = new Map<string, StoredAlertState>();
+  private readonly states = new Map<string, StoreRows.StoredAlertState>();
   private readonly nextEvalAt = new Map<string, number>();
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
@@ -154,7 +154,7 @@ export class AlertEvaluator implements AlertEventSink {
   }
 
   /** The current states of a project (as kept in memory, equal to the stored ones). */
-  statesOf(projectId: string): StoredAlertState[] {
+  statesOf(projectId: string): StoreRows.StoredAlertState[] {
     return [...this.states.values()].filter((s) => s.projectId === projectId);
   }
 
@@ -169,7 +169,7 @@ export class AlertEvaluator implements AlertEventSink {
     const k = key(rule.projectId, rule.id, groupKey);
     const prev = this.states.get(k);
     const t = advance(prev === undefined ? initialState(now) : toSeries(prev), verdict, timing, now, () => newId('ep'));
-    const stored: StoredAlertState = {
+    const stored: StoreRows.StoredAlertState = {
       ...t.next,
       projectId: rule.projectId,
       ruleId: rule.id,
@@ -199,7 +199,7 @@ export class AlertEvaluator implements AlertEventSink {
     if (t.notify !== undefined) await this.enqueue(rule, stored);
   }
 
-  private async enqueue(rule: AlertRule, state: StoredAlertState): Promise<void> {
+  private async enqueue(rule: AlertRule, state: StoreRows.StoredAlertState): Promise<void> {
     const written = await enqueueNotifications(
       this.opts.store,
       rule,
@@ -255,6 +255,12 @@ function matchesLabels(rule: AlertRule, labels: Readonly<Record<string, string>>
 }
 
 /** The stored state as the state machine sees it (states and kinds are only ever written by it). */
-function toSeries({ projectId: _p, ruleId: _r, groupKey: _g, labels: _l, ...s }: StoredAlertState): SeriesState {
+function toSeries({
+  projectId: _p,
+  ruleId: _r,
+  groupKey: _g,
+  labels: _l,
+  ...s
+}: StoreRows.StoredAlertState): SeriesState {
   return { ...s, state: s.state as AlertStateName, notifyKind: s.notifyKind as NotifyKind | '' };
 }

@@ -1,5 +1,5 @@
 import { ALERT_STATES, type AlertStateName } from '@telltale/api-contract';
-import type { StoredAlertState } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 
 /**
  * The per-(rule, group) state machine, pure (time comes in as `nowMs`):
@@ -20,7 +20,7 @@ export type NotifyKind = 'firing' | 'resolved';
 
 /** What the state machine keeps per (rule, group): the stored state without its identity and labels. */
 export type SeriesState = Omit<
-  StoredAlertState,
+  StoreRows.StoredAlertState,
   'projectId' | 'ruleId' | 'groupKey' | 'labels' | 'state' | 'notifyKind'
 > & {
   state: AlertStateName;

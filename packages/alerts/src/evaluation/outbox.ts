@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Store, type StoredAlertState, type StoredNotification } from '@telltale/store';
+import type { Store, StoreRows } from '@telltale/store';
 import {
   DESTINATION_FORMATS,
   formatPayload,
@@ -39,7 +39,7 @@ export function isFormat(format: string): format is DestinationFormat {
 }
 
 /** The notice a state's last notification decision describes. */
-export function noticeOf(rule: AlertRule, state: StoredAlertState, dashboardUrl: string): AlertNotice {
+export function noticeOf(rule: AlertRule, state: StoreRows.StoredAlertState, dashboardUrl: string): AlertNotice {
   const status = state.notifyKind === 'resolved' ? 'resolved' : 'firing';
   const base = { rule, value: state.lastValue, sampleSize: state.lastSample, status } as const;
   return {
@@ -66,7 +66,7 @@ export function noticeOf(rule: AlertRule, state: StoredAlertState, dashboardUrl:
 export async function enqueueNotifications(
   store: Store,
   rule: AlertRule,
-  state: StoredAlertState,
+  state: StoreRows.StoredAlertState,
   dashboardUrl: string,
   nowMs: number,
 ): Promise<number> {
@@ -87,7 +87,7 @@ export async function enqueueNotifications(
     wanted.map((w) => w.id),
   );
   const notice = noticeOf(rule, state, dashboardUrl);
-  const rows: StoredNotification[] = [];
+  const rows: StoreRows.StoredNotification[] = [];
   for (const w of wanted) {
     if (existing.has(w.id)) continue;
     const destination = await store.alerts.getAlertDestination(state.projectId, w.destinationId);

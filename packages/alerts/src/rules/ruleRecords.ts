@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { StoredAlertRule } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { AlertRuleSpecSchema, type AlertRule, type AlertRuleSpec } from './AlertRule.js';
 
 /** `prefix_` + 20 hex digits, e.g. `rule_…`, `dst_…`, `ep_…`. */
@@ -7,7 +7,7 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(10).toString('hex')}`;
 }
 
-export function toStoredRule(rule: AlertRule): StoredAlertRule {
+export function toStoredRule(rule: AlertRule): StoreRows.StoredAlertRule {
   const { id, projectId, createdAtMs, updatedAtMs, enabled, ...spec } = rule;
   return {
     projectId,
@@ -21,7 +21,7 @@ export function toStoredRule(rule: AlertRule): StoredAlertRule {
 }
 
 /** The rule of a stored row; undefined when its definition no longer parses (reported by the caller). */
-export function fromStoredRule(stored: StoredAlertRule): AlertRule | undefined {
+export function fromStoredRule(stored: StoreRows.StoredAlertRule): AlertRule | undefined {
   let json: unknown;
   try {
     json = JSON.parse(stored.definition);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TelltaleError } from '@telltale/semconv';
-import { Store, type AnalyticsFilter, type ModelPriceOverride, type SpanRecord } from '@telltale/store';
+import { Store, type AnalyticsFilter, type SpanRecord, type StoreRows } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Analytics } from '../Analytics.js';
 
@@ -85,7 +85,7 @@ const runSpans = (projectId: string): SpanRecord[] => [
   span(projectId, 'llm', { parentSpanId: 'root'.padEnd(16, '0'), model: 'in-house-llm', inputTokens: MTOK }),
 ];
 
-const price = (model: string, input: number, cached: number, output: number): ModelPriceOverride => ({
+const price = (model: string, input: number, cached: number, output: number): StoreRows.ModelPriceOverride => ({
   model,
   inputPerMTok: input,
   cachedInputPerMTok: cached,

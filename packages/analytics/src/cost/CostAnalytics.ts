@@ -1,16 +1,5 @@
-import {
-  type AnalyticsFilter,
-  type CostGroupBy,
-  type ModelPriceOverride,
-  type Page,
-  type PriceTable,
-  type RunFilter,
-  type SessionFilter,
-  type SessionSummary,
-  type RunSummary,
-  type SpanDetail,
-  type Store,
-} from '@telltale/store';
+import { type CostGroupBy } from '@telltale/semconv';
+import type { AnalyticsFilter, PriceTable, Store, StoreRows } from '@telltale/store';
 import { costBreakdown, type CostBreakdown } from './costBreakdown.js';
 import { costReport, type CostSummary, type LoopingRunCost } from './costReport.js';
 import { bucketRange, costSeries, type CostSeries } from './costSeries.js';
@@ -82,7 +71,7 @@ export class CostAnalytics {
   }
 
   /** Sets the project's price of one model (replacing the bundled one, if any). */
-  async setPrice(projectId: string, price: ModelPriceOverride): Promise<void> {
+  async setPrice(projectId: string, price: StoreRows.ModelPriceOverride): Promise<void> {
     try {
       await this.store.prices.upsertModelPrice(projectId, price); // a bad price is a BAD_REQUEST
     } finally {
@@ -100,16 +89,25 @@ export class CostAnalytics {
   }
 
   /** The runs list, costs priced with the project's table. */
-  async listRuns(filter: RunFilter, page: Page): Promise<{ runs: RunSummary[]; total: number }> {
+  async listRuns(
+    filter: StoreRows.RunFilter,
+    page: StoreRows.Page,
+  ): Promise<{ runs: StoreRows.RunSummary[]; total: number }> {
     return this.store.runs.listRuns(filter, page, await this.pricesFor(filter.projectId));
   }
 
   /** Sessions / conversations, costs priced with the project's table. */
-  async listSessions(filter: SessionFilter, page: Page): Promise<{ sessions: SessionSummary[]; total: number }> {
+  async listSessions(
+    filter: StoreRows.SessionFilter,
+    page: StoreRows.Page,
+  ): Promise<{ sessions: StoreRows.SessionSummary[]; total: number }> {
     return this.store.runs.listSessions(filter, page, await this.pricesFor(filter.projectId));
   }
 
-  async getRun(projectId: string, runId: string): Promise<{ run: RunSummary; spans: SpanDetail[] } | undefined> {
+  async getRun(
+    projectId: string,
+    runId: string,
+  ): Promise<{ run: StoreRows.RunSummary; spans: StoreRows.SpanDetail[] } | undefined> {
     return this.store.runs.getRun(projectId, runId, await this.pricesFor(projectId));
   }
 }

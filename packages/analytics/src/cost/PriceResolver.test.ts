@@ -1,4 +1,4 @@
-import type { StoredModelPrice } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import type { ModelPrice } from './bundledPrices.js';
 import { PriceResolver } from './PriceResolver.js';
@@ -7,7 +7,7 @@ const BUNDLED: ModelPrice[] = [
   { model: 'a', inputPerMTok: 1, cachedInputPerMTok: 0.5, outputPerMTok: 2, asOf: '2025-01-01', source: 'vendor' },
   { model: 'b', inputPerMTok: 3, cachedInputPerMTok: 1, outputPerMTok: 6, asOf: '2025-01-01', source: 'vendor' },
 ];
-const override = (model: string, inputPerMTok: number): StoredModelPrice => ({
+const override = (model: string, inputPerMTok: number): StoreRows.StoredModelPrice => ({
   model,
   inputPerMTok,
   cachedInputPerMTok: 0,

@@ -1,4 +1,4 @@
-import type { PriceTable, StoredModelPrice } from '@telltale/store';
+import type { PriceTable, StoreRows } from '@telltale/store';
 import { BUNDLED_PRICES, type ModelPrice } from './bundledPrices.js';
 import { resolvePriceTable } from './priceTable.js';
 
@@ -19,7 +19,7 @@ export interface PriceResolverOptions {
 }
 
 interface Entry {
-  overrides: Promise<readonly StoredModelPrice[]>;
+  overrides: Promise<readonly StoreRows.StoredModelPrice[]>;
   table: Promise<PriceTable>;
   loadedAt: number;
 }
@@ -37,7 +37,7 @@ export class PriceResolver {
   private readonly now: () => number;
 
   constructor(
-    private readonly loadOverrides: (projectId: string) => Promise<readonly StoredModelPrice[]>,
+    private readonly loadOverrides: (projectId: string) => Promise<readonly StoreRows.StoredModelPrice[]>,
     opts: PriceResolverOptions = {},
   ) {
     this.ttlMs = opts.ttlMs ?? 60_000;

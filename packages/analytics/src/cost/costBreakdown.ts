@@ -1,6 +1,7 @@
-import type { CostGroup, CostGroupBy } from '@telltale/store';
+import { type CostGroupBy } from '@telltale/semconv';
+import type { StoreRows } from '@telltale/store';
 
-export interface CostBreakdownRow extends CostGroup {
+export interface CostBreakdownRow extends StoreRows.CostGroup {
   /** Of the breakdown's total cost (0 when nothing was spent). */
   share: number;
 }
@@ -14,7 +15,7 @@ export interface CostBreakdown {
 }
 
 /** Pure: shares of the total per group. */
-export function costBreakdown(groupBy: CostGroupBy, groups: readonly CostGroup[]): CostBreakdown {
+export function costBreakdown(groupBy: CostGroupBy, groups: readonly StoreRows.CostGroup[]): CostBreakdown {
   const totalUsd = groups.reduce((sum, g) => sum + g.costUsd, 0);
   return { groupBy, totalUsd, rows: groups.map((g) => ({ ...g, share: totalUsd > 0 ? g.costUsd / totalUsd : 0 })) };
 }

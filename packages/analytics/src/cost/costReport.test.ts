@@ -1,8 +1,8 @@
-import type { RunCostStats } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { costReport } from './costReport.js';
 
-const STATS: RunCostStats = {
+const STATS: StoreRows.RunCostStats = {
   runs: 10,
   successRuns: 6,
   failureRuns: 3,

@@ -1,4 +1,4 @@
-import type { RunCostStats, UnpricedUsage } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 
 /** Cost of the runs a loop detection flagged (RELIABILITY-MATH "Loops"), as the loop queries report it. */
 export interface LoopingRunCost {
@@ -37,13 +37,13 @@ export interface CostSummary {
   looping: Required<LoopingRunCost> | null;
   tokens: { input: number; cachedInput: number; output: number };
   /** Usage that no price covers (counted as $0): add a price for these models. */
-  unpriced: { spans: number; byModel: UnpricedUsage[] };
+  unpriced: { spans: number; byModel: StoreRows.UnpricedUsage[] };
 }
 
 /** Pure: the summary from the run cost aggregates (and loop costs when known). */
 export function costReport(
-  stats: RunCostStats,
-  unpriced: readonly UnpricedUsage[],
+  stats: StoreRows.RunCostStats,
+  unpriced: readonly StoreRows.UnpricedUsage[],
   looping: LoopingRunCost | null = null,
 ): CostSummary {
   const loopingUsd = looping === null ? null : looping.costUsd;

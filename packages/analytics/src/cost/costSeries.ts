@@ -1,4 +1,4 @@
-import type { CostBucket } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** More buckets than this in one series is a request error. */
@@ -7,7 +7,7 @@ export const MAX_COST_BUCKETS = 10_000;
 export interface CostSeries {
   intervalSeconds: number;
   /** Every bucket of the window in order, empty ones as zeros. */
-  buckets: CostBucket[];
+  buckets: StoreRows.CostBucket[];
 }
 
 /** The first and last bucket starts (ms) of a window; throws BAD_REQUEST beyond MAX_COST_BUCKETS. */
@@ -35,7 +35,7 @@ export function bucketRange(fromMs: number, toMs: number, intervalSeconds: numbe
  * holding `toMs − 1` (buckets align to the epoch).
  */
 export function costSeries(
-  rows: readonly CostBucket[],
+  rows: readonly StoreRows.CostBucket[],
   fromMs: number,
   toMs: number,
   intervalSeconds: number,
@@ -43,7 +43,7 @@ export function costSeries(
   const step = intervalSeconds * 1000;
   const { first, last } = bucketRange(fromMs, toMs, intervalSeconds);
   const byStart = new Map(rows.map((r) => [r.bucketStartMs, r]));
-  const buckets: CostBucket[] = [];
+  const buckets: StoreRows.CostBucket[] = [];
   for (let t = first; t <= last; t += step) {
     buckets.push(
       byStart.get(t) ?? {

@@ -1,4 +1,5 @@
-import { FAILURE_CAUSES, type FailureBucket, type FailureCause } from '@telltale/store';
+import { FAILURE_CAUSES, type FailureCause } from '@telltale/semconv';
+import type { StoreRows } from '@telltale/store';
 
 export interface CauseShare {
   cause: FailureCause;
@@ -38,7 +39,7 @@ export function failureBreakdown(counts: Readonly<Record<FailureCause, number>>)
   };
 }
 
-export function failureSeries(buckets: readonly FailureBucket[], intervalSeconds: number): FailureSeries {
+export function failureSeries(buckets: readonly StoreRows.FailureBucket[], intervalSeconds: number): FailureSeries {
   return {
     intervalSeconds,
     points: buckets.map((b) => ({

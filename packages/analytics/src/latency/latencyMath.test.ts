@@ -1,11 +1,11 @@
-import type { LatencyGroupRow, LatencySeriesRow, TailAttributionRows } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { latencyPercentiles } from './latencyPercentiles.js';
 import { autoInterval, isLatencyInterval, latencySeries } from './latencySeries.js';
 import { tailAttribution } from './tailAttribution.js';
 
 const S = 1_000_000_000n;
-const row = (key: string, count: number, digest = false): LatencyGroupRow => ({
+const row = (key: string, count: number, digest = false): StoreRows.LatencyGroupRow => ({
   key,
   service: '',
   count,
@@ -46,7 +46,7 @@ describe('latency series', () => {
   });
 
   it('groups rows into time-ordered series, largest first', () => {
-    const rows: LatencySeriesRow[] = [
+    const rows: StoreRows.LatencySeriesRow[] = [
       { ...row('small', 1), bucketStartMs: 60_000 },
       { ...row('big', 3), bucketStartMs: 120_000 },
       { ...row('big', 2, true), bucketStartMs: 60_000 },
@@ -62,7 +62,7 @@ describe('latency series', () => {
 });
 
 describe('tail attribution', () => {
-  const base: TailAttributionRows = {
+  const base: StoreRows.TailAttributionRows = {
     completedRuns: 200,
     p99Ns: 400,
     p45Ns: 95,

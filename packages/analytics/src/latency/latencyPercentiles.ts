@@ -3,8 +3,8 @@ import {
   EXACT_PERCENTILE_LIMIT,
   PERCENTILE_LEVELS,
   type LatencyGroupBy,
-  type LatencyGroupRow,
-} from '@telltale/store';
+} from '@telltale/semconv';
+import type { StoreRows } from '@telltale/store';
 
 /** How a group's percentiles were computed. */
 export type PercentileAccuracy =
@@ -46,7 +46,7 @@ export interface LatencyPercentiles {
 }
 
 /** A store row's quantile array as named percentiles, with how they were computed. */
-export function latencyStats(row: LatencyGroupRow): LatencyStats {
+export function latencyStats(row: StoreRows.LatencyGroupRow): LatencyStats {
   const q = (i: number): number => row.quantilesNs[i] ?? Number.NaN;
   return {
     count: row.count,
@@ -59,7 +59,7 @@ export function latencyStats(row: LatencyGroupRow): LatencyStats {
 
 /** RELIABILITY-MATH "Latency": percentiles per group, exact up to the limit. */
 export function latencyPercentiles(
-  rows: readonly LatencyGroupRow[],
+  rows: readonly StoreRows.LatencyGroupRow[],
   groupBy: LatencyGroupBy,
   exactLimit = EXACT_PERCENTILE_LIMIT,
 ): LatencyPercentiles {

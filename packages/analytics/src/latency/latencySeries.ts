@@ -1,4 +1,5 @@
-import type { LatencyGroupBy, LatencySeriesRow } from '@telltale/store';
+import { type LatencyGroupBy } from '@telltale/semconv';
+import type { StoreRows } from '@telltale/store';
 import { latencyStats, type LatencyStats } from './latencyPercentiles.js';
 
 /** Bucket widths a series may use, in seconds. */
@@ -43,7 +44,7 @@ export function autoInterval(windowNs: bigint): LatencyIntervalSeconds {
 
 /** Store rows (group × bucket, largest groups first) as one series per group. */
 export function latencySeries(
-  rows: readonly LatencySeriesRow[],
+  rows: readonly StoreRows.LatencySeriesRow[],
   groupBy: LatencyGroupBy,
   intervalSeconds: LatencyIntervalSeconds,
 ): LatencySeries {

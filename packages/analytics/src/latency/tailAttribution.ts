@@ -1,9 +1,10 @@
-import { MEDIAN_BAND, TAIL_LEVEL, type TailAttributionRows, type TailTimeKind } from '@telltale/store';
+import { MEDIAN_BAND, TAIL_LEVEL } from '@telltale/semconv';
+import type { StoreRows } from '@telltale/store';
 
 export interface TailStepShare {
   /** The step name; '' for the run root's own time (`run`) and for spans that are not steps (`other`). */
   stepName: string;
-  kind: TailTimeKind;
+  kind: StoreRows.TailTimeKind;
   /** Self time of the step in the tail runs / the tail runs' total duration. */
   tailShare: number;
   medianShare: number;
@@ -35,7 +36,7 @@ export interface TailAttribution {
  * time over the group's summed run durations; self time of parallel children
  * counts for each, so shares can add up to more than 1.
  */
-export function tailAttribution(rows: TailAttributionRows): TailAttribution {
+export function tailAttribution(rows: StoreRows.TailAttributionRows): TailAttribution {
   const share = (ns: number, total: number): number => (total > 0 ? ns / total : 0);
   const steps = rows.steps.map((s) => {
     const tailShare = share(s.tailSelfNs, rows.tailRunNs);

@@ -1,13 +1,11 @@
+import type { AnalyticsFilter, PriceTable, Store, StoreRows } from '@telltale/store';
 import {
-  type AgentStepMedian,
-  type AnalyticsFilter,
+  TelltaleError,
+  TelltaleErrorCode,
+  type LoopKind,
+  type LoopThresholds,
   type LoopOrder,
-  type PriceTable,
-  type RunCause,
-  type RunLoopFlag,
-  type Store,
-} from '@telltale/store';
-import { TelltaleError, TelltaleErrorCode, type LoopKind, type LoopThresholds } from '@telltale/semconv';
+} from '@telltale/semconv';
 import {
   failureBreakdown,
   failureSeries,
@@ -57,7 +55,7 @@ export class LoopAnalytics {
   private async context(
     filter: AnalyticsFilter,
     opts: LoopOptions,
-  ): Promise<{ prices: PriceTable; t: LoopThresholds; medians: AgentStepMedian[] | undefined }> {
+  ): Promise<{ prices: PriceTable; t: LoopThresholds; medians: StoreRows.AgentStepMedian[] | undefined }> {
     const t = resolveLoopThresholds(opts.thresholds);
     const prices = await this.pricesFor(filter.projectId);
     const restricted = (filter.runIds?.length ?? 0) > 0;
@@ -96,7 +94,7 @@ export class LoopAnalytics {
   }
 
   /** The filter's looping runs with their kinds and waste (for the runs list: pass `runIds`). */
-  async runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunLoopFlag[]> {
+  async runLoopFlags(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<StoreRows.RunLoopFlag[]> {
     const { prices, t, medians } = await this.context(filter, opts);
     return this.store.metrics.runLoopFlags(filter, prices, t, medians);
   }
@@ -126,7 +124,7 @@ export class LoopAnalytics {
   }
 
   /** The primary cause of each failed run of the filter (for the runs list: pass `runIds`). */
-  async runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<RunCause[]> {
+  async runCauses(filter: AnalyticsFilter, opts: LoopOptions = {}): Promise<StoreRows.RunCause[]> {
     const { prices, t, medians } = await this.context(filter, opts);
     return this.store.metrics.runCauses(filter, prices, t, medians);
   }

@@ -1,4 +1,4 @@
-import type { LoopRateBucket } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import type { LoopThresholds } from '@telltale/semconv';
 
 export interface LoopRatePoint {
@@ -17,7 +17,7 @@ export interface LoopRateSeries {
 }
 
 export function loopRateSeries(
-  buckets: readonly LoopRateBucket[],
+  buckets: readonly StoreRows.LoopRateBucket[],
   intervalSeconds: number,
   thresholds: LoopThresholds,
 ): LoopRateSeries {

@@ -1,4 +1,4 @@
-import { type LoopPage, type LoopStepRow, type LoopTotals, type RunOutcomeValue } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { LOOP_KIND_OF_VARIANT, type LoopKind, type LoopThresholds, type LoopVariant } from '@telltale/semconv';
 import { detectLoops, type LoopDetection, type LoopStep } from './detectLoops.js';
 
@@ -24,7 +24,7 @@ export interface LoopDetectionView {
   runId: string;
   agent: string;
   service: string;
-  runOutcome: RunOutcomeValue;
+  runOutcome: StoreRows.RunOutcomeValue;
   runStartUnixNano: string;
   kind: LoopKind;
   variant: LoopVariant;
@@ -44,13 +44,13 @@ export interface LoopsReport {
   /** Runs looked at. */
   runs: number;
   /** Per kind: runs flagged, detections, and wasted time / cost (each wasted span once). */
-  byKind: Record<LoopKind, LoopTotals>;
+  byKind: Record<LoopKind, StoreRows.LoopTotals>;
   /** All kinds together: a span wasted by several detections counts once. */
-  overall: LoopTotals;
+  overall: StoreRows.LoopTotals;
   thresholds: LoopThresholds;
 }
 
-export function toLoopStep(r: LoopStepRow): LoopStep {
+export function toLoopStep(r: StoreRows.LoopStepRow): LoopStep {
   return {
     spanId: r.spanId,
     startNs: BigInt(r.startNs),
@@ -90,8 +90,8 @@ function evidenceOf(d: LoopDetection | undefined, agentMedianSteps: number | nul
  * evidence.
  */
 export function loopReport(
-  page: LoopPage,
-  steps: readonly LoopStepRow[],
+  page: StoreRows.LoopPage,
+  steps: readonly StoreRows.LoopStepRow[],
   thresholds: LoopThresholds,
   paging: { limit: number; offset: number },
 ): LoopsReport {

@@ -1,4 +1,4 @@
-import type { CurvePoint } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import type { Estimate } from '../stats/Interval.js';
 import { wilson } from '../stats/wilson.js';
 
@@ -22,7 +22,7 @@ export interface CompoundingCurve {
  * its run count (least squares, golden-section search on p̄ ∈ [0, 1]; the
  * loss is unimodal in p̄ for these curves).
  */
-export function compoundingCurve(points: readonly CurvePoint[]): CompoundingCurve {
+export function compoundingCurve(points: readonly StoreRows.CurvePoint[]): CompoundingCurve {
   const usable = points.filter((p) => p.runs > 0);
   if (usable.length === 0) return { perGroupSuccess: null, points: [] };
   const loss = (q: number): number =>

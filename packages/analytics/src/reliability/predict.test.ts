@@ -1,4 +1,4 @@
-import type { AgentRunStats, StepGroupStats } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../stats/wilson.js';
 import { compoundingCurve } from './compoundingCurve.js';
@@ -11,7 +11,7 @@ function step(
   groups: number,
   anyOk: number,
   groupsInSuccessfulRuns: number,
-): StepGroupStats {
+): StoreRows.StepGroupStats {
   return {
     agent,
     service: 'svc',
@@ -29,7 +29,7 @@ function step(
     retryExtraCostUsd: 0,
   };
 }
-function agent(name: string, success: number, failure: number): AgentRunStats {
+function agent(name: string, success: number, failure: number): StoreRows.AgentRunStats {
   return {
     agent: name,
     service: 'svc',

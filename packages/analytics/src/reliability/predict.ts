@@ -1,4 +1,4 @@
-import type { AgentRunStats, StepGroupStats } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import { clamp01, NO_ESTIMATE, Z95, type Estimate } from '../stats/Interval.js';
 
 /** p(s) and its sampling variance on the log scale, per step name (pooled over agents). */
@@ -28,7 +28,7 @@ export interface Prediction {
   steps: StepSuccess[];
 }
 
-export function stepSuccessRates(stats: readonly StepGroupStats[]): StepSuccess[] {
+export function stepSuccessRates(stats: readonly StoreRows.StepGroupStats[]): StepSuccess[] {
   const pooled = new Map<string, { groups: number; anyOk: number }>();
   for (const s of stats) {
     const acc = pooled.get(s.stepName) ?? { groups: 0, anyOk: 0 };
@@ -58,15 +58,15 @@ const agentKey = (agent: string, service: string): string => `${service}\u0000${
  * `overrides` replaces p(s) for what-if questions.
  */
 export function predictEndToEnd(
-  stepStats: readonly StepGroupStats[],
-  agentStats: readonly AgentRunStats[],
+  stepStats: readonly StoreRows.StepGroupStats[],
+  agentStats: readonly StoreRows.AgentRunStats[],
   overrides: ReadonlyMap<string, number> = new Map(),
 ): Prediction {
   const steps = stepSuccessRates(stepStats);
   const stepByName = new Map(steps.map((s) => [s.stepName, s]));
   const pOf = (name: string): number => overrides.get(name) ?? stepByName.get(name)?.p ?? 1;
 
-  const statsByAgent = new Map<string, StepGroupStats[]>();
+  const statsByAgent = new Map<string, StoreRows.StepGroupStats[]>();
   for (const s of stepStats) {
     const key = agentKey(s.agent, s.service);
     statsByAgent.set(key, [...(statsByAgent.get(key) ?? []), s]);

@@ -1,4 +1,4 @@
-import type { AgentRunStats, StepGroupStats } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 import type { Estimate } from '../stats/Interval.js';
 import { wilson } from '../stats/wilson.js';
 import { predictEndToEnd, type AgentPrediction } from './predict.js';
@@ -42,8 +42,8 @@ function sumBy<T>(rows: readonly T[], f: (row: T) => number): number {
 
 /** Everything RELIABILITY-MATH.md "Compounding reliability" defines, from two queries' rows. */
 export function reliabilityReport(
-  stepStats: readonly StepGroupStats[],
-  agentStats: readonly AgentRunStats[],
+  stepStats: readonly StoreRows.StepGroupStats[],
+  agentStats: readonly StoreRows.AgentRunStats[],
   whatIfTarget = 0.99,
 ): ReliabilitySummary {
   const success = sumBy(agentStats, (a) => a.success);
@@ -61,7 +61,7 @@ export function reliabilityReport(
     gap = { value, low: value - half, high: value + half, n: success + failure };
   }
 
-  const byStep = new Map<string, StepGroupStats[]>();
+  const byStep = new Map<string, StoreRows.StepGroupStats[]>();
   for (const s of stepStats) byStep.set(s.stepName, [...(byStep.get(s.stepName) ?? []), s]);
   const steps: StepReliability[] = [...byStep].map(([stepName, rows]) => {
     const groups = sumBy(rows, (r) => r.groups);

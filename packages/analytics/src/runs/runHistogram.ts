@@ -1,4 +1,4 @@
-import type { RunHistogramMetric, RunHistogramRows } from '@telltale/store';
+import type { StoreRows } from '@telltale/store';
 
 export interface RunHistogramBucket {
   /** Lower bound (inclusive) and upper bound (exclusive, but the last bucket's is inclusive), in the metric's unit. */
@@ -9,7 +9,7 @@ export interface RunHistogramBucket {
 
 /** Completed runs by whole-run duration (ns) or run cost (USD), in equal-width buckets from min to max. */
 export interface RunHistogram {
-  metric: RunHistogramMetric;
+  metric: StoreRows.RunHistogramMetric;
   unit: 'ns' | 'usd';
   runs: number;
   min: number;
@@ -19,7 +19,7 @@ export interface RunHistogram {
 }
 
 /** Pure: bucket bounds for the counts the query binned; one bucket when every run has the same value. */
-export function runHistogram(metric: RunHistogramMetric, rows: RunHistogramRows): RunHistogram {
+export function runHistogram(metric: StoreRows.RunHistogramMetric, rows: StoreRows.RunHistogramRows): RunHistogram {
   const unit = metric === 'duration' ? 'ns' : 'usd';
   if (rows.runs === 0) return { metric, unit, runs: 0, min: 0, max: 0, bucketWidth: 0, buckets: [] };
   if (!(rows.max > rows.min))

@@ -3,7 +3,7 @@ import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { TelltaleError, TelltaleErrorCode, type CostGroupBy } from '@telltale/semconv';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
@@ -49,8 +49,6 @@ export interface UnpricedUsage {
   cachedInputTokens: number;
   outputTokens: number;
 }
-
-export type CostGroupBy = 'step' | 'tool' | 'model';
 
 /** Cost of the matching spans of one step name, tool or model. */
 export interface CostGroup {

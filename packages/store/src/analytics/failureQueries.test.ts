@@ -7,7 +7,7 @@ import type { SpanRecord } from '../spans/SpanRecord.js';
 import { loopRun, type LoopRunStep } from '../testing/loopRun.js';
 import { shuffled } from '../testing/spanAt.js';
 import { EMPTY_PRICE_TABLE, type AnalyticsFilter } from './AnalyticsFilter.js';
-import { type FailureCause } from './failureQueries.js';
+import type { FailureCause } from '@telltale/semconv';
 import type { LoopThresholds } from './loopTypes.js';
 
 const HOUR_NS = 3_600_000_000_000n;

@@ -7,19 +7,7 @@ import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-
-/** Primary failure causes of RELIABILITY-MATH "Failure taxonomy", in priority order. */
-export const FAILURE_CAUSES = [
-  'loop',
-  'partial_execution',
-  'tool_failure',
-  'validation_exhausted',
-  'llm_error',
-  'timeout',
-  'unknown',
-] as const;
-export type FailureCause = (typeof FAILURE_CAUSES)[number];
+import { FAILURE_CAUSES, TelltaleError, TelltaleErrorCode, type FailureCause } from '@telltale/semconv';
 
 const RUN_CAUSES_CTE = `run_causes AS (
     SELECT

@@ -2,15 +2,13 @@ import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import {
   DIGEST_QUANTILES_SQL,
-  EXACT_PERCENTILE_LIMIT,
   EXACT_QUANTILES_SQL,
   latencySource,
   filterShape,
   type FilterShape,
-  type LatencyGroupBy,
 } from '../sql/latencySql.js';
 import { filterParams } from '../sql/sqlParts.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { EXACT_PERCENTILE_LIMIT, TelltaleError, TelltaleErrorCode, type LatencyGroupBy } from '@telltale/semconv';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {

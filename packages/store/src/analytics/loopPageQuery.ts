@@ -1,3 +1,4 @@
+import type { LoopOrder } from '@telltale/semconv';
 import type { StoreDb } from '../StoreDb.js';
 import type { RunOutcomeValue } from '../runs/RunSummary.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
@@ -21,13 +22,12 @@ import { useRunFacts } from '../facts/useRunFacts.js';
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
 
-/** Orders of the detections list (allowlisted ORDER BY clauses). */
-export const LOOP_ORDERS = {
+/** The ORDER BY clause of each order of the detections list (an allowlist). */
+const LOOP_ORDER_SQL: Readonly<Record<LoopOrder, string>> = {
   recent: 'run_start DESC, run_id, code, anchor_ns',
   wasted_cost: 'wasted_cost DESC, run_start DESC, run_id, code, anchor_ns',
   wasted_time: 'wasted_ns DESC, run_start DESC, run_id, code, anchor_ns',
-} as const;
-export type LoopOrder = keyof typeof LOOP_ORDERS;
+};
 
 export interface LoopPageOptions {
   limit: number;
@@ -71,7 +71,7 @@ FROM
 (
     SELECT * FROM det_rows
     WHERE code > 0 AND ({kind:String} = '' OR kind = {kind:String})
-    ORDER BY ${LOOP_ORDERS[order]}
+    ORDER BY ${LOOP_ORDER_SQL[order]}
     LIMIT {limit:UInt32} OFFSET {offset:UInt32}
 )
 UNION ALL

@@ -1,3 +1,4 @@
+import { MEDIAN_BAND, TAIL_LEVEL } from '@telltale/semconv';
 import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { exactLevelsSql, filterShape, timedRunsSql, type FilterShape } from '../sql/latencySql.js';
@@ -7,12 +8,10 @@ import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 
 /**
- * Run-duration levels (exact nearest rank, as EXACT_QUANTILES_SQL): the tail is the runs
- * at or above p99; the median band the other runs within [p45, p55], both
- * ends inclusive (a run in both counts as tail). p50 is reported only.
+ * Run-duration levels (exact nearest rank, as EXACT_QUANTILES_SQL): TAIL_LEVEL
+ * and MEDIAN_BAND (@telltale/semconv) bound the tail and the median band.
+ * p50 is reported only.
  */
-export const TAIL_LEVEL = 0.99;
-export const MEDIAN_BAND = [0.45, 0.55] as const;
 const THRESHOLD_LEVELS_SQL = exactLevelsSql([TAIL_LEVEL, MEDIAN_BAND[0], 0.5, MEDIAN_BAND[1]]);
 
 /** Where self time was spent: a step name, the run root's own time, or spans that are not steps. */

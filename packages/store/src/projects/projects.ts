@@ -1,9 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { PROJECT_ID_PATTERN, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { MAX_SPANS_PER_SECOND_LIMIT, PROJECT_ID_PATTERN, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { msToDateTime64, nextVersionStamp } from '../versionStamp.js';
-
-/** Largest ingest quota a project may have, in spans per second. */
-export const MAX_SPANS_PER_SECOND_LIMIT = 4_000_000_000;
 
 export interface Project {
   id: string;

@@ -1,18 +1,6 @@
+import { DIGEST_RELATIVE_ERROR, PERCENTILE_LEVELS, type LatencyGroupBy } from '@telltale/semconv';
 import type { AnalyticsFilter } from '../analytics/AnalyticsFilter.js';
 import { PRICED_SPANS_CTE, RUN_ROOTS_CTE, withClause } from './sqlParts.js';
-
-/** What latency percentiles are grouped by (RELIABILITY-MATH "Latency"). */
-export const LATENCY_GROUP_BYS = ['step', 'tool', 'model', 'agent', 'run'] as const;
-export type LatencyGroupBy = (typeof LATENCY_GROUP_BYS)[number];
-
-/** The reported percentile levels, in the order every quantile array uses. */
-export const PERCENTILE_LEVELS = [0.5, 0.9, 0.95, 0.99, 0.999] as const;
-
-/** Groups with more values than this get a digest instead of exact percentiles. */
-export const EXACT_PERCENTILE_LIMIT = 1_000_000;
-
-/** Relative accuracy of the DDSketch digest (`quantilesDD`) used beyond the exact limit. */
-export const DIGEST_RELATIVE_ERROR = 0.01;
 
 /**
  * Exact percentiles use nearest rank (the definition @telltale/datasets'

@@ -1,12 +1,7 @@
+import { FAILURE_CAUSES } from '@telltale/semconv';
 import type { ReactNode } from 'react';
 import type { Destination } from '@telltale/api-contract';
-import {
-  ALERT_METRICS,
-  COMPARISONS,
-  FAILURE_CAUSES,
-  ALERT_FILTER_KEYS,
-  METRICS_NEEDING_STEP,
-} from '@telltale/api-contract';
+import { ALERT_METRICS, COMPARISONS, ALERT_FILTER_KEYS, METRICS_NEEDING_STEP } from '@telltale/api-contract';
 import { COMPARISON_INFO, METRIC_INFO, thresholdHint } from '../../prepare/prepareAlertValues';
 import type { RuleFormErrors, RuleFormField, RuleFormValues } from '../../prepare/prepareRuleForm';
 import { isFailureCause, needsCause, percentileOptions } from '../../prepare/prepareRuleForm';
