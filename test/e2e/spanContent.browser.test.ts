@@ -10,6 +10,8 @@ import { TelltaleProcess } from './harness/TelltaleProcess.js';
 const ADMIN_KEY = 'e2e-admin-key-content-ui-0123456789abcdef';
 const PLANTED_KEY = 'sk-proj-PlantedUiKey0123456789abcdefghij';
 const PROJECT = 'support';
+/** The server's per-span content limit here: room for the long prompt, not for the 20 kB page. */
+const MAX_CONTENT_BYTES = 8192;
 /** The end of a prompt longer than the panel's 2,000-character preview. */
 const PROMPT_END = 'END-OF-LONG-PROMPT';
 const LONG_PROMPT = `Refund order 42 please. ${'The parcel never arrived. '.repeat(100)}${PROMPT_END}`;
@@ -36,7 +38,7 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
   let browser: Browser;
   let page: Page;
   let readKey = '';
-  const runs = { failed: '', looping: '' };
+  const runs = { failed: '', looping: '', big: '' };
 
   const api = async <T>(method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(`${telltale.url}/api/v1${path}`, {
@@ -62,7 +64,10 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
   };
 
   beforeAll(async () => {
-    telltale = await TelltaleProcess.start({ dataDir, args: ['--auth', 'keys', '--admin-key', ADMIN_KEY] });
+    telltale = await TelltaleProcess.start({
+      dataDir,
+      args: ['--auth', 'keys', '--admin-key', ADMIN_KEY, '--content-max-bytes', String(MAX_CONTENT_BYTES)],
+    });
     expect((await api('POST', '/admin/projects', ADMIN_KEY, { id: PROJECT })).status).toBe(201);
     const ingest = await api<{ secret: string }>('POST', `/admin/projects/${PROJECT}/keys`, ADMIN_KEY, {
       kind: 'ingest',
@@ -90,6 +95,10 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
     await tt.run('search-agent', async (r) => {
       runs.looping = r.runId;
       for (let i = 0; i < 4; i++) await tt.tool('search_kb', { q: 'refund policy' }, () => ({ hits: [] }));
+    });
+    await tt.run('reader-agent', async (r) => {
+      runs.big = r.runId;
+      await tt.tool('fetch-page', { url: 'https://shop.test/orders/42' }, () => 'x'.repeat(20_000));
     });
     await provider.forceFlush();
     await provider.shutdown();
@@ -224,5 +233,29 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
       expect(boxes[i]!.x).toBeGreaterThan(boxes[i - 1]!.x);
     }
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'content-loop-evidence.png'), fullPage: true });
+  });
+
+  it('notes how much the server kept of content past its limit', { timeout: 90_000 }, async () => {
+    const tool = (await spansOf(runs.big, 2)).find((s) => s.name.includes('fetch-page'));
+    const stored = await pollUntil(async () => {
+      const res = await api<{ content: { truncated: boolean; originalBytes: number } }>(
+        'GET',
+        `/runs/${runs.big}/spans/${tool!.spanId}/content`,
+        readKey,
+      );
+      return res.status === 200 ? res.body.content : undefined;
+    }, 'the big step’s content');
+    expect(stored.truncated).toBe(true);
+    await openSpan(runs.big, tool!.spanId);
+    const note = (await page.textContent('[data-testid="content-truncated"]')) ?? '';
+    const match = /truncated at storage \(([\d,]+) of ([\d,]+) bytes\)/.exec(note);
+    expect(match).not.toBeNull();
+    const [kept, original] = [match![1]!, match![2]!].map((n) => Number(n.replaceAll(',', '')));
+    expect(original).toBe(stored.originalBytes);
+    expect(original).toBeGreaterThan(20_000);
+    expect(kept).toBeLessThanOrEqual(MAX_CONTENT_BYTES);
+    expect(kept).toBeGreaterThan(MAX_CONTENT_BYTES / 2);
+    // the cut result is itself longer than the preview: folded until "show all"
+    expect(await page.locator('[data-testid="content-output"] [data-testid="show-all"]').count()).toBe(1);
   });
 });
