@@ -1,8 +1,17 @@
 import type { SpanDetail } from '../prepare/prepareSpanDetail';
 import { AttributeTable } from './AttributeTable';
+import { SpanContentSection } from './SpanContentSection';
 
-/** Everything about one span: fields, attributes, resource attributes and events. */
-export function SpanDetailPanel({ detail, onClose }: { detail: SpanDetail; onClose: () => void }) {
+/** Everything about one span: fields, its input and output, attributes, resource attributes and events. */
+export function SpanDetailPanel({
+  runId,
+  detail,
+  onClose,
+}: {
+  runId: string;
+  detail: SpanDetail;
+  onClose: () => void;
+}) {
   return (
     <aside className="card span-panel" data-testid="span-panel" data-span-id={detail.spanId} aria-label="Span details">
       <header className="span-panel-head">
@@ -26,6 +35,12 @@ export function SpanDetailPanel({ detail, onClose }: { detail: SpanDetail; onClo
           </div>
         ))}
       </dl>
+      <SpanContentSection
+        key={detail.spanId}
+        runId={runId}
+        spanId={detail.spanId}
+        errorMessage={detail.isError ? detail.errorMessage || detail.statusLabel : undefined}
+      />
       <section className="panel-section">
         <h3>Attributes</h3>
         <AttributeTable entries={detail.attributes} emptyText="No attributes" />

@@ -94,7 +94,9 @@ export function RunDetailPage() {
         waterfall && (
           <>
             <RunHeader header={header} />
-            {loops.detections.length > 0 && <RunLoopsBanner detections={loops.detections} />}
+            {loops.detections.length > 0 && (
+              <RunLoopsBanner runId={runId} detections={loops.detections} evidence={loops.evidence} />
+            )}
             <div className={detail ? 'trace-layout with-panel' : 'trace-layout'}>
               <section
                 className="card trace-card"
@@ -126,7 +128,7 @@ export function RunDetailPage() {
                   />
                 )}
               </section>
-              {detail && <SpanDetailPanel detail={detail} onClose={() => select(undefined)} />}
+              {detail && <SpanDetailPanel runId={runId} detail={detail} onClose={() => select(undefined)} />}
             </div>
           </>
         )

@@ -21,10 +21,14 @@ describe('prepareRunLoops', () => {
       ['c', 'repeated action'],
       ['d', 'ping-pong'],
     ]);
+    expect(loops.evidence).toEqual([
+      { key: loops.detections[0]!.key, spanIds: ['a', 'b', 'c'] },
+      { key: loops.detections[1]!.key, spanIds: ['c', 'd'] },
+    ]);
   });
 
   it('is empty while loading', () => {
-    expect(prepareRunLoops(undefined, 'r1')).toEqual({ detections: [], spanKinds: new Map() });
+    expect(prepareRunLoops(undefined, 'r1')).toEqual({ detections: [], spanKinds: new Map(), evidence: [] });
   });
 
   it('asks from a day before the run to a minute after its end', () => {

@@ -14,6 +14,13 @@ export interface RunLoops {
   detections: LoopRow[];
   /** Evidence span id → the label of its (first) detection kind, for highlighting waterfall rows. */
   spanKinds: ReadonlyMap<string, string>;
+  /** Each detection's evidence span ids, in the order and with the keys of `detections`. */
+  evidence: LoopEvidenceRef[];
+}
+
+export interface LoopEvidenceRef {
+  key: string;
+  spanIds: readonly string[];
 }
 
 /** One run's loop detections and the spans that are their evidence. */
@@ -23,5 +30,7 @@ export function prepareRunLoops(report: LoopsReport | undefined, runId: string):
   for (const d of mine)
     for (const id of d.evidence.spanIds)
       if (!spanKinds.has(id)) spanKinds.set(id, LOOP_KIND_LABELS[d.kind].toLowerCase());
-  return { detections: report === undefined ? [] : prepareLoopRows({ ...report, detections: mine }), spanKinds };
+  const detections = report === undefined ? [] : prepareLoopRows({ ...report, detections: mine });
+  const evidence = detections.map((row, i) => ({ key: row.key, spanIds: mine[i]?.evidence.spanIds ?? [] }));
+  return { detections, spanKinds, evidence };
 }
