@@ -10,6 +10,7 @@ import {
   type LatencyGroupBy,
 } from '../sql/latencySql.js';
 import { filterParams } from '../sql/sqlParts.js';
+import { rollupLatencyRows } from './rollupQueries.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** Duration statistics of one group (or one group in one time bucket). */
@@ -92,6 +93,13 @@ function toRow(r: Raw): LatencyGroupRow {
   };
 }
 
+/**
+ * The rollup holds sketches, not values: its rows answer only when every group
+ * (or series bucket) is past the exact limit, where the raw path reports the
+ * same sketch; otherwise the raw spans give the exact percentiles.
+ */
+const isDigestRow = (r: Raw): boolean => Number(r.digest) === 1;
+
 function limitParam(opts: LatencyQueryOptions): number {
   const limit = opts.exactLimit ?? EXACT_PERCENTILE_LIMIT;
   if (!Number.isInteger(limit) || limit < 0)
@@ -110,6 +118,8 @@ export async function queryLatencyPercentiles(
   opts: LatencyQueryOptions,
 ): Promise<LatencyGroupRow[]> {
   const { client } = db;
+  const rolled = await rollupLatencyRows(db, filter, prices, { groupBy: opts.groupBy, exactLimit: limitParam(opts) });
+  if (rolled !== undefined && rolled.every(isDigestRow)) return rolled.map(toRow);
   const result = await client.query({
     query: percentilesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
@@ -138,6 +148,13 @@ export async function queryLatencySeries(
       code: TelltaleErrorCode.BAD_REQUEST,
       message: `topN must be a whole number ≥ 1, got ${topN}`,
     });
+  const rolled = await rollupLatencyRows(db, filter, prices, {
+    groupBy: opts.groupBy,
+    exactLimit: limitParam(opts),
+    series: { intervalMs: opts.intervalSeconds * 1000, topN },
+  });
+  if (rolled !== undefined && rolled.every(isDigestRow))
+    return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
   const result = await client.query({
     query: seriesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',

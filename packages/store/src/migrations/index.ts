@@ -8,6 +8,7 @@ import { m0006Alerts } from './0006_alerts.js';
 import { m0007Sessions } from './0007_sessions.js';
 import { m0008TraceRuns } from './0008_trace_runs.js';
 import { m0009LiveAlertEvents } from './0009_live_alert_events.js';
+import { m0010SpanRollups } from './0010_span_rollups.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0007Sessions,
   m0008TraceRuns,
   m0009LiveAlertEvents,
+  m0010SpanRollups,
 ];
