@@ -51,9 +51,11 @@ const GROUP = `GROUP BY project_id, step_kind, step_name, tool_name, model, minu
  * too (`deduplicate_blocks_in_dependent_materialized_views`, on by default,
  * with this table's own deduplication window).
  *
- * The backfill reads the spans stored before the view existed: spans whose
- * `ingested_at` is older than the view's creation. Run it before collectors
- * start (the server migrates before it ingests).
+ * The backfill (INSERT … SELECT of every stored span) runs before the view
+ * is created, so no span is counted by both; spans inserted between the two
+ * statements would be missed, so the migration must run while nothing
+ * ingests (the server migrates before it ingests; on a cluster, run
+ * `telltale migrate` before starting collectors).
  */
 export const m0010SpanRollups: Migration = {
   version: 10,
@@ -86,16 +88,15 @@ PARTITION BY toDate(minute)
 ORDER BY (project_id, step_kind, step_name, tool_name, model, minute)
 TTL minute + INTERVAL 30 DAY
 SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000`,
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${SPAN_ROLLUP_TABLE}_mv TO ${SPAN_ROLLUP_TABLE} AS
-${SELECT}
-FROM spans
-WHERE step_kind NOT IN ('', 'run')
-${GROUP}`,
     `INSERT INTO ${SPAN_ROLLUP_TABLE} ${COLUMNS}
 ${SELECT}
 FROM spans
 WHERE step_kind NOT IN ('', 'run')
-  AND ingested_at < (SELECT ifNull(min(metadata_modification_time), now()) FROM system.tables WHERE database = currentDatabase() AND name = '${SPAN_ROLLUP_TABLE}_mv')
+${GROUP}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${SPAN_ROLLUP_TABLE}_mv TO ${SPAN_ROLLUP_TABLE} AS
+${SELECT}
+FROM spans
+WHERE step_kind NOT IN ('', 'run')
 ${GROUP}`,
   ],
 };
