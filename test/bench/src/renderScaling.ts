@@ -15,9 +15,9 @@ export function renderScaling(r: ScalingReport): string {
   if (first === undefined || last === undefined) return 'no sizes measured';
   const names = Object.keys(first.mergedMs);
   const head = sizes.flatMap((s) => [`${mSpans(s.spans)} live`, `${mSpans(s.spans)} merged`]);
-  const ratioHead = `${mSpans(last.spans)} / ${mSpans(first.spans)} (merged)`;
+  const ratioHead = `${mSpans(last.spans)} / ${mSpans(first.spans)} (merged, CPU)`;
   const lines = [
-    `Scaling of the overview queries — ${r.date.slice(0, 10)}, \`${r.command}\`, median of ${r.iterations} after a warm-up.`,
+    `Scaling of the overview queries — ${r.date.slice(0, 10)}, \`${r.command}\`, median of ${r.iterations} after a warm-up: wall ms (CPU ms of the process, every thread, in brackets).`,
     `Sizes: ${sizes.map((s) => `${s.runs.toLocaleString('en')} runs of the bench preset = ${mSpans(s.totalSpans)} spans, of which the measured project (the largest) has ${mSpans(s.spans)}`).join('; ')}. Columns are by the project's spans, all in the window (the overview filter).`,
     `Spans = the measured project's spans, all in the window. "live": parts as inserted (background merges only, run facts finalised); "merged": after OPTIMIZE FINAL of spans, span_rollup_1m and the facts tables. Rollup-backed rows are marked ●; targets: < ${SCALING_TARGET_MS} ms at the largest size, rollup-backed ratio ≤ ${SCALING_MAX_RATIO}.`,
     '',
@@ -26,8 +26,11 @@ export function renderScaling(r: ScalingReport): string {
   ];
   for (const name of names) {
     const rollup = r.rollupCases.includes(name);
-    const cells = sizes.flatMap((s) => [ms(s.liveMs[name]), ms(s.mergedMs[name])]);
-    const ratio = (last.mergedMs[name] ?? Number.NaN) / (first.mergedMs[name] ?? Number.NaN);
+    const cells = sizes.flatMap((s) => [
+      `${ms(s.liveMs[name])} (${ms(s.liveCpuMs[name])})`,
+      `${ms(s.mergedMs[name])} (${ms(s.mergedCpuMs[name])})`,
+    ]);
+    const ratio = (last.mergedCpuMs[name] ?? Number.NaN) / (first.mergedCpuMs[name] ?? Number.NaN);
     lines.push(
       `| ${rollup ? '● ' : ''}${name} | ${cells.join(' | ')} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`,
     );

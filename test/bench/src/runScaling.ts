@@ -20,9 +20,12 @@ export interface ScalingSize {
   spans: number;
   loadMs: number;
   optimizeMs: number;
-  /** name → median ms, live (parts as inserted, background merges only) and merged (OPTIMIZE FINAL). */
+  /** name → median wall ms, live (parts as inserted, background merges only) and merged (OPTIMIZE FINAL). */
   liveMs: Record<string, number>;
   mergedMs: Record<string, number>;
+  /** name → median CPU ms of the process (every thread), less sensitive to other processes than wall time. */
+  liveCpuMs: Record<string, number>;
+  mergedCpuMs: Record<string, number>;
   loadAverage: [number, number];
 }
 
@@ -39,18 +42,22 @@ async function timeAll(
   iterations: number,
   log: (line: string) => void,
   state: string,
-): Promise<Record<string, number>> {
+): Promise<{ wall: Record<string, number>; cpu: Record<string, number> }> {
   const out: Record<string, number> = {};
+  const cpu: Record<string, number> = {};
   for (const c of cases) {
     try {
-      out[c.name] = (await measure(c.run, iterations)).medianMs;
-      log(`${state} ${c.name}: ${out[c.name]!.toFixed(1)} ms`);
+      const t = await measure(c.run, iterations);
+      out[c.name] = t.medianMs;
+      cpu[c.name] = t.cpuMedianMs;
+      log(`${state} ${c.name}: ${t.medianMs.toFixed(1)} ms (${t.cpuMedianMs.toFixed(1)} CPU-ms)`);
     } catch (err) {
       out[c.name] = Number.NaN;
+      cpu[c.name] = Number.NaN;
       log(`${state} ${c.name}: failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
   }
-  return out;
+  return { wall: out, cpu };
 }
 
 /**
@@ -97,19 +104,21 @@ export async function runScaling(opts: {
       const cases = scalingCases(benchContext(store, analytics, filter, DEFAULT_PRICES, sample));
       rollupCases = cases.filter((c) => c.rollup).map((c) => c.name);
       const loadBefore = loadAverage();
-      const liveMs = await timeAll(cases, opts.iterations, opts.log, 'live');
+      const live = await timeAll(cases, opts.iterations, opts.log, 'live');
       const optStarted = performance.now();
       await inspector.mergeParts(['spans', 'span_rollup_1m', ...FACTS_TABLES]);
       const optimizeMs = performance.now() - optStarted;
-      const mergedMs = await timeAll(cases, opts.iterations, opts.log, 'merged');
+      const merged = await timeAll(cases, opts.iterations, opts.log, 'merged');
       sizes.push({
         runs,
         totalSpans,
         spans: project.spans,
         loadMs,
         optimizeMs,
-        liveMs,
-        mergedMs,
+        liveMs: live.wall,
+        mergedMs: merged.wall,
+        liveCpuMs: live.cpu,
+        mergedCpuMs: merged.cpu,
         loadAverage: [loadBefore, loadAverage()],
       });
     } finally {
