@@ -94,11 +94,19 @@ function toRow(r: Raw): LatencyGroupRow {
 }
 
 /**
- * The rollup holds sketches, not values: its rows answer only when every group
- * (or series bucket) is past the exact limit, where the raw path reports the
- * same sketch; otherwise the raw spans give the exact percentiles.
+ * The rollup holds sketches, not values, so it answers only when the caller
+ * asks for the digest for every group (exact limit 0), where the raw path
+ * gives the same sketch; exact percentiles read the spans (trying the rollup
+ * first would cost a query whenever a group is under the limit).
  */
-const isDigestRow = (r: Raw): boolean => Number(r.digest) === 1;
+async function rolledUp(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  opts: Parameters<typeof rollupLatencyRows>[3],
+): Promise<Raw[] | undefined> {
+  return opts.exactLimit === 0 ? rollupLatencyRows(db, filter, prices, opts) : undefined;
+}
 
 function limitParam(opts: LatencyQueryOptions): number {
   const limit = opts.exactLimit ?? EXACT_PERCENTILE_LIMIT;
@@ -118,8 +126,8 @@ export async function queryLatencyPercentiles(
   opts: LatencyQueryOptions,
 ): Promise<LatencyGroupRow[]> {
   const { client } = db;
-  const rolled = await rollupLatencyRows(db, filter, prices, { groupBy: opts.groupBy, exactLimit: limitParam(opts) });
-  if (rolled !== undefined && rolled.every(isDigestRow)) return rolled.map(toRow);
+  const rolled = await rolledUp(db, filter, prices, { groupBy: opts.groupBy, exactLimit: limitParam(opts) });
+  if (rolled !== undefined) return rolled.map(toRow);
   const result = await client.query({
     query: percentilesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
@@ -148,13 +156,12 @@ export async function queryLatencySeries(
       code: TelltaleErrorCode.BAD_REQUEST,
       message: `topN must be a whole number ≥ 1, got ${topN}`,
     });
-  const rolled = await rollupLatencyRows(db, filter, prices, {
+  const rolled = await rolledUp(db, filter, prices, {
     groupBy: opts.groupBy,
     exactLimit: limitParam(opts),
     series: { intervalMs: opts.intervalSeconds * 1000, topN },
   });
-  if (rolled !== undefined && rolled.every(isDigestRow))
-    return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
+  if (rolled !== undefined) return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
   const result = await client.query({
     query: seriesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
