@@ -207,6 +207,7 @@ describe('dashboard pages show the API numbers', () => {
 
     const steps = await api<{ groups: { key: string; percentilesNs: { p99: number } }[] }>('latency/percentiles', {
       groupBy: 'step',
+      precision: 'sketch',
     });
     const rows = await page.$$eval('[data-testid="latency-row"]', (els) =>
       els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),

@@ -8,7 +8,12 @@ import { compoundingCurve, type CompoundingCurve } from './reliability/compoundi
 import { reliabilityReport, type ReliabilitySummary } from './reliability/reliabilityReport.js';
 import { TelltaleError, TelltaleErrorCode, type CostGroupBy, type LatencyGroupBy } from '@telltale/semconv';
 import { runHistogram, type RunHistogram } from './runs/runHistogram.js';
-import { latencyPercentiles, type LatencyPercentiles } from './latency/latencyPercentiles.js';
+import {
+  exactLimitOf,
+  latencyPercentiles,
+  type LatencyPercentiles,
+  type LatencyPrecision,
+} from './latency/latencyPercentiles.js';
 import {
   LATENCY_INTERVALS,
   autoInterval,
@@ -122,17 +127,27 @@ export class Analytics {
   }
 
   /** Duration percentiles per step / tool / model / agent, or of whole runs (RELIABILITY-MATH "Latency"). */
-  async latencyPercentiles(filter: AnalyticsFilter, opts: { groupBy: LatencyGroupBy }): Promise<LatencyPercentiles> {
+  async latencyPercentiles(
+    filter: AnalyticsFilter,
+    opts: { groupBy: LatencyGroupBy; precision?: LatencyPrecision },
+  ): Promise<LatencyPercentiles> {
+    const exactLimit = exactLimitOf(opts.precision);
     const rows = await this.store.metrics.latencyPercentiles(filter, await this.pricesFor(filter.projectId), {
       groupBy: opts.groupBy,
+      exactLimit,
     });
-    return latencyPercentiles(rows, opts.groupBy);
+    return latencyPercentiles(rows, opts.groupBy, exactLimit);
   }
 
   /** Percentiles per time bucket for the `topN` largest groups (default 10); the interval defaults to one fitting the window. */
   async latencySeries(
     filter: AnalyticsFilter,
-    opts: { groupBy: LatencyGroupBy; intervalSeconds?: LatencyIntervalSeconds; topN?: number },
+    opts: {
+      groupBy: LatencyGroupBy;
+      precision?: LatencyPrecision;
+      intervalSeconds?: LatencyIntervalSeconds;
+      topN?: number;
+    },
   ): Promise<LatencySeries> {
     const intervalSeconds = opts.intervalSeconds ?? autoInterval(filter.toUnixNano - filter.fromUnixNano);
     if (!isLatencyInterval(intervalSeconds)) {
@@ -143,6 +158,7 @@ export class Analytics {
     }
     const rows = await this.store.metrics.latencySeries(filter, await this.pricesFor(filter.projectId), {
       groupBy: opts.groupBy,
+      exactLimit: exactLimitOf(opts.precision),
       intervalSeconds,
       ...(opts.topN === undefined ? {} : { topN: opts.topN }),
     });

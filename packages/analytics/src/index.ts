@@ -12,13 +12,14 @@ export type { CompoundingCurve, CurveRow } from './reliability/compoundingCurve.
 export { BUNDLED_PRICES } from './cost/bundledPrices.js';
 export type { ModelPrice } from './cost/bundledPrices.js';
 export { resolvePriceTable } from './cost/priceTable.js';
-export { latencyPercentiles, latencyStats } from './latency/latencyPercentiles.js';
+export { latencyPercentiles, latencyStats, exactLimitOf } from './latency/latencyPercentiles.js';
 export type {
   LatencyPercentiles,
   LatencyGroup,
   LatencyStats,
   PercentilesNs,
   PercentileAccuracy,
+  LatencyPrecision,
 } from './latency/latencyPercentiles.js';
 export {
   latencySeries,

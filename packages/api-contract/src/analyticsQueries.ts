@@ -23,11 +23,21 @@ export const ReliabilitySummaryQuery = z
   .strict();
 
 const LatencyGroupBy = groupByParam(LATENCY_GROUP_BYS).describe('step name, tool, model, agent, or whole runs');
-export const LatencyPercentilesQuery = z.object({ ...FILTER_QUERY, groupBy: LatencyGroupBy.default('run') }).strict();
+/** `exact`: nearest-rank percentiles up to the exact limit (reads every value); `sketch`: DDSketch percentiles (±1%) for every group, read from the per-minute rollup where the filters allow. */
+export const LatencyPrecision = z
+  .enum(['exact', 'sketch'])
+  .default('exact')
+  .describe(
+    'exact: nearest rank up to 1,000,000 values per group; sketch: DDSketch (±1%) for every group, from rollups',
+  );
+export const LatencyPercentilesQuery = z
+  .object({ ...FILTER_QUERY, groupBy: LatencyGroupBy.default('run'), precision: LatencyPrecision })
+  .strict();
 export const LatencySeriesQuery = z
   .object({
     ...FILTER_QUERY,
     groupBy: LatencyGroupBy.default('run'),
+    precision: LatencyPrecision,
     interval: IntervalParam,
     top: z.coerce.number().int().min(1).max(50).default(10).describe('series for this many largest groups'),
   })

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseBenchArgs } from './BenchOptions.js';
 import { renderReport } from './renderReport.js';
 import { runBench } from './runBench.js';
+import { scalingBench } from './scalingBench.js';
 
 /** Markers around the generated part of bench/README.md; the text outside them is kept. */
 export const RESULTS_START = '<!-- bench:results:start -->';
@@ -19,7 +20,7 @@ function writeIntoReadme(path: string, section: string): void {
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
-try {
+async function fullBench(): Promise<void> {
   const opts = parseBenchArgs(args, repoRoot);
   const command = args.length === 0 ? 'npm run bench' : `npm run bench -- ${args.join(' ')}`;
   const report = await runBench({
@@ -35,6 +36,12 @@ try {
     console.error(`[bench] results written into ${opts.readmePath}`);
   }
   if (report.results.some((r) => r.error !== undefined)) process.exitCode = 1;
+}
+
+try {
+  // --scaling: the overview queries at several sizes, live and merged (scalingBench.ts)
+  if (args[0] === '--scaling') await scalingBench(args.slice(1), `npm run bench -- ${args.join(' ')}`);
+  else await fullBench();
 } catch (err) {
   console.error(err instanceof RangeError ? err.message : err);
   process.exitCode = 2;

@@ -128,6 +128,34 @@ describe('/latency', () => {
     );
   });
 
+  it('precision=sketch: every group a DDSketch group (±1%), the same counts', async () => {
+    const exact = await get<LatencyPercentiles>(`/latency/percentiles?${window}&groupBy=step`);
+    const { status, body } = await get<LatencyPercentiles>(
+      `/latency/percentiles?${window}&groupBy=step&precision=sketch`,
+    );
+    expect(status).toBe(200);
+    expect(body.exactLimit).toBe(0);
+    expect(body.groups.map((g) => [g.key, g.count, g.maxNs])).toEqual(
+      exact.body.groups.map((g) => [g.key, g.count, g.maxNs]),
+    );
+    for (const [i, g] of body.groups.entries()) {
+      expect(g.accuracy).toEqual({ method: 'ddsketch', relativeError: 0.01 });
+      const p50 = exact.body.groups[i]!.percentilesNs.p50;
+      expect(Math.abs(g.percentilesNs.p50 - p50)).toBeLessThanOrEqual(0.01 * p50 + 1);
+    }
+    const series = await get<LatencySeries>(`/latency/series?${window}&groupBy=tool&interval=3600&precision=sketch`);
+    expect(series.body).toEqual(
+      roundTrip(
+        await server.analytics.latencySeries(filter, {
+          groupBy: 'tool',
+          intervalSeconds: 3600,
+          topN: 10,
+          precision: 'sketch',
+        }),
+      ),
+    );
+  });
+
   it('percentiles default to whole runs', async () => {
     const { body } = await get<LatencyPercentiles>(`/latency/percentiles?${window}&model=house-model`);
     expect(body.groupBy).toBe('run');
@@ -259,6 +287,7 @@ describe('/cost and /prices', () => {
 describe('query validation', () => {
   it.each([
     ['/latency/percentiles?groupBy=service', /groupBy is one of step, tool, model, agent, run/],
+    ['/latency/percentiles?precision=rough', /precision/],
     ['/latency/series?interval=120', /interval is auto or one of 60, 300, 900, 3600, 21600, 86400/],
     [`/latency/series?from=${base - 30 * 24 * HOUR}&to=${base}&interval=60`, /43200 buckets/],
     ['/latency/tail?groupBy=step', /unknown query parameter groupBy/],

@@ -21,7 +21,10 @@ export function latencyRouter(
         'LatencyPercentiles: groupBy, levels, exactLimit, groups { key, service, count, meanNs, maxNs, percentilesNs, accuracy }',
     },
     ({ query, req }) =>
-      analytics.latencyPercentiles(toAnalyticsFilter(query, projectOf(req)), { groupBy: query.groupBy }),
+      analytics.latencyPercentiles(toAnalyticsFilter(query, projectOf(req)), {
+        groupBy: query.groupBy,
+        precision: query.precision,
+      }),
   );
   registry.route(
     router,
@@ -35,7 +38,12 @@ export function latencyRouter(
     ({ query, req }) => {
       const filter = toAnalyticsFilter(query, projectOf(req));
       const intervalSeconds = resolveInterval(query.interval, filter) as LatencyIntervalSeconds;
-      return analytics.latencySeries(filter, { groupBy: query.groupBy, intervalSeconds, topN: query.top });
+      return analytics.latencySeries(filter, {
+        groupBy: query.groupBy,
+        precision: query.precision,
+        intervalSeconds,
+        topN: query.top,
+      });
     },
   );
   registry.route(

@@ -37,8 +37,9 @@ export function LatencyPage() {
   };
   const label = (t: number): string => timeLabel(t, window.toMs - window.fromMs);
 
-  const series = useAnalytics('latencySeries', { ...params, groupBy, top: 8 });
-  const groups = useAnalytics('latencyPercentiles', { ...params, groupBy });
+  // sketch percentiles (±1%): the step / tool / model groupings then read the per-minute rollups
+  const series = useAnalytics('latencySeries', { ...params, groupBy, top: 8, precision: 'sketch' });
+  const groups = useAnalytics('latencyPercentiles', { ...params, groupBy, precision: 'sketch' });
   const runs = useAnalytics('latencyPercentiles', { ...params, groupBy: 'run' });
   const tail = useAnalytics('latencyTail', params);
   const histogram = useAnalytics('latencyHistogram', { ...params, buckets: 40 });

@@ -6,6 +6,19 @@ import {
 } from '@telltale/semconv';
 import type { StoreRows } from '@telltale/store';
 
+/**
+ * `exact`: nearest-rank percentiles for groups up to EXACT_PERCENTILE_LIMIT
+ * values (every value is read); `sketch`: DDSketch percentiles for every
+ * group, which the per-minute rollups serve without reading the spans when
+ * the filters allow (cost flat in the data's size).
+ */
+export type LatencyPrecision = 'exact' | 'sketch';
+
+/** The store's exact limit for a precision: `sketch` makes every group a digest group. */
+export function exactLimitOf(precision: LatencyPrecision = 'exact'): number {
+  return precision === 'sketch' ? 0 : EXACT_PERCENTILE_LIMIT;
+}
+
 /** How a group's percentiles were computed. */
 export type PercentileAccuracy =
   | { method: 'exact' }

@@ -4,6 +4,7 @@ import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
 import { TelltaleError, TelltaleErrorCode, type CostGroupBy } from '@telltale/semconv';
+import { rollupCostGroupRows } from './rollupQueries.js';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
 export const COST_PERCENTILE_LEVELS = [0.5, 0.95, 0.99] as const;
@@ -236,12 +237,16 @@ export async function queryCostGroups(
   groupBy: CostGroupBy,
 ): Promise<CostGroup[]> {
   const { client } = db;
-  const result = await client.query({
-    query: breakdownSql(filter, groupBy),
-    format: 'JSONEachRow',
-    query_params: filterParams(filter, prices),
-  });
-  const rows = await result.json<Record<string, Num> & { key: string }>();
+  const rows =
+    ((await rollupCostGroupRows(db, filter, prices, groupBy)) as
+      Array<Record<string, Num> & { key: string }> | undefined) ??
+    (await (
+      await client.query({
+        query: breakdownSql(filter, groupBy),
+        format: 'JSONEachRow',
+        query_params: filterParams(filter, prices),
+      })
+    ).json<Record<string, Num> & { key: string }>());
   return rows.map((r) => ({
     key: r.key,
     costUsd: n(r.cost_sum),

@@ -9,6 +9,7 @@ import {
 } from '../sql/latencySql.js';
 import { filterParams } from '../sql/sqlParts.js';
 import { EXACT_PERCENTILE_LIMIT, TelltaleError, TelltaleErrorCode, type LatencyGroupBy } from '@telltale/semconv';
+import { rollupLatencyRows } from './rollupQueries.js';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {
@@ -90,6 +91,21 @@ function toRow(r: Raw): LatencyGroupRow {
   };
 }
 
+/**
+ * The rollup holds sketches, not values, so it answers only when the caller
+ * asks for the digest for every group (exact limit 0), where the raw path
+ * gives the same sketch; exact percentiles read the spans (trying the rollup
+ * first would cost a query whenever a group is under the limit).
+ */
+async function rolledUp(
+  db: StoreDb,
+  filter: AnalyticsFilter,
+  prices: PriceTable,
+  opts: Parameters<typeof rollupLatencyRows>[3],
+): Promise<Raw[] | undefined> {
+  return opts.exactLimit === 0 ? rollupLatencyRows(db, filter, prices, opts) : undefined;
+}
+
 function limitParam(opts: LatencyQueryOptions): number {
   const limit = opts.exactLimit ?? EXACT_PERCENTILE_LIMIT;
   if (!Number.isInteger(limit) || limit < 0)
@@ -108,6 +124,8 @@ export async function queryLatencyPercentiles(
   opts: LatencyQueryOptions,
 ): Promise<LatencyGroupRow[]> {
   const { client } = db;
+  const rolled = await rolledUp(db, filter, prices, { groupBy: opts.groupBy, exactLimit: limitParam(opts) });
+  if (rolled !== undefined) return rolled.map(toRow);
   const result = await client.query({
     query: percentilesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',
@@ -136,6 +154,12 @@ export async function queryLatencySeries(
       code: TelltaleErrorCode.BAD_REQUEST,
       message: `topN must be a whole number ≥ 1, got ${topN}`,
     });
+  const rolled = await rolledUp(db, filter, prices, {
+    groupBy: opts.groupBy,
+    exactLimit: limitParam(opts),
+    series: { intervalMs: opts.intervalSeconds * 1000, topN },
+  });
+  if (rolled !== undefined) return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
   const result = await client.query({
     query: seriesSql(opts.groupBy, filterShape(filter)),
     format: 'JSONEachRow',

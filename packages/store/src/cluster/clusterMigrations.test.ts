@@ -6,6 +6,7 @@ import {
   clusterMigrations,
   clusterSchemaMigrationsDdl,
   GLOBAL_ZOO_PATH,
+  ROLLUP_SHARDING_KEY,
   SHARDED_ZOO_PATH,
 } from './clusterMigrations.js';
 
@@ -79,8 +80,21 @@ describe('cluster DDL', () => {
     expect(CLUSTER_SHARDING_KEY).toBe('cityHash64(project_id, run_id)');
   });
 
+  it('a rollup (AggregatingMergeTree with a project, no run): per-shard states behind a Distributed table', () => {
+    const local = statements.filter((s) => s.startsWith('CREATE TABLE IF NOT EXISTS span_rollup_1m_local ON CLUSTER'));
+    expect(local).toHaveLength(1);
+    expect(local[0]).toContain(`ENGINE = ReplicatedAggregatingMergeTree('${SHARDED_ZOO_PATH}', '{replica}')`);
+    expect(local[0]).toContain('replicated_deduplication_window = 1000');
+    expect(statements).toContain(
+      `CREATE TABLE IF NOT EXISTS span_rollup_1m ON CLUSTER ${CLUSTER} AS span_rollup_1m_local\nENGINE = Distributed(${CLUSTER}, currentDatabase(), span_rollup_1m_local, ${ROLLUP_SHARDING_KEY})`,
+    );
+    const mv = statements.find((s) => s.startsWith('CREATE MATERIALIZED VIEW IF NOT EXISTS span_rollup_1m_mv'));
+    expect(mv).toContain('TO span_rollup_1m_local AS');
+    expect(mv).toContain('\nFROM spans_local\n');
+  });
+
   it('tables without a run: one replica set on every server (no shard in the Keeper path)', () => {
-    const global = [...singleNodeTables()].filter(([, run]) => !run).map(([t]) => t);
+    const global = [...singleNodeTables()].filter(([t, run]) => !run && t !== 'span_rollup_1m').map(([t]) => t);
     expect(global.length).toBeGreaterThan(0);
     for (const table of global) {
       const ddl = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER`));
@@ -99,11 +113,11 @@ describe('cluster DDL', () => {
   });
 
   it('materialized views read and write local tables; INSERT … SELECT runs shard-locally', () => {
-    const mv = statements.filter((s) => s.startsWith('CREATE MATERIALIZED VIEW'));
+    const mv = statements.filter((s) => s.startsWith('CREATE MATERIALIZED VIEW IF NOT EXISTS trace_runs_mv'));
     expect(mv).toHaveLength(1);
     expect(mv[0]).toContain('TO trace_runs_local AS');
     expect(mv[0]).toContain('\nFROM spans_local\n');
-    const inserts = statements.filter((s) => s.startsWith('INSERT'));
+    const inserts = statements.filter((s) => s.startsWith('INSERT INTO trace_runs '));
     expect(inserts).toHaveLength(1);
     expect(inserts[0]).toMatch(
       /^INSERT INTO trace_runs [\s\S]*\nFROM spans\n[\s\S]*SETTINGS parallel_distributed_insert_select = 2$/,

@@ -4,6 +4,14 @@ import type { Migration } from '../migrations/Migration.js';
 /** The Distributed tables' sharding key: a run's spans, steps, facts and trace links live on one shard. */
 export const CLUSTER_SHARDING_KEY = 'cityHash64(project_id, run_id)';
 
+/**
+ * The sharding key of a rollup's Distributed table (a table with a project but
+ * no run). Its rows come from a view on each shard's local spans, so this key
+ * only places rows inserted through the Distributed table itself; reads merge
+ * the shards' partial states.
+ */
+export const ROLLUP_SHARDING_KEY = 'cityHash64(project_id)';
+
 /** Suffix of the shard-local table behind each Distributed table (`spans_local` behind `spans`). */
 export const LOCAL_SUFFIX = '_local';
 
@@ -38,6 +46,10 @@ type Placement = 'sharded' | 'global';
  *   whole copy locally; no Distributed table.
  * - `ALTER` goes to the local tables ON CLUSTER; column changes also to the
  *   Distributed table, whose columns must follow.
+ * - An AggregatingMergeTree with `project_id` and no `run_id` (a rollup fed by
+ *   a view on a sharded table) is sharded too: each shard keeps partial states
+ *   of its own runs' spans, the Distributed table in front merges them on read
+ *   (sharded by ROLLUP_SHARDING_KEY for direct inserts).
  * - Materialized views read and write the local tables: they fire on the
  *   replica that receives the shard's insert, and replication copies their output.
  * - `INSERT … SELECT` between sharded tables runs shard-locally
@@ -78,7 +90,9 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const create = CREATE_TABLE.exec(sql);
   if (create !== null) {
     const [, table = '', columns = '', engine = '', args, rest = ''] = create;
-    const sharded = /^\s+project_id /m.test(columns) && /^\s+run_id /m.test(columns);
+    const hasRun = /^\s+run_id /m.test(columns);
+    // a rollup (AggregatingMergeTree fed by a view on a sharded table) keeps per-shard partial states
+    const sharded = /^\s+project_id /m.test(columns) && (hasRun || engine === 'AggregatingMergeTree');
     placement.set(table, sharded ? 'sharded' : 'global');
     const local = sharded ? `${table}${LOCAL_SUFFIX}` : table;
     const zooArgs = `'${sharded ? SHARDED_ZOO_PATH : GLOBAL_ZOO_PATH}', '{replica}'`;
@@ -89,7 +103,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
     if (!sharded) return [localDdl];
     return [
       localDdl,
-      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${CLUSTER_SHARDING_KEY})`,
+      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${hasRun ? CLUSTER_SHARDING_KEY : ROLLUP_SHARDING_KEY})`,
     ];
   }
   const alter = ALTER_TABLE.exec(sql);

@@ -9,6 +9,7 @@ import { m0007Sessions } from './0007_sessions.js';
 import { m0008TraceRuns } from './0008_trace_runs.js';
 import { m0009LiveAlertEvents } from './0009_live_alert_events.js';
 import { m0010SpanContent } from './0010_span_content.js';
+import { m0011SpanRollups } from './0011_span_rollups.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0008TraceRuns,
   m0009LiveAlertEvents,
   m0010SpanContent,
+  m0011SpanRollups,
 ];

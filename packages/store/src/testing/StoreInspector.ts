@@ -6,7 +6,14 @@ import { insertSpansJson } from '../spans/insertSpansJson.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 
 /** The tables a test or bench may merge, size or empty. */
-export const INSPECTED_TABLES = ['spans', 'run_facts', 'run_step_facts', 'run_steps', 'span_content'] as const;
+export const INSPECTED_TABLES = [
+  'spans',
+  'run_facts',
+  'run_step_facts',
+  'run_steps',
+  'span_content',
+  'span_rollup_1m',
+] as const;
 export type InspectedTable = (typeof INSPECTED_TABLES)[number];
 
 /** The ClickHouse quantile functions the percentile tests compare with. */

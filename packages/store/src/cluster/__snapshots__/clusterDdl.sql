@@ -395,3 +395,74 @@ SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000;
 ALTER TABLE projects ON CLUSTER telltale ADD COLUMN IF NOT EXISTS content_stored Bool DEFAULT true;
 
 ALTER TABLE projects ON CLUSTER telltale ADD COLUMN IF NOT EXISTS content_readable Bool DEFAULT false;
+
+-- 0011 span_rollups
+CREATE TABLE IF NOT EXISTS span_rollup_1m_local ON CLUSTER telltale
+(
+    project_id LowCardinality(String),
+    step_kind LowCardinality(String),
+    step_name LowCardinality(String),
+    tool_name LowCardinality(String),
+    model LowCardinality(String),
+    minute DateTime('UTC'),
+    spans SimpleAggregateFunction(sum, UInt64),
+    dur_sum SimpleAggregateFunction(sum, Int64),
+    dur_max SimpleAggregateFunction(max, Int64),
+    dur_dd AggregateFunction(quantilesDD(0.01, 0.5, 0.9, 0.95, 0.99, 0.999), Int64),
+    explicit_cost SimpleAggregateFunction(sum, Float64),
+    billed SimpleAggregateFunction(sum, UInt64),
+    in_tok SimpleAggregateFunction(sum, UInt64),
+    cached_tok SimpleAggregateFunction(sum, UInt64),
+    out_tok SimpleAggregateFunction(sum, UInt64),
+    np_spans SimpleAggregateFunction(sum, UInt64),
+    np_uncached SimpleAggregateFunction(sum, UInt64),
+    np_cached SimpleAggregateFunction(sum, UInt64),
+    np_out SimpleAggregateFunction(sum, UInt64)
+)
+ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')
+PARTITION BY toDate(minute)
+ORDER BY (project_id, step_kind, step_name, tool_name, model, minute)
+TTL minute + INTERVAL 30 DAY
+SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000;
+
+CREATE TABLE IF NOT EXISTS span_rollup_1m ON CLUSTER telltale AS span_rollup_1m_local
+ENGINE = Distributed(telltale, currentDatabase(), span_rollup_1m_local, cityHash64(project_id));
+
+INSERT INTO span_rollup_1m (project_id, step_kind, step_name, tool_name, model, minute, spans, dur_sum, dur_max, dur_dd, explicit_cost, billed, in_tok, cached_tok, out_tok, np_spans, np_uncached, np_cached, np_out)
+SELECT project_id, step_kind, step_name, tool_name, model, toStartOfMinute(start_time) AS minute,
+    count() AS spans,
+    sum(duration_ns) AS dur_sum,
+    max(duration_ns) AS dur_max,
+    quantilesDDState(0.01, 0.5, 0.9, 0.95, 0.99, 0.999)(duration_ns) AS dur_dd,
+    sum(ifNull(cost_usd, 0)) AS explicit_cost,
+    countIf(input_tokens + output_tokens > 0 OR ifNull(cost_usd, 0) > 0) AS billed,
+    sum(input_tokens) AS in_tok,
+    sum(least(cached_input_tokens, input_tokens)) AS cached_tok,
+    sum(output_tokens) AS out_tok,
+    countIf(cost_usd IS NULL AND input_tokens + output_tokens > 0) AS np_spans,
+    sumIf(input_tokens - least(cached_input_tokens, input_tokens), cost_usd IS NULL) AS np_uncached,
+    sumIf(least(cached_input_tokens, input_tokens), cost_usd IS NULL) AS np_cached,
+    sumIf(output_tokens, cost_usd IS NULL) AS np_out
+FROM spans
+WHERE step_kind NOT IN ('', 'run')
+GROUP BY project_id, step_kind, step_name, tool_name, model, minute
+SETTINGS parallel_distributed_insert_select = 2;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_rollup_1m_mv ON CLUSTER telltale TO span_rollup_1m_local AS
+SELECT project_id, step_kind, step_name, tool_name, model, toStartOfMinute(start_time) AS minute,
+    count() AS spans,
+    sum(duration_ns) AS dur_sum,
+    max(duration_ns) AS dur_max,
+    quantilesDDState(0.01, 0.5, 0.9, 0.95, 0.99, 0.999)(duration_ns) AS dur_dd,
+    sum(ifNull(cost_usd, 0)) AS explicit_cost,
+    countIf(input_tokens + output_tokens > 0 OR ifNull(cost_usd, 0) > 0) AS billed,
+    sum(input_tokens) AS in_tok,
+    sum(least(cached_input_tokens, input_tokens)) AS cached_tok,
+    sum(output_tokens) AS out_tok,
+    countIf(cost_usd IS NULL AND input_tokens + output_tokens > 0) AS np_spans,
+    sumIf(input_tokens - least(cached_input_tokens, input_tokens), cost_usd IS NULL) AS np_uncached,
+    sumIf(least(cached_input_tokens, input_tokens), cost_usd IS NULL) AS np_cached,
+    sumIf(output_tokens, cost_usd IS NULL) AS np_out
+FROM spans_local
+WHERE step_kind NOT IN ('', 'run')
+GROUP BY project_id, step_kind, step_name, tool_name, model, minute;

@@ -1,0 +1,40 @@
+import type { BenchCase } from './BenchCase.js';
+import type { BenchContext } from './BenchContext.js';
+import { benchCases } from './benchCases.js';
+
+/** Groupings the per-minute rollup holds (step spans by step name, tool, model). */
+const ROLLUP_GROUPS = ['step', 'tool', 'model'] as const;
+
+/** One overview query of the scaling table, and whether the rollup serves it. */
+export interface ScalingCase {
+  name: string;
+  rollup: boolean;
+  run: () => Promise<unknown>;
+}
+
+/**
+ * The overview cases of the analytics bench (the dashboard's calls, default
+ * precision), plus the rollup-backed forms: step / tool / model percentiles
+ * and the step series with `precision: 'sketch'`. Cost breakdowns read the
+ * rollup at any precision.
+ */
+export function scalingCases(ctx: BenchContext): ScalingCase[] {
+  const overview = benchCases(ctx).cases.filter((c: BenchCase) => c.kind === 'overview' && c.generic !== true);
+  const { analytics, filter } = ctx;
+  const sketch: ScalingCase[] = [
+    ...ROLLUP_GROUPS.map((groupBy) => ({
+      name: `latencyPercentiles(${groupBy}, sketch)`,
+      rollup: true,
+      run: () => analytics.latencyPercentiles(filter, { groupBy, precision: 'sketch' }),
+    })),
+    {
+      name: 'latencySeries(step, sketch)',
+      rollup: true,
+      run: () => analytics.latencySeries(filter, { groupBy: 'step', precision: 'sketch' }),
+    },
+  ];
+  return [
+    ...overview.map((c) => ({ name: c.name, rollup: c.name.startsWith('costBreakdown('), run: c.ours })),
+    ...sketch,
+  ];
+}
