@@ -189,7 +189,14 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const apiProjectOf = (req: IncomingMessage): string | undefined =>
     auth === undefined ? 'default' : apiProjects.get(req);
   let collector: Collector | undefined;
-  const ops = new ServerOps({ store, collector: () => collector, logger, authMode, metricsToken: config.metricsToken });
+  const ops = new ServerOps({
+    store,
+    collector: () => collector,
+    logger,
+    authMode,
+    metricsToken: config.metricsToken,
+    quotaShare: quotaShare === undefined ? undefined : () => 1 / quotaShare.processes,
+  });
   const analytics = new Analytics(store);
   const policy = { allowPrivate: config.alertsAllowPrivate };
   checkPolicy(policy);

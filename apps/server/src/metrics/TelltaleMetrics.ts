@@ -12,6 +12,8 @@ export interface MetricSources {
     oldestAtMs: number | undefined;
   };
   runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
+  /** Split roles, ingest processes only: the share of each project's quota this process enforces (1 / live ingest processes). */
+  quotaShare?: (() => number) | undefined;
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
 }
@@ -132,6 +134,14 @@ export class TelltaleMetrics {
       registers,
     });
     for (const outcome of ['kept', 'truncated', 'dropped']) this.contentSpans.labels(outcome).inc(0);
+    const quotaShare = sources.quotaShare;
+    if (quotaShare !== undefined)
+      new Gauge({
+        name: 'telltale_ingest_quota_share',
+        help: 'Split roles: the share of each project ingest quota this ingest process enforces (1 / live ingest processes).',
+        registers,
+        collect: gauge(quotaShare),
+      });
     new Gauge({
       name: 'telltale_spool_bytes',
       help: 'Bytes of the spool on disk, accepted writes included.',

@@ -18,6 +18,8 @@ export interface ServerOpsOptions {
   logger: Logger;
   authMode: AuthMode;
   metricsToken?: string | undefined;
+  /** Split roles, ingest processes: the share of each quota this process enforces (a gauge). */
+  quotaShare?: (() => number) | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export class ServerOps {
     this.catchUp = new RunFactsCatchUp(store.runFacts, catchUpReporting(opts.logger));
     this.metrics = new TelltaleMetrics({
       spool,
+      quotaShare: opts.quotaShare,
       runFacts: () => ({
         pendingRuns: store.runFacts.pendingRuns(),
         oldestPendingSinceMs: store.runFacts.oldestPendingSince(),
