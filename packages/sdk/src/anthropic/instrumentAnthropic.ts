@@ -3,6 +3,7 @@ import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthr
 import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import type { LlmCall, LlmInstrumentOptions } from '../llm/LlmCall.js';
 import { instrumentLlmClient, recordSettled } from '../llm/instrumentLlmClient.js';
+import { failOrAbandon } from '../llm/failOrAbandon.js';
 import { observeIterable } from '../llm/observeIterable.js';
 import { anthropicUsage } from './anthropicUsage.js';
 
@@ -74,14 +75,7 @@ function observeEvents(events: AsyncIterable<RawMessageStreamEvent>, call: LlmCa
       if (complete) call.finish();
       else call.abandon();
     },
-    error: (err) => {
-      record();
-      call.fail(err);
-    },
-    returned: () => {
-      record();
-      call.abandon();
-    },
+    ...failOrAbandon(call, record),
   });
 }
 

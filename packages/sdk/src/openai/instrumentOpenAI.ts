@@ -7,6 +7,7 @@ import type {
 import type { Response, ResponseCreateParams, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { LlmCall, LlmInstrumentOptions } from '../llm/LlmCall.js';
 import { instrumentLlmClient, recordSettled } from '../llm/instrumentLlmClient.js';
+import { failOrAbandon } from '../llm/failOrAbandon.js';
 import { observeIterable } from '../llm/observeIterable.js';
 import { chatUsage, responsesUsage } from './openAiUsage.js';
 
@@ -90,14 +91,7 @@ function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: Llm
       if (aborted(stream) && usage === undefined) call.abandon();
       else call.finish();
     },
-    error: (err) => {
-      record();
-      call.fail(err);
-    },
-    returned: () => {
-      record();
-      call.abandon();
-    },
+    ...failOrAbandon(call, record),
   });
 }
 
@@ -159,14 +153,9 @@ function observeResponseStream(stream: AsyncIterable<ResponseStreamEvent>, call:
       }
       endWithResponse(last, call);
     },
-    error: (err) => {
+    ...failOrAbandon(call, () => {
       if (last) recordResponse(last, call);
-      call.fail(err);
-    },
-    returned: () => {
-      if (last) recordResponse(last, call);
-      call.abandon();
-    },
+    }),
   });
 }
 
