@@ -2,7 +2,7 @@ import { WebhookReceiver } from '@telltale/alerts';
 import { createTelltale, createTracerProvider, RunGuardError } from '@telltale/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckoutSuccessRule } from './harness/checkoutSuccessRule.js';
+import { createCheckoutSuccessRule, sendFlakyCheckoutRuns } from './harness/checkoutSuccessRule.js';
 import { runCli } from './harness/runCli.js';
 import { sendAgentRuns } from './harness/sendAgentRuns.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
@@ -63,14 +63,7 @@ describe('alerts end to end', () => {
       // the first delivery attempt fails: the notification stays pending for a retry ≥ 1.5 s later
       receiver.respondWith(503);
       const t0 = Date.now() - 120_000;
-      await sendAgentRuns(proc.url, {
-        service: 'shop',
-        agent: 'checkout',
-        runs: 10,
-        startMs: t0,
-        fails: (i) => i < 6,
-        durationMs: () => 100,
-      });
+      await sendFlakyCheckoutRuns(proc.url, t0);
       const [first] = await receiver.waitFor(1, 20_000);
       // crash before the retry: the pending notification must survive, and go out once
       await proc.kill('SIGKILL');

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { WebhookReceiver } from '@telltale/alerts';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckoutSuccessRule } from './harness/checkoutSuccessRule.js';
+import { createCheckoutSuccessRule, sendFlakyCheckoutRuns } from './harness/checkoutSuccessRule.js';
 import { poll } from './harness/poll.js';
 import { runRequest } from './harness/RunSender.js';
-import { sendAgentRuns } from './harness/sendAgentRuns.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const SPANS_PER_RUN = 5;
@@ -144,14 +143,7 @@ describe('roles: ingest, query and worker processes sharing one store', { timeou
     await createCheckoutSuccessRule(query.url, receiver.url);
     // the first attempt fails: the notification stays pending in the outbox, due again ≥ 5 s later
     receiver.respondWith(503);
-    await sendAgentRuns(ingest[1]!.url, {
-      service: 'shop',
-      agent: 'checkout',
-      runs: 10,
-      startMs: Date.now() - 120_000,
-      fails: (i) => i < 6,
-      durationMs: () => 100,
-    });
+    await sendFlakyCheckoutRuns(ingest[1]!.url);
     const [first] = await receiver.waitFor(1, SETTLE_MS);
     const leader = workers.find((w) => w.logs.some((l) => l.includes('alert worker: leading')));
     expect(leader).toBeDefined();

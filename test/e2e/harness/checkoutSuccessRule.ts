@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { runCli } from './runCli.js';
+import { sendAgentRuns } from './sendAgentRuns.js';
 
 /**
  * Through the CLI against `endpoint`: a webhook destination `on-call` to
@@ -57,4 +58,16 @@ export async function createCheckoutSuccessRule(
   ]);
   expect(rule.code, rule.stderr).toBe(0);
   return { secret: created.stdout.trim(), destinationId, ruleJson: rule.stdout };
+}
+
+/** The degrading agent the rule watches: 10 `checkout` runs of service `shop` from `startMs`, the first 6 failed (success 0.4). */
+export async function sendFlakyCheckoutRuns(url: string, startMs = Date.now() - 120_000): Promise<void> {
+  await sendAgentRuns(url, {
+    service: 'shop',
+    agent: 'checkout',
+    runs: 10,
+    startMs,
+    fails: (i) => i < 6,
+    durationMs: () => 100,
+  });
 }
