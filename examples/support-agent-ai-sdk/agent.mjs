@@ -11,7 +11,7 @@ import { init, run, shutdown } from '@telltale/sdk';
 import { telltaleTelemetry } from '@telltale/sdk/ai';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import { TICKETS, lookupOrder, refundOrder } from './orders.mjs';
+import { TICKETS, lookupOrder, refundOrder } from '../shared/orders.mjs';
 
 const local = process.env.OPENAI_BASE_URL ? undefined : await startLocalModel();
 init({ service: 'support-agent-ai-sdk' }); // TELLTALE_ENDPOINT / TELLTALE_API_KEY, default http://127.0.0.1:4318

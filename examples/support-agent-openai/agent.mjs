@@ -9,7 +9,7 @@
 import { RunGuardError, act, init, run, shutdown, tool, validate } from '@telltale/sdk';
 import { instrumentOpenAI } from '@telltale/sdk/openai';
 import OpenAI from 'openai';
-import { TICKETS, lookupOrder, refundOrder } from './orders.mjs';
+import { TICKETS, lookupOrder, refundOrder } from '../shared/orders.mjs';
 
 const local = process.env.OPENAI_BASE_URL ? undefined : await startLocalModel();
 init({ service: 'support-agent-openai' }); // TELLTALE_ENDPOINT / TELLTALE_API_KEY, default http://127.0.0.1:4318

@@ -5,6 +5,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRunWithKey as exportRun, pollUntil } from './harness/exportRunWithKey.js';
 import { runCli } from './harness/runCli.js';
+import { apiWithKey } from './harness/apiWithKey.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const ADMIN_KEY = 'e2e-admin-key-0123456789abcdefghijklmnop';
@@ -18,23 +19,12 @@ describe('admin API and CLI over HTTP against a running embedded server (--auth 
   let telltale: TelltaleProcess;
   const server = (): string[] => ['--endpoint', telltale.url, '--admin-key', ADMIN_KEY];
 
-  const admin = async <T>(
+  const admin = <T>(
     method: string,
     path: string,
     body?: unknown,
     key = ADMIN_KEY,
-  ): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${telltale.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  ): Promise<{ status: number; body: T }> => apiWithKey<T>(telltale.url, method, path, key, body, 15_000);
   const runStatus = async (runId: string, readKey: string): Promise<number> =>
     (
       await fetch(`${telltale.url}/api/v1/runs/${runId}`, {

@@ -2,6 +2,7 @@ import { WebhookReceiver } from '@telltale/alerts';
 import { createTelltale, createTracerProvider, RunGuardError } from '@telltale/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckoutSuccessRule, sendFlakyCheckoutRuns } from './harness/checkoutSuccessRule.js';
 import { runCli } from './harness/runCli.js';
 import { sendAgentRuns } from './harness/sendAgentRuns.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
@@ -51,66 +52,18 @@ describe('alerts end to end', () => {
     'an end-to-end success rule fires when a flaky agent degrades, survives a crash with its pending retry, and resolves once',
     { timeout: 120_000 },
     async () => {
-      const created = await runCli([
-        'alerts',
-        'destinations',
-        'create',
-        '--endpoint',
-        proc.url,
-        '--name',
-        'on-call',
-        '--url',
-        receiver.url,
-      ]);
-      expect(created.code, created.stderr).toBe(0);
-      const secret = created.stdout.trim();
-      expect(secret).toMatch(/^whsec_/);
-      const destinationId = /destination (dst_\w+)/.exec(created.stderr)![1]!;
-      const rule = await runCli([
-        'alerts',
-        'rules',
-        'create',
-        '--endpoint',
-        proc.url,
-        '--json',
-        '--name',
-        'checkout success',
-        '--metric',
-        'e2e_success',
-        '--comparison',
-        'lt',
-        '--threshold',
-        '0.8',
-        '--window',
-        '10m',
-        '--interval',
-        '1s',
-        '--min-samples',
-        '5',
-        '--repeat',
-        '0',
-        '--agent',
-        'checkout',
+      const { secret, ruleJson } = await createCheckoutSuccessRule(proc.url, receiver.url, [
         '--label',
         'team=payments',
-        '--destination',
-        destinationId,
       ]);
-      expect(rule.code, rule.stderr).toBe(0);
-      const ruleId = (JSON.parse(rule.stdout) as { rule: { id: string } }).rule.id;
+      expect(secret).toMatch(/^whsec_/);
+      const ruleId = (JSON.parse(ruleJson) as { rule: { id: string } }).rule.id;
       expect((await runCli(['alerts', 'rules', 'list', '--endpoint', proc.url])).stdout).toContain(ruleId);
 
       // the first delivery attempt fails: the notification stays pending for a retry ≥ 1.5 s later
       receiver.respondWith(503);
       const t0 = Date.now() - 120_000;
-      await sendAgentRuns(proc.url, {
-        service: 'shop',
-        agent: 'checkout',
-        runs: 10,
-        startMs: t0,
-        fails: (i) => i < 6,
-        durationMs: () => 100,
-      });
+      await sendFlakyCheckoutRuns(proc.url, t0);
       const [first] = await receiver.waitFor(1, 20_000);
       // crash before the retry: the pending notification must survive, and go out once
       await proc.kill('SIGKILL');

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
-import { sendAgentRuns } from './harness/sendAgentRuns.js';
+import { sendFlakyCheckoutRuns } from './harness/checkoutSuccessRule.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 // The receiver listens on loopback: the operator's allowance lets destinations reach it.
@@ -87,14 +87,7 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', (
     telltale = await TelltaleProcess.start({ args: ARGS });
     receiver = await WebhookReceiver.start();
     // A flaky agent through the SDK and OTLP: 6 of its 10 runs fail, so end-to-end success is 40%.
-    await sendAgentRuns(telltale.url, {
-      service: 'shop',
-      agent: 'checkout',
-      runs: 10,
-      startMs: Date.now() - 120_000,
-      fails: (i) => i < 6,
-      durationMs: () => 100,
-    });
+    await sendFlakyCheckoutRuns(telltale.url);
     await until('the 10 runs to be stored', 20_000, async () => {
       const runs = await telltale.getJson<{ total: number }>('/api/v1/runs?service=shop&limit=1');
       return runs.body.total === 10 ? true : undefined;

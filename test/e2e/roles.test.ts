@@ -4,30 +4,15 @@ import { join } from 'node:path';
 import { WebhookReceiver } from '@telltale/alerts';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckoutSuccessRule, sendFlakyCheckoutRuns } from './harness/checkoutSuccessRule.js';
+import { poll } from './harness/poll.js';
 import { runRequest } from './harness/RunSender.js';
-import { runCli } from './harness/runCli.js';
-import { sendAgentRuns } from './harness/sendAgentRuns.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const SPANS_PER_RUN = 5;
 const RUNS = 60;
 /** Storage-side polling (facts finalised by the ingest processes: quiet 10 s + a 5 s flush) gets a generous bound. */
 const SETTLE_MS = 120_000;
-
-async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const got = await probe();
-      if (got !== undefined) return got;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms (${String(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 async function post(proc: TelltaleProcess, runId: string): Promise<boolean> {
   try {
@@ -155,58 +140,10 @@ describe('roles: ingest, query and worker processes sharing one store', { timeou
   });
 
   it('the leading worker SIGKILLed while a rule fires: the other takes over, nothing lost, same webhook-id', async () => {
-    const created = await runCli([
-      'alerts',
-      'destinations',
-      'create',
-      '--endpoint',
-      query.url,
-      '--name',
-      'on-call',
-      '--url',
-      receiver.url,
-    ]);
-    expect(created.code, created.stderr).toBe(0);
-    const destinationId = /destination (dst_\w+)/.exec(created.stderr)![1]!;
-    const rule = await runCli([
-      'alerts',
-      'rules',
-      'create',
-      '--endpoint',
-      query.url,
-      '--json',
-      '--name',
-      'checkout success',
-      '--metric',
-      'e2e_success',
-      '--comparison',
-      'lt',
-      '--threshold',
-      '0.8',
-      '--window',
-      '10m',
-      '--interval',
-      '1s',
-      '--min-samples',
-      '5',
-      '--repeat',
-      '0',
-      '--agent',
-      'checkout',
-      '--destination',
-      destinationId,
-    ]);
-    expect(rule.code, rule.stderr).toBe(0);
+    await createCheckoutSuccessRule(query.url, receiver.url);
     // the first attempt fails: the notification stays pending in the outbox, due again ≥ 5 s later
     receiver.respondWith(503);
-    await sendAgentRuns(ingest[1]!.url, {
-      service: 'shop',
-      agent: 'checkout',
-      runs: 10,
-      startMs: Date.now() - 120_000,
-      fails: (i) => i < 6,
-      durationMs: () => 100,
-    });
+    await sendFlakyCheckoutRuns(ingest[1]!.url);
     const [first] = await receiver.waitFor(1, SETTLE_MS);
     const leader = workers.find((w) => w.logs.some((l) => l.includes('alert worker: leading')));
     expect(leader).toBeDefined();

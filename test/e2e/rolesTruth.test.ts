@@ -4,43 +4,20 @@ import { join } from 'node:path';
 import { WebhookReceiver } from '@telltale/alerts';
 import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { generateDataset, smallDataset } from '@telltale/datasets';
-import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportDataset } from './harness/exportDataset.js';
+import { poll } from './harness/poll.js';
+import { createAnyLoopRule, runLooperUntilAlerted } from './harness/loopAlert.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 /** Facts finalised by the ingest processes (quiet 10 s, checked every 5 s) on a loaded machine: generous. */
 const SETTLE_MS = 150_000;
-
-async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const got = await probe();
-      if (got !== undefined) return got;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms (${String(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const POLL_EVERY_MS = 500;
 
 async function get<T>(proc: TelltaleProcess, path: string): Promise<T> {
   const res = await fetch(`${proc.url}/api/v1${path}`, { signal: AbortSignal.timeout(30_000) });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function post<T>(proc: TelltaleProcess, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${proc.url}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as T;
 }
 
@@ -154,10 +131,15 @@ describe('roles: figures and live alerts across split processes', { timeout: 300
     }
 
     // the split deployment converges on exactly the same figures
-    const split = await poll('the query process shows what the single process shows', SETTLE_MS, async () => {
-      const got = await figures(query, window);
-      return JSON.stringify(got) === JSON.stringify(expected) ? got : undefined;
-    }).catch(async (err: unknown) => {
+    const split = await poll(
+      'the query process shows what the single process shows',
+      SETTLE_MS,
+      async () => {
+        const got = await figures(query, window);
+        return JSON.stringify(got) === JSON.stringify(expected) ? got : undefined;
+      },
+      POLL_EVERY_MS,
+    ).catch(async (err: unknown) => {
       // name the first difference
       expect(await figures(query, window)).toEqual(expected);
       throw err;
@@ -166,47 +148,25 @@ describe('roles: figures and live alerts across split processes', { timeout: 300
   });
 
   it('a loop detected live on an ingest process reaches the leading worker, which alerts the receiver', async () => {
-    const { destination, secret } = await post<{ destination: { id: string }; secret: string }>(
-      query,
-      '/alerts/destinations',
-      { name: 'loops', url: receiver.url },
-    );
-    await post(query, '/alerts/rules', {
-      name: 'any loop',
-      metric: 'any_loop',
-      comparison: 'gt',
-      threshold: 0,
-      windowSeconds: 600,
-      evaluationIntervalSeconds: 3600,
-      // the dataset above loops too: this rule watches the looping service only
-      filters: { service: 'looping-svc' },
-      destinationIds: [destination.id],
-    });
+    // the dataset above loops too: this rule watches the looping service only
+    const { secret } = await createAnyLoopRule(query, receiver.url, { service: 'looping-svc' });
     // the leader has loaded the rule: it evaluates from storage, so wait until one leads
-    await poll('a leading worker', 60_000, () =>
-      Promise.resolve(workers.some((w) => w.logs.some((l) => l.includes('alert worker: leading'))) ? true : undefined),
+    await poll(
+      'a leading worker',
+      60_000,
+      () =>
+        Promise.resolve(
+          workers.some((w) => w.logs.some((l) => l.includes('alert worker: leading'))) ? true : undefined,
+        ),
+      POLL_EVERY_MS,
     );
 
-    const provider = createTracerProvider({ service: 'looping-svc', endpoint: ingest[1]!.url });
-    const tt = createTelltale({ tracerProvider: provider });
-    let runId = '';
-    let thirdAt = 0;
-    let firingAt = 0;
-    await tt.run('looper', async (run) => {
-      runId = run.runId;
-      for (let i = 1; i <= 3; i++)
-        await tt.tool('search', { q: 'same query' }, () => new Promise((r) => setTimeout(r, 100)));
-      thirdAt = Date.now();
-      // the run stays open until the alert arrives
-      const [firing] = await receiver.waitFor(1, 60_000);
-      firingAt = firing!.atMs;
-    });
-    await provider.forceFlush();
+    const { runId, thirdAt, firingAt, shutdown } = await runLooperUntilAlerted(ingest[1]!.url, receiver, 60_000);
     await receiver.waitFor(2, 60_000).catch((err: unknown) => {
       for (const p of [...ingest, ...workers]) console.log(p.logs.filter((l) => /loop|live|alert/i.test(l)).join('\n'));
       throw err;
     });
-    await provider.shutdown();
+    await shutdown();
 
     const [firingBody, resolvedBody] = receiver.received.map(
       (r) =>

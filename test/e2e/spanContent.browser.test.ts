@@ -5,6 +5,7 @@ import { createTelltale, createTracerProvider } from '@telltale/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, closeChromium, launchChromium } from './harness/browser.js';
+import { apiWithKey } from './harness/apiWithKey.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const ADMIN_KEY = 'e2e-admin-key-content-ui-0123456789abcdef';
@@ -40,18 +41,8 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
   let readKey = '';
   const runs = { failed: '', looping: '', big: '' };
 
-  const api = async <T>(method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(`${telltale.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const api = <T>(method: string, path: string, key: string, body?: unknown) =>
+    apiWithKey<T>(telltale.url, method, path, key, body);
   const spansOf = async (runId: string, count: number) =>
     pollUntil(async () => {
       const res = await api<{ spans?: SpanJson[] }>('GET', `/runs/${runId}`, readKey);

@@ -10,6 +10,7 @@ import type { SpanContent } from '@telltale/api-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InteropTracing } from './harness/InteropTracing.js';
 import { metricValue } from './harness/metricValue.js';
+import { apiWithKey } from './harness/apiWithKey.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const ADMIN_KEY = 'e2e-admin-key-content-0123456789abcdefgh';
@@ -46,18 +47,8 @@ describe('span content: captured, kept apart, limited, switched off per project 
   let telltale: TelltaleProcess;
   const keys: Record<string, { ingest: string; read: string }> = {};
 
-  const api = async <T>(method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(`${telltale.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const api = <T>(method: string, path: string, key: string, body?: unknown) =>
+    apiWithKey<T>(telltale.url, method, path, key, body);
   const contentOf = async (project: string, ids: { runId: string; spanId: string }) =>
     api<{ content: SpanContent }>('GET', `/runs/${ids.runId}/spans/${ids.spanId}/content`, keys[project]!.read);
 

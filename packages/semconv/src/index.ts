@@ -69,3 +69,5 @@ export {
   TAIL_LEVEL,
   MEDIAN_BAND,
 } from './latencyLevels.js';
+export { RepeatingTask } from './RepeatingTask.js';
+export type { RepeatingTaskOptions } from './RepeatingTask.js';

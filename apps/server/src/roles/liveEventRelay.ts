@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RepeatingTask } from '@telltale/semconv';
 import type { AlertEvaluator, LiveAlertEvent } from '@telltale/alerts';
 import type { Store } from '@telltale/store';
 import { z } from 'zod';
@@ -63,37 +64,22 @@ export function liveEventPublisher(
  */
 export class LiveEventPoller {
   private readonly seen = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly loop: RepeatingTask;
 
   constructor(
     private readonly store: Store,
     private readonly evaluator: AlertEvaluator,
-    private readonly onError: (err: unknown) => void,
-  ) {}
+    onError: (err: unknown) => void,
+  ) {
+    this.loop = new RepeatingTask({ run: () => this.poll(), everyMs: POLL_EVERY_MS, onError });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.poll()
-        .then(() => undefined, this.onError)
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(POLL_EVERY_MS);
-        });
-    }, ms);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Raises the events not seen yet; returns how many. */

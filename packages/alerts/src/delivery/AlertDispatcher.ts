@@ -1,3 +1,4 @@
+import { RepeatingTask } from '@telltale/semconv';
 import type { Store, StoreRows } from '@telltale/store';
 import { postWebhook } from './postWebhook.js';
 import { DEFAULT_RETRY, decide, type AttemptOutcome, type RetryOptions } from './retryPolicy.js';
@@ -34,32 +35,29 @@ export class AlertDispatcher {
   private readonly retry: RetryOptions;
   private readonly clock: () => number;
   private readonly inFlight = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop: RepeatingTask;
 
   constructor(private readonly opts: AlertDispatcherOptions) {
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.clock = opts.clock ?? Date.now;
+    this.loop = new RepeatingTask({
+      run: () => this.deliverDue(),
+      everyMs: opts.pollMs ?? 1000,
+      onError: (err) => opts.onError?.(err),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Something was enqueued: look at the outbox now. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running !== undefined) this.again = true;
-    else this.schedule(0);
+    this.loop.wake();
   }
 
   /** Sends every due notification once (one attempt each); returns how many were attempted. */
@@ -144,23 +142,5 @@ export class AlertDispatcher {
       });
     }
     return { outcome, attempt };
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.deliverDue()
-        .then(
-          () => undefined,
-          (err: unknown) => this.opts.onError?.(err),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (this.stopped) return;
-          const soon = this.again;
-          this.again = false;
-          this.schedule(soon ? 0 : (this.opts.pollMs ?? 1000));
-        });
-    }, delayMs);
   }
 }

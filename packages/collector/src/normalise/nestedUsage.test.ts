@@ -1,11 +1,10 @@
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
-import type { KeyValue, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
+import type { KeyValue, OtlpSpan } from '../otlp/types.js';
 import { NestedUsage } from './nestedUsage.js';
 import { normaliseRequest } from './normaliseRequest.js';
+import { NOW_MS, NOW_NS, otlpRequest, otlpSpan } from './otlpSpan.fixture.js';
 
-const NOW_MS = Date.UTC(2026, 10, 25, 12);
-const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
 const TRACE = '33333333333333333333333333333333';
 
 function span(
@@ -22,42 +21,18 @@ function span(
     );
     if (usage.cost !== undefined) attributes.push({ key: TelltaleAttr.costUsd, value: usage.cost });
   }
-  return {
+  return otlpSpan({
     traceId: TRACE,
     spanId: spanId.padStart(16, '0'),
-    traceState: '',
     parentSpanId: parentSpanId === '' ? '' : parentSpanId.padStart(16, '0'),
-    flags: 0,
     name: `${kind} ${spanId}`,
-    kind: 1,
-    startTimeUnixNano: NOW_NS,
     endTimeUnixNano: NOW_NS + 1n,
     attributes,
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: '' },
-  };
-}
-
-function request(spans: OtlpSpan[]): OtlpTraceRequest {
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: [], droppedAttributesCount: 0 },
-        scopeSpans: [
-          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
-        ],
-        schemaUrl: '',
-      },
-    ],
-  };
+  });
 }
 
 function usage(index: NestedUsage, spans: OtlpSpan[]): string[] {
-  return normaliseRequest(request(spans), 'p', { nowMs: NOW_MS, nestedUsage: index }).spans.map(
+  return normaliseRequest(otlpRequest(spans), 'p', { nowMs: NOW_MS, nestedUsage: index }).spans.map(
     (s) =>
       `${s.spanId.replace(/^0+/, '')}:${s.inputTokens}/${s.outputTokens}${s.costUsd === null ? '' : ` $${s.costUsd}`}`,
   );

@@ -6,46 +6,23 @@ import { encodeSpanRecordBatch } from '@telltale/store/encode';
 import { argsHash } from './argsHash.js';
 import { normaliseRequest, type NormaliseOptions } from './normaliseRequest.js';
 import { DEFAULT_SPAN_LIMITS } from './spanLimits.js';
+import { NOW_MS, NOW_NS, otlpRequest, otlpSpan } from './otlpSpan.fixture.js';
 
-const NOW_MS = Date.UTC(2026, 10, 25, 12);
-const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
 const TRACE = '6b8efff798038103d269b633813fc60c';
 
 let nextId = 1;
 function span(name: string, attrs: Record<string, AnyValue>, events: OtlpEvent[] = []): OtlpSpan {
-  return {
+  return otlpSpan({
     traceId: TRACE,
     spanId: (nextId++).toString(16).padStart(16, '0'),
-    traceState: '',
     parentSpanId: 'aaaaaaaaaaaaaaaa',
-    flags: 0,
     name,
-    kind: 1,
-    startTimeUnixNano: NOW_NS,
-    endTimeUnixNano: NOW_NS + 1_000n,
     attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })),
-    droppedAttributesCount: 0,
     events,
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: '' },
-  };
+  });
 }
 
-function request(spans: OtlpSpan[]): OtlpTraceRequest {
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: 'svc' }], droppedAttributesCount: 0 },
-        scopeSpans: [
-          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
-        ],
-        schemaUrl: '',
-      },
-    ],
-  };
-}
+const request = (spans: OtlpSpan[]): OtlpTraceRequest => otlpRequest(spans, 'svc');
 
 function normalise(s: OtlpSpan, opts: NormaliseOptions = {}) {
   const result = normaliseRequest(request([s]), 'p', { nowMs: NOW_MS, ...opts });

@@ -4,46 +4,22 @@ import type { AnyValue, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
 import { normaliseRequest } from './normaliseRequest.js';
 import { stableSpanName } from './stepName.js';
+import { NOW_MS, NOW_NS, otlpRequest, otlpSpan } from './otlpSpan.fixture.js';
 
-const NOW_MS = Date.UTC(2026, 10, 25, 12);
-const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
 const TRACE = '5b8efff798038103d269b633813fc60c';
 
 let nextId = 1;
 function span(name: string, attrs: Record<string, AnyValue>, parentSpanId = 'aaaaaaaaaaaaaaaa'): OtlpSpan {
-  return {
+  return otlpSpan({
     traceId: TRACE,
     spanId: (nextId++).toString(16).padStart(16, '0'),
-    traceState: '',
     parentSpanId,
-    flags: 0,
     name,
-    kind: 1,
-    startTimeUnixNano: NOW_NS,
-    endTimeUnixNano: NOW_NS + 1_000n,
     attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })),
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: '' },
-  };
+  });
 }
 
-function request(spans: OtlpSpan[]): OtlpTraceRequest {
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: 'svc' }], droppedAttributesCount: 0 },
-        scopeSpans: [
-          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
-        ],
-        schemaUrl: '',
-      },
-    ],
-  };
-}
+const request = (spans: OtlpSpan[]): OtlpTraceRequest => otlpRequest(spans, 'svc');
 
 function one(s: OtlpSpan) {
   const { spans } = normaliseRequest(request([s]), 'p', { nowMs: NOW_MS });

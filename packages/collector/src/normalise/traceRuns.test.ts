@@ -1,51 +1,26 @@
 import { TelltaleAttr } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
-import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
+import type { OtlpSpan } from '../otlp/types.js';
 import { normaliseRequest } from './normaliseRequest.js';
 import { TraceRuns } from './traceRuns.js';
+import { NOW_MS, NOW_NS, otlpRequest, otlpSpan } from './otlpSpan.fixture.js';
 
-const NOW_MS = Date.UTC(2026, 10, 25, 12);
-const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
 const T1 = '11111111111111111111111111111111';
 const T2 = '22222222222222222222222222222222';
 
 function span(traceId: string, spanId: string, parentSpanId: string, runId?: string): OtlpSpan {
-  return {
+  return otlpSpan({
     traceId,
     spanId: spanId.padStart(16, '0'),
-    traceState: '',
     parentSpanId: parentSpanId === '' ? '' : parentSpanId.padStart(16, '0'),
-    flags: 0,
     name: `span ${spanId}`,
-    kind: 1,
-    startTimeUnixNano: NOW_NS,
     endTimeUnixNano: NOW_NS + 1n,
     attributes: runId === undefined ? [] : [{ key: TelltaleAttr.runId, value: runId }],
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    status: { code: 0, message: '' },
-  };
-}
-
-function request(spans: OtlpSpan[]): OtlpTraceRequest {
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: [], droppedAttributesCount: 0 },
-        scopeSpans: [
-          { scope: { name: 's', version: '', attributes: [], droppedAttributesCount: 0 }, spans, schemaUrl: '' },
-        ],
-        schemaUrl: '',
-      },
-    ],
-  };
+  });
 }
 
 function runs(index: TraceRuns, spans: OtlpSpan[], projectId = 'p'): string[] {
-  return normaliseRequest(request(spans), projectId, { nowMs: NOW_MS, traceRuns: index }).spans.map(
+  return normaliseRequest(otlpRequest(spans), projectId, { nowMs: NOW_MS, traceRuns: index }).spans.map(
     (s) => `${s.spanId.replace(/^0+/, '')}:${s.runId === s.traceId ? 'trace' : s.runId}`,
   );
 }

@@ -1,12 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
-import { defaultTelltale } from '../defaultTelltale.js';
-import { LlmCall } from '../llm/LlmCall.js';
-import type { LlmInstrumentOptions } from '../llm/LlmCall.js';
+import type { LlmCall, LlmInstrumentOptions } from '../llm/LlmCall.js';
+import { instrumentLlmClient, recordSettled } from '../llm/instrumentLlmClient.js';
+import { failOrAbandon } from '../llm/failOrAbandon.js';
 import { observeIterable } from '../llm/observeIterable.js';
-import { patchMethods, proxyMethods } from '../llm/wrapMethods.js';
-import type { MethodTable } from '../llm/wrapMethods.js';
 import { anthropicUsage } from './anthropicUsage.js';
 
 export interface InstrumentAnthropicOptions extends LlmInstrumentOptions {
@@ -16,53 +14,26 @@ export interface InstrumentAnthropicOptions extends LlmInstrumentOptions {
   patch?: boolean;
 }
 
-type Original = (...args: unknown[]) => unknown;
-
 /**
  * Records every `messages.create` (streamed or not) and `messages.stream`
  * call of an `@anthropic-ai/sdk` client as a Telltale llm step. Returns a
  * proxy: the client you pass is left alone unless `patch: true`.
  */
 export function instrumentAnthropic<C extends Anthropic>(client: C, options: InstrumentAnthropicOptions = {}): C {
-  const table: MethodTable = {
-    'messages.create':
-      (original) =>
-      (body, ...rest) =>
-        create(original, body, rest, options),
-    'messages.stream':
-      (original) =>
-      (body, ...rest) =>
-        stream(original, body, rest, options),
-  };
-  if (options.patch === true) {
-    patchMethods(client, table);
-    return client;
-  }
-  return proxyMethods(client, table);
+  return instrumentLlmClient(client, 'anthropic', { 'messages.create': create, 'messages.stream': stream }, options);
 }
 
-function specOf(params: MessageCreateParams, options: InstrumentAnthropicOptions) {
-  return { provider: options.provider ?? 'anthropic', model: params.model, operation: 'chat' };
-}
-
-function create(original: Original, body: unknown, rest: unknown[], options: InstrumentAnthropicOptions): unknown {
-  const params = body as MessageCreateParams | undefined;
-  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
-  return LlmCall.open(options.telltale ?? defaultTelltale, specOf(params, options), options, (call) => {
-    // the system prompt travels apart from the messages: recorded as the first, system, message
-    call.input(
-      params.system === undefined ? params.messages : [{ role: 'system', content: params.system }, ...params.messages],
-    );
-    const pending = original(body, ...rest) as PromiseLike<unknown>;
-    pending.then(
-      (result) =>
-        params.stream === true
-          ? observeEvents(result as AsyncIterable<RawMessageStreamEvent>, call)
-          : endWithMessage(result as Message, call),
-      (err: unknown) => call.fail(err),
-    );
-    return pending;
-  });
+function create(call: LlmCall, body: unknown, send: () => unknown): unknown {
+  const params = body as MessageCreateParams;
+  // the system prompt travels apart from the messages: recorded as the first, system, message
+  call.input(
+    params.system === undefined ? params.messages : [{ role: 'system', content: params.system }, ...params.messages],
+  );
+  return recordSettled(send() as PromiseLike<unknown>, call, (result) =>
+    params.stream === true
+      ? observeEvents(result as AsyncIterable<RawMessageStreamEvent>, call)
+      : endWithMessage(result as Message, call),
+  );
 }
 
 function recordMessage(m: Pick<Message, 'model' | 'id' | 'stop_reason' | 'usage'>, call: LlmCall): void {
@@ -104,39 +75,28 @@ function observeEvents(events: AsyncIterable<RawMessageStreamEvent>, call: LlmCa
       if (complete) call.finish();
       else call.abandon();
     },
-    error: (err) => {
-      record();
-      call.fail(err);
-    },
-    returned: () => {
-      record();
-      call.abandon();
-    },
+    ...failOrAbandon(call, record),
   });
 }
 
 /** `messages.stream()`: a MessageStream, returned at once; its events tell how it ends. */
-function stream(original: Original, body: unknown, rest: unknown[], options: InstrumentAnthropicOptions): unknown {
-  const params = body as MessageCreateParams | undefined;
-  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
-  return LlmCall.open(options.telltale ?? defaultTelltale, specOf(params, options), options, (call) => {
-    const ms = original(body, ...rest) as MessageStream;
-    ms.on('streamEvent', (event) => {
-      if (event.type === 'content_block_delta') call.firstChunk();
-    });
-    ms.on('finalMessage', (message) => endWithMessage(message, call));
-    ms.on('error', (err) => {
-      recordPartial(ms, call);
-      call.fail(err);
-    });
-    // the caller broke out of the loop (which aborts) or aborted it
-    ms.on('abort', () => {
-      recordPartial(ms, call);
-      call.abandon();
-    });
-    ms.on('end', () => call.finish());
-    return ms;
+function stream(call: LlmCall, _body: unknown, send: () => unknown): unknown {
+  const ms = send() as MessageStream;
+  ms.on('streamEvent', (event) => {
+    if (event.type === 'content_block_delta') call.firstChunk();
   });
+  ms.on('finalMessage', (message) => endWithMessage(message, call));
+  ms.on('error', (err) => {
+    recordPartial(ms, call);
+    call.fail(err);
+  });
+  // the caller broke out of the loop (which aborts) or aborted it
+  ms.on('abort', () => {
+    recordPartial(ms, call);
+    call.abandon();
+  });
+  ms.on('end', () => call.finish());
+  return ms;
 }
 
 function recordPartial(ms: MessageStream, call: LlmCall): void {

@@ -5,12 +5,10 @@ import type {
   ChatCompletionCreateParams,
 } from 'openai/resources/chat/completions';
 import type { Response, ResponseCreateParams, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { defaultTelltale } from '../defaultTelltale.js';
-import { LlmCall } from '../llm/LlmCall.js';
-import type { LlmInstrumentOptions } from '../llm/LlmCall.js';
+import type { LlmCall, LlmInstrumentOptions } from '../llm/LlmCall.js';
+import { instrumentLlmClient, recordSettled } from '../llm/instrumentLlmClient.js';
+import { failOrAbandon } from '../llm/failOrAbandon.js';
 import { observeIterable } from '../llm/observeIterable.js';
-import { patchMethods, proxyMethods } from '../llm/wrapMethods.js';
-import type { MethodTable } from '../llm/wrapMethods.js';
 import { chatUsage, responsesUsage } from './openAiUsage.js';
 
 export interface InstrumentOpenAIOptions extends LlmInstrumentOptions {
@@ -20,8 +18,6 @@ export interface InstrumentOpenAIOptions extends LlmInstrumentOptions {
   patch?: boolean;
 }
 
-type Thenable = PromiseLike<unknown>;
-
 /**
  * Records every `chat.completions.create` and `responses.create` call of an
  * `openai` client as a Telltale llm step: model, usage (cached and reasoning
@@ -29,51 +25,28 @@ type Thenable = PromiseLike<unknown>;
  * Returns a proxy: the client you pass is left alone unless `patch: true`.
  */
 export function instrumentOpenAI<C extends OpenAI>(client: C, options: InstrumentOpenAIOptions = {}): C {
-  const table: MethodTable = {
-    'chat.completions.create':
-      (original) =>
-      (body, ...rest) =>
-        createChat(original, body, rest, options),
-    'responses.create':
-      (original) =>
-      (body, ...rest) =>
-        createResponse(original, body, rest, options),
-  };
-  if (options.patch === true) {
-    patchMethods(client, table);
-    return client;
-  }
-  return proxyMethods(client, table);
+  return instrumentLlmClient(
+    client,
+    'openai',
+    { 'chat.completions.create': createChat, 'responses.create': createResponse },
+    options,
+  );
 }
 
-function createChat(
-  original: (...args: unknown[]) => unknown,
-  body: unknown,
-  rest: unknown[],
-  options: InstrumentOpenAIOptions,
-): unknown {
-  const params = body as ChatCompletionCreateParams | undefined;
-  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
-  const telltale = options.telltale ?? defaultTelltale;
-  const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
-  return LlmCall.open(telltale, spec, options, (call) => {
-    call.input(params.messages);
-    const streaming = params.stream === true;
-    // usage comes in a last, choice-less chunk only when asked for; ask, and hide that chunk if the caller did not
-    const hideUsageChunk = streaming && params.stream_options?.include_usage !== true;
-    const sent = hideUsageChunk
-      ? { ...params, stream_options: { ...params.stream_options, include_usage: true } }
-      : params;
-    const pending = original(sent, ...rest) as Thenable;
-    pending.then(
-      (result) =>
-        streaming
-          ? observeChatStream(result as AsyncIterable<ChatCompletionChunk>, call, hideUsageChunk)
-          : recordChat(result as ChatCompletion, call),
-      (err: unknown) => call.fail(err),
-    );
-    return pending;
-  });
+function createChat(call: LlmCall, body: unknown, send: (body: unknown) => unknown): unknown {
+  const params = body as ChatCompletionCreateParams;
+  call.input(params.messages);
+  const streaming = params.stream === true;
+  // usage comes in a last, choice-less chunk only when asked for; ask, and hide that chunk if the caller did not
+  const hideUsageChunk = streaming && params.stream_options?.include_usage !== true;
+  const sent = hideUsageChunk
+    ? { ...params, stream_options: { ...params.stream_options, include_usage: true } }
+    : params;
+  return recordSettled(send(sent) as PromiseLike<unknown>, call, (result) =>
+    streaming
+      ? observeChatStream(result as AsyncIterable<ChatCompletionChunk>, call, hideUsageChunk)
+      : recordChat(result as ChatCompletion, call),
+  );
 }
 
 function recordChat(res: ChatCompletion, call: LlmCall): void {
@@ -118,47 +91,26 @@ function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: Llm
       if (aborted(stream) && usage === undefined) call.abandon();
       else call.finish();
     },
-    error: (err) => {
-      record();
-      call.fail(err);
-    },
-    returned: () => {
-      record();
-      call.abandon();
-    },
+    ...failOrAbandon(call, record),
   });
 }
 
-function createResponse(
-  original: (...args: unknown[]) => unknown,
-  body: unknown,
-  rest: unknown[],
-  options: InstrumentOpenAIOptions,
-): unknown {
-  const params = body as ResponseCreateParams | undefined;
-  if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
-  const telltale = options.telltale ?? defaultTelltale;
-  const spec = { provider: options.provider ?? 'openai', model: params.model, operation: 'chat' };
-  return LlmCall.open(telltale, spec, options, (call) => {
-    call.input(
-      params.instructions === undefined || params.instructions === null
-        ? params.input
-        : [
-            { role: 'system', content: params.instructions },
-            ...(Array.isArray(params.input) ? params.input : [params.input]),
-          ],
-    );
-    const streaming = params.stream === true;
-    const pending = original(body, ...rest) as Thenable;
-    pending.then(
-      (result) =>
-        streaming
-          ? observeResponseStream(result as AsyncIterable<ResponseStreamEvent>, call)
-          : endWithResponse(result as Response, call),
-      (err: unknown) => call.fail(err),
-    );
-    return pending;
-  });
+function createResponse(call: LlmCall, body: unknown, send: () => unknown): unknown {
+  const params = body as ResponseCreateParams;
+  call.input(
+    params.instructions === undefined || params.instructions === null
+      ? params.input
+      : [
+          { role: 'system', content: params.instructions },
+          ...(Array.isArray(params.input) ? params.input : [params.input]),
+        ],
+  );
+  const streaming = params.stream === true;
+  return recordSettled(send() as PromiseLike<unknown>, call, (result) =>
+    streaming
+      ? observeResponseStream(result as AsyncIterable<ResponseStreamEvent>, call)
+      : endWithResponse(result as Response, call),
+  );
 }
 
 function recordResponse(res: Response, call: LlmCall): void {
@@ -201,14 +153,9 @@ function observeResponseStream(stream: AsyncIterable<ResponseStreamEvent>, call:
       }
       endWithResponse(last, call);
     },
-    error: (err) => {
+    ...failOrAbandon(call, () => {
       if (last) recordResponse(last, call);
-      call.fail(err);
-    },
-    returned: () => {
-      if (last) recordResponse(last, call);
-      call.abandon();
-    },
+    }),
   });
 }
 

@@ -2,17 +2,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { ContentHalf, SpanContentRecord } from './SpanContentRecord.js';
 
-/** The content of one span as read back. */
-export interface StoredSpanContent {
-  traceId: string;
-  spanId: string;
-  input: ContentHalf;
-  output: ContentHalf;
-  truncated: boolean;
-  originalBytes: number;
-  capture: string;
-  redactions: number;
-}
+/** The content of one span as read back: its record without project, run and start time. */
+export type StoredSpanContent = Pick<
+  SpanContentRecord,
+  'traceId' | 'spanId' | 'input' | 'output' | 'truncated' | 'originalBytes' | 'capture' | 'redactions'
+>;
 
 interface ContentRow {
   trace_id: string;

@@ -1,4 +1,4 @@
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { RepeatingTask, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { liveCandidates, writeCandidacy, type LeaseCandidate } from './leaseSql.js';
@@ -39,8 +39,7 @@ export class Lease {
   readonly renewMs: number;
   private readonly settleMs: number;
   private readonly termStartedMs = Date.now();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly renewal: RepeatingTask;
   private stopped = true;
   private held = false;
   private lastConfirmedMs = 0;
@@ -54,6 +53,11 @@ export class Lease {
     this.ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
     this.renewMs = opts.renewMs ?? DEFAULT_LEASE_RENEW_MS;
     this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+    this.renewal = new RepeatingTask({
+      run: () => this.round(),
+      everyMs: this.renewMs,
+      onError: (err) => this.opts.onError?.(err),
+    });
   }
 
   get isHeld(): boolean {
@@ -68,14 +72,13 @@ export class Lease {
   /** Starts renewing in the background (first look now). */
   start(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.renewal.start();
   }
 
   /** Stops renewing, steps down (onLost) and withdraws the candidacy so another takes over at once. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.renewal.stop();
     await this.setHeld(false);
     await this.write(0).catch(() => undefined);
   }
@@ -87,7 +90,7 @@ export class Lease {
     for (;;) {
       await this.round();
       if (this.held) {
-        this.schedule(this.renewMs);
+        if (!this.stopped) this.renewal.start(this.renewMs);
         return;
       }
       if (Date.now() > deadline) {
@@ -99,18 +102,6 @@ export class Lease {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(500, this.renewMs)));
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .catch((err: unknown) => this.opts.onError?.(err))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.renewMs);
-        });
-    }, ms);
   }
 
   private write(ttlMs: number): Promise<void> {

@@ -1,5 +1,5 @@
-// The shop's back office, simulated: five orders and a refund desk that
-// refuses orders delivered more than 30 days ago.
+// The shop's back office, simulated for both support-agent examples: six
+// orders and a refund desk that refuses orders delivered more than 30 days ago.
 const DAY = 24 * 60 * 60 * 1000;
 const ORDERS = {
   'ORD-1001': { status: 'shipped', carrier: 'DHL', totalEur: 129.0, deliveredDaysAgo: null },
