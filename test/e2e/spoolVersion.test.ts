@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processExport, Spool } from '@telltale/collector';
+import { processExport, Spool, SPOOL_PAYLOAD_VERSION } from '@telltale/collector';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
@@ -61,7 +61,7 @@ describe('a spool holding records of another spans schema version', () => {
     const telltale = await TelltaleProcess.start({ dataDir });
     cleanup.push(() => telltale.dispose());
     const line = await telltale.waitForLog((l) => l.includes('spans schema version 99'), 0, 30_000);
-    expect(line).toContain('stores version 1');
+    expect(line).toContain(`stores version ${SPOOL_PAYLOAD_VERSION}`);
     expect(line).toContain(join(spoolDir, foreignSegment));
     expect(line).toContain('"level":50'); // an error, not a warning
     expect(line).toContain('move');
