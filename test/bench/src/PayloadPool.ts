@@ -61,7 +61,7 @@ export class PayloadPool {
   }
 
   /** The i-th distinct request (i ≥ 0): template i mod n, send number firstSend + i + 1. */
-  request(i: number): { body: Buffer; spans: number; runs: number } {
+  request(i: number): { body: Buffer; spans: number; runs: number; contentSpans: number } {
     const t = this.templates[i % this.templates.length]!;
     const o = this.offsets[i % this.templates.length]!;
     const send = (this.firstSend + i + 1) >>> 0;
@@ -71,11 +71,11 @@ export class PayloadPool {
     for (const at of o.spanIds) body.writeUInt32BE((body.readUInt32BE(at + 4) ^ send) >>> 0, at + 4);
     const hex = send.toString(16).padStart(8, '0');
     for (const at of o.runIdSends) body.write(hex, at, 'latin1');
-    return { body, spans: t.spans, runs: t.runs };
+    return { body, spans: t.spans, runs: t.runs, contentSpans: t.contentSpans };
   }
 
   /** The next request in send order. */
-  next(): { body: Buffer; spans: number; runs: number } {
+  next(): { body: Buffer; spans: number; runs: number; contentSpans: number } {
     return this.request(this.sends++);
   }
 

@@ -18,6 +18,7 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
+import { llmContent } from './llmContent.js';
 
 /** Spans per export request: the OTel BatchSpanProcessor's default maxExportBatchSize. */
 export const SPANS_PER_REQUEST = 512;
@@ -34,6 +35,11 @@ export interface PayloadTemplate {
   body: Uint8Array;
   spans: number;
   runs: number;
+  /**
+   * Spans the collector keeps content for: the llm spans (their `gen_ai.choice` event is a GenAI message
+   * event, a content row even without `contentBytes`; with it, also the messages).
+   */
+  contentSpans: number;
   /** The ids in the bytes (hex trace ids, hex span ids, run id strings), for PayloadPool to locate. */
   traceIds: string[];
   spanIds: string[];
@@ -131,6 +137,10 @@ interface RunContext {
   conversation: string;
   model: readonly [string, string];
   failed: boolean;
+  /** Content for llm spans (its own PRNG, so the span shapes do not depend on it); undefined: none. */
+  content: { rng: Rng; bytes: number } | undefined;
+  /** llm spans emitted so far (each makes a content row: see PayloadTemplate.contentSpans). */
+  llmSpans: { n: number };
 }
 
 /** Emits one step and its children; returns the step's end time (ms). */
@@ -194,6 +204,13 @@ function emitStep(run: RunContext, step: StepSpec, parent: Context, startMs: num
       attrs[OtelAttr.genAiCacheReadInputTokens] = Math.floor(input * rng.next() * 0.6);
       attrs['gen_ai.request.temperature'] = 0.2;
       attrs['gen_ai.response.finish_reasons'] = ['stop'];
+      if (run.content !== undefined) {
+        const c = run.content;
+        const { input: messages, output: answer } = llmContent(() => c.rng.next(), c.bytes, c.rng.pick(TOOLS));
+        attrs[OtelAttr.genAiInputMessages] = messages;
+        attrs[OtelAttr.genAiOutputMessages] = answer;
+      }
+      run.llmSpans.n++;
       break;
     }
     case StepKind.retrieval:
@@ -233,10 +250,20 @@ function emitStep(run: RunContext, step: StepSpec, parent: Context, startMs: num
  * official OTLP/proto serializer: each request holds whole runs of 50–100
  * spans, 512 spans in all (~10–15 attributes per span, events on llm,
  * validate, failed tool and failed run spans). Timestamps lie in the minute
- * before `nowMs`.
+ * before `nowMs`. With `contentBytes` > 0 every llm span also carries about
+ * that many bytes of content (`gen_ai.input.messages` and
+ * `gen_ai.output.messages`, see llmContent); the spans' shapes and other
+ * attributes are the same as without it.
  */
-export function agentPayloads(opts: { templates: number; seed: number; nowMs?: number }): PayloadTemplate[] {
+export function agentPayloads(opts: {
+  templates: number;
+  seed: number;
+  nowMs?: number;
+  contentBytes?: number;
+}): PayloadTemplate[] {
   const rng = new Rng(opts.seed);
+  const contentBytes = opts.contentBytes ?? 0;
+  const content = contentBytes > 0 ? { rng: new Rng(opts.seed ^ 0x5eed), bytes: contentBytes } : undefined;
   const nowMs = opts.nowMs ?? Date.now();
   const exporter = new InMemorySpanExporter();
   const out: PayloadTemplate[] = [];
@@ -253,6 +280,7 @@ export function agentPayloads(opts: { templates: number; seed: number; nowMs?: n
     });
     const tracer = provider.getTracer('@telltale/sdk', '0.1.0');
     const runIds: string[] = [];
+    const llmSpans = { n: 0 };
     const sizes = runSizes(rng, SPANS_PER_REQUEST);
     sizes.forEach((size, r) => {
       const runId = `run-${t.toString(16).padStart(4, '0')}${r.toString(16).padStart(4, '0')}-${RUN_ID_SEND_PLACEHOLDER}`;
@@ -265,6 +293,8 @@ export function agentPayloads(opts: { templates: number; seed: number; nowMs?: n
         conversation: `conv-${hash(`${t}/${r}`)}`,
         model: rng.pick(MODELS),
         failed: rng.next() < 0.15,
+        content,
+        llmSpans,
       };
       emitStep(run, runShape(rng, size), ROOT_CONTEXT, nowMs - 60_000 + rng.int(0, 30_000), 1);
     });
@@ -278,6 +308,7 @@ export function agentPayloads(opts: { templates: number; seed: number; nowMs?: n
       body,
       spans: spans.length,
       runs: runIds.length,
+      contentSpans: llmSpans.n,
       traceIds: [...new Set(spans.map((s) => s.spanContext().traceId))],
       spanIds: spans.map((s) => s.spanContext().spanId),
       runIds,

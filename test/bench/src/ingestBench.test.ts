@@ -29,6 +29,49 @@ describe('the ingest bench payloads', () => {
     expect(seen.spans.size).toBe(4 * SPANS_PER_REQUEST);
     expect(seen.runs.size).toBe(seen.traces.size);
   });
+
+  it('puts ~N bytes of GenAI messages on every llm span with --content-bytes, the spans otherwise as lean', async () => {
+    const { decodeTraceRequestProto } = await import('@telltale/collector');
+    const spansOf = (body: Uint8Array) =>
+      decodeTraceRequestProto(body).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+    const nowMs = Date.now();
+    const [lean] = agentPayloads({ templates: 1, seed: 3, nowMs });
+    const [rich] = agentPayloads({ templates: 1, seed: 3, nowMs, contentBytes: 2048 });
+    if (lean === undefined || rich === undefined) throw new Error('no templates');
+    const leanSpans = spansOf(lean.body);
+    const richSpans = spansOf(rich.body);
+    const isLlm = (s: (typeof richSpans)[number]) =>
+      s.attributes.some((a) => a.key === 'telltale.step.kind' && a.value === 'llm');
+    const llm = richSpans.filter(isLlm);
+    expect(llm.length).toBeGreaterThan(50);
+    // every llm span makes a content row, with or without messages (its gen_ai.choice event)
+    expect(rich.contentSpans).toBe(llm.length);
+    expect(lean.contentSpans).toBe(llm.length);
+    for (const s of llm) {
+      const input = s.attributes.find((a) => a.key === 'gen_ai.input.messages')?.value;
+      const output = s.attributes.find((a) => a.key === 'gen_ai.output.messages')?.value;
+      if (typeof input !== 'string' || typeof output !== 'string') throw new Error('llm span without content');
+      expect(input.length + output.length).toBeGreaterThan(1800);
+      expect(input.length + output.length).toBeLessThan(2300);
+      const messages = JSON.parse(input) as { role: string }[];
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    }
+    // no other span carries content, and without the messages every span is the lean one
+    const strip = (spans: typeof richSpans) =>
+      spans.map((s) => ({
+        name: s.name,
+        start: String(s.startTimeUnixNano),
+        attributes: s.attributes.filter(
+          (a) => !a.key.startsWith('gen_ai.input.') && !a.key.startsWith('gen_ai.output.'),
+        ),
+      }));
+    const json = (spans: typeof richSpans) =>
+      JSON.stringify(strip(spans), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    expect(json(richSpans)).toBe(json(leanSpans));
+    expect(richSpans.filter((s) => !isLlm(s)).every((s) => !s.attributes.some((a) => a.key.includes('messages')))).toBe(
+      true,
+    );
+  });
 });
 
 // The smoke mode against the real server: checks the bench code and that
@@ -49,5 +92,32 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');
+    // the llm spans' gen_ai.choice events are message events: one (empty) content row each
+    expect(report.stored.content.rows).toBe(report.load.ackedContentSpans);
+    expect(report.stored.content.spanRowsWithContent).toBe(0);
   });
+
+  it(
+    'with --content-bytes, stores one span_content row per llm span sent and no content in the span rows',
+    { timeout: 300_000 },
+    async () => {
+      const report = await runIngestBench({
+        ...ingestBenchOptions({ smoke: true, contentBytes: 2048, ceilingRows: 0 }),
+        command: 'vitest smoke content',
+      });
+      expect(report.load.otherFailures).toEqual([]);
+      expect(report.stored.count).toBe(report.load.ackedSpans);
+      expect(report.load.ackedContentSpans).toBeGreaterThan(0);
+      expect(report.stored.content.rows).toBe(report.load.ackedContentSpans);
+      expect(report.stored.content.uniqueSpans).toBe(report.stored.content.rows);
+      expect(report.stored.content.spanRowsWithContent).toBe(0);
+      expect(report.stored.content.truncated).toBe(0);
+      // the text of the messages (the JSON framing is not kept): most of the ~2 KB
+      const perRow = report.stored.content.textBytes / report.stored.content.rows;
+      expect(perRow).toBeGreaterThan(1200);
+      expect(perRow).toBeLessThan(2100);
+      expect(report.correct).toBe(true);
+      expect(renderIngestReport(report)).toContain('span rows still holding content');
+    },
+  );
 });

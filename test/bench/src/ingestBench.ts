@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { benchTargets } from './benchTargets.js';
+import { compareContent } from './compareContent.js';
+import { renderContentComparison } from './renderContentComparison.js';
 import { renderIngestReport } from './renderIngestReport.js';
 import { runIngestRounds } from './ingestRounds.js';
 import { ingestBenchOptions, type IngestBenchOptions } from './runIngestBench.js';
@@ -8,6 +10,9 @@ import { ingestBenchOptions, type IngestBenchOptions } from './runIngestBench.js
 /** Markers around the generated part of bench/README.md's ingest section; the text outside them is kept. */
 export const INGEST_START = '<!-- bench:ingest:start -->';
 export const INGEST_END = '<!-- bench:ingest:end -->';
+/** Markers around the generated part of the "Ingest with content" section (--compare-content). */
+export const CONTENT_START = '<!-- bench:ingest-content:start -->';
+export const CONTENT_END = '<!-- bench:ingest-content:end -->';
 
 const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run bench:ingest -- [options])
   --rounds N           rounds against a fresh server each; the median is reported (default 3; --smoke: 1)
@@ -15,6 +20,9 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --warmup N           warm-up seconds (default 5; --smoke: 1)
   --concurrency N      requests in flight (default 48; --smoke: 8)
   --templates N        distinct template requests made with the OTel SDK (default 64)
+  --content-bytes N    ~N bytes of content (gen_ai.input.messages + gen_ai.output.messages) on every llm span (default 0)
+  --compare-content N  alternate lean rounds and rounds with --content-bytes N, --rounds of each, no ceiling;
+                       reports each mode's median sustained rate and their ratio (--readme PATH writes it there)
   --ingest-workers N   the server's --ingest-workers (default: the server's default)
   --ceiling-rows N     rows the plain-insert ceiling inserts (default 1,000,000; --smoke: 20,000; 0: skip it)
   --server-arg A       an extra \`telltale start\` argument (repeatable; e.g. --server-arg --max-body-bytes --server-arg 68719476736)
@@ -25,19 +33,20 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --readme PATH        write the results into PATH (full default runs write bench/README.md)
   --no-readme          print only`;
 
-function writeIntoReadme(path: string, section: string): void {
+function writeIntoReadme(path: string, section: string, startMarker = INGEST_START, endMarker = INGEST_END): void {
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(INGEST_START);
-  const end = text.indexOf(INGEST_END);
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
   if (start < 0 || end < start)
-    throw new Error(`${path} lacks the ${INGEST_START} … ${INGEST_END} markers (see its "Ingest throughput" section)`);
-  writeFileSync(path, `${text.slice(0, start + INGEST_START.length)}\n${section}\n${text.slice(end)}`);
+    throw new Error(`${path} lacks the ${startMarker} … ${endMarker} markers (see its "Ingest throughput" section)`);
+  writeFileSync(path, `${text.slice(0, start + startMarker.length)}\n${section}\n${text.slice(end)}`);
 }
 
 function parseArgs(argv: readonly string[]): {
   opts: Partial<IngestBenchOptions>;
   readme: string | null | undefined;
   json: string | undefined;
+  compareContent: number | undefined;
 } {
   const opts: Partial<IngestBenchOptions> & { serverNodeArgs: string[]; serverArgs: string[] } = {
     serverNodeArgs: [],
@@ -45,6 +54,7 @@ function parseArgs(argv: readonly string[]): {
   };
   let readme: string | null | undefined;
   let json: string | undefined;
+  let compare: number | undefined;
   const num = (i: number, name: string): number => {
     const v = Number(argv[i + 1]);
     if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} needs a number ≥ 0\n${USAGE}`);
@@ -67,6 +77,12 @@ function parseArgs(argv: readonly string[]): {
         break;
       case '--templates':
         opts.templates = Math.max(1, num(i++, arg));
+        break;
+      case '--content-bytes':
+        opts.contentBytes = num(i++, arg);
+        break;
+      case '--compare-content':
+        compare = Math.max(1, num(i++, arg));
         break;
       case '--ingest-workers':
         opts.ingestWorkers = num(i++, arg);
@@ -101,30 +117,45 @@ function parseArgs(argv: readonly string[]): {
         throw new RangeError(`unknown argument ${arg}\n${USAGE}`);
     }
   }
-  return { opts, readme, json };
+  return { opts, readme, json, compareContent: compare };
 }
 
 const args = process.argv.slice(2);
 try {
-  const { opts, readme, json } = parseArgs(args);
+  const { opts, readme, json, compareContent: compareBytes } = parseArgs(args);
   const { command, readmePath } = benchTargets('bench:ingest', args, readme);
-  const report = await runIngestRounds({
+  const options = {
     ...ingestBenchOptions({
       ...opts,
       log: (line) => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`),
     }),
     command,
-  });
-  const section = renderIngestReport(report);
-  console.log(section);
-  // a full run also leaves its figures for the capacity model (npm run capacity, docs/scaling.md)
-  const jsonPath = json ?? (readmePath === undefined ? undefined : join(dirname(readmePath), 'results', 'ingest.json'));
-  if (jsonPath !== undefined) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-  if (readmePath !== undefined) {
-    writeIntoReadme(readmePath, section);
-    console.error(`[bench:ingest] results written into ${readmePath}`);
+  };
+  if (compareBytes !== undefined) {
+    const comparison = await compareContent(options, compareBytes);
+    const section = renderContentComparison(comparison);
+    console.log(section);
+    if (json !== undefined) writeFileSync(json, `${JSON.stringify(comparison, null, 2)}\n`);
+    // a comparison writes only where asked (--readme), into its own section
+    if (readme !== undefined && readme !== null) {
+      writeIntoReadme(readme, section, CONTENT_START, CONTENT_END);
+      console.error(`[bench:ingest] comparison written into ${readme}`);
+    }
+    if (!comparison.correct) process.exitCode = 1;
+  } else {
+    const report = await runIngestRounds(options);
+    const section = renderIngestReport(report);
+    console.log(section);
+    // a full run also leaves its figures for the capacity model (npm run capacity, docs/scaling.md)
+    const jsonPath =
+      json ?? (readmePath === undefined ? undefined : join(dirname(readmePath), 'results', 'ingest.json'));
+    if (jsonPath !== undefined) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    if (readmePath !== undefined) {
+      writeIntoReadme(readmePath, section);
+      console.error(`[bench:ingest] results written into ${readmePath}`);
+    }
+    if (!report.correct) process.exitCode = 1;
   }
-  if (!report.correct) process.exitCode = 1;
 } catch (err) {
   console.error(err instanceof RangeError ? err.message : err);
   process.exitCode = 2;

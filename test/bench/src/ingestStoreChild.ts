@@ -4,7 +4,7 @@
  * it while the server under test owns another):
  *
  *   node ingestStoreChild.js verify <dataDir>
- *     counts what the server stored: count(), uniqExact(span_id, trace_id), runs
+ *     counts what the server stored: count(), uniqExact(span_id, trace_id), runs; span_content's rows
  *   node ingestStoreChild.js ceiling <poolFile> <rows> <batchRows> <dataDir> <firstSend>
  *     decodes and encodes `rows` spans of the pool's requests (untimed, but
  *     the per-phase decode cost on this one thread is reported), then times
@@ -24,6 +24,8 @@ export interface VerifyResult {
   runs: number;
   /** The engine's version(). */
   version: string;
+  /** `span_content`: rows, distinct spans, text bytes, rows cut; span rows still holding content attributes. */
+  content: { rows: number; uniqueSpans: number; textBytes: number; truncated: number; spanRowsWithContent: number };
 }
 
 export interface CeilingResult {
@@ -58,8 +60,10 @@ export interface CeilingResult {
 async function verify(dataDir: string): Promise<VerifyResult> {
   const store = await Store.open({ kind: 'embedded', dataDir }, { reconcile: false });
   try {
-    const totals = await new StoreInspector(store).spanTotals();
-    return { count: totals.rows, unique: totals.uniqueSpans, runs: totals.runs, version: totals.version };
+    const inspector = new StoreInspector(store);
+    const totals = await inspector.spanTotals();
+    const content = await inspector.contentTotals();
+    return { count: totals.rows, unique: totals.uniqueSpans, runs: totals.runs, version: totals.version, content };
   } finally {
     await store.close();
   }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_DRAIN_BATCH_SPANS } from '@telltale/collector';
+import { DEFAULT_DRAIN_BATCH_SPANS, processExport } from '@telltale/collector';
 import { agentPayloads, SPANS_PER_REQUEST } from './agentPayloads.js';
 import type { CeilingResult, VerifyResult } from './ingestStoreChild.js';
 import { median, nearestRank } from './measure.js';
@@ -25,6 +25,8 @@ export interface IngestBenchOptions {
   /** Distinct template requests generated with the OTel SDK (each send rewrites its ids). */
   templates: number;
   seed: number;
+  /** Bytes of content (`gen_ai.input.messages` + `gen_ai.output.messages`) on every llm span; 0: none. */
+  contentBytes: number;
   /** The server's --ingest-workers; undefined: its default. */
   ingestWorkers: number | undefined;
   /** Extra `telltale start` arguments. */
@@ -53,6 +55,7 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
     concurrency: smoke ? 8 : 48,
     templates: smoke ? 8 : 64,
     seed: 4,
+    contentBytes: 0,
     ingestWorkers: undefined,
     serverNodeArgs: [],
     serverArgs: [],
@@ -89,7 +92,18 @@ export interface IngestReport {
   options: Omit<IngestBenchOptions, 'log'>;
   machine: { nproc: number; cpuModel: string; memoryGiB: number; node: string; clickhouse: string };
   loadAverage: { before: number; after: number };
-  payload: { spansPerRequest: number; runsPerRequest: number; bodyBytes: number; templates: number; generateS: number };
+  payload: {
+    spansPerRequest: number;
+    runsPerRequest: number;
+    bodyBytes: number;
+    templates: number;
+    generateS: number;
+    /** Content bytes asked per llm span, and the llm spans (with content) per request. */
+    contentBytes: number;
+    contentSpansPerRequest: number;
+    /** Spool payload bytes per span (the ingest worker's encoding of these requests, content included). */
+    spoolBytesPerSpan: number;
+  };
   load: Omit<LoadResult, 'windowLatenciesMs'>;
   ackedSpansPerS: number;
   latencyMs: { p50: number; p99: number; max: number };
@@ -184,15 +198,23 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
   let stopServer = (): Promise<unknown> => Promise.resolve();
   try {
     let t = performance.now();
-    const templates = agentPayloads({ templates: opts.templates, seed: opts.seed });
+    const templates = agentPayloads({ templates: opts.templates, seed: opts.seed, contentBytes: opts.contentBytes });
     const generateS = (performance.now() - t) / 1000;
     const pool = new PayloadPool(templates);
     const poolFile = join(work, 'pool.json');
     pool.save(poolFile);
     const bodyBytes = median(templates.map((x) => x.body.length).sort((a, b) => a - b));
     const runsPerRequest = templates.reduce((n, x) => n + x.runs, 0) / templates.length;
+    const contentSpansPerRequest = templates.reduce((n, x) => n + x.contentSpans, 0) / templates.length;
+    // what the spool holds per span: the ingest worker's parts for these requests (span and content batches)
+    const encoded = templates.map((x) =>
+      processExport({ body: x.body, encoding: 'proto', projectId: 'default', nowMs: Date.now() }, undefined),
+    );
+    const measuredSpoolBytesPerSpan =
+      encoded.reduce((n, e) => n + e.parts.reduce((m, p) => m + p.byteLength, 0), 0) /
+      encoded.reduce((n, e) => n + e.spanCount, 0);
     log(
-      `${templates.length} template requests of ${SPANS_PER_REQUEST} spans (${(bodyBytes / 1024).toFixed(0)} KiB, ${runsPerRequest.toFixed(1)} runs each) in ${generateS.toFixed(1)} s`,
+      `${templates.length} template requests of ${SPANS_PER_REQUEST} spans (${(bodyBytes / 1024).toFixed(0)} KiB, ${runsPerRequest.toFixed(1)} runs each${opts.contentBytes > 0 ? `, ${contentSpansPerRequest.toFixed(1)} llm spans with ~${opts.contentBytes} bytes of content each` : ''}) in ${generateS.toFixed(1)} s`,
     );
 
     const serverArgs = [
@@ -274,7 +296,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     log('counting what the server stored');
     const stored = await runChild<VerifyResult>(['verify', dataDir]);
     log(
-      `stored ${stored.count.toLocaleString('en-US')} spans (${stored.unique.toLocaleString('en-US')} distinct), ${stored.runs.toLocaleString('en-US')} runs`,
+      `stored ${stored.count.toLocaleString('en-US')} spans (${stored.unique.toLocaleString('en-US')} distinct), ${stored.runs.toLocaleString('en-US')} runs; content rows ${stored.content.rows.toLocaleString('en-US')} of ${load.ackedContentSpans.toLocaleString('en-US')} acknowledged llm spans, ${stored.content.spanRowsWithContent} span rows holding content`,
     );
 
     const ceiling = opts.ceilingRows === 0 ? undefined : await runCeiling();
@@ -300,10 +322,18 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       .map(([thread, s]) => ({ thread, cores: (s - (threadsStart.get(thread) ?? 0)) / windowS }))
       .filter((x) => x.cores >= 0.005)
       .sort((a, b) => b.cores - a.cores);
+    // content: one span_content row per acknowledged span that carried content, none left in the span rows
+    const contentCorrect =
+      stored.content.rows === load.ackedContentSpans &&
+      stored.content.uniqueSpans === stored.content.rows &&
+      stored.content.spanRowsWithContent === 0;
     const correct =
-      stored.count === load.ackedSpans && stored.unique === stored.count && load.otherFailures.length === 0;
-    // spool bytes per span: the Arrow message plus the record's metadata (≈ 1.1 KB for these spans)
-    const spoolBytesPerSpan = ceiling?.decode.bytesPerSpan ?? 1_132;
+      stored.count === load.ackedSpans &&
+      stored.unique === stored.count &&
+      load.otherFailures.length === 0 &&
+      contentCorrect;
+    // spool bytes per span: the worker's payload parts (≈ 1.1 KB for the lean spans; content adds its own batch)
+    const spoolBytesPerSpan = measuredSpoolBytesPerSpan;
     const backlogSpans = backlogAtLastAck / spoolBytesPerSpan;
     const windowDrainSpansPerS = (load.windowAckedSpans - (backlog.end - backlog.start) / spoolBytesPerSpan) / windowS;
     // a spool that grows during the window buffers acknowledgements; it does not sustain them: count the lower rate
@@ -332,6 +362,9 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
         bodyBytes,
         templates: templates.length,
         generateS,
+        contentBytes: opts.contentBytes,
+        contentSpansPerRequest,
+        spoolBytesPerSpan,
       },
       load: loadFacts,
       ackedSpansPerS,

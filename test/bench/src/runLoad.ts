@@ -25,6 +25,8 @@ export interface LoadResult {
   ackedRequests: number;
   ackedSpans: number;
   ackedRuns: number;
+  /** Spans with content among the acknowledged ones. */
+  ackedContentSpans: number;
   /** 200s that arrived inside the timed window. */
   windowAckedSpans: number;
   windowAckedRequests: number;
@@ -95,6 +97,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     ackedRequests: 0,
     ackedSpans: 0,
     ackedRuns: 0,
+    ackedContentSpans: 0,
     windowAckedSpans: 0,
     windowAckedRequests: 0,
     windowMs: opts.windowMs,
@@ -133,7 +136,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
   const loop = async (): Promise<void> => {
     while (performance.now() < windowEnd) {
-      const { body, spans, runs } = opts.pool.next();
+      const { body, spans, runs, contentSpans } = opts.pool.next();
       for (;;) {
         const sent = performance.now();
         let answer: Answer;
@@ -150,6 +153,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
           r.ackedRequests++;
           r.ackedSpans += spans;
           r.ackedRuns += runs;
+          r.ackedContentSpans += contentSpans;
           r.lastAckMs = Math.max(r.lastAckMs, now);
           const second = Math.floor((now - start) / 1000);
           while (r.ackTimeline.length <= second) r.ackTimeline.push(0);

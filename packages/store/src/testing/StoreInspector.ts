@@ -102,6 +102,38 @@ export class StoreInspector {
     });
   }
 
+  /**
+   * Totals of `span_content` (rows, distinct spans, bytes of the input and output columns, rows cut), and
+   * how many span rows still hold a GenAI message attribute (content is moved out at ingest: 0).
+   */
+  contentTotals(): Promise<{
+    rows: number;
+    uniqueSpans: number;
+    textBytes: number;
+    truncated: number;
+    spanRowsWithContent: number;
+  }> {
+    return this.#runner.run('inspect.contentTotals', async (client) => {
+      const [c] = await rowsOf<{ rows: string; unique: string; bytes: string; truncated: string }>(
+        client,
+        `SELECT count() AS rows, uniqExact(trace_id, span_id) AS unique, sum(length(input) + length(output)) AS bytes,
+                countIf(truncated) AS truncated FROM span_content`,
+      );
+      const [s] = await rowsOf<{ n: string }>(
+        client,
+        `SELECT countIf(mapContains(attributes, 'gen_ai.input.messages') OR mapContains(attributes, 'gen_ai.output.messages')) AS n
+         FROM spans`,
+      );
+      return {
+        rows: Number(c?.rows ?? 0),
+        uniqueSpans: Number(c?.unique ?? 0),
+        textBytes: Number(c?.bytes ?? 0),
+        truncated: Number(c?.truncated ?? 0),
+        spanRowsWithContent: Number(s?.n ?? 0),
+      };
+    });
+  }
+
   /** One span's stored row as the table holds it: its attribute map, and the row's size in JSON text. */
   spanRow(spanId: string): Promise<{ attributes: Record<string, string>; rowBytes: number } | undefined> {
     return this.#runner.run('inspect.spanRow', async (client) => {
