@@ -36,8 +36,8 @@ export interface PayloadTemplate {
   spans: number;
   runs: number;
   /**
-   * Spans the collector keeps content for: the llm spans (their `gen_ai.choice` event is a GenAI message
-   * event, a content row even without `contentBytes`; with it, also the messages).
+   * Spans the collector keeps content for: with `contentBytes`, the llm spans (their messages); without,
+   * none (their `gen_ai.choice` event carries no message body, so it keeps no content row).
    */
   contentSpans: number;
   /** The ids in the bytes (hex trace ids, hex span ids, run id strings), for PayloadPool to locate. */
@@ -139,7 +139,7 @@ interface RunContext {
   failed: boolean;
   /** Content for llm spans (its own PRNG, so the span shapes do not depend on it); undefined: none. */
   content: { rng: Rng; bytes: number } | undefined;
-  /** llm spans emitted so far (each makes a content row: see PayloadTemplate.contentSpans). */
+  /** llm spans emitted so far (with content, each makes a content row: see PayloadTemplate.contentSpans). */
   llmSpans: { n: number };
 }
 
@@ -308,7 +308,7 @@ export function agentPayloads(opts: {
       body,
       spans: spans.length,
       runs: runIds.length,
-      contentSpans: llmSpans.n,
+      contentSpans: content === undefined ? 0 : llmSpans.n,
       traceIds: [...new Set(spans.map((s) => s.spanContext().traceId))],
       spanIds: spans.map((s) => s.spanContext().spanId),
       runIds,

@@ -56,13 +56,27 @@ export function splitContent(span: OtlpSpan): SplitSpan {
   return {
     span: { ...span, attributes: keep, events },
     contentAttributes: attrs,
-    content: {
-      input,
-      output,
-      capture: typeof capture === 'string' ? capture : '',
-      redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
-    },
+    // a message event without a body (an empty `gen_ai.choice`) is taken off the span but keeps no content row
+    content:
+      hasContent(input) || hasContent(output)
+        ? {
+            input,
+            output,
+            capture: typeof capture === 'string' ? capture : '',
+            redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
+          }
+        : undefined,
   };
+}
+
+/** Whether a half holds anything to show: text, tool arguments or results, or a message with content. */
+function hasContent(half: ContentHalf): boolean {
+  return (
+    (half.text !== undefined && half.text !== '') ||
+    half.toolArguments !== undefined ||
+    half.toolResult !== undefined ||
+    (half.messages?.some((m) => m.content !== '') ?? false)
+  );
 }
 
 function isCaptureMarker(key: string): boolean {

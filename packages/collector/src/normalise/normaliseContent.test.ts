@@ -106,6 +106,18 @@ describe('content extraction', () => {
     expect(contents[0]?.output.messages).toEqual([{ role: 'assistant', content: 'answer' }]);
   });
 
+  it('keeps no content row for a message event without a body, and still takes it off the span', () => {
+    const choice: OtlpEvent = {
+      timeUnixNano: NOW_NS,
+      name: 'gen_ai.choice',
+      attributes: [{ key: 'gen_ai.response.finish_reason', value: 'stop' }],
+      droppedAttributesCount: 0,
+    };
+    const { record, contents } = normalise(span('chat m', { [OtelAttr.genAiOperationName]: 'chat' }, [choice]));
+    expect(record.events).toEqual([]);
+    expect(contents).toEqual([]);
+  });
+
   it('reads OpenInference values and flattened messages', () => {
     const { record, contents } = normalise(
       span('ChatOpenAI', {

@@ -26,8 +26,13 @@ function nsText(ns: bigint): string {
   return `${ns / NS_PER_S}.${(ns % NS_PER_S).toString().padStart(9, '0')}`;
 }
 
-/** Rows per JSONEachRow insert: content rows are up to the per-span limit each. */
-const ROWS_PER_INSERT = 256;
+/**
+ * An insert ends at whichever comes first: few inserts of many rows keep
+ * parts (and CPU) down, while the byte bound keeps a batch of prompts near
+ * the per-span limit from building one huge body.
+ */
+const MAX_ROWS_PER_INSERT = 8_192;
+const MAX_BYTES_PER_INSERT = 16 * 1024 * 1024;
 
 /**
  * Stores content rows (idempotent for a repeated token: the table
@@ -38,29 +43,40 @@ export async function insertSpanContent(
   rows: readonly SpanContentRecord[],
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    const token = opts.deduplicationToken === undefined ? undefined : `${opts.deduplicationToken}:${i}`;
-    await client.insert({
-      table: 'span_content',
-      format: 'JSONEachRow',
-      values: chunk.map((r) => ({
+  let start = 0;
+  while (start < rows.length) {
+    const values: Record<string, unknown>[] = [];
+    let bytes = 0;
+    for (let i = start; i < rows.length && values.length < MAX_ROWS_PER_INSERT && bytes < MAX_BYTES_PER_INSERT; i++) {
+      const r = rows[i]!;
+      const input = JSON.stringify(r.input);
+      const output = JSON.stringify(r.output);
+      bytes += input.length + output.length;
+      values.push({
         project_id: r.projectId,
         trace_id: r.traceId,
         span_id: r.spanId,
         start_time: nsText(r.startTimeUnixNano),
-        input: JSON.stringify(r.input),
-        output: JSON.stringify(r.output),
+        input,
+        output,
         truncated: r.truncated,
         original_bytes: r.originalBytes,
         capture: r.capture,
         redactions: r.redactions,
-      })),
+      });
+    }
+    // the same rows always split at the same places, so a retried batch repeats its tokens
+    const token = opts.deduplicationToken === undefined ? undefined : `${opts.deduplicationToken}:${start}`;
+    await client.insert({
+      table: 'span_content',
+      format: 'JSONEachRow',
+      values,
       clickhouse_settings: {
         async_insert: 0,
         ...(token === undefined ? {} : { insert_deduplication_token: token }),
       },
     });
+    start += values.length;
   }
 }
 
