@@ -155,6 +155,22 @@ describe('latency queries', () => {
     expect(withClaude[0]!.quantilesNs).toEqual(ms([800, 1000, 1000, 1000, 1000]));
   });
 
+  it('reads agent and run latency from the run facts with the numbers of the span path', async () => {
+    for (const groupBy of ['agent', 'run'] as const) {
+      const facts = await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy });
+      const spans = await store.metrics.latencyPercentiles({ ...filter, recompute: true }, EMPTY_PRICE_TABLE, {
+        groupBy,
+      });
+      expect(facts).toEqual(spans);
+      const series = { groupBy, intervalSeconds: 3600 };
+      const factSeries = await store.metrics.latencySeries(filter, EMPTY_PRICE_TABLE, series);
+      expect(factSeries).toEqual(
+        await store.metrics.latencySeries({ ...filter, recompute: true }, EMPTY_PRICE_TABLE, series),
+      );
+      expect(factSeries.length).toBeGreaterThan(0);
+    }
+  });
+
   it('switches to the digest above the exact limit, within its relative error', async () => {
     const rows = byKey(
       await store.metrics.latencyPercentiles(filter, EMPTY_PRICE_TABLE, { groupBy: 'step', exactLimit: 10 }),

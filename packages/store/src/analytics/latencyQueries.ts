@@ -1,15 +1,11 @@
 import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
-import {
-  DIGEST_QUANTILES_SQL,
-  EXACT_QUANTILES_SQL,
-  latencySource,
-  filterShape,
-  type FilterShape,
-} from '../sql/latencySql.js';
-import { filterParams } from '../sql/sqlParts.js';
+import { DIGEST_QUANTILES_SQL, EXACT_QUANTILES_SQL, latencySource, filterShape } from '../sql/latencySql.js';
+import { filterParams, withClause } from '../sql/sqlParts.js';
 import { EXACT_PERCENTILE_LIMIT, TelltaleError, TelltaleErrorCode, type LatencyGroupBy } from '@telltale/semconv';
 import { rollupLatencyRows } from './rollupQueries.js';
+import { FACT_RUNS_CTE } from '../facts/factsSql.js';
+import { useRunFacts } from '../facts/useRunFacts.js';
 
 /** Duration statistics of one group (or one group in one time bucket). */
 export interface LatencyGroupRow {
@@ -55,8 +51,34 @@ const AGGREGATES = `count() AS n, avg(d) AS mean_ns, max(d) AS max_ns,
     n > {exactLimit:UInt64} AS digest,
     if(digest, arrayMap(x -> toFloat64(x), ${DIGEST_QUANTILES_SQL}(d)), arrayMap(x -> toFloat64(x), ${EXACT_QUANTILES_SQL}(d))) AS q`;
 
-function percentilesSql(groupBy: LatencyGroupBy, shape: FilterShape): string {
-  const src = latencySource(groupBy, shape);
+type LatencySource = ReturnType<typeof latencySource>;
+
+/**
+ * Agent and run latency from the run facts: one row per completed run
+ * (its root's duration, keyed by the root's name and service), so the cost
+ * grows with runs, not spans, and the percentiles stay exact up to the
+ * limit. A run belongs to the window when its first span starts in it (the
+ * facts' window: see factsSql); the span path keys by the root's start, and
+ * the two agree for every run inside the window.
+ */
+function factLatencySource(groupBy: 'agent' | 'run'): LatencySource {
+  const key = groupBy === 'agent' ? 'agent AS key, service' : "'' AS key";
+  return {
+    sql: `${withClause(FACT_RUNS_CTE)},
+latency_src AS (SELECT ${key}, run_start AS t, run_duration_ns AS d FROM runs WHERE outcome != 'incomplete')`,
+    keys: groupBy === 'agent' ? 'key, service' : 'key',
+    service: groupBy === 'agent' ? 'service' : "''",
+  };
+}
+
+/** Where a latency query reads its durations: run facts for whole-run groupings when they serve the filter, else spans. */
+async function sourceOf(db: StoreDb, filter: AnalyticsFilter, groupBy: LatencyGroupBy): Promise<LatencySource> {
+  if ((groupBy === 'agent' || groupBy === 'run') && (await useRunFacts(db.runFacts, filter)))
+    return factLatencySource(groupBy);
+  return latencySource(groupBy, filterShape(filter));
+}
+
+function percentilesSql(src: LatencySource): string {
   return `${src.sql}
 SELECT key, ${src.service} AS service, ${AGGREGATES}
 FROM latency_src
@@ -64,8 +86,7 @@ GROUP BY ${src.keys}
 ORDER BY n DESC, ${src.keys}`;
 }
 
-function seriesSql(groupBy: LatencyGroupBy, shape: FilterShape): string {
-  const src = latencySource(groupBy, shape);
+function seriesSql(src: LatencySource): string {
   return `${src.sql}
 SELECT key, service, bucket_ms, n, mean_ns, max_ns, digest, q
 FROM (
@@ -127,7 +148,7 @@ export async function queryLatencyPercentiles(
   const rolled = await rolledUp(db, filter, prices, { groupBy: opts.groupBy, exactLimit: limitParam(opts) });
   if (rolled !== undefined) return rolled.map(toRow);
   const result = await client.query({
-    query: percentilesSql(opts.groupBy, filterShape(filter)),
+    query: percentilesSql(await sourceOf(db, filter, opts.groupBy)),
     format: 'JSONEachRow',
     query_params: { ...filterParams(filter, prices), exactLimit: limitParam(opts) },
   });
@@ -161,7 +182,7 @@ export async function queryLatencySeries(
   });
   if (rolled !== undefined) return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
   const result = await client.query({
-    query: seriesSql(opts.groupBy, filterShape(filter)),
+    query: seriesSql(await sourceOf(db, filter, opts.groupBy)),
     format: 'JSONEachRow',
     query_params: {
       ...filterParams(filter, prices),
