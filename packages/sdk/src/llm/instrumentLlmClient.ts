@@ -36,9 +36,10 @@ export function instrumentLlmClient<C extends object>(
       path,
       (original: (...args: unknown[]) => unknown) =>
         (body: unknown, ...rest: unknown[]) => {
-          const params = body as { model?: unknown } | undefined;
-          if (params === undefined || typeof params.model !== 'string') return original(body, ...rest);
-          const spec = { provider: options.provider ?? defaultProvider, model: params.model, operation: 'chat' };
+          // not a request body we can read (null, a string…): the client answers it, with its own error
+          const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+          if (typeof model !== 'string') return original(body, ...rest);
+          const spec = { provider: options.provider ?? defaultProvider, model, operation: 'chat' };
           return LlmCall.open(options.telltale ?? defaultTelltale, spec, options, (call) =>
             record(call, body, (sent = body) => original(sent, ...rest)),
           );

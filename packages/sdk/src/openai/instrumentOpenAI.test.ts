@@ -111,6 +111,23 @@ describe('instrumentOpenAI: chat.completions.create', () => {
     expect(s.events[0]!.attributes?.['exception.message']).toContain('Rate limit reached');
   });
 
+  it('hands a body it cannot read (null) to the client untouched: the same error, nothing recorded', async () => {
+    const { mem, raw, client } = setup();
+    const failure = (call: () => unknown): Promise<unknown> =>
+      Promise.resolve()
+        .then(call)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+    const direct = await failure(() => raw.chat.completions.create(null as never));
+    const wrapped = await failure(() => mem.telltale.run('agent', () => client.chat.completions.create(null as never)));
+    expect(direct).toBeInstanceOf(Error);
+    expect(wrapped).toBeInstanceOf((direct as Error).constructor);
+    expect((wrapped as Error).message).toBe((direct as Error).message);
+    expect(mem.spans().filter((s) => s.name.startsWith('chat'))).toHaveLength(0);
+  });
+
   it('leaves the client alone unless patch is asked for', async () => {
     const { mem, raw, client } = setup();
     expect(client).not.toBe(raw);
