@@ -4,7 +4,7 @@ import type { IngestReport } from './runIngestBench.js';
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-/** The generated part of bench/README.md's "Ingest throughput (issue 4)" section. */
+/** The generated part of bench/README.md's "Ingest throughput" section. */
 export function renderIngestReport(r: IngestReport): string {
   const o = r.options;
   const lines = [
