@@ -15,7 +15,7 @@ import { TraceRuns } from '../normalise/traceRuns.js';
 import { decodeTraceRequestJson } from '../otlp/jsonDecoder.js';
 import { decodeTraceRequestProto } from '../otlp/protoDecoder.js';
 import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
-import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
+import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan } from '../otlp/types.js';
 import { encodeTraceRequest } from './encodeTraceRequest.fixture.js';
 import { processProtoExport } from './processProtoExport.js';
 
