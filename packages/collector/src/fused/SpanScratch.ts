@@ -3,6 +3,7 @@ import { decodeEvent, decodeLink } from '../otlp/protoDecoder.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
 import { WireType, fieldTag, knownFields } from '../otlp/protoWire.js';
 import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
+import { keyInfo, type KeyInfo } from './keyInfo.js';
 
 /*
  * The first pass over one OTLP Span of the fused decoder: where its fields
@@ -91,6 +92,8 @@ export class SpanScratch {
   /** Attributes, in order. */
   attributes = 0;
   readonly keys: string[] = [];
+  /** What each key means (keyInfo), looked up as it is read. */
+  readonly infos: KeyInfo[] = [];
   kinds = new Uint8Array(INITIAL);
   starts = new Int32Array(INITIAL);
   lens = new Int32Array(INITIAL);
@@ -190,6 +193,7 @@ export class SpanScratch {
       if (drop(this.keys[i]!)) continue;
       if (n !== i) {
         this.keys[n] = this.keys[i]!;
+        this.infos[n] = this.infos[i]!;
         this.kinds[n] = this.kinds[i]!;
         this.starts[n] = this.starts[i]!;
         this.lens[n] = this.lens[i]!;
@@ -240,6 +244,7 @@ export class SpanScratch {
     }
     r.leave(parent);
     this.keys[i] = key;
+    this.infos[i] = keyInfo(key);
     this.attributes = i + 1;
   }
 

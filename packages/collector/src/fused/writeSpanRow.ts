@@ -1,33 +1,14 @@
-import { CONTENT_EVENT_BODY_KEYS, CONTENT_MESSAGE_EVENTS, TelltaleAttr, isContentAttribute } from '@telltale/semconv';
+import { CONTENT_EVENT_BODY_KEYS, CONTENT_MESSAGE_EVENTS, TelltaleAttr } from '@telltale/semconv';
 import type { SpanColumns } from '@telltale/store/encode';
 import type { ProtoReader } from '../otlp/protoReader.js';
 import type { OtlpEvent } from '../otlp/types.js';
 import { HEX_CODES } from '../otlp/protoWire.js';
-import { SpanFields, fieldSourcesOf } from '../normalise/attributeLookup.js';
+import { SpanFields } from '../normalise/attributeLookup.js';
 import { deriveColumns, emptyDerivedColumns } from '../normalise/deriveColumns.js';
 import { limitItems, type LimitCounts, type SpanLimits } from '../normalise/spanLimits.js';
 import type { FusedRow } from './FusedRow.js';
 import type { SpanScratch } from './SpanScratch.js';
 import { fieldValue, validUtf8, writeAttributes } from './writeAttributes.js';
-
-/** What an attribute name means to the fused decoder: the canonical fields it feeds, whether it is content. */
-interface KeyInfo {
-  codes: readonly number[] | undefined;
-  content: boolean;
-}
-
-const MAX_KEYS = 4_096;
-const keyInfos = new Map<string, KeyInfo>();
-
-function keyInfo(key: string): KeyInfo {
-  let info = keyInfos.get(key);
-  if (info === undefined) {
-    info = { codes: fieldSourcesOf(key), content: isContentAttribute(key) };
-    if (keyInfos.size >= MAX_KEYS) keyInfos.clear();
-    keyInfos.set(key, info);
-  }
-  return info;
-}
 
 /** What a span carries of content, and so which path it takes. */
 export const ContentKind = {
@@ -50,7 +31,7 @@ function bodiless(e: OtlpEvent): boolean {
 
 /** Which path the span in the scratch takes (see ContentKind). */
 export function contentKindOf(s: SpanScratch): number {
-  for (let i = 0; i < s.attributes; i++) if (keyInfo(s.keys[i]!).content) return ContentKind.content;
+  for (let i = 0; i < s.attributes; i++) if (s.infos[i]!.content) return ContentKind.content;
   let kind: number = ContentKind.none;
   for (const e of s.events) {
     if (CONTENT_MESSAGE_EVENTS[e.name] === undefined) continue;
@@ -129,14 +110,15 @@ export function writeSpanRow(
   const kept = Math.min(s.attributes, limits.maxAttributes);
   const droppedAttributes = s.attributes - kept;
   counts.droppedAttributes += droppedAttributes;
-  const events = limitItems(s.events, limits.maxEvents, limits, counts);
-  const links = limitItems(s.links, limits.maxLinks, limits, counts);
+  // most spans have neither: skip the (allocating) limit pass for them
+  const events = s.events.length === 0 ? s.events : limitItems(s.events, limits.maxEvents, limits, counts);
+  const links = s.links.length === 0 ? s.links : limitItems(s.links, limits.maxLinks, limits, counts);
   counts.droppedEvents += s.events.length - events.length;
   counts.droppedLinks += s.links.length - links.length;
 
   fields.begin();
   for (let i = 0; i < kept; i++) {
-    const codes = keyInfo(s.keys[i]!).codes;
+    const codes = s.infos[i]!.codes;
     if (codes !== undefined) fields.offer(codes, fieldValue(r, s, i, limits.maxValueBytes));
   }
   const parentSpanId = s.parentSpanIdAt < 0 || zeroAt(buf, s.parentSpanIdAt, 8) ? '' : hexAt(buf, s.parentSpanIdAt, 8);
