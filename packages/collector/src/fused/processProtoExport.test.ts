@@ -332,6 +332,17 @@ describe('processProtoExport against the object path', () => {
         expectSame(body(spans), { ...at, keepContent, limits });
   });
 
+  it('reads a body that is a view at a non-zero byteOffset of a larger buffer', () => {
+    const bytes = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(11), 10))!;
+    const slab = new Uint8Array(bytes.length + 37).fill(0xee);
+    slab.set(bytes, 29);
+    const view = slab.subarray(29, 29 + bytes.length);
+    const opts = { nowMs: 1_750_000_000_000, limits: { ...DEFAULT_SPAN_LIMITS, maxAgeMs: 1e13, maxFutureMs: 1e13 } };
+    const out = expectSame(view, opts);
+    expect(out.spanCount).toBeGreaterThan(0);
+    expect(Buffer.concat(fused(view, opts).parts).equals(Buffer.concat(fused(bytes, opts).parts))).toBe(true);
+  });
+
   it('reads rows back with apache-arrow as the object path wrote them', () => {
     const bytes = ProtobufTraceSerializer.serializeRequest(randomSpans(new Rng(7), 20))!;
     const opts = { nowMs: 1_750_000_000_000, limits: { ...DEFAULT_SPAN_LIMITS, maxAgeMs: 1e13, maxFutureMs: 1e13 } };
