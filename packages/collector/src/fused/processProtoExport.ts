@@ -118,6 +118,7 @@ class FusedRequest {
     this.rows.length = 0;
     this.withContent.length = 0;
     this.view = new DataView(new ArrayBuffer(0));
+    this.scratch.release();
     this.scope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
   }
 
