@@ -4,6 +4,8 @@ import type { ProtoReader } from '../otlp/protoReader.js';
 import { WireType, fieldTag, knownFields } from '../otlp/protoWire.js';
 import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
 import { keyInfo, type KeyInfo } from './keyInfo.js';
+import { readKeyValueFast, releaseView } from './readKeyValueFast.js';
+import { ValueKind } from './valueKind.js';
 
 /*
  * The first pass over one OTLP Span of the fused decoder: where its fields
@@ -48,20 +50,6 @@ const AV_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7);
 const STATUS_MESSAGE = fieldTag(2, LEN);
 const STATUS_CODE = fieldTag(3, VARINT);
 const STATUS_FIELDS = knownFields(2, 3);
-
-/** What an attribute's value is: the oneof member that won, or a decoded object. */
-export const ValueKind = {
-  /** No member set. */
-  empty: 0,
-  /** Bytes [start, start + len) of the body. */
-  string: 1,
-  bool: 2,
-  /** An int64 within ±2^53 in `num`, or beyond it in `obj` (a bigint). */
-  int: 3,
-  double: 4,
-  /** Bytes, an array or a kvlist, decoded by protoAnyValue into `obj`. */
-  object: 5,
-} as const;
 
 const INITIAL = 64;
 
@@ -221,83 +209,19 @@ export class SpanScratch {
     this.nums = nums;
   }
 
-  /**
-   * The common shape of a KeyValue in one look: one-byte lengths, the key
-   * then the value, the value a string, bool, small int or double. Anything
-   * else (or anything malformed) returns false with `r.pos` untouched, for
-   * the general reader below, which decides the same way for these bytes.
-   */
-  private readKeyValueFast(r: ProtoReader, i: number): boolean {
-    const buf = r.buf;
-    const p = r.pos;
-    if (p >= r.limit) return false;
-    const kvLen = buf[p]!;
-    const kvEnd = p + 1 + kvLen;
-    if (kvLen >= 0x80 || kvEnd > r.limit || kvLen < 4 || buf[p + 1] !== KV_KEY) return false;
-    const keyLen = buf[p + 2]!;
-    const keyAt = p + 3;
-    const q = keyAt + keyLen;
-    if (keyLen >= 0x80 || q + 2 > kvEnd || buf[q] !== KV_VALUE) return false;
-    const avLen = buf[q + 1]!;
-    const av = q + 2;
-    if (av + avLen !== kvEnd || avLen === 0) return false;
-    const tag = buf[av]!;
-    if (tag === AV_STRING) {
-      const len = buf[av + 1]!;
-      if (avLen < 2 || len >= 0x80 || av + 2 + len !== kvEnd) return false;
-      this.starts[i] = av + 2;
-      this.lens[i] = len;
-      this.kinds[i] = ValueKind.string;
-    } else if (tag === AV_BOOL || tag === AV_INT) {
-      // a varint of at most 4 bytes (< 2^28) ending the value
-      if (avLen < 2 || avLen > 5 || buf[kvEnd - 1]! >= 0x80) return false;
-      let v = 0;
-      for (let k = av + 1, shift = 0; k < kvEnd; k++, shift += 7) {
-        const b = buf[k]!;
-        if (k < kvEnd - 1 && b < 0x80) return false;
-        v |= (b & 0x7f) << shift;
-      }
-      this.nums[i] = tag === AV_BOOL ? (v !== 0 ? 1 : 0) : v;
-      this.kinds[i] = tag === AV_BOOL ? ValueKind.bool : ValueKind.int;
-    } else if (tag === AV_DOUBLE) {
-      if (avLen !== 9) return false;
-      this.nums[i] = this.view(r).getFloat64(av + 1, true);
-      this.kinds[i] = ValueKind.double;
-    } else return false;
-    this.objs[i] = undefined;
-    const key = r.stringAt(keyAt, keyLen);
-    this.keys[i] = key;
-    this.infos[i] = keyInfo(key);
-    this.attributes = i + 1;
-    r.pos = kvEnd;
-    return true;
-  }
-
   /** Lets go of the last request's body and objects. */
   release(): void {
-    this.viewOf = undefined;
-    this.dataView = new DataView(new ArrayBuffer(8));
+    releaseView();
     this.events.length = 0;
     this.links.length = 0;
     this.objs.length = 0;
-  }
-
-  private dataView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(8));
-  private viewOf: Uint8Array | undefined;
-
-  private view(r: ProtoReader): DataView<ArrayBufferLike> {
-    if (this.viewOf !== r.buf) {
-      this.viewOf = r.buf;
-      this.dataView = new DataView(r.buf.buffer, r.buf.byteOffset, r.buf.byteLength);
-    }
-    return this.dataView;
   }
 
   /** A KeyValue (protoAnyValue's decodeKeyValue, at depth 0), into attribute slot `attributes`. */
   private readKeyValue(r: ProtoReader): void {
     const i = this.attributes;
     if (i === this.kinds.length) this.grow();
-    if (this.readKeyValueFast(r, i)) return;
+    if (readKeyValueFast(r, this, i)) return;
     let key = '';
     this.kinds[i] = ValueKind.empty;
     this.objs[i] = undefined;

@@ -9,7 +9,8 @@ import {
   type LimitCounts,
   type SpanLimits,
 } from '../normalise/spanLimits.js';
-import { ValueKind, type SpanScratch } from './SpanScratch.js';
+import type { SpanScratch } from './SpanScratch.js';
+import { ValueKind } from './valueKind.js';
 
 /** Lists longer than this are written through the object path (SpanColumns checks at most this many keys). */
 const MAX_CHECKED = 128;
