@@ -3,7 +3,10 @@
  * worker threads (the main entry loads chDB, whose engine must live in one
  * thread of the process only — a second load in a worker hangs its queries).
  */
-export { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
+export { encodeSpanRecordBatch, SpanBatchEncoder } from './spans/arrow/encodeSpanRecordBatch.js';
+export type { SpanColumns, Utf8MapColumn, KeyOrderCheck } from './spans/arrow/SpanColumns.js';
+export type { Utf8Column } from './spans/arrow/columns.js';
+export { attributeText, attributeType } from './attributeValue.js';
 export { spansArrowStream } from './spans/arrow/spansArrowStream.js';
 export { SPANS_ARROW_SCHEMA_VERSION } from './spans/arrow/spansArrowSchema.js';
 export type { SpanRecord } from './spans/SpanRecord.js';

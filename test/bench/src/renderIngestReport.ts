@@ -59,9 +59,14 @@ function cpuPerSpan(r: IngestReport): string {
   return `**${us(r.server.cpuCores)} µs** (${parts.join(', ')})`;
 }
 
+/** Microseconds per item, two decimals. */
+function us(seconds: number, items: number): string {
+  return ((seconds / items) * 1e6).toFixed(2);
+}
+
 function ceilingLines(c: CeilingResult, ratio: number): string[] {
   return [
     `- **Ceiling** (same run, a child process, a fresh embedded store): the same kind of requests decoded, normalised and encoded beforehand (one Arrow record batch per request, untimed), then only \`store.insertSpanBatches\` timed, ${int(c.rows)} rows in ${c.batches} inserts of ≈ ${int(c.rows / c.batches)} rows (as the drainer batches): **${int(c.rowsPerS)} rows/s** (${c.insertS.toFixed(1)} s, ${(c.insertCpuS / c.insertS).toFixed(2)} cores). The same rows as one record batch per insert: ${int(c.singleBatchRowsPerS)} rows/s. Ingest reached **${(ratio * 100).toFixed(0)}%** of the ceiling. The run-facts finaliser over those rows' ${int(c.finaliser.runs)} runs (\`store.runFacts.flush()\`, what the server's background does for the runs it stored once they settle): ${c.finaliser.wallS.toFixed(1)} s wall, ${((c.finaliser.cpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span (${((c.finaliser.cpuS / c.finaliser.runs) * 1000).toFixed(2)} CPU-ms per run) against ${((c.insertCpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span for the insert.`,
-    `- **Decode cost** (one thread, in the ceiling process, what an ingest worker does per request): ${int(c.decode.spansPerS)} spans/s — protobuf decode ${((c.decode.decodeS / c.decode.spans) * 1e6).toFixed(2)} µs/span, normalise ${((c.decode.normaliseS / c.decode.spans) * 1e6).toFixed(2)} µs/span, Arrow encode ${((c.decode.encodeS / c.decode.spans) * 1e6).toFixed(2)} µs/span; ${c.decode.bytesPerSpan.toFixed(0)} Arrow bytes/span in the spool (${c.decode.protoBytesPerSpan.toFixed(0)} protobuf bytes/span on the wire).`,
+    `- **Decode cost** (one thread, in the ceiling process, what an ingest worker does per request): the fused protobuf path (body to spool payload) ${us(c.decode.fusedS, c.decode.spans)} CPU-µs/span, ${int(c.decode.spansPerS)} spans/s, ${((c.decode.fusedS / c.decode.spans / (c.insertCpuS / c.rows)) * 100).toFixed(0)}% of the insert's ${us(c.insertCpuS, c.rows)} CPU-µs per span; the object path on the same requests: protobuf decode ${us(c.decode.decodeS, c.decode.spans)}, normalise ${us(c.decode.normaliseS, c.decode.spans)}, Arrow encode ${us(c.decode.encodeS, c.decode.spans)} CPU-µs/span. ${c.decode.spoolBytesPerSpan.toFixed(0)} spool bytes/span (${c.decode.bytesPerSpan.toFixed(0)} of them the Arrow message; ${c.decode.protoBytesPerSpan.toFixed(0)} protobuf bytes/span on the wire).`,
   ];
 }

@@ -37,7 +37,21 @@ export function encodeExportPayload(
   spans: readonly SpanRecord[],
   contents: readonly SpanContentRecord[] = [],
 ): Uint8Array[] {
-  const runIds = [...new Set(spans.map((s) => s.runId))];
+  return exportPayloadParts(
+    projectId,
+    [...new Set(spans.map((s) => s.runId))],
+    contents,
+    spans.length === 0 ? undefined : encodeSpanRecordBatch(spans),
+  );
+}
+
+/** Payload parts of spans already encoded as `message` (the fused protobuf path); see encodeExportPayload. */
+export function exportPayloadParts(
+  projectId: string,
+  runIds: readonly string[],
+  contents: readonly SpanContentRecord[],
+  message: Uint8Array = encodeSpanRecordBatch([]),
+): Uint8Array[] {
   const content =
     contents.length === 0
       ? Buffer.alloc(0)
@@ -49,9 +63,7 @@ export function encodeExportPayload(
   const meta = Buffer.from(JSON.stringify({ p: projectId, r: runIds, c: content.length }));
   const length = Buffer.allocUnsafe(4);
   length.writeUInt32LE(meta.length, 0);
-  return content.length === 0
-    ? [length, meta, encodeSpanRecordBatch(spans)]
-    : [length, meta, content, encodeSpanRecordBatch(spans)];
+  return content.length === 0 ? [length, meta, message] : [length, meta, content, message];
 }
 
 function corrupt(message: string): TelltaleError {

@@ -7,6 +7,7 @@ import { normaliseRequest } from '../normalise/normaliseRequest.js';
 import type { LimitCounts, SpanLimits } from '../normalise/spanLimits.js';
 import type { ContentCounts, RejectCounts } from '../normalise/normaliseRequest.js';
 import { loopSignalsOf, type LoopSignals } from '../loops/loopSignals.js';
+import { processProtoExport } from '../fused/processProtoExport.js';
 import { encodeExportPayload } from './exportPayload.js';
 
 export interface ExportJob {
@@ -42,8 +43,27 @@ export interface ProcessedExport {
  * The CPU-heavy part of an export: decode (protobuf or JSON), normalise under
  * the limits, encode as an Arrow record batch. Pure, so it runs the same
  * inline or in a worker thread. A body that cannot be decoded is a 400.
+ * Protobuf takes the fused path (processProtoExport); a body it refuses is
+ * decoded again by the object path, so the error is the object path's, word
+ * for word.
  */
 export function processExport(job: ExportJob, limits: SpanLimits | undefined): ProcessedExport {
+  if (job.encoding === 'proto') {
+    try {
+      return processProtoExport(job.body, job.projectId, {
+        ...(limits === undefined ? {} : { limits }),
+        nowMs: job.nowMs,
+        keepContent: job.keepContent !== false,
+      });
+    } catch (err) {
+      if (!(err instanceof OtlpDecodeError)) throw err;
+    }
+  }
+  return processExportObjects(job, limits);
+}
+
+/** processExport by the object path: decode into OTLP objects, normalise into records, encode them. */
+export function processExportObjects(job: ExportJob, limits: SpanLimits | undefined): ProcessedExport {
   let request;
   try {
     request = job.encoding === 'proto' ? decodeTraceRequestProto(job.body) : decodeTraceRequestJson(job.body);

@@ -38,7 +38,25 @@ const KIND_CODE: Partial<Record<string, LoopStepKind>> = {
 };
 
 /** Extracts the loop signals of a request's spans (in the worker, next to the encoding). */
-export function loopSignalsOf(projectId: string, spans: readonly SpanRecord[]): LoopSignals {
+export function loopSignalsOf(
+  projectId: string,
+  spans: ReadonlyArray<
+    Pick<
+      SpanRecord,
+      | 'stepKind'
+      | 'runId'
+      | 'serviceName'
+      | 'startTimeUnixNano'
+      | 'spanId'
+      | 'statusCode'
+      | 'toolName'
+      | 'stepName'
+      | 'toolArgsHash'
+      | 'stateHash'
+      | 'outputHash'
+    >
+  >,
+): LoopSignals {
   const steps: LoopStep[] = [];
   const endedRuns: string[] = [];
   const services: Record<string, string> = {};

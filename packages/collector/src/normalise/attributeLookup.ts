@@ -28,6 +28,11 @@ const SOURCES: ReadonlyMap<string, readonly number[]> = (() => {
   return map;
 })();
 
+/** The (slot, rank) codes an attribute name feeds, or undefined when it feeds no canonical field. */
+export function fieldSourcesOf(key: string): readonly number[] | undefined {
+  return SOURCES.get(key);
+}
+
 function toNumber(value: AnyValue | undefined): number {
   return typeof value === 'bigint'
     ? Number(value)
@@ -50,24 +55,32 @@ export class SpanFields {
   private readonly ranks = new Int32Array(FIELDS.length).fill(NO_RANK);
 
   read(attributes: readonly KeyValue[]): this {
-    this.values.fill(undefined);
-    this.ranks.fill(NO_RANK);
+    this.begin();
     for (let i = 0; i < attributes.length; i++) {
       const kv = attributes[i]!;
       const codes = SOURCES.get(kv.key);
-      if (codes === undefined) continue;
-      const value = kv.value;
-      if (value === null || value === '') continue;
-      for (let c = 0; c < codes.length; c++) {
-        const slot = codes[c]! >>> RANK_BITS;
-        const rank = codes[c]! & RANK_MASK;
-        if (rank <= this.ranks[slot]!) {
-          this.ranks[slot] = rank;
-          this.values[slot] = value;
-        }
-      }
+      if (codes !== undefined) this.offer(codes, kv.value);
     }
     return this;
+  }
+
+  /** Starts a span read attribute by attribute with `offer`. */
+  begin(): void {
+    this.values.fill(undefined);
+    this.ranks.fill(NO_RANK);
+  }
+
+  /** The value of the next attribute, whose name feeds `codes` (fieldSourcesOf). */
+  offer(codes: readonly number[], value: AnyValue): void {
+    if (value === null || value === '') return;
+    for (let c = 0; c < codes.length; c++) {
+      const slot = codes[c]! >>> RANK_BITS;
+      const rank = codes[c]! & RANK_MASK;
+      if (rank <= this.ranks[slot]!) {
+        this.ranks[slot] = rank;
+        this.values[slot] = value;
+      }
+    }
   }
 
   value(slot: number): AnyValue | undefined {

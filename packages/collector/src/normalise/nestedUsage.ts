@@ -1,8 +1,14 @@
 import { StepKind } from '@telltale/semconv';
 import type { SpanRecord } from '@telltale/store';
 
+/** What nested usage reads and writes of a span. */
+export type UsageRow = Pick<
+  SpanRecord,
+  'spanId' | 'parentSpanId' | 'stepKind' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'costUsd'
+>;
+
 /** An llm step that reports usage (tokens or a cost). */
-function llmWithUsage(s: SpanRecord): boolean {
+function llmWithUsage(s: UsageRow): boolean {
   return s.stepKind === StepKind.llm && (s.inputTokens + s.outputTokens > 0 || (s.costUsd ?? 0) > 0);
 }
 
@@ -30,10 +36,10 @@ export class NestedUsage {
 
   constructor(private readonly maxParents = 65_536) {}
 
-  apply(projectId: string, spans: SpanRecord[]): void {
+  apply(projectId: string, spans: readonly UsageRow[]): void {
     let parents = this.byProject.get(projectId);
     // the inner spans of this request by parent, for an outer explicit cost to move to
-    let inner: Map<string, SpanRecord> | undefined;
+    let inner: Map<string, UsageRow> | undefined;
     for (const s of spans) {
       if (s.parentSpanId === '' || !llmWithUsage(s)) continue;
       if (parents === undefined) this.byProject.set(projectId, (parents = new Set<string>()));

@@ -1,9 +1,8 @@
-import { OtelAttr, StepKind } from '@telltale/semconv';
+import { OtelAttr } from '@telltale/semconv';
 import type { SpanContentRecord, SpanRecord } from '@telltale/store/encode';
 import type { OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
-import { argsHash } from './argsHash.js';
-import { Field, SpanFields } from './attributeLookup.js';
-import { resolveStepKind } from './stepKind.js';
+import { SpanFields } from './attributeLookup.js';
+import { deriveColumns, emptyDerivedColumns } from './deriveColumns.js';
 import {
   DEFAULT_SPAN_LIMITS,
   emptyLimitCounts,
@@ -14,10 +13,9 @@ import {
   type LimitCounts,
   type SpanLimits,
 } from './spanLimits.js';
-import { stableSpanName } from './stepName.js';
 import { NestedUsage } from './nestedUsage.js';
 import { TraceRuns } from './traceRuns.js';
-import { splitContent } from './extractContent.js';
+import { splitContent, type SplitSpan } from './extractContent.js';
 import { limitContent } from './limitContent.js';
 import type { KeyValue } from '../otlp/types.js';
 
@@ -67,55 +65,32 @@ const ZERO_TRACE_ID = '0'.repeat(32);
 const ZERO_SPAN_ID = '0'.repeat(16);
 const MAX_REPORTED_ERRORS = 5;
 
+/** Why a span cannot be stored (the fused decoder gives the same reasons). */
+export const REJECT_REASON = {
+  traceId: 'invalid trace id',
+  spanId: 'invalid span id',
+  noStart: 'missing start time',
+  endBeforeStart: 'end time before start time',
+} as const;
+
 /** Why a span cannot be stored, or undefined when it can. */
 function rejectReason(span: OtlpSpan): string | undefined {
-  if (span.traceId.length !== 32 || span.traceId === ZERO_TRACE_ID) return 'invalid trace id';
-  if (span.spanId.length !== 16 || span.spanId === ZERO_SPAN_ID) return 'invalid span id';
-  if (span.startTimeUnixNano === 0n) return 'missing start time';
-  if (span.endTimeUnixNano < span.startTimeUnixNano) return 'end time before start time';
+  if (span.traceId.length !== 32 || span.traceId === ZERO_TRACE_ID) return REJECT_REASON.traceId;
+  if (span.spanId.length !== 16 || span.spanId === ZERO_SPAN_ID) return REJECT_REASON.spanId;
+  if (span.startTimeUnixNano === 0n) return REJECT_REASON.noStart;
+  if (span.endTimeUnixNano < span.startTimeUnixNano) return REJECT_REASON.endBeforeStart;
   return undefined;
 }
 
-/** The `error.type` of a failed span, falling back to its recorded exception. */
-function errorTypeOf(span: OtlpSpan, fields: SpanFields): string {
-  const declared = fields.string(Field.errorType);
-  if (declared !== '' || span.status.code !== 2) return declared;
-  for (const event of span.events) {
-    if (event.name !== 'exception') continue;
-    const type = event.attributes.find((kv) => kv.key === OtelAttr.exceptionType)?.value;
-    if (typeof type === 'string') return type;
-  }
-  return '';
-}
-
-/** An explicit cost: the total, else the sum of the prompt and completion parts that are given. */
-function costOf(fields: SpanFields): number | null {
-  const total = fields.number(Field.costUsd);
-  if (total !== null) return total;
-  const prompt = fields.number(Field.costPromptUsd);
-  const completion = fields.number(Field.costCompletionUsd);
-  return prompt === null && completion === null ? null : (prompt ?? 0) + (completion ?? 0);
-}
-
-/**
- * `{operation} {subject}` for a GenAI span, as the spec names its spans:
- * the agent for agent operations, else the requested model; '' without an
- * operation or subject.
- */
-function genAiStepName(fields: SpanFields): string {
-  const operation = fields.string(Field.genAiOperation);
-  if (operation === '') return '';
-  const subject = fields.string(Field.genAiAgentName) || fields.string(Field.genAiRequestModel);
-  return subject === '' ? '' : `${operation} ${subject}`;
-}
-
 /** This thread's index of runs by trace (see TraceRuns). */
-const threadTraceRuns = new TraceRuns();
+export const threadTraceRuns = new TraceRuns();
 /** This thread's parents of usage-bearing spans (see NestedUsage). */
-const threadNestedUsage = new NestedUsage();
+export const threadNestedUsage = new NestedUsage();
 
 /** One reader for every span of every request (normalising is synchronous and one per thread). */
 const fields = new SpanFields();
+/** Reused: toRecord copies its values out. */
+const derivedScratch = emptyDerivedColumns();
 
 function toRecord(
   span: OtlpSpan,
@@ -127,52 +102,40 @@ function toRecord(
 ): SpanRecord {
   fields.read(fieldAttributes);
   const parentSpanId = span.parentSpanId === ZERO_SPAN_ID ? '' : span.parentSpanId;
-  const stepKind = resolveStepKind(fields, span.name, parentSpanId === '');
-  const isTool = stepKind === StepKind.tool;
-  // tool steps without a tool-name attribute: OpenLLMetry names them in traceloop.entity.name, OpenInference in the span name
-  const toolName = fields.string(Field.toolName) || (isTool ? fields.string(Field.entityName) || span.name : '');
-  const stepName =
-    stepKind === ''
-      ? ''
-      : fields.string(Field.stepName) ||
-        (isTool ? toolName : '') ||
-        fields.string(Field.entityName) ||
-        genAiStepName(fields) ||
-        stableSpanName(span.name);
-  let inputTokens = fields.count(Field.inputTokens);
-  const outputTokens = fields.count(Field.outputTokens);
-  if (inputTokens === 0 && outputTokens === 0) inputTokens = fields.count(Field.totalTokens);
+  const statusCode = span.status.code === 1 || span.status.code === 2 ? span.status.code : 0;
+  const d = deriveColumns(derivedScratch, fields, span.traceId, span.name, parentSpanId, span.status.code, span.events);
+  // written out (no spread): every record gets the same shape, which keeps the encoder's property reads fast
   return {
     projectId,
     traceId: span.traceId,
     spanId: span.spanId,
     parentSpanId,
     traceState: span.traceState,
-    runId: fields.string(Field.runId) || span.traceId,
-    isRunRoot: stepKind === StepKind.run || parentSpanId === '',
+    runId: d.runId,
+    isRunRoot: d.isRunRoot,
     serviceName,
     name: span.name,
     spanKind: span.kind,
-    stepKind,
-    stepName,
-    attempt: Math.min(fields.count(Field.attempt), 65_535),
-    toolName,
-    toolArgsHash: fields.string(Field.toolArgsHash) || (isTool ? argsHash(fields.value(Field.toolArgs)) : ''),
-    stateHash: fields.string(Field.stateHash),
-    outputHash: fields.string(Field.outputHash),
-    sideEffect: fields.bool(Field.sideEffect),
-    model: fields.string(Field.model),
-    provider: fields.string(Field.provider),
-    inputTokens,
-    outputTokens,
-    cachedInputTokens: fields.count(Field.cachedInputTokens),
-    costUsd: costOf(fields),
+    stepKind: d.stepKind,
+    stepName: d.stepName,
+    attempt: d.attempt,
+    toolName: d.toolName,
+    toolArgsHash: d.toolArgsHash,
+    stateHash: d.stateHash,
+    outputHash: d.outputHash,
+    sideEffect: d.sideEffect,
+    model: d.model,
+    provider: d.provider,
+    inputTokens: d.inputTokens,
+    outputTokens: d.outputTokens,
+    cachedInputTokens: d.cachedInputTokens,
+    costUsd: d.costUsd,
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
-    statusCode: span.status.code === 1 || span.status.code === 2 ? span.status.code : 0,
+    statusCode,
     statusMessage: span.status.message,
-    errorType: errorTypeOf(span, fields),
-    runOutcome: fields.string(Field.runOutcome),
+    errorType: d.errorType,
+    runOutcome: d.runOutcome,
     attributes: span.attributes,
     resourceAttributes: resource,
     scopeName: scope.name,
@@ -183,6 +146,71 @@ function toRecord(
     droppedEventsCount: span.droppedEventsCount,
     droppedLinksCount: span.droppedLinksCount,
   };
+}
+
+/** The content a span carried, as splitContent read it. */
+export type SplitContent = NonNullable<SplitSpan['content']>;
+
+/**
+ * An accepted span as a record: its content split off, the limits applied
+ * (counted into `counts`), its columns derived. The one per-span step of
+ * normaliseRequest; the fused protobuf path calls it for the spans that
+ * carry content.
+ */
+export function acceptSpan(
+  span: OtlpSpan,
+  projectId: string,
+  serviceName: string,
+  resource: SpanRecord['resourceAttributes'],
+  scope: { name: string; version: string },
+  limits: SpanLimits,
+  counts: LimitCounts,
+): { record: SpanRecord; content: SplitContent | undefined } {
+  // content leaves the span before the limits apply: it has its own, larger, limit
+  const split = splitContent(span);
+  const limited = limitSpan(split.span, limits, counts);
+  // tool arguments are hashed as before (cut to the attribute limit), though no longer stored with the span
+  const fieldAttributes =
+    split.contentAttributes.length === 0
+      ? limited.attributes
+      : [...limited.attributes, ...limitAttributes(split.contentAttributes, limits, emptyLimitCounts()).attributes];
+  return {
+    record: toRecord(limited, projectId, serviceName, resource, scope, fieldAttributes),
+    content: split.content,
+  };
+}
+
+/** The content row of an accepted span, cut to the content limit (counted into `content`). */
+export function contentRecordOf(
+  projectId: string,
+  record: Pick<SpanRecord, 'traceId' | 'spanId' | 'runId' | 'startTimeUnixNano'>,
+  split: SplitContent,
+  maxContentBytes: number,
+  content: ContentCounts,
+): SpanContentRecord {
+  const cut = limitContent(split.input, split.output, maxContentBytes);
+  content.kept++;
+  if (cut.truncated) content.truncated++;
+  content.storedBytes += cut.storedBytes;
+  return {
+    projectId,
+    traceId: record.traceId,
+    spanId: record.spanId,
+    runId: record.runId,
+    startTimeUnixNano: record.startTimeUnixNano,
+    input: split.input,
+    output: split.output,
+    truncated: cut.truncated,
+    originalBytes: cut.originalBytes,
+    capture: split.capture,
+    redactions: split.redactions,
+  };
+}
+
+/** The service a resource names ('unknown_service' when none). */
+export function serviceNameOf(resourceAttributes: readonly KeyValue[]): string {
+  const service = resourceAttributes.findLast((kv) => kv.key === OtelAttr.serviceName)?.value;
+  return typeof service === 'string' && service !== '' ? service : 'unknown_service';
 }
 
 /**
@@ -210,10 +238,9 @@ export function normaliseRequest(
   let seen = 0;
   const keepContent = opts.keepContent !== false;
   const content: ContentCounts = { kept: 0, truncated: 0, dropped: 0, storedBytes: 0 };
-  const withContent: { record: SpanRecord; split: NonNullable<ReturnType<typeof splitContent>['content']> }[] = [];
+  const withContent: { record: SpanRecord; split: SplitContent }[] = [];
   for (const rs of request.resourceSpans) {
-    const service = rs.resource.attributes.findLast((kv) => kv.key === OtelAttr.serviceName)?.value;
-    const serviceName = typeof service === 'string' && service !== '' ? service : 'unknown_service';
+    const serviceName = serviceNameOf(rs.resource.attributes);
     const resource = limitAttributes(rs.resource.attributes, limits, counts).attributes;
     for (const ss of rs.scopeSpans) {
       for (const span of ss.spans) {
@@ -224,21 +251,18 @@ export function normaliseRequest(
         } else if ((reason = rejectReason(span)) !== undefined) rejectedBy.invalid++;
         else if ((reason = timeRangeReason(span, limits, nowMs)) !== undefined) rejectedBy.outOfTimeRange++;
         if (reason === undefined) {
-          // content leaves the span before the limits apply: it has its own, larger, limit
-          const split = splitContent(span);
-          const limited = limitSpan(split.span, limits, counts);
-          // tool arguments are hashed as before (cut to the attribute limit), though no longer stored with the span
-          const fieldAttributes =
-            split.contentAttributes.length === 0
-              ? limited.attributes
-              : [
-                  ...limited.attributes,
-                  ...limitAttributes(split.contentAttributes, limits, emptyLimitCounts()).attributes,
-                ];
-          const record = toRecord(limited, projectId, serviceName, resource, ss.scope, fieldAttributes);
+          const { record, content: split } = acceptSpan(
+            span,
+            projectId,
+            serviceName,
+            resource,
+            ss.scope,
+            limits,
+            counts,
+          );
           spans.push(record);
-          if (split.content !== undefined) {
-            if (keepContent) withContent.push({ record, split: split.content });
+          if (split !== undefined) {
+            if (keepContent) withContent.push({ record, split });
             else content.dropped++;
           }
           continue;
@@ -252,25 +276,9 @@ export function normaliseRequest(
   (opts.nestedUsage ?? threadNestedUsage).apply(projectId, spans);
   const warning = limitsWarning(counts, limits);
   if (warning !== undefined) errors.push(warning);
-  const contents = withContent.map(({ record, split }): SpanContentRecord => {
-    const cut = limitContent(split.input, split.output, limits.maxContentBytes);
-    content.kept++;
-    if (cut.truncated) content.truncated++;
-    content.storedBytes += cut.storedBytes;
-    return {
-      projectId,
-      traceId: record.traceId,
-      spanId: record.spanId,
-      runId: record.runId,
-      startTimeUnixNano: record.startTimeUnixNano,
-      input: split.input,
-      output: split.output,
-      truncated: cut.truncated,
-      originalBytes: cut.originalBytes,
-      capture: split.capture,
-      redactions: split.redactions,
-    };
-  });
+  const contents = withContent.map(({ record, split }) =>
+    contentRecordOf(projectId, record, split, limits.maxContentBytes, content),
+  );
   if (content.truncated > 0) errors.push(`${content.truncated} spans' content cut to ${limits.maxContentBytes} bytes`);
   return { spans, rejectedSpans, rejectedBy, cut: counts, errors, contents, content };
 }

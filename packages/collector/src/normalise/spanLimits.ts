@@ -52,7 +52,11 @@ export function emptyLimitCounts(): LimitCounts {
 const NS_PER_MS = 1_000_000n;
 
 /** Why a span's start time is refused under `limits` at `nowMs`, or undefined. */
-export function timeRangeReason(span: OtlpSpan, limits: SpanLimits, nowMs: number): string | undefined {
+export function timeRangeReason(
+  span: Pick<OtlpSpan, 'startTimeUnixNano'>,
+  limits: SpanLimits,
+  nowMs: number,
+): string | undefined {
   const startMs = Number(span.startTimeUnixNano / NS_PER_MS);
   if (startMs < nowMs - limits.maxAgeMs)
     return `start time ${isoOrRaw(span.startTimeUnixNano)} is more than ${Math.round(limits.maxAgeMs / DAY_MS)} days in the past`;
@@ -93,7 +97,8 @@ export function limitAttributes(
   return { attributes, dropped };
 }
 
-function limitValue(v: AnyValue, limits: SpanLimits, counts: LimitCounts): AnyValue {
+/** One value within the limits (the same value when nothing had to change), counting what was cut. */
+export function limitValue(v: AnyValue, limits: SpanLimits, counts: LimitCounts): AnyValue {
   if (typeof v === 'string') {
     const cut = truncateString(v, limits.maxValueBytes);
     if (cut !== v) counts.truncatedValues++;
@@ -124,7 +129,7 @@ function mapSame<T>(items: T[], f: (item: T) => T): T[] {
 }
 
 /** The first `max` items, each with its attributes limited (events and links alike); the rest are counted by the caller. */
-function limitItems<T extends { attributes: KeyValue[]; droppedAttributesCount: number }>(
+export function limitItems<T extends { attributes: KeyValue[]; droppedAttributesCount: number }>(
   items: T[],
   max: number,
   limits: SpanLimits,

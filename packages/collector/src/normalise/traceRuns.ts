@@ -1,5 +1,8 @@
 import type { SpanRecord } from '@telltale/store';
 
+/** What run assignment reads and writes of a span. */
+export type RunRow = Pick<SpanRecord, 'traceId' | 'spanId' | 'parentSpanId' | 'runId'>;
+
 /** A trace seen with spans of more than one run. */
 const SEVERAL = '\u0000several';
 
@@ -24,7 +27,7 @@ export class TraceRuns {
    * when it has several, the run of its nearest tagged ancestor in the
    * request, if any.
    */
-  assign(projectId: string, spans: SpanRecord[]): void {
+  assign(projectId: string, spans: readonly RunRow[]): void {
     let known = this.byProject.get(projectId);
     let untagged = 0;
     for (const s of spans) {
@@ -40,7 +43,7 @@ export class TraceRuns {
     }
     if (untagged === 0 || known === undefined) return;
 
-    let bySpanId: Map<string, SpanRecord> | undefined;
+    let bySpanId: Map<string, RunRow> | undefined;
     for (const s of spans) {
       if (s.runId !== s.traceId) continue;
       const run = known.get(s.traceId);

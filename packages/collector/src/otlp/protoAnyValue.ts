@@ -51,7 +51,7 @@ export function decodeKeyValue(r: ProtoReader, depth: number): KeyValue {
   return { key, value };
 }
 
-function decodeAnyValue(r: ProtoReader, depth: number): AnyValue {
+export function decodeAnyValue(r: ProtoReader, depth: number): AnyValue {
   if (depth > MAX_ANY_VALUE_DEPTH) r.fail(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels`);
   let value: AnyValue = null; // no oneof member set = empty value
   const parent = r.enter();

@@ -131,7 +131,7 @@ function decodeResourceSpans(r: ProtoReader): OtlpResourceSpans {
   return out;
 }
 
-function decodeResourceInto(r: ProtoReader, out: OtlpResource): void {
+export function decodeResourceInto(r: ProtoReader, out: OtlpResource): void {
   const parent = r.enter();
   while (r.pos < r.limit) {
     const tag = r.readTag();
@@ -176,7 +176,7 @@ function decodeScopeSpans(r: ProtoReader): OtlpScopeSpans {
   return out;
 }
 
-function decodeScopeInto(r: ProtoReader, out: OtlpScope): void {
+export function decodeScopeInto(r: ProtoReader, out: OtlpScope): void {
   const parent = r.enter();
   while (r.pos < r.limit) {
     const tag = r.readTag();
@@ -200,7 +200,7 @@ function decodeScopeInto(r: ProtoReader, out: OtlpScope): void {
   r.leave(parent);
 }
 
-function decodeSpan(r: ProtoReader): OtlpSpan {
+export function decodeSpan(r: ProtoReader): OtlpSpan {
   const span: OtlpSpan = {
     traceId: '',
     spanId: '',
@@ -279,7 +279,7 @@ function decodeSpan(r: ProtoReader): OtlpSpan {
   return span;
 }
 
-function decodeEvent(r: ProtoReader): OtlpEvent {
+export function decodeEvent(r: ProtoReader): OtlpEvent {
   const event: OtlpEvent = { timeUnixNano: 0n, name: '', attributes: [], droppedAttributesCount: 0 };
   const parent = r.enter();
   while (r.pos < r.limit) {
@@ -305,7 +305,7 @@ function decodeEvent(r: ProtoReader): OtlpEvent {
   return event;
 }
 
-function decodeLink(r: ProtoReader): OtlpLink {
+export function decodeLink(r: ProtoReader): OtlpLink {
   const link: OtlpLink = {
     traceId: '',
     spanId: '',

@@ -21,6 +21,8 @@ function utf8Slicer(buf: Uint8Array): Utf8Slicer {
   return { utf8Slice: (start, end) => view.toString('utf8', start, end) };
 }
 
+const MAX_EXACT = 2n ** 53n;
+
 /** Strings up to this many bytes go through the cache below. */
 const CACHED_MAX_BYTES = 64;
 const CACHE_SLOTS = 4096;
@@ -77,7 +79,8 @@ export class ProtoReader {
   limit: number;
   /** Where the most recent tag started, for error messages. */
   tagPos = 0;
-  private readonly buf: Uint8Array;
+  /** The bytes being decoded. */
+  readonly buf: Uint8Array;
   private readonly view: DataView;
   private readonly text: Utf8Slicer;
   /** Reused argument list for building 16- and 32-char hex ids. */
@@ -187,6 +190,25 @@ export class ProtoReader {
     return int64FromHalves(lo >>> 0, hi >>> 0);
   }
 
+  /**
+   * Reads an int64 varint as readInt64 does, but as a number when it is
+   * within ±2^53 (no BigInt made): the fused decoder's attribute values.
+   */
+  readInt64Value(): number | bigint {
+    const start = this.pos;
+    let lo = 0;
+    let b = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (this.pos >= this.limit) this.fail('truncated varint', start);
+      b = this.buf[this.pos++]!;
+      lo |= (b & 0x7f) << shift;
+      if (b < 0x80) return lo;
+    }
+    this.pos = start;
+    const v = this.readInt64();
+    return v >= -MAX_EXACT && v <= MAX_EXACT ? Number(v) : v;
+  }
+
   /** Reads a varint bool: any non-zero value is true. */
   readBool(): boolean {
     return this.readVarintNumber() !== 0;
@@ -205,6 +227,12 @@ export class ProtoReader {
     const v = this.view.getBigUint64(this.pos, true);
     this.pos += 8;
     return v;
+  }
+
+  /** Steps over a fixed64 (with readFixed64's check). */
+  readFixed64Skip(): void {
+    this.need(8, 'fixed64');
+    this.pos += 8;
   }
 
   readDouble(): number {
@@ -234,6 +262,13 @@ export class ProtoReader {
     if (len === 0) return '';
     const start = this.pos;
     this.pos += len;
+    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, start, len, this.text);
+    return this.text.utf8Slice(start, start + len);
+  }
+
+  /** The string of bytes [start, start + len), decoded as readString decodes. */
+  stringAt(start: number, len: number): string {
+    if (len === 0) return '';
     if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, start, len, this.text);
     return this.text.utf8Slice(start, start + len);
   }

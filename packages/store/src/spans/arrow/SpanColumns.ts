@@ -16,7 +16,7 @@ import {
 } from './columns.js';
 
 /** A Map<Utf8, Utf8> column: offsets, then the entries' keys and values. */
-class Utf8MapColumn {
+export class Utf8MapColumn {
   readonly offsets = new OffsetsColumn();
   readonly keys = new Utf8Column();
   readonly values = new Utf8Column();
@@ -31,6 +31,12 @@ class Utf8MapColumn {
   entry(key: string, value: string): void {
     this.keys.push(key);
     this.values.push(value);
+    this.entries++;
+  }
+  /** An entry whose value is bytes [start, end) of `src`, known to be valid UTF-8. */
+  entryBytes(key: string, src: Uint8Array, start: number, end: number): void {
+    this.keys.push(key);
+    this.values.pushBytes(src, start, end);
     this.entries++;
   }
   endRow(): void {
@@ -63,13 +69,13 @@ class Utf8MapColumn {
   }
 }
 
-interface Column {
+export interface Column {
   reset(): void;
   emit(parts: BatchParts): void;
 }
 
 /** A List<Struct<…>> column whose members the caller fills; rows end with endRow. */
-class StructListColumn {
+export class StructListColumn {
   private readonly offsets = new OffsetsColumn();
   private items = 0;
   constructor(private readonly members: readonly Column[]) {}
@@ -101,8 +107,8 @@ const SLOTS = 256;
  * Duplicates are found with a small open-addressing table on the keys'
  * lengths, comparing keys (a native memcmp) only when lengths collide.
  */
-class KeyOrderCheck {
-  private readonly slotOf = new Int32Array(SLOTS);
+export class KeyOrderCheck {
+  private readonly slotKey: string[] = new Array<string>(SLOTS).fill('');
   private readonly slotStamp = new Int32Array(SLOTS);
   private stamp = 0;
 
@@ -115,8 +121,8 @@ class KeyOrderCheck {
     }
   }
 
-  /** Whether kvs[i] (with `key`) keeps the order: false sends the list to toTextMap. */
-  accept(kvs: KeyValues, i: number, key: string): boolean {
+  /** Whether the list's next key keeps the order: false sends the list to toTextMap. */
+  accept(key: string): boolean {
     const len = key.length;
     if (len > 0) {
       const c = key.charCodeAt(0);
@@ -125,75 +131,76 @@ class KeyOrderCheck {
     }
     let h = len & (SLOTS - 1);
     while (this.slotStamp[h] === this.stamp) {
-      const other = kvs[this.slotOf[h]!]!.key;
+      const other = this.slotKey[h]!;
       if (other.length === len && other === key) return false;
       h = (h + 1) & (SLOTS - 1);
     }
     this.slotStamp[h] = this.stamp;
-    this.slotOf[h] = i;
+    this.slotKey[h] = key;
     return true;
   }
 }
 
-/** All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across batches. */
+/**
+ * All columns of the spans schema, in SPANS_ARROW_FIELDS order, reused across
+ * batches. A row is written whole by `add`, or in two parts — `addEarly`
+ * now, `addLate` (run id, usage and cost, which a request's later spans can
+ * still change) once the request's spans are known — or, by the collector's
+ * fused decoder, column by column after `beginRow`.
+ */
 export class SpanColumns {
   private rows = 0;
-  private readonly keyCheck = new KeyOrderCheck();
+  readonly keyCheck = new KeyOrderCheck();
   /** The previous row's resource attributes list, and where its entries start. */
   private lastResource: KeyValues | undefined;
   private lastResourceFrom = 0;
-  private readonly projectId = new Utf8Column();
-  private readonly traceId = new Utf8Column();
-  private readonly spanId = new Utf8Column();
-  private readonly parentSpanId = new Utf8Column();
-  private readonly traceState = new Utf8Column();
-  private readonly runId = new Utf8Column();
-  private readonly isRunRoot = new BoolColumn();
-  private readonly serviceName = new Utf8Column();
-  private readonly name = new Utf8Column();
-  private readonly spanKind = new Uint8Column();
-  private readonly stepKind = new Utf8Column();
-  private readonly stepName = new Utf8Column();
-  private readonly attempt = new Uint16Column();
-  private readonly toolName = new Utf8Column();
-  private readonly toolArgsHash = new Utf8Column();
-  private readonly stateHash = new Utf8Column();
-  private readonly outputHash = new Utf8Column();
-  private readonly sideEffect = new BoolColumn();
-  private readonly model = new Utf8Column();
-  private readonly provider = new Utf8Column();
-  private readonly inputTokens = new Uint64Column();
-  private readonly outputTokens = new Uint64Column();
-  private readonly cachedInputTokens = new Uint64Column();
-  private readonly costUsd = new NullableFloat64Column();
-  private readonly startTime = new Int64Column();
-  private readonly endTime = new Int64Column();
-  private readonly statusCode = new Uint8Column();
-  private readonly statusMessage = new Utf8Column();
-  private readonly errorType = new Utf8Column();
-  private readonly runOutcome = new Utf8Column();
-  private readonly attributes = new Utf8MapColumn();
-  private readonly attributeTypes = new Utf8MapColumn();
-  private readonly resourceAttributes = new Utf8MapColumn();
-  private readonly scopeName = new Utf8Column();
-  private readonly scopeVersion = new Utf8Column();
-  private readonly eventTime = new Int64Column();
-  private readonly eventName = new Utf8Column();
-  private readonly eventAttributes = new Utf8Column();
-  private readonly events = new StructListColumn([this.eventTime, this.eventName, this.eventAttributes]);
-  private readonly linkTraceId = new Utf8Column();
-  private readonly linkSpanId = new Utf8Column();
-  private readonly linkTraceState = new Utf8Column();
-  private readonly linkAttributes = new Utf8Column();
-  private readonly links = new StructListColumn([
-    this.linkTraceId,
-    this.linkSpanId,
-    this.linkTraceState,
-    this.linkAttributes,
-  ]);
-  private readonly droppedAttributesCount = new Uint32Column();
-  private readonly droppedEventsCount = new Uint32Column();
-  private readonly droppedLinksCount = new Uint32Column();
+  readonly projectId = new Utf8Column();
+  readonly traceId = new Utf8Column();
+  readonly spanId = new Utf8Column();
+  readonly parentSpanId = new Utf8Column();
+  readonly traceState = new Utf8Column();
+  readonly runId = new Utf8Column();
+  readonly isRunRoot = new BoolColumn();
+  readonly serviceName = new Utf8Column();
+  readonly name = new Utf8Column();
+  readonly spanKind = new Uint8Column();
+  readonly stepKind = new Utf8Column();
+  readonly stepName = new Utf8Column();
+  readonly attempt = new Uint16Column();
+  readonly toolName = new Utf8Column();
+  readonly toolArgsHash = new Utf8Column();
+  readonly stateHash = new Utf8Column();
+  readonly outputHash = new Utf8Column();
+  readonly sideEffect = new BoolColumn();
+  readonly model = new Utf8Column();
+  readonly provider = new Utf8Column();
+  readonly inputTokens = new Uint64Column();
+  readonly outputTokens = new Uint64Column();
+  readonly cachedInputTokens = new Uint64Column();
+  readonly costUsd = new NullableFloat64Column();
+  readonly startTime = new Int64Column();
+  readonly endTime = new Int64Column();
+  readonly statusCode = new Uint8Column();
+  readonly statusMessage = new Utf8Column();
+  readonly errorType = new Utf8Column();
+  readonly runOutcome = new Utf8Column();
+  readonly attributes = new Utf8MapColumn();
+  readonly attributeTypes = new Utf8MapColumn();
+  readonly resourceAttributes = new Utf8MapColumn();
+  readonly scopeName = new Utf8Column();
+  readonly scopeVersion = new Utf8Column();
+  readonly eventTime = new Int64Column();
+  readonly eventName = new Utf8Column();
+  readonly eventAttributes = new Utf8Column();
+  readonly events = new StructListColumn([this.eventTime, this.eventName, this.eventAttributes]);
+  readonly linkTraceId = new Utf8Column();
+  readonly linkSpanId = new Utf8Column();
+  readonly linkTraceState = new Utf8Column();
+  readonly linkAttributes = new Utf8Column();
+  readonly links = new StructListColumn([this.linkTraceId, this.linkSpanId, this.linkTraceState, this.linkAttributes]);
+  readonly droppedAttributesCount = new Uint32Column();
+  readonly droppedEventsCount = new Uint32Column();
+  readonly droppedLinksCount = new Uint32Column();
 
   /** The top-level columns in schema order. */
   private readonly all: readonly Column[] = [
@@ -229,13 +236,32 @@ export class SpanColumns {
   }
 
   add(s: SpanRecord): void {
+    this.addEarly(s);
+    this.addLate(s);
+  }
+
+  /** Starts a row the caller writes column by column (every column but the late ones, then `addLate`). */
+  beginRow(): void {
+    this.rows++;
+  }
+
+  /** The late columns of a row begun before: run id, tokens and cost. */
+  addLate(s: Pick<SpanRecord, 'runId' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'costUsd'>): void {
+    this.runId.push(s.runId);
+    this.inputTokens.push(s.inputTokens);
+    this.outputTokens.push(s.outputTokens);
+    this.cachedInputTokens.push(s.cachedInputTokens);
+    this.costUsd.push(s.costUsd);
+  }
+
+  /** Every column of a row but the late ones (see addLate). */
+  addEarly(s: SpanRecord): void {
     this.rows++;
     this.projectId.push(s.projectId);
     this.traceId.push(s.traceId);
     this.spanId.push(s.spanId);
     this.parentSpanId.push(s.parentSpanId);
     this.traceState.push(s.traceState);
-    this.runId.push(s.runId);
     this.isRunRoot.push(s.isRunRoot);
     this.serviceName.push(s.serviceName);
     this.name.push(s.name);
@@ -250,10 +276,6 @@ export class SpanColumns {
     this.sideEffect.push(s.sideEffect);
     this.model.push(s.model);
     this.provider.push(s.provider);
-    this.inputTokens.push(s.inputTokens);
-    this.outputTokens.push(s.outputTokens);
-    this.cachedInputTokens.push(s.cachedInputTokens);
-    this.costUsd.push(s.costUsd);
     this.startTime.push(s.startTimeUnixNano);
     this.endTime.push(s.endTimeUnixNano);
     this.statusCode.push(s.statusCode);
@@ -264,29 +286,41 @@ export class SpanColumns {
     this.addResourceAttributes(s.resourceAttributes);
     this.scopeName.push(s.scopeName);
     this.scopeVersion.push(s.scopeVersion);
-    for (const e of s.events) {
-      this.eventTime.push(e.timeUnixNano);
-      this.eventName.push(e.name);
-      this.eventAttributes.push(toJsonObjectText(e.attributes));
-    }
-    this.events.endRow(s.events.length);
-    for (const l of s.links) {
-      this.linkTraceId.push(l.traceId);
-      this.linkSpanId.push(l.spanId);
-      this.linkTraceState.push(l.traceState);
-      this.linkAttributes.push(toJsonObjectText(l.attributes));
-    }
-    this.links.endRow(s.links.length);
+    this.addEvents(s.events);
+    this.addLinks(s.links);
     this.droppedAttributesCount.push(s.droppedAttributesCount);
     this.droppedEventsCount.push(s.droppedEventsCount);
     this.droppedLinksCount.push(s.droppedLinksCount);
   }
 
-  private addAttributes(kvs: KeyValues): void {
+  /** A row's events list. */
+  addEvents(events: SpanRecord['events']): void {
+    for (const e of events) {
+      this.eventTime.push(e.timeUnixNano);
+      this.eventName.push(e.name);
+      this.eventAttributes.push(toJsonObjectText(e.attributes));
+    }
+    this.events.endRow(events.length);
+  }
+
+  /** A row's links list. */
+  addLinks(links: SpanRecord['links']): void {
+    for (const l of links) {
+      this.linkTraceId.push(l.traceId);
+      this.linkSpanId.push(l.spanId);
+      this.linkTraceState.push(l.traceState);
+      this.linkAttributes.push(toJsonObjectText(l.attributes));
+    }
+    this.links.endRow(links.length);
+  }
+
+  /** A row's attributes and attribute_types maps. */
+  addAttributes(kvs: KeyValues): void {
     this.addMap(kvs, this.attributes, this.attributeTypes);
   }
 
-  private addResourceAttributes(kvs: KeyValues): void {
+  /** A row's resource_attributes map: the same list as the row before's is copied as bytes. */
+  addResourceAttributes(kvs: KeyValues): void {
     const map = this.resourceAttributes;
     // the spans of one OTLP resource share its attributes list: copy the previous row's bytes
     if (kvs === this.lastResource && this.rows > 1) {
@@ -314,7 +348,7 @@ export class SpanColumns {
       for (; i < n; i++) {
         const kv = kvs[i]!;
         const key = kv.key;
-        if (!check.accept(kvs, i, key)) break;
+        if (!check.accept(key)) break;
         const value = kv.value;
         map.entry(key, attributeText(value));
         if (types !== undefined) {

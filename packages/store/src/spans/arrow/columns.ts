@@ -104,6 +104,27 @@ export class Utf8Column {
     this.offsets[++this.count] = pos;
   }
 
+  /**
+   * Appends bytes [start, end) of `src` as one value, unchecked: the caller
+   * knows them to be valid UTF-8 (the fused OTLP decoder copies strings of
+   * the request body this way, without decoding them).
+   */
+  pushBytes(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    const pos = this.end;
+    if (pos + n > this.data.length) {
+      const next = allocData(capacity(this.data.length, pos + n));
+      this.data.copy(next, 0, 0, pos);
+      this.data = next;
+    }
+    const data = this.data;
+    if (n < NATIVE_FROM) for (let i = 0; i < n; i++) data[pos + i] = src[start + i]!;
+    else data.set(src.subarray(start, end), pos);
+    this.end = pos + n;
+    this.offsets[++this.count] = pos + n;
+  }
+
   /** Drops the values from index `count` on. */
   truncate(count: number): void {
     this.count = count;

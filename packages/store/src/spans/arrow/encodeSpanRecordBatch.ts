@@ -38,3 +38,30 @@ export function encodeSpanRecordBatch(spans: readonly SpanRecord[]): Uint8Array 
     columns.trim(KEEP_BYTES);
   }
 }
+
+/**
+ * Columns a caller fills row by row (the collector's fused OTLP decoder),
+ * then one record batch message of them. One per thread; `begin` resets it.
+ */
+export class SpanBatchEncoder {
+  readonly columns = new SpanColumns();
+  private readonly writer = new RecordBatchWriter(SPANS_ARROW_LAYOUT.nodes, SPANS_ARROW_LAYOUT.buffers);
+  private readonly parts = new BatchParts();
+
+  begin(): SpanColumns {
+    this.columns.reset();
+    return this.columns;
+  }
+
+  /** The rows written since `begin`, as one message (see encodeSpanRecordBatch). */
+  finish(): Uint8Array {
+    this.parts.reset();
+    try {
+      this.columns.emit(this.parts);
+      return this.writer.write(this.columns.length, this.parts);
+    } finally {
+      this.parts.reset();
+      this.columns.trim(KEEP_BYTES);
+    }
+  }
+}

@@ -1,0 +1,342 @@
+import { decodeAnyValue } from '../otlp/protoAnyValue.js';
+import { decodeEvent, decodeLink } from '../otlp/protoDecoder.js';
+import type { ProtoReader } from '../otlp/protoReader.js';
+import { WireType, fieldTag, knownFields } from '../otlp/protoWire.js';
+import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
+import { keyInfo, type KeyInfo } from './keyInfo.js';
+import { readKeyValueFast, releaseView } from './readKeyValueFast.js';
+import { ValueKind } from './valueKind.js';
+
+/*
+ * The first pass over one OTLP Span of the fused decoder: where its fields
+ * lie in the request body and the scalars they hold, in arrays reused span
+ * after span. Nothing is decoded into strings but the attribute keys and the
+ * span name (both through ProtoReader's short-string cache); ids, trace
+ * state, status message and string attribute values stay byte ranges of the
+ * body until they are written. Every field is read with the same checks, in
+ * the same order, as protoDecoder.ts (so anything it refuses, this refuses).
+ */
+
+const { VARINT, I64, LEN, I32 } = WireType;
+
+const SPAN_TRACE_ID = fieldTag(1, LEN);
+const SPAN_SPAN_ID = fieldTag(2, LEN);
+const SPAN_TRACE_STATE = fieldTag(3, LEN);
+const SPAN_PARENT_SPAN_ID = fieldTag(4, LEN);
+const SPAN_NAME = fieldTag(5, LEN);
+const SPAN_KIND = fieldTag(6, VARINT);
+const SPAN_START = fieldTag(7, I64);
+const SPAN_END = fieldTag(8, I64);
+const SPAN_ATTRIBUTES = fieldTag(9, LEN);
+const SPAN_DROPPED_ATTRIBUTES = fieldTag(10, VARINT);
+const SPAN_EVENTS = fieldTag(11, LEN);
+const SPAN_DROPPED_EVENTS = fieldTag(12, VARINT);
+const SPAN_LINKS = fieldTag(13, LEN);
+const SPAN_DROPPED_LINKS = fieldTag(14, VARINT);
+const SPAN_STATUS = fieldTag(15, LEN);
+const SPAN_FLAGS = fieldTag(16, I32);
+const SPAN_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+const KV_KEY = fieldTag(1, LEN);
+const KV_VALUE = fieldTag(2, LEN);
+const KV_FIELDS = knownFields(1, 2);
+const AV_STRING = fieldTag(1, LEN);
+const AV_BOOL = fieldTag(2, VARINT);
+const AV_INT = fieldTag(3, VARINT);
+const AV_DOUBLE = fieldTag(4, I64);
+const AV_ARRAY = fieldTag(5, LEN);
+const AV_KVLIST = fieldTag(6, LEN);
+const AV_BYTES = fieldTag(7, LEN);
+const AV_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7);
+const STATUS_MESSAGE = fieldTag(2, LEN);
+const STATUS_CODE = fieldTag(3, VARINT);
+const STATUS_FIELDS = knownFields(2, 3);
+
+const INITIAL = 64;
+
+/** One span's fields as the first pass found them. */
+export class SpanScratch {
+  /** Offset of the span's length prefix (to decode it again as objects). */
+  at = 0;
+  /** Offset of the 16 trace id bytes, -1 when empty. */
+  traceIdAt = -1;
+  spanIdAt = -1;
+  parentSpanIdAt = -1;
+  traceStateAt = 0;
+  traceStateLen = 0;
+  name = '';
+  kind = 0;
+  /** Offsets of the start and end fixed64s, -1 when absent (0). */
+  startAt = -1;
+  endAt = -1;
+  droppedAttributes = 0;
+  droppedEvents = 0;
+  droppedLinks = 0;
+  statusCode = 0;
+  statusMessageAt = 0;
+  statusMessageLen = 0;
+  readonly events: OtlpEvent[] = [];
+  readonly links: OtlpLink[] = [];
+
+  /** Attributes, in order. */
+  attributes = 0;
+  readonly keys: string[] = [];
+  /** What each key means (keyInfo), looked up as it is read. */
+  readonly infos: KeyInfo[] = [];
+  kinds = new Uint8Array(INITIAL);
+  starts = new Int32Array(INITIAL);
+  lens = new Int32Array(INITIAL);
+  nums = new Float64Array(INITIAL);
+  readonly objs: (AnyValue | undefined)[] = [];
+
+  private reset(): void {
+    this.traceIdAt = -1;
+    this.spanIdAt = -1;
+    this.parentSpanIdAt = -1;
+    this.traceStateAt = 0;
+    this.traceStateLen = 0;
+    this.name = '';
+    this.kind = 0;
+    this.startAt = -1;
+    this.endAt = -1;
+    this.droppedAttributes = 0;
+    this.droppedEvents = 0;
+    this.droppedLinks = 0;
+    this.statusCode = 0;
+    this.statusMessageAt = 0;
+    this.statusMessageLen = 0;
+    this.events.length = 0;
+    this.links.length = 0;
+    this.attributes = 0;
+  }
+
+  /** Reads the span whose length prefix is at `r.pos`; `r.pos` ends after it. */
+  read(r: ProtoReader): void {
+    this.reset();
+    this.at = r.pos;
+    const parent = r.enter();
+    while (r.pos < r.limit) {
+      const tag = r.readTag();
+      switch (tag) {
+        case SPAN_TRACE_ID:
+          this.traceIdAt = readIdAt(r, 16, 'Span.trace_id');
+          break;
+        case SPAN_SPAN_ID:
+          this.spanIdAt = readIdAt(r, 8, 'Span.span_id');
+          break;
+        case SPAN_TRACE_STATE:
+          this.traceStateLen = r.readLength();
+          this.traceStateAt = r.pos;
+          r.pos += this.traceStateLen;
+          break;
+        case SPAN_PARENT_SPAN_ID:
+          this.parentSpanIdAt = readIdAt(r, 8, 'Span.parent_span_id');
+          break;
+        case SPAN_NAME:
+          this.name = r.readString();
+          break;
+        case SPAN_KIND:
+          this.kind = r.readUint32() | 0;
+          break;
+        case SPAN_START:
+          this.startAt = readFixed64At(r);
+          break;
+        case SPAN_END:
+          this.endAt = readFixed64At(r);
+          break;
+        case SPAN_ATTRIBUTES:
+          this.readKeyValue(r);
+          break;
+        case SPAN_DROPPED_ATTRIBUTES:
+          this.droppedAttributes = r.readUint32();
+          break;
+        case SPAN_EVENTS:
+          this.events.push(decodeEvent(r));
+          break;
+        case SPAN_DROPPED_EVENTS:
+          this.droppedEvents = r.readUint32();
+          break;
+        case SPAN_LINKS:
+          this.links.push(decodeLink(r));
+          break;
+        case SPAN_DROPPED_LINKS:
+          this.droppedLinks = r.readUint32();
+          break;
+        case SPAN_STATUS:
+          this.readStatus(r);
+          break;
+        case SPAN_FLAGS:
+          r.readFixed32();
+          break;
+        default:
+          r.skipUnknown(tag, SPAN_FIELDS, 'Span');
+      }
+    }
+    r.leave(parent);
+  }
+
+  /** Drops the attributes whose key `drop` picks, keeping the others in order. */
+  removeAttributes(drop: (key: string) => boolean): void {
+    let n = 0;
+    for (let i = 0; i < this.attributes; i++) {
+      if (drop(this.keys[i]!)) continue;
+      if (n !== i) {
+        this.keys[n] = this.keys[i]!;
+        this.infos[n] = this.infos[i]!;
+        this.kinds[n] = this.kinds[i]!;
+        this.starts[n] = this.starts[i]!;
+        this.lens[n] = this.lens[i]!;
+        this.nums[n] = this.nums[i]!;
+        this.objs[n] = this.objs[i];
+      }
+      n++;
+    }
+    this.attributes = n;
+  }
+
+  private grow(): void {
+    const n = this.kinds.length * 2;
+    const kinds = new Uint8Array(n);
+    kinds.set(this.kinds);
+    const starts = new Int32Array(n);
+    starts.set(this.starts);
+    const lens = new Int32Array(n);
+    lens.set(this.lens);
+    const nums = new Float64Array(n);
+    nums.set(this.nums);
+    this.kinds = kinds;
+    this.starts = starts;
+    this.lens = lens;
+    this.nums = nums;
+  }
+
+  /** Lets go of the last request's body and objects. */
+  release(): void {
+    releaseView();
+    this.events.length = 0;
+    this.links.length = 0;
+    this.objs.length = 0;
+  }
+
+  /** A KeyValue (protoAnyValue's decodeKeyValue, at depth 0), into attribute slot `attributes`. */
+  private readKeyValue(r: ProtoReader): void {
+    const i = this.attributes;
+    if (i === this.kinds.length) this.grow();
+    if (readKeyValueFast(r, this, i)) return;
+    let key = '';
+    this.kinds[i] = ValueKind.empty;
+    this.objs[i] = undefined;
+    const parent = r.enter();
+    while (r.pos < r.limit) {
+      const tag = r.readTag();
+      switch (tag) {
+        case KV_KEY:
+          key = r.readString();
+          break;
+        case KV_VALUE:
+          this.readAnyValue(r, i);
+          break;
+        default:
+          r.skipUnknown(tag, KV_FIELDS, 'KeyValue');
+      }
+    }
+    r.leave(parent);
+    this.keys[i] = key;
+    this.infos[i] = keyInfo(key);
+    this.attributes = i + 1;
+  }
+
+  /** An attribute's AnyValue (depth 1): the last oneof member wins; bytes, arrays and kvlists are decoded as objects. */
+  private readAnyValue(r: ProtoReader, i: number): void {
+    const at = r.pos;
+    let kind: number = ValueKind.empty;
+    let object = false;
+    const parent = r.enter();
+    while (r.pos < r.limit) {
+      const tag = r.readTag();
+      switch (tag) {
+        case AV_STRING: {
+          const len = r.readLength();
+          this.starts[i] = r.pos;
+          this.lens[i] = len;
+          r.pos += len;
+          kind = ValueKind.string;
+          break;
+        }
+        case AV_BOOL:
+          this.nums[i] = r.readBool() ? 1 : 0;
+          kind = ValueKind.bool;
+          break;
+        case AV_INT: {
+          const v = r.readInt64Value();
+          if (typeof v === 'number') {
+            this.nums[i] = v;
+            this.objs[i] = undefined;
+          } else this.objs[i] = v;
+          kind = ValueKind.int;
+          break;
+        }
+        case AV_DOUBLE:
+          this.nums[i] = r.readDouble();
+          kind = ValueKind.double;
+          break;
+        case AV_ARRAY:
+        case AV_KVLIST:
+        case AV_BYTES: {
+          const len = r.readLength();
+          r.pos += len;
+          object = true;
+          break;
+        }
+        default:
+          r.skipUnknown(tag, AV_FIELDS, 'AnyValue');
+      }
+    }
+    r.leave(parent);
+    if (object) {
+      // whatever member won, protoAnyValue decides it (and checks the nested values) from the start again
+      const end = r.pos;
+      r.pos = at;
+      this.objs[i] = decodeAnyValue(r, 1);
+      r.pos = end;
+      kind = ValueKind.object;
+    }
+    this.kinds[i] = kind;
+  }
+
+  private readStatus(r: ProtoReader): void {
+    const parent = r.enter();
+    while (r.pos < r.limit) {
+      const tag = r.readTag();
+      switch (tag) {
+        case STATUS_MESSAGE:
+          this.statusMessageLen = r.readLength();
+          this.statusMessageAt = r.pos;
+          r.pos += this.statusMessageLen;
+          break;
+        case STATUS_CODE:
+          this.statusCode = r.readUint32() | 0;
+          break;
+        default:
+          r.skipUnknown(tag, STATUS_FIELDS, 'Status');
+      }
+    }
+    r.leave(parent);
+  }
+}
+
+/** ProtoReader.readId's checks, keeping the id's offset (-1 when empty) instead of its hex. */
+function readIdAt(r: ProtoReader, size: 8 | 16, what: string): number {
+  const start = r.pos;
+  const len = r.readLength();
+  if (len === 0) return -1;
+  if (len !== size) r.fail(`${what} must be ${size} bytes (or empty), got ${len}`, start);
+  const at = r.pos;
+  r.pos += size;
+  return at;
+}
+
+function readFixed64At(r: ProtoReader): number {
+  const at = r.pos;
+  r.readFixed64Skip();
+  return at;
+}

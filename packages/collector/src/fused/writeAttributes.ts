@@ -1,0 +1,163 @@
+import { isUtf8 } from 'node:buffer';
+import { attributeText, attributeType, type SpanColumns } from '@telltale/store/encode';
+import type { ProtoReader } from '../otlp/protoReader.js';
+import type { AnyValue, KeyValue } from '../otlp/types.js';
+import {
+  limitAttributes,
+  limitValue,
+  truncateString,
+  type LimitCounts,
+  type SpanLimits,
+} from '../normalise/spanLimits.js';
+import type { SpanScratch } from './SpanScratch.js';
+import { ValueKind } from './valueKind.js';
+
+/** Lists longer than this are written through the object path (SpanColumns checks at most this many keys). */
+const MAX_CHECKED = 128;
+/** Strings shorter than this are checked for ASCII by a loop before the native UTF-8 check. */
+const LOOP_CHECK = 64;
+
+/** Whether bytes [start, start + len) are valid UTF-8 (so copying them equals decoding and encoding them). */
+export function validUtf8(buf: Uint8Array, start: number, len: number): boolean {
+  if (len < LOOP_CHECK) {
+    let i = 0;
+    while (i < len && buf[start + i]! < 0x80) i++;
+    if (i === len) return true;
+  }
+  return isUtf8(buf.subarray(start, start + len));
+}
+
+/** Attribute `i` of the span as the object path has it (before the limits). */
+export function scratchValue(r: ProtoReader, s: SpanScratch, i: number): AnyValue {
+  switch (s.kinds[i]!) {
+    case ValueKind.string:
+      return r.stringAt(s.starts[i]!, s.lens[i]!);
+    case ValueKind.bool:
+      return s.nums[i] === 1;
+    case ValueKind.int: {
+      const big = s.objs[i];
+      return typeof big === 'bigint' ? big : BigInt(s.nums[i]!);
+    }
+    case ValueKind.double:
+      return s.nums[i]!;
+    case ValueKind.object:
+      return s.objs[i] ?? null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Attribute `i`'s value as the canonical fields read it after the limits:
+ * strings cut to the value limit (uncounted: the map entry counts it), safe
+ * integers as numbers (SpanFields reads them as it reads the bigints).
+ */
+export function fieldValue(r: ProtoReader, s: SpanScratch, i: number, maxValueBytes: number): AnyValue {
+  switch (s.kinds[i]!) {
+    case ValueKind.string:
+      return truncateString(r.stringAt(s.starts[i]!, s.lens[i]!), maxValueBytes);
+    case ValueKind.bool:
+      return s.nums[i] === 1;
+    case ValueKind.int:
+      return (s.objs[i] as bigint | undefined) ?? s.nums[i]!;
+    case ValueKind.double:
+      return s.nums[i]!;
+    case ValueKind.object: {
+      const v = s.objs[i] ?? null;
+      return typeof v === 'string' ? truncateString(v, maxValueBytes) : v;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Writes the first `kept` attributes of the span into the attributes and
+ * attribute_types maps of the row being written, exactly as
+ * SpanColumns.addAttributes writes the limited list: string values are
+ * copied from the body as bytes (cut on a character boundary past the value
+ * limit) when they are valid UTF-8. A list whose keys a JS object would
+ * reorder (duplicates, array-index keys, `__proto__`), or a long one, goes
+ * through the object path instead.
+ */
+export function writeAttributes(
+  cols: SpanColumns,
+  r: ProtoReader,
+  s: SpanScratch,
+  kept: number,
+  limits: SpanLimits,
+  counts: LimitCounts,
+): void {
+  const keys = s.keys;
+  let ordered = kept <= MAX_CHECKED;
+  if (ordered) {
+    const check = cols.keyCheck;
+    check.begin();
+    for (let i = 0; i < kept; i++) {
+      if (!check.accept(keys[i]!)) {
+        ordered = false;
+        break;
+      }
+    }
+  }
+  if (!ordered) {
+    const kvs: KeyValue[] = [];
+    for (let i = 0; i < kept; i++) kvs.push({ key: keys[i]!, value: scratchValue(r, s, i) });
+    cols.addAttributes(limitAttributes(kvs, limits, counts).attributes);
+    return;
+  }
+  const map = cols.attributes;
+  const types = cols.attributeTypes;
+  const buf = r.buf;
+  const max = limits.maxValueBytes;
+  for (let i = 0; i < kept; i++) {
+    const key = keys[i]!;
+    switch (s.kinds[i]!) {
+      case ValueKind.string: {
+        const start = s.starts[i]!;
+        const len = s.lens[i]!;
+        if (validUtf8(buf, start, len)) {
+          let end = start + len;
+          if (len > max) {
+            end = start + max;
+            while (end > start && (buf[end]! & 0xc0) === 0x80) end--; // do not split a multi-byte sequence
+            counts.truncatedValues++;
+          }
+          map.entryBytes(key, buf, start, end);
+        } else {
+          const text = r.stringAt(start, len);
+          const cut = truncateString(text, max);
+          if (cut !== text) counts.truncatedValues++;
+          map.entry(key, cut);
+        }
+        break;
+      }
+      case ValueKind.bool:
+        map.entry(key, s.nums[i] === 1 ? 'true' : 'false');
+        types.entry(key, 'bool');
+        break;
+      case ValueKind.int: {
+        const big = s.objs[i];
+        map.entry(key, typeof big === 'bigint' ? big.toString() : String(s.nums[i]));
+        types.entry(key, 'int');
+        break;
+      }
+      case ValueKind.double:
+        map.entry(key, String(s.nums[i]));
+        types.entry(key, 'double');
+        break;
+      case ValueKind.object: {
+        const v = limitValue(s.objs[i] ?? null, limits, counts);
+        map.entry(key, attributeText(v));
+        const type = attributeType(v);
+        if (type !== undefined) types.entry(key, type);
+        break;
+      }
+      default:
+        map.entry(key, '');
+        types.entry(key, 'empty');
+    }
+  }
+  map.endRow();
+  types.endRow();
+}
