@@ -1,0 +1,43 @@
+import { addMessagesJson, parseJson } from './contentMessages.js';
+import type { ContentHalf } from './SpanContentRecord.js';
+
+/**
+ * A half with a verbatim message list is stored as `RS eager-JSON RS shape RS json`
+ * (RS = U+001E, which JSON text never holds unescaped, and which no stored
+ * JSON object starts with), so the received JSON is written as it is: no
+ * escaping, no parse. Every other half is stored as its JSON object.
+ */
+const RS = '\u001e';
+
+/** The `input` / `output` column text of a half. */
+export function storedHalfText(half: ContentHalf): string {
+  const verbatim = half.verbatim;
+  if (verbatim === undefined) return JSON.stringify(half);
+  const { verbatim: _, ...eager } = half;
+  return `${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}${verbatim.json}`;
+}
+
+/** A stored half read back: the JSON object, with a verbatim message list turned into messages. */
+export function readStoredHalf(text: string): ContentHalf {
+  if (text.startsWith(RS)) {
+    const eagerEnd = text.indexOf(RS, 1);
+    const shapeEnd = eagerEnd < 0 ? -1 : text.indexOf(RS, eagerEnd + 1);
+    if (shapeEnd < 0) return {};
+    const half = asHalf(parseJson(text.slice(1, eagerEnd)));
+    addMessagesJson(half, text.slice(shapeEnd + 1));
+    return half;
+  }
+  return asHalf(parseJson(text));
+}
+
+function asHalf(value: unknown): ContentHalf {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as ContentHalf) : {};
+}
+
+/** UTF-8 bytes of every string a half shows (roles and contents of its messages, and its texts). */
+export function halfBytes(half: ContentHalf): number {
+  let n = 0;
+  for (const m of half.messages ?? []) n += Buffer.byteLength(m.role, 'utf8') + Buffer.byteLength(m.content, 'utf8');
+  for (const s of [half.toolArguments, half.toolResult, half.text]) if (s !== undefined) n += Buffer.byteLength(s, 'utf8');
+  return n;
+}
