@@ -8,7 +8,7 @@ import {
 } from '../spans/insertSpanBatches.js';
 import { CONTENT_ARROW_COLUMNS, CONTENT_ARROW_SCHEMA_MESSAGE } from './arrow/contentArrowSchema.js';
 import type { SpanContentRecord } from './SpanContentRecord.js';
-import { halfBytes, readStoredHalf } from './storedHalf.js';
+import { readStoredHalfSized } from './storedHalf.js';
 
 /** The content of one span as read back: its record without project, run and start time. */
 export type StoredSpanContent = Pick<
@@ -78,17 +78,16 @@ LIMIT ${MAX_RUN_CONTENT_SPANS}`,
   });
   const rows = await result.json<ContentRow>();
   return rows.map((r) => {
-    const input = readStoredHalf(r.input);
-    const output = readStoredHalf(r.output);
-    const truncated = r.truncated === true || r.truncated === 1;
+    const input = readStoredHalfSized(r.input);
+    const output = readStoredHalfSized(r.output);
     return {
       traceId: r.trace_id,
       spanId: r.span_id,
-      input,
-      output,
-      truncated,
-      // uncut content is all there: its size is what it shows (a verbatim row stored its JSON's size)
-      originalBytes: truncated ? Number(r.original_bytes) : halfBytes(input) + halfBytes(output),
+      input: input.half,
+      output: output.half,
+      truncated: r.truncated === true || r.truncated === 1,
+      // a verbatim list was counted by its JSON's bytes: the content is measured by its strings' bytes
+      originalBytes: Number(r.original_bytes) + input.extraBytes + output.extraBytes,
       capture: r.capture,
       redactions: Number(r.redactions),
     };

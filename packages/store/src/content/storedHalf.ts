@@ -19,15 +19,24 @@ export function storedHalfText(half: ContentHalf): string {
 
 /** A stored half read back: the JSON object, with a verbatim message list turned into messages. */
 export function readStoredHalf(text: string): ContentHalf {
-  if (text.startsWith(RS)) {
-    const eagerEnd = text.indexOf(RS, 1);
-    const shapeEnd = eagerEnd < 0 ? -1 : text.indexOf(RS, eagerEnd + 1);
-    if (shapeEnd < 0) return {};
-    const half = asHalf(parseJson(text.slice(1, eagerEnd)));
-    addMessagesJson(half, text.slice(shapeEnd + 1));
-    return half;
-  }
-  return asHalf(parseJson(text));
+  return readStoredHalfSized(text).half;
+}
+
+/**
+ * A stored half read back, and how many more UTF-8 bytes it shows than the
+ * collector counted for it (`original_bytes` counts a verbatim list's JSON;
+ * its messages' strings are what the content is measured by): 0 for a half
+ * stored as its JSON object.
+ */
+export function readStoredHalfSized(text: string): { half: ContentHalf; extraBytes: number } {
+  if (!text.startsWith(RS)) return { half: asHalf(parseJson(text)), extraBytes: 0 };
+  const eagerEnd = text.indexOf(RS, 1);
+  const shapeEnd = eagerEnd < 0 ? -1 : text.indexOf(RS, eagerEnd + 1);
+  if (shapeEnd < 0) return { half: {}, extraBytes: 0 };
+  const half = asHalf(parseJson(text.slice(1, eagerEnd)));
+  const counted = halfBytes(half) + Buffer.byteLength(text.slice(shapeEnd + 1), 'utf8');
+  addMessagesJson(half, text.slice(shapeEnd + 1));
+  return { half, extraBytes: halfBytes(half) - counted };
 }
 
 function asHalf(value: unknown): ContentHalf {
