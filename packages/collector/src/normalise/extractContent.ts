@@ -67,7 +67,7 @@ export function splitContent(span: OtlpSpan): SplitSpan {
   const sources = (side: ContentSide): number =>
     named.filter((x) => x.source?.side === side).length +
     flat.filter((x) => x.source.side === side && x.messages.length > 0).length +
-    messageEvents.filter((e) => CONTENT_MESSAGE_EVENTS[e.name]?.side === side).length;
+    messageEvents.filter((e) => CONTENT_MESSAGE_EVENTS[e.name]?.side === side && eventBody(e) !== undefined).length;
   for (const { kv, source } of named) {
     if (source === undefined) continue;
     const v = kv.value;
@@ -189,25 +189,33 @@ function flatMessages(attrs: KeyValue[], prefix: string, roleField: string, cont
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, m]) => m);
 }
 
+/** A message event's body (its first body attribute, as text), or undefined when it has none. */
+function eventBody(event: OtlpEvent): string | undefined {
+  for (const key of CONTENT_EVENT_BODY_KEYS) {
+    const v = event.attributes.find((kv) => kv.key === key)?.value;
+    if (v !== undefined && v !== null) return textOf(v);
+  }
+  return undefined;
+}
+
+/**
+ * The message events' bodies as messages, in order. An event without a body
+ * (a `gen_ai.choice` recorded with content capture off) adds none: it says a
+ * message happened, not what it was.
+ */
 function readMessageEvents(events: OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
   for (const event of events) {
     const rule = CONTENT_MESSAGE_EVENTS[event.name];
     if (rule === undefined) continue;
-    let body: string | undefined;
-    for (const key of CONTENT_EVENT_BODY_KEYS) {
-      const v = event.attributes.find((kv) => kv.key === key)?.value;
-      if (v !== undefined && v !== null) {
-        body = textOf(v);
-        break;
-      }
-    }
-    const parsed = body === undefined ? undefined : parseJson(body);
+    const body = eventBody(event);
+    if (body === undefined) continue;
+    const parsed = parseJson(body);
     let message: ContentMessage;
     if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
       const o = parsed as Record<string, unknown>;
       const inner = (o.message ?? o) as Record<string, unknown>;
       message = messageOf({ role: inner.role ?? rule.role, content: inner.content ?? inner.parts ?? '' });
-    } else message = { role: rule.role, content: body ?? '' };
+    } else message = { role: rule.role, content: body };
     const half = rule.side === 'input' ? input : output;
     (half.messages ??= []).push(message);
   }

@@ -8,7 +8,12 @@ import {
   SPOOL_PAYLOAD_CONVERTERS,
   SPOOL_PAYLOAD_VERSION,
 } from '../ingest/exportPayload.js';
-import { encodeContentRecordBatch, encodeSpanRecordBatch, readStoredHalf, storedHalfText } from '@telltale/store/encode';
+import {
+  encodeContentRecordBatch,
+  encodeSpanRecordBatch,
+  readStoredHalf,
+  storedHalfText,
+} from '@telltale/store/encode';
 import { argsHash } from './argsHash.js';
 import { normaliseRequest, type NormaliseOptions } from './normaliseRequest.js';
 import { DEFAULT_SPAN_LIMITS } from './spanLimits.js';
@@ -273,11 +278,26 @@ describe('content extraction', () => {
     expect(cut.output.messages?.[0]?.content).toBe(long.slice(0, cut.output.messages?.[0]?.content.length));
     // with another source on its side (system instructions), the list is read at ingest
     const mixed = normalise(
-      span('chat m', { ...attrs, [OtelAttr.genAiSystemInstructions]: JSON.stringify([{ type: 'text', content: 's' }]) }),
+      span('chat m', {
+        ...attrs,
+        [OtelAttr.genAiSystemInstructions]: JSON.stringify([{ type: 'text', content: 's' }]),
+      }),
     ).contents[0]!;
     expect(mixed.input.verbatim).toBeUndefined();
     expect(mixed.input.messages?.[0]).toEqual({ role: 'system', content: 's' });
     expect(mixed.output.verbatim).toBeDefined();
+    // an event without a body (a choice recorded with capture off) adds no message, and leaves the list verbatim
+    const choice: OtlpEvent = { timeUnixNano: NOW_NS, name: 'gen_ai.choice', attributes: [], droppedAttributesCount: 0 };
+    const withChoice = normalise(span('chat m', attrs, [choice]));
+    expect(withChoice.record.events).toEqual([]);
+    expect(withChoice.contents[0]?.output.verbatim).toBeDefined();
+    expect(readStoredHalf(storedHalfText(withChoice.contents[0]!.output))).toEqual(expected.output);
+    const short = normalise(
+      span('chat m', { [OtelAttr.genAiOutputMessages]: JSON.stringify([{ role: 'assistant', content: 'a' }]) }, [
+        choice,
+      ]),
+    );
+    expect(short.contents[0]?.output).toEqual({ messages: [{ role: 'assistant', content: 'a' }] });
     // text that is not a JSON list reads back as text, as it would have at ingest
     const notJson = `not json ${long}`;
     const odd = normalise(span('chat m', { [OtelAttr.genAiOutputMessages]: notJson })).contents[0]!;
