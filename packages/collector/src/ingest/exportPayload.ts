@@ -91,7 +91,7 @@ function sectionsOf(payload: Buffer): Sections {
   if (start + contentBytes > payload.length) throw corrupt('spool payload is shorter than its content length');
   return {
     projectId: meta.p,
-    runIds: meta.r as string[],
+    runIds: meta.r,
     content: payload.subarray(start, start + contentBytes),
     message: payload.subarray(start + contentBytes),
   };

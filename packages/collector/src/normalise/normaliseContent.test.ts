@@ -287,7 +287,12 @@ describe('content extraction', () => {
     expect(mixed.input.messages?.[0]).toEqual({ role: 'system', content: 's' });
     expect(mixed.output.verbatim).toBeDefined();
     // an event without a body (a choice recorded with capture off) adds no message, and leaves the list verbatim
-    const choice: OtlpEvent = { timeUnixNano: NOW_NS, name: 'gen_ai.choice', attributes: [], droppedAttributesCount: 0 };
+    const choice: OtlpEvent = {
+      timeUnixNano: NOW_NS,
+      name: 'gen_ai.choice',
+      attributes: [],
+      droppedAttributesCount: 0,
+    };
     const withChoice = normalise(span('chat m', attrs, [choice]));
     expect(withChoice.record.events).toEqual([]);
     expect(withChoice.contents[0]?.output.verbatim).toBeDefined();

@@ -11,10 +11,15 @@ const RS = '\u001e';
 
 /** The `input` / `output` column text of a half. */
 export function storedHalfText(half: ContentHalf): string {
+  return storedHalfParts(half).join('');
+}
+
+/** The column text of a half in parts to write one after another (the verbatim JSON is never copied into a new string). */
+export function storedHalfParts(half: ContentHalf): string[] {
   const verbatim = half.verbatim;
-  if (verbatim === undefined) return JSON.stringify(half);
+  if (verbatim === undefined) return [JSON.stringify(half)];
   const { verbatim: _, ...eager } = half;
-  return `${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}${verbatim.json}`;
+  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, verbatim.json];
 }
 
 /** A stored half read back: the JSON object, with a verbatim message list turned into messages. */
@@ -40,13 +45,14 @@ export function readStoredHalfSized(text: string): { half: ContentHalf; extraByt
 }
 
 function asHalf(value: unknown): ContentHalf {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as ContentHalf) : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value) : {};
 }
 
 /** UTF-8 bytes of every string a half shows (roles and contents of its messages, and its texts). */
 export function halfBytes(half: ContentHalf): number {
   let n = 0;
   for (const m of half.messages ?? []) n += Buffer.byteLength(m.role, 'utf8') + Buffer.byteLength(m.content, 'utf8');
-  for (const s of [half.toolArguments, half.toolResult, half.text]) if (s !== undefined) n += Buffer.byteLength(s, 'utf8');
+  for (const s of [half.toolArguments, half.toolResult, half.text])
+    if (s !== undefined) n += Buffer.byteLength(s, 'utf8');
   return n;
 }

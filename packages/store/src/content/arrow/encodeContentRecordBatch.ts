@@ -1,5 +1,5 @@
 import type { SpanContentRecord } from '../SpanContentRecord.js';
-import { storedHalfText } from '../storedHalf.js';
+import { storedHalfParts } from '../storedHalf.js';
 import {
   BatchParts,
   BoolColumn,
@@ -40,8 +40,8 @@ class ContentColumns {
     this.traceId.push(r.traceId);
     this.spanId.push(r.spanId);
     this.startTime.push(r.startTimeUnixNano);
-    this.input.push(storedHalfText(r.input));
-    this.output.push(storedHalfText(r.output));
+    this.input.pushParts(storedHalfParts(r.input));
+    this.output.pushParts(storedHalfParts(r.output));
     this.truncated.push(r.truncated);
     this.originalBytes.push(r.originalBytes);
     this.capture.push(r.capture);
