@@ -45,7 +45,7 @@ export function readStoredHalfSized(text: string): { half: ContentHalf; extraByt
 }
 
 function asHalf(value: unknown): ContentHalf {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value) : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
 /** UTF-8 bytes of every string a half shows (roles and contents of its messages, and its texts). */
