@@ -126,6 +126,14 @@ describe('span content: captured, kept apart, limited, switched off per project 
             { role: 'user', parts: [{ type: 'text', content: 'ü'.repeat(2_500_000) }] },
           ]),
         }),
+        // a long message list, the only input: stored as received, read into messages when read
+        long: emit(tracer, 'chat long', {
+          [OtelAttr.genAiOperationName]: 'chat',
+          [OtelAttr.genAiInputMessages]: JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: 'ö long question '.repeat(40) }] },
+            { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
+          ]),
+        }),
         withTool: emit(tracer, 'execute_tool search', {
           ...toolAttrs,
           [OtelAttr.genAiToolCallArguments]: '{"q":"refund"}',
@@ -193,6 +201,16 @@ describe('span content: captured, kept apart, limited, switched off per project 
         { role: 'assistant', content: 'traceloop answer' },
       ]);
       expect((await read(ids.withTool)).input.toolArguments).toEqual({ q: 'refund' });
+      const toolCall = '{"type":"tool_call","id":"c1","name":"lookup","arguments":{"q":1}}';
+      const long = await read(ids.long);
+      expect(long.input.messages).toEqual([
+        { role: 'user', content: 'ö long question '.repeat(40) },
+        { role: 'assistant', content: toolCall },
+      ]);
+      expect(long.truncated).toBe(false);
+      expect(long.originalBytes).toBe(
+        'user'.length + Buffer.byteLength('ö long question '.repeat(40)) + 'assistant'.length + toolCall.length,
+      );
 
       const big = await read(ids.big);
       expect(big.truncated).toBe(true);
@@ -214,7 +232,7 @@ describe('span content: captured, kept apart, limited, switched off per project 
       const metrics = await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const text = await metrics.text();
       expect(metricValue(text, 'telltale_content_spans_total', { outcome: 'truncated' })).toBe(1);
-      expect(metricValue(text, 'telltale_content_spans_total', { outcome: 'kept' })).toBe(7);
+      expect(metricValue(text, 'telltale_content_spans_total', { outcome: 'kept' })).toBe(8);
 
       // the span rows: no content attribute, and the same row with or without the arguments
       await telltale.stop();
@@ -230,7 +248,7 @@ describe('span content: captured, kept apart, limited, switched off per project 
         expect(Object.keys(bigRow?.attributes ?? {})).toEqual([OtelAttr.genAiOperationName]);
         expect(bigRow?.rowBytes).toBeLessThan(2_000);
         const rows = await inspect.contentRows();
-        expect(rows.filter((r) => r.projectId === 'with-content')).toHaveLength(8);
+        expect(rows.filter((r) => r.projectId === 'with-content')).toHaveLength(9);
         expect(rows.find((r) => r.spanId === ids.big.spanId)).toMatchObject({ truncated: true });
       } finally {
         await store.close();

@@ -20,6 +20,8 @@ export {
   decodeExportPayload,
   encodeExportPayload,
   convertV1Payload,
+  convertV2Payload,
+  SPOOL_PAYLOAD_CONVERTERS,
   SPOOL_PAYLOAD_VERSION,
 } from './ingest/exportPayload.js';
 export type { ExportPayload } from './ingest/exportPayload.js';

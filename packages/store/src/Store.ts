@@ -65,7 +65,7 @@ export class Store {
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
     this.runs = new RunsRepository(runner, this.runFacts);
-    this.content = new ContentRepository(runner);
+    this.content = new ContentRepository(runner, arrowTransport);
     this.arrowTransport = arrowTransport;
   }
 

@@ -12,3 +12,12 @@ export { SPANS_ARROW_SCHEMA_VERSION } from './spans/arrow/spansArrowSchema.js';
 export type { SpanRecord } from './spans/SpanRecord.js';
 export type { AttributeValue } from './attributeValue.js';
 export type { SpanContentRecord, ContentHalf, ContentMessage } from './content/SpanContentRecord.js';
+export { encodeContentRecordBatch } from './content/arrow/encodeContentRecordBatch.js';
+export {
+  CONTENT_ARROW_SCHEMA_MESSAGE,
+  CONTENT_ARROW_SCHEMA_VERSION,
+  CONTENT_ARROW_COLUMNS,
+} from './content/arrow/contentArrowSchema.js';
+export { storedHalfText, readStoredHalf, halfBytes } from './content/storedHalf.js';
+export { addMessages, addMessagesJson, messageOf, parseJson, partsText } from './content/contentMessages.js';
+export type { VerbatimMessages } from './content/SpanContentRecord.js';

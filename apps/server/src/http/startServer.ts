@@ -253,7 +253,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
         insert: async (messages, runs, deduplicationToken, contents) => {
           await failpoint.beforeInsert?.();
           await store.insertSpanBatches(messages, runs, { deduplicationToken });
-          await store.content.insert(contents, { deduplicationToken: `${deduplicationToken}:content` });
+          await store.content.insertBatches(contents, { deduplicationToken: `${deduplicationToken}:content` });
         },
         ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
       },

@@ -115,8 +115,11 @@ describe('processProtoExport against the object path', () => {
         for (const keepContent of [true, false]) {
           const out = expectSame(encodeTraceRequest(request), { ...opts, keepContent }, file);
           spans += out.spanCount;
-          if (keepContent && out.parts.length > 0)
-            contents += decodeExportPayload(Buffer.concat(out.parts)).contents.length;
+          if (keepContent && out.parts.length > 0) {
+            const payload = decodeExportPayload(Buffer.concat(out.parts));
+            expect(payload.content !== undefined).toBe(out.content.kept > 0);
+            contents += out.content.kept;
+          }
         }
       }
     }

@@ -2,20 +2,21 @@ import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
 import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
-import type { SpanContentRecord } from '@telltale/store/encode';
 import type { ExportDone } from './ExportDone.js';
 
 /**
  * Stores Arrow record batch messages as one insert, idempotent for a repeated
- * token, then marks the runs, then stores the spans' content (its own table).
- * The messages are read as the insert goes (a spool record at a time) and
- * `runs` and `contents` fill as they pass: read them only after the messages.
+ * token, then marks the runs, then stores the spans' content (its own table)
+ * from `contents`, span_content Arrow record batch messages (one ArrowStream
+ * insert, as the spans). The messages are read as the insert goes (a spool
+ * record at a time) and `runs` and `contents` fill as they pass: read them
+ * only after the messages.
  */
 export type InsertSpanBatches = (
   messages: AsyncIterable<Uint8Array>,
   runs: ReadonlyArray<{ projectId: string; runId: string }>,
   deduplicationToken: string,
-  contents: readonly SpanContentRecord[],
+  contents: readonly Uint8Array[],
 ) => Promise<void>;
 
 /** The durable log requests are acknowledged from. */

@@ -1,7 +1,6 @@
 import type { Spool, SpoolBatch } from '../spool/Spool.js';
 import { SpoolDrainer } from '../spool/SpoolDrainer.js';
 import type { CollectorObservers, CollectorStorageOptions, InsertSpanBatches } from './CollectorOptions.js';
-import type { SpanContentRecord } from '@telltale/store/encode';
 import { decodeExportPayload, SPOOL_PAYLOAD_CONVERTERS } from './exportPayload.js';
 
 /**
@@ -36,19 +35,24 @@ export function storageDrainer(
   });
 }
 
-/** One insert of a batch's payloads: their Arrow messages as they are read, and the runs they hold. */
+/**
+ * One insert of a batch's payloads: their Arrow messages as they are read,
+ * the runs they hold, and their content messages. A content message is
+ * copied out of its payload (a few KiB a span with content, kept until the
+ * content insert) so the payload's span bytes are not held with it.
+ */
 async function insertPayloads(
   insert: InsertSpanBatches,
   payloads: AsyncIterable<Buffer>,
   token: string,
 ): Promise<void> {
   const runs: { projectId: string; runId: string }[] = [];
-  const contents: SpanContentRecord[] = [];
+  const contents: Uint8Array[] = [];
   async function* messages(): AsyncGenerator<Uint8Array> {
     for await (const payload of payloads) {
       const decoded = decodeExportPayload(payload);
       for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
-      for (const c of decoded.contents) contents.push(c);
+      if (decoded.content !== undefined) contents.push(Uint8Array.prototype.slice.call(decoded.content));
       yield decoded.message;
     }
   }

@@ -8,7 +8,15 @@ import {
   type ContentShape,
   type ContentSide,
 } from '@telltale/semconv';
-import type { ContentHalf, ContentMessage } from '@telltale/store/encode';
+import {
+  addMessages,
+  addMessagesJson,
+  messageOf,
+  parseJson,
+  partsText,
+  type ContentHalf,
+  type ContentMessage,
+} from '@telltale/store/encode';
 import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan } from '../otlp/types.js';
 
 /** A span split in two: the span without its content, and the content it carried. */
@@ -21,6 +29,15 @@ export interface SplitSpan {
 }
 
 const SOURCE_BY_ATTRIBUTE = new Map(CONTENT_ATTRIBUTE_SOURCES.map((s, rank) => [s.attribute, { ...s, rank }]));
+
+/**
+ * A message list at least this long, the only content of its side, is kept
+ * as the JSON text it came in (ContentHalf.verbatim) and read into messages
+ * only when someone reads it: parsing and encoding it again here would cost
+ * more than everything else the span costs. A shorter one is read now (so
+ * a list of empty messages still stores no row).
+ */
+const VERBATIM_FROM = 256;
 
 /**
  * Moves every content attribute (CONTENT_ATTRIBUTE_SOURCES, the flattened
@@ -43,9 +60,27 @@ export function splitContent(span: OtlpSpan): SplitSpan {
     .map((kv) => ({ kv, source: SOURCE_BY_ATTRIBUTE.get(kv.key) }))
     .filter((x) => x.source !== undefined)
     .sort((a, b) => (a.source?.rank ?? 0) - (b.source?.rank ?? 0));
-  for (const { kv, source } of named) if (source !== undefined) readShape(half(source.side), source.shape, kv.value);
-  for (const source of CONTENT_FLAT_MESSAGE_SOURCES) {
-    const messages = flatMessages(attrs, source.prefix, source.roleField, source.contentField);
+  const flat = CONTENT_FLAT_MESSAGE_SOURCES.map((source) => ({
+    source,
+    messages: flatMessages(attrs, source.prefix, source.roleField, source.contentField),
+  }));
+  const sources = (side: ContentSide): number =>
+    named.filter((x) => x.source?.side === side).length +
+    flat.filter((x) => x.source.side === side && x.messages.length > 0).length +
+    messageEvents.filter((e) => CONTENT_MESSAGE_EVENTS[e.name]?.side === side && eventBody(e) !== undefined).length;
+  for (const { kv, source } of named) {
+    if (source === undefined) continue;
+    const v = kv.value;
+    if (
+      (source.shape === 'genAiMessages' || source.shape === 'chatMessages') &&
+      typeof v === 'string' &&
+      v.length >= VERBATIM_FROM &&
+      sources(source.side) === 1
+    )
+      half(source.side).verbatim = { shape: source.shape, json: v };
+    else readShape(half(source.side), source.shape, v);
+  }
+  for (const { source, messages } of flat) {
     if (messages.length > 0 && half(source.side).messages === undefined) half(source.side).messages = messages;
   }
   readMessageEvents(messageEvents, input, output);
@@ -72,6 +107,7 @@ export function splitContent(span: OtlpSpan): SplitSpan {
 /** Whether a half holds anything to show: text, tool arguments or results, or a message with content. */
 function hasContent(half: ContentHalf): boolean {
   return (
+    half.verbatim !== undefined ||
     (half.text !== undefined && half.text !== '') ||
     half.toolArguments !== undefined ||
     half.toolResult !== undefined ||
@@ -97,14 +133,6 @@ function plain(v: AnyValue): unknown {
   return v;
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): void {
   const text = textOf(value);
   switch (shape) {
@@ -118,19 +146,16 @@ function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): voi
       half.text ??= text;
       return;
     case 'genAiSystemInstructions': {
-      const parts = parse(text);
+      const parts = parseJson(text);
       addMessages(half, [{ role: 'system', content: Array.isArray(parts) ? partsText(parts) : text }], true);
       return;
     }
     case 'genAiMessages':
-    case 'chatMessages': {
-      const list = parse(text);
-      if (Array.isArray(list)) addMessages(half, list.map(messageOf), false);
-      else half.text ??= text;
+    case 'chatMessages':
+      addMessagesJson(half, text);
       return;
-    }
     case 'vercelPrompt': {
-      const prompt = parse(text) as { system?: unknown; prompt?: unknown; messages?: unknown } | undefined;
+      const prompt = parseJson(text) as { system?: unknown; prompt?: unknown; messages?: unknown } | undefined;
       if (prompt === undefined || prompt === null || typeof prompt !== 'object') {
         half.text ??= text;
         return;
@@ -143,38 +168,6 @@ function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): voi
       return;
     }
   }
-}
-
-/** Adds messages when the half has none yet from a higher-ranked source; system instructions go first. */
-function addMessages(half: ContentHalf, messages: ContentMessage[], isSystem: boolean): void {
-  if (isSystem) half.messages = [...messages, ...(half.messages ?? [])];
-  else if (half.messages === undefined || half.messages.every((m) => m.role === 'system'))
-    half.messages = [...(half.messages ?? []), ...messages];
-}
-
-/** One message of any JSON shape: `{role, parts}` (GenAI), `{role, content: string | parts}` (chat). */
-function messageOf(m: unknown): ContentMessage {
-  if (typeof m === 'string') return { role: 'user', content: m };
-  if (m === null || typeof m !== 'object') return { role: 'unknown', content: JSON.stringify(m) ?? '' };
-  const o = m as Record<string, unknown>;
-  const role = typeof o.role === 'string' ? o.role : 'unknown';
-  if (Array.isArray(o.parts)) return { role, content: partsText(o.parts) };
-  if (typeof o.content === 'string') return { role, content: o.content };
-  if (Array.isArray(o.content)) return { role, content: partsText(o.content) };
-  return { role, content: JSON.stringify(o.content ?? o) ?? '' };
-}
-
-/** Text parts joined by newlines; other parts (tool calls, images…) as their JSON. */
-function partsText(parts: unknown[]): string {
-  return parts
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      const o = (p ?? {}) as Record<string, unknown>;
-      if (o.type === 'text' && typeof o.content === 'string') return o.content;
-      if (o.type === 'text' && typeof o.text === 'string') return o.text;
-      return JSON.stringify(p) ?? '';
-    })
-    .join('\n');
 }
 
 /** `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as messages, in index order. */
@@ -196,25 +189,33 @@ function flatMessages(attrs: KeyValue[], prefix: string, roleField: string, cont
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, m]) => m);
 }
 
+/** A message event's body (its first body attribute, as text), or undefined when it has none. */
+function eventBody(event: OtlpEvent): string | undefined {
+  for (const key of CONTENT_EVENT_BODY_KEYS) {
+    const v = event.attributes.find((kv) => kv.key === key)?.value;
+    if (v !== undefined && v !== null) return textOf(v);
+  }
+  return undefined;
+}
+
+/**
+ * The message events' bodies as messages, in order. An event without a body
+ * (a `gen_ai.choice` recorded with content capture off) adds none: it says a
+ * message happened, not what it was.
+ */
 function readMessageEvents(events: OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
   for (const event of events) {
     const rule = CONTENT_MESSAGE_EVENTS[event.name];
     if (rule === undefined) continue;
-    let body: string | undefined;
-    for (const key of CONTENT_EVENT_BODY_KEYS) {
-      const v = event.attributes.find((kv) => kv.key === key)?.value;
-      if (v !== undefined && v !== null) {
-        body = textOf(v);
-        break;
-      }
-    }
-    const parsed = body === undefined ? undefined : parse(body);
+    const body = eventBody(event);
+    if (body === undefined) continue;
+    const parsed = parseJson(body);
     let message: ContentMessage;
     if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
       const o = parsed as Record<string, unknown>;
       const inner = (o.message ?? o) as Record<string, unknown>;
       message = messageOf({ role: inner.role ?? rule.role, content: inner.content ?? inner.parts ?? '' });
-    } else message = { role: rule.role, content: body ?? '' };
+    } else message = { role: rule.role, content: body };
     const half = rule.side === 'input' ? input : output;
     (half.messages ??= []).push(message);
   }

@@ -1,4 +1,4 @@
-import type { ContentHalf } from '@telltale/store/encode';
+import { addMessagesJson, type ContentHalf } from '@telltale/store/encode';
 import { truncateString } from './spanLimits.js';
 
 /** What the per-span content limit did. */
@@ -29,11 +29,35 @@ function slotsOf(halves: ContentHalf[]): Slot[] {
 }
 
 /**
+ * How much larger than its JSON a message list can read (each element a
+ * message of role `unknown`, numbers written out in full): a verbatim list
+ * at most 1/GROWTH of the limit cannot need a cut, whatever it holds.
+ */
+const GROWTH = 8;
+
+/**
  * Cuts the content of one span to `maxBytes` UTF-8 bytes in all, in place:
  * each string is cut (on a character boundary) to at most the same share,
  * the largest share that fits, so a 5 MB prompt leaves room for the answer.
+ * A verbatim message list small enough never to need a cut stays as it came
+ * (its JSON's bytes are counted); a larger one is read into messages first.
  */
 export function limitContent(input: ContentHalf, output: ContentHalf, maxBytes: number): ContentCut {
+  let verbatimBytes = 0;
+  for (const half of [input, output])
+    if (half.verbatim !== undefined) verbatimBytes += Buffer.byteLength(half.verbatim.json, 'utf8');
+  if (verbatimBytes > 0) {
+    const eagerBytes = slotsOf([input, output]).reduce((n, s) => n + Buffer.byteLength(s.get(), 'utf8'), 0);
+    const bytes = eagerBytes + verbatimBytes;
+    if (eagerBytes + GROWTH * verbatimBytes <= maxBytes)
+      return { truncated: false, originalBytes: bytes, storedBytes: bytes };
+    for (const half of [input, output]) {
+      const verbatim = half.verbatim;
+      if (verbatim === undefined) continue;
+      delete half.verbatim;
+      addMessagesJson(half, verbatim.json);
+    }
+  }
   const slots = slotsOf([input, output]);
   const sizes = slots.map((s) => Buffer.byteLength(s.get(), 'utf8'));
   const originalBytes = sizes.reduce((a, b) => a + b, 0);

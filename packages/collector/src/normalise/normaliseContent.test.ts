@@ -1,8 +1,19 @@
 import { OpenInferenceAttr, OtelAttr, TelltaleAttr, TraceloopAttr, VercelAiAttr } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
 import type { AnyValue, OtlpEvent, OtlpSpan, OtlpTraceRequest } from '../otlp/types.js';
-import { decodeExportPayload, encodeExportPayload, convertV1Payload } from '../ingest/exportPayload.js';
-import { encodeSpanRecordBatch } from '@telltale/store/encode';
+import {
+  convertV1Payload,
+  decodeExportPayload,
+  encodeExportPayload,
+  SPOOL_PAYLOAD_CONVERTERS,
+  SPOOL_PAYLOAD_VERSION,
+} from '../ingest/exportPayload.js';
+import {
+  encodeContentRecordBatch,
+  encodeSpanRecordBatch,
+  readStoredHalf,
+  storedHalfText,
+} from '@telltale/store/encode';
 import { argsHash } from './argsHash.js';
 import { normaliseRequest, type NormaliseOptions } from './normaliseRequest.js';
 import { DEFAULT_SPAN_LIMITS } from './spanLimits.js';
@@ -221,6 +232,83 @@ describe('content extraction', () => {
     expect(keys(record)).toEqual([OtelAttr.genAiOperationName]);
   });
 
+  it('keeps a long message list verbatim, and reads it back as the messages parsing gives', () => {
+    const long = 'order #42 refund check '.repeat(20);
+    const input = [
+      { role: 'system', parts: [{ type: 'text', content: `be brief ${long}` }] },
+      { role: 'user', parts: [{ type: 'text', content: long }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'lookup', arguments: { q: 1e3 } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'é ok' }] },
+    ];
+    const output = [{ role: 'assistant', parts: [{ type: 'text', content: long }], finish_reason: 'stop' }];
+    const attrs = {
+      [OtelAttr.genAiOperationName]: 'chat',
+      [OtelAttr.genAiInputMessages]: JSON.stringify(input),
+      [OtelAttr.genAiOutputMessages]: JSON.stringify(output),
+    };
+    const expected = {
+      input: {
+        messages: [
+          { role: 'system', content: `be brief ${long}` },
+          { role: 'user', content: long },
+          { role: 'assistant', content: JSON.stringify(input[2]!.parts[0]) },
+          { role: 'tool', content: JSON.stringify(input[3]!.parts[0]) },
+        ],
+      },
+      output: { messages: [{ role: 'assistant', content: long }] },
+    };
+    const { contents, content } = normalise(span('chat m', attrs));
+    const c = contents[0]!;
+    // stored as received: the column holds the attribute's text itself
+    expect(c.input.verbatim).toEqual({ shape: 'genAiMessages', json: attrs[OtelAttr.genAiInputMessages] });
+    expect(storedHalfText(c.input)).toContain(attrs[OtelAttr.genAiInputMessages]);
+    expect(c.truncated).toBe(false);
+    expect(content.storedBytes).toBe(
+      Buffer.byteLength(attrs[OtelAttr.genAiInputMessages]) + Buffer.byteLength(attrs[OtelAttr.genAiOutputMessages]),
+    );
+    expect(readStoredHalf(storedHalfText(c.input))).toEqual(expected.input);
+    expect(readStoredHalf(storedHalfText(c.output))).toEqual(expected.output);
+    // a limit the list could outgrow once read: read now, then cut as before
+    const cut = normalise(span('chat m', attrs), {
+      limits: { ...DEFAULT_SPAN_LIMITS, maxContentBytes: 600 },
+    }).contents[0]!;
+    expect(cut.input.verbatim).toBeUndefined();
+    expect(cut.truncated).toBe(true);
+    expect(cut.input.messages?.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(cut.output.messages?.[0]?.content).toBe(long.slice(0, cut.output.messages?.[0]?.content.length));
+    // with another source on its side (system instructions), the list is read at ingest
+    const mixed = normalise(
+      span('chat m', {
+        ...attrs,
+        [OtelAttr.genAiSystemInstructions]: JSON.stringify([{ type: 'text', content: 's' }]),
+      }),
+    ).contents[0]!;
+    expect(mixed.input.verbatim).toBeUndefined();
+    expect(mixed.input.messages?.[0]).toEqual({ role: 'system', content: 's' });
+    expect(mixed.output.verbatim).toBeDefined();
+    // an event without a body (a choice recorded with capture off) adds no message, and leaves the list verbatim
+    const choice: OtlpEvent = {
+      timeUnixNano: NOW_NS,
+      name: 'gen_ai.choice',
+      attributes: [],
+      droppedAttributesCount: 0,
+    };
+    const withChoice = normalise(span('chat m', attrs, [choice]));
+    expect(withChoice.record.events).toEqual([]);
+    expect(withChoice.contents[0]?.output.verbatim).toBeDefined();
+    expect(readStoredHalf(storedHalfText(withChoice.contents[0]!.output))).toEqual(expected.output);
+    const short = normalise(
+      span('chat m', { [OtelAttr.genAiOutputMessages]: JSON.stringify([{ role: 'assistant', content: 'a' }]) }, [
+        choice,
+      ]),
+    );
+    expect(short.contents[0]?.output).toEqual({ messages: [{ role: 'assistant', content: 'a' }] });
+    // text that is not a JSON list reads back as text, as it would have at ingest
+    const notJson = `not json ${long}`;
+    const odd = normalise(span('chat m', { [OtelAttr.genAiOutputMessages]: notJson })).contents[0]!;
+    expect(readStoredHalf(storedHalfText(odd.output))).toEqual({ text: notJson });
+  });
+
   it('drops content (counted) when the project keeps none, leaving the span row the same', () => {
     const attrs = {
       [OtelAttr.genAiOperationName]: 'execute_tool',
@@ -235,27 +323,59 @@ describe('content extraction', () => {
   });
 });
 
-describe('spool payload version 2', () => {
-  it('round-trips content, and reads a version 1 payload (no content) through its converter', () => {
+describe('spool payload version 3', () => {
+  it('round-trips content as an Arrow message, and reads a version 1 payload (no content) through its converter', () => {
     const { spans, contents } = normaliseRequest(
       request([span('t', { [OtelAttr.genAiToolName]: 'w', [OtelAttr.genAiToolCallResult]: 'r' })]),
       'p',
       { nowMs: NOW_MS },
     );
-    const v2 = decodeExportPayload(Buffer.concat(encodeExportPayload('p', spans, contents)));
-    expect(v2.contents).toEqual(contents);
-    expect(v2.message).toEqual(Buffer.from(encodeSpanRecordBatch(spans)));
+    const v3 = decodeExportPayload(Buffer.concat(encodeExportPayload('p', spans, contents)));
+    expect(v3.content).toEqual(Buffer.from(encodeContentRecordBatch(contents)));
+    expect(v3.message).toEqual(Buffer.from(encodeSpanRecordBatch(spans)));
+    expect(decodeExportPayload(Buffer.concat(encodeExportPayload('p', spans, []))).content).toBeUndefined();
     // a version 1 payload: meta without "c", then the Arrow message
     const meta = Buffer.from(JSON.stringify({ p: 'p', r: [spans[0]!.runId] }));
     const len = Buffer.alloc(4);
     len.writeUInt32LE(meta.length, 0);
     const v1 = Buffer.concat([len, meta, encodeSpanRecordBatch(spans)]);
     const read = decodeExportPayload(convertV1Payload(v1));
-    expect(read).toMatchObject({ projectId: 'p', runIds: [spans[0]!.runId], contents: [] });
+    expect(read).toMatchObject({ projectId: 'p', runIds: [spans[0]!.runId], content: undefined });
     expect(read.message).toEqual(Buffer.from(encodeSpanRecordBatch(spans)));
     const badMeta = Buffer.from(JSON.stringify({ p: 'p', r: [], c: 99 }));
     const badLen = Buffer.alloc(4);
     badLen.writeUInt32LE(badMeta.length, 0);
     expect(() => decodeExportPayload(Buffer.concat([badLen, badMeta]))).toThrow(/shorter than its content length/);
+  });
+
+  it('converts a version 2 payload (content as JSON) into the version 3 payload of the same spans and content', () => {
+    const { spans, contents } = normaliseRequest(
+      request([
+        span('t', { [OtelAttr.genAiToolName]: 'w', [OtelAttr.genAiToolCallResult]: 'r' }),
+        span('chat m', {
+          [OtelAttr.genAiOperationName]: 'chat',
+          [OtelAttr.genAiInputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'é hi' }] }]),
+        }),
+      ]),
+      'p',
+      { nowMs: NOW_MS },
+    );
+    expect(contents).toHaveLength(2);
+    // what version 2 wrote: meta with the content JSON's length, the JSON (bigints as text), the spans message
+    const json = Buffer.from(
+      JSON.stringify(contents.map((c) => ({ ...c, startTimeUnixNano: c.startTimeUnixNano.toString() }))),
+    );
+    const meta = Buffer.from(JSON.stringify({ p: 'p', r: [...new Set(spans.map((s) => s.runId))], c: json.length }));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(meta.length, 0);
+    const v2 = Buffer.concat([len, meta, json, encodeSpanRecordBatch(spans)]);
+    expect(SPOOL_PAYLOAD_VERSION).toBe(3);
+    const convert = SPOOL_PAYLOAD_CONVERTERS.get(2)!;
+    expect(convert(v2)).toEqual(Buffer.concat(encodeExportPayload('p', spans, contents)));
+    // a version 2 payload without content is already a version 3 one
+    const lean = Buffer.concat(encodeExportPayload('p', spans, []));
+    expect(convert(lean)).toEqual(lean);
+    const broken = Buffer.concat([len, meta, Buffer.alloc(json.length, 0x20), encodeSpanRecordBatch(spans)]);
+    expect(() => convert(broken)).toThrow(/malformed content/);
   });
 });

@@ -1,15 +1,30 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryRunner } from '../QueryRunner.js';
-import { getSpanContent, insertSpanContent, setContentRetentionDays } from './spanContent.js';
+import type { ArrowInsertTransport, SpanBatchMessages } from '../spans/insertSpanBatches.js';
+import { encodeContentRecordBatch } from './arrow/encodeContentRecordBatch.js';
+import type { SpanContentRecord } from './SpanContentRecord.js';
+import { getSpanContent, insertSpanContentBatches, setContentRetentionDays } from './spanContent.js';
 
 type Args<F> = F extends (client: ClickHouseClient, ...rest: infer R) => unknown ? R : never;
 
 /** The content of spans (inputs and outputs), kept apart from the span rows. */
 export class ContentRepository {
-  constructor(private readonly runner: QueryRunner) {}
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly transport: ArrowInsertTransport,
+  ) {}
 
-  insert(...args: Args<typeof insertSpanContent>): ReturnType<typeof insertSpanContent> {
-    return this.runner.run('content.insert', (client) => insertSpanContent(client, ...args));
+  /** Stores content records as one ArrowStream insert (idempotent for a repeated token). */
+  async insert(rows: readonly SpanContentRecord[], opts: { deduplicationToken?: string } = {}): Promise<void> {
+    if (rows.length === 0) return;
+    await this.insertBatches([encodeContentRecordBatch(rows)], opts);
+  }
+
+  /** Stores record batch messages (encodeContentRecordBatch) as one ArrowStream insert, as spans are stored. */
+  insertBatches(messages: SpanBatchMessages, opts: { deduplicationToken?: string } = {}): Promise<void> {
+    return this.runner.run('content.insert', (client) =>
+      insertSpanContentBatches(client, this.transport, messages, opts),
+    );
   }
 
   /** The content of one span of a run (`spanId`), or of the run's spans. */

@@ -13,6 +13,18 @@ export interface ContentHalf {
   toolResult?: string;
   /** Free text or JSON of unknown shape (`input.value`, `ai.response.text`…). */
   text?: string;
+  /**
+   * Ingest only, never read back: a message list kept as the JSON text it
+   * arrived in (its only source on this side), turned into `messages` when
+   * read (readStoredHalf) rather than parsed and encoded again at ingest.
+   */
+  verbatim?: VerbatimMessages;
+}
+
+/** A message list attribute as received: JSON text in one of the shapes `messagesFromJson` reads. */
+export interface VerbatimMessages {
+  shape: 'genAiMessages' | 'chatMessages';
+  json: string;
 }
 
 /** The content of one span, kept apart from its span row (table `span_content`). */

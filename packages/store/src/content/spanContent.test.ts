@@ -81,4 +81,33 @@ describe('span content', () => {
     expect(await inspect.spanCount()).toBe(2);
     await expect(store.content.setRetentionDays(0)).rejects.toThrow(/whole number of days/);
   });
+
+  it('stores a verbatim message list as received and reads it back as messages, measured by their strings', async () => {
+    const spanId = '3'.repeat(16);
+    await store.insertSpans([makeSpan({ spanId, startTimeUnixNano: NOW_NS })]);
+    const json = JSON.stringify([
+      { role: 'user', parts: [{ type: 'text', content: 'é'.repeat(200) }] },
+      { role: 'assistant', parts: [{ type: 'text', content: 'fine' }] },
+    ]);
+    await store.content.insert(
+      [
+        {
+          ...content(spanId, NOW_NS, ''),
+          input: { verbatim: { shape: 'genAiMessages', json } },
+          output: { toolResult: 'r' },
+          originalBytes: Buffer.byteLength(json) + 1, // as the collector counts a verbatim list: its JSON's bytes
+        },
+      ],
+      { deduplicationToken: 't3' },
+    );
+    const [got] = await store.content.get('p1', 'run-1', spanId);
+    expect(got?.input).toEqual({
+      messages: [
+        { role: 'user', content: 'é'.repeat(200) },
+        { role: 'assistant', content: 'fine' },
+      ],
+    });
+    expect(got?.output).toEqual({ toolResult: 'r' });
+    expect(got?.originalBytes).toBe('user'.length + 400 + 'assistant'.length + 'fine'.length + 1);
+  });
 });

@@ -1,6 +1,14 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import type { ContentHalf, SpanContentRecord } from './SpanContentRecord.js';
+import {
+  insertArrowBatches,
+  type ArrowInsertTarget,
+  type ArrowInsertTransport,
+  type SpanBatchMessages,
+} from '../spans/insertSpanBatches.js';
+import { CONTENT_ARROW_COLUMNS, CONTENT_ARROW_SCHEMA_MESSAGE } from './arrow/contentArrowSchema.js';
+import type { SpanContentRecord } from './SpanContentRecord.js';
+import { readStoredHalfSized } from './storedHalf.js';
 
 /** The content of one span as read back: its record without project, run and start time. */
 export type StoredSpanContent = Pick<
@@ -19,74 +27,25 @@ interface ContentRow {
   redactions: number | string;
 }
 
-const NS_PER_S = 1_000_000_000n;
-
-/** Nanoseconds as ClickHouse DateTime64(9) text. */
-function nsText(ns: bigint): string {
-  return `${ns / NS_PER_S}.${(ns % NS_PER_S).toString().padStart(9, '0')}`;
-}
-
-/**
- * An insert ends at whichever comes first: few inserts of many rows keep
- * parts (and CPU) down, while the byte bound keeps a batch of prompts near
- * the per-span limit from building one huge body.
- */
-const MAX_ROWS_PER_INSERT = 8_192;
-const MAX_BYTES_PER_INSERT = 16 * 1024 * 1024;
+/** `INSERT INTO span_content (…)` with the Arrow schema's columns. */
+const CONTENT_TARGET: ArrowInsertTarget = {
+  insert: `INSERT INTO span_content (${CONTENT_ARROW_COLUMNS.join(', ')})`,
+  schemaMessage: CONTENT_ARROW_SCHEMA_MESSAGE,
+};
 
 /**
- * Stores content rows (idempotent for a repeated token: the table
- * deduplicates identical inserts within its window).
+ * Stores content record batch messages (encodeContentRecordBatch) as ONE
+ * ArrowStream insert, as spans are stored (insertSpanBatches): one part per
+ * partition, idempotent for a repeated token (the table deduplicates
+ * identical inserts within its window).
  */
-export async function insertSpanContent(
+export async function insertSpanContentBatches(
   client: ClickHouseClient,
-  rows: readonly SpanContentRecord[],
+  transport: ArrowInsertTransport,
+  messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
-  let start = 0;
-  while (start < rows.length) {
-    const values: Record<string, unknown>[] = [];
-    let bytes = 0;
-    for (let i = start; i < rows.length && values.length < MAX_ROWS_PER_INSERT && bytes < MAX_BYTES_PER_INSERT; i++) {
-      const r = rows[i]!;
-      const input = JSON.stringify(r.input);
-      const output = JSON.stringify(r.output);
-      bytes += input.length + output.length;
-      values.push({
-        project_id: r.projectId,
-        trace_id: r.traceId,
-        span_id: r.spanId,
-        start_time: nsText(r.startTimeUnixNano),
-        input,
-        output,
-        truncated: r.truncated,
-        original_bytes: r.originalBytes,
-        capture: r.capture,
-        redactions: r.redactions,
-      });
-    }
-    // the same rows always split at the same places, so a retried batch repeats its tokens
-    const token = opts.deduplicationToken === undefined ? undefined : `${opts.deduplicationToken}:${start}`;
-    await client.insert({
-      table: 'span_content',
-      format: 'JSONEachRow',
-      values,
-      clickhouse_settings: {
-        async_insert: 0,
-        ...(token === undefined ? {} : { insert_deduplication_token: token }),
-      },
-    });
-    start += values.length;
-  }
-}
-
-function halfOf(text: string): ContentHalf {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed !== null && typeof parsed === 'object' ? parsed : {};
-  } catch {
-    return {};
-  }
+  await insertArrowBatches(client, transport, CONTENT_TARGET, messages, opts);
 }
 
 /** The most spans whose content one run read returns. */
@@ -118,16 +77,21 @@ LIMIT ${MAX_RUN_CONTENT_SPANS}`,
     query_params: { projectId, runId, ...(spanId === undefined ? {} : { spanId }) },
   });
   const rows = await result.json<ContentRow>();
-  return rows.map((r) => ({
-    traceId: r.trace_id,
-    spanId: r.span_id,
-    input: halfOf(r.input),
-    output: halfOf(r.output),
-    truncated: r.truncated === true || r.truncated === 1,
-    originalBytes: Number(r.original_bytes),
-    capture: r.capture,
-    redactions: Number(r.redactions),
-  }));
+  return rows.map((r) => {
+    const input = readStoredHalfSized(r.input);
+    const output = readStoredHalfSized(r.output);
+    return {
+      traceId: r.trace_id,
+      spanId: r.span_id,
+      input: input.half,
+      output: output.half,
+      truncated: r.truncated === true || r.truncated === 1,
+      // a verbatim list was counted by its JSON's bytes: the content is measured by its strings' bytes
+      originalBytes: Number(r.original_bytes) + input.extraBytes + output.extraBytes,
+      capture: r.capture,
+      redactions: Number(r.redactions),
+    };
+  });
 }
 
 /** Content older than this many days is dropped (whole daily parts), independently of the spans. */

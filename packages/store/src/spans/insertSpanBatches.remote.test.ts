@@ -8,6 +8,9 @@ import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
 import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
 import { spansArrowStream } from './arrow/spansArrowStream.js';
 import { insertSpanBatches } from './insertSpanBatches.js';
+import { encodeContentRecordBatch } from '../content/arrow/encodeContentRecordBatch.js';
+import { CONTENT_ARROW_COLUMNS } from '../content/arrow/contentArrowSchema.js';
+import { insertSpanContentBatches } from '../content/spanContent.js';
 
 /** What a ClickHouse HTTP endpoint was sent. */
 interface Received {
@@ -79,6 +82,32 @@ describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
     expect(request!.params.get('insert_deduplication_token')).toBe('spool-3:1-2');
     expect(request!.body.equals(Buffer.concat(spansArrowStream(messages)))).toBe(true);
     expect(tableFromIPC(request!.body).getChild('span_id')!.toArray()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('sends span content the same way: one ArrowStream of the span_content columns', async () => {
+    const content = (spanId: string) => ({
+      projectId: 'p',
+      traceId: 't'.repeat(32),
+      spanId,
+      runId: 'r',
+      startTimeUnixNano: 1_700_000_000_000_000_000n,
+      input: { text: `in ${spanId}` },
+      output: {},
+      truncated: false,
+      originalBytes: 4,
+      capture: '',
+      redactions: 0,
+    });
+    const messages = [encodeContentRecordBatch([content('a')]), encodeContentRecordBatch([content('b')])];
+    await insertSpanContentBatches(client, { kind: 'body' }, messages, { deduplicationToken: 'spool-3:1-2:content' });
+    const [request] = endpoint.received.splice(0);
+    expect(request!.params.get('query')).toBe(
+      `INSERT INTO span_content (${CONTENT_ARROW_COLUMNS.join(', ')}) FORMAT ArrowStream`,
+    );
+    expect(request!.params.get('insert_deduplication_token')).toBe('spool-3:1-2:content');
+    const table = tableFromIPC(request!.body);
+    expect(table.getChild('span_id')!.toArray()).toEqual(['a', 'b']);
+    expect(table.getChild('input')!.toArray()).toEqual(['{"text":"in a"}', '{"text":"in b"}']);
   });
 
   it('rejects with the server error, and can insert again afterwards', async () => {

@@ -33,7 +33,17 @@ export async function emptyStagingDir(dir: string): Promise<void> {
 /** Dedup tokens go into SQL text (INFILE takes no query parameters): only this charset, which needs no escaping. */
 const TOKEN = /^[A-Za-z0-9_.:/+=-]{1,256}$/;
 
-const INSERT = `INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')})`;
+/** Where an ArrowStream goes: the statement's head and the schema message the stream starts with. */
+export interface ArrowInsertTarget {
+  /** `INSERT INTO table (columns)`. */
+  insert: string;
+  schemaMessage: Uint8Array;
+}
+
+const SPANS_TARGET: ArrowInsertTarget = {
+  insert: `INSERT INTO spans (${SPANS_ARROW_COLUMNS.join(', ')})`,
+  schemaMessage: SPANS_ARROW_SCHEMA_MESSAGE,
+};
 
 /** A ClickHouse string literal. */
 function quote(text: string): string {
@@ -50,10 +60,11 @@ export type SpanBatchMessages = Iterable<Uint8Array> | AsyncIterable<Uint8Array>
 
 /** The ArrowStream of `first` then `rest`: schema message, the messages, end-of-stream marker. */
 async function* arrowStream(
+  schema: Uint8Array,
   first: Uint8Array,
   rest: AsyncIterator<Uint8Array> | Iterator<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
-  yield SPANS_ARROW_SCHEMA_MESSAGE;
+  yield schema;
   yield first;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
   yield END_OF_STREAM;
@@ -114,6 +125,18 @@ export async function insertSpanBatches(
   messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
+  await insertArrowBatches(client, transport, SPANS_TARGET, messages, opts);
+}
+
+/** One ArrowStream insert of record batch messages of `target`'s schema, as insertSpanBatches describes. */
+export async function insertArrowBatches(
+  client: ClickHouseClient,
+  transport: ArrowInsertTransport,
+  target: ArrowInsertTarget,
+  messages: SpanBatchMessages,
+  opts: { deduplicationToken?: string } = {},
+): Promise<void> {
+  const head = target.insert;
   const token = opts.deduplicationToken;
   if (token !== undefined && !TOKEN.test(token))
     throw new TelltaleError({
@@ -123,11 +146,11 @@ export async function insertSpanBatches(
   const rest = Symbol.asyncIterator in messages ? messages[Symbol.asyncIterator]() : messages[Symbol.iterator]();
   const first = await rest.next();
   if (first.done === true) return; // nothing to store: no insert, no part
-  const parts = arrowStream(first.value, rest);
+  const parts = arrowStream(target.schemaMessage, first.value, rest);
 
   if (transport.kind === 'body') {
     const result = await client.exec({
-      query: `${INSERT} FORMAT ArrowStream`,
+      query: `${head} FORMAT ArrowStream`,
       values: Readable.from(parts, { objectMode: false }),
       clickhouse_settings: {
         async_insert: 0,
@@ -145,7 +168,7 @@ export async function insertSpanBatches(
   try {
     await writeParts(path, parts);
     const settings = ` SETTINGS async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
-    await client.command({ query: `${INSERT} FROM INFILE ${quote(path)}${settings} FORMAT ArrowStream` });
+    await client.command({ query: `${head} FROM INFILE ${quote(path)}${settings} FORMAT ArrowStream` });
   } finally {
     await unlink(path).catch(() => undefined);
   }

@@ -125,6 +125,22 @@ export class Utf8Column {
     this.offsets[++this.count] = pos + n;
   }
 
+  /** Appends one value written as the concatenation of `parts` (no joined string is made). */
+  pushParts(parts: readonly string[]): void {
+    let n = 0;
+    for (const s of parts) n += s.length;
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    let pos = this.end;
+    if (pos + 3 * n > this.data.length) {
+      const next = allocData(capacity(this.data.length, pos + 3 * n));
+      this.data.copy(next, 0, 0, pos);
+      this.data = next;
+    }
+    for (const s of parts) pos += this.data.utf8Write(s, pos);
+    this.end = pos;
+    this.offsets[++this.count] = pos;
+  }
+
   /** Drops the values from index `count` on. */
   truncate(count: number): void {
     this.count = count;
