@@ -50,7 +50,8 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
     for (const { table, order } of TABLES) {
       const rows = await inspector.baselineRows<Record<string, unknown>>(
         `SELECT * EXCEPT (project_id, version${table === 'run_facts' ? ', ingested_max' : ''})
-         FROM ${table} FINAL WHERE project_id = {p:String} ORDER BY ${order}`,
+         FROM ${table} FINAL WHERE project_id = {p:String} ORDER BY ${order}
+         SETTINGS output_format_json_quote_64bit_integers = 1`,
         { p: project },
       );
       out[table] = rows.map((r) =>

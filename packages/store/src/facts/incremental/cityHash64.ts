@@ -135,10 +135,7 @@ function cityHash64Bytes(s: Uint8Array): bigint {
     i += 64;
     left -= 64;
   } while (left !== 0);
-  return hash128to64(
-    add(hash128to64(v[0], w[0]), mul(shiftMix(y), K1), z),
-    add(hash128to64(v[1], w[1]), x),
-  );
+  return hash128to64(add(hash128to64(v[0], w[0]), mul(shiftMix(y), K1), z), add(hash128to64(v[1], w[1]), x));
 }
 
 /** `cityHash64(a, …)` of strings (UTF-8), as ClickHouse computes it. */

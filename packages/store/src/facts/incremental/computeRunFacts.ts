@@ -81,7 +81,10 @@ export interface RunFactRows {
 
 const TIMEOUT = new RegExp(TIMEOUT_ERROR_PATTERN.replace(/^\(\?i\)/, ''), 'i');
 const KIND_OF_CODE = new Map(LOOP_VARIANTS.map((v) => [LOOP_VARIANT_CODE[v], LOOP_KIND_OF_VARIANT[v]]));
-const LOOP_THRESHOLDS = { repeat: DEFAULT_LOOP_THRESHOLDS.repeat, pingPongCycles: DEFAULT_LOOP_THRESHOLDS.pingPongCycles };
+const LOOP_THRESHOLDS = {
+  repeat: DEFAULT_LOOP_THRESHOLDS.repeat,
+  pingPongCycles: DEFAULT_LOOP_THRESHOLDS.pingPongCycles,
+};
 
 const isStep = (s: FactSpan): boolean => s.stepKind !== '' && s.stepKind !== 'run';
 const usageCounted = (s: FactSpan): boolean => s.stepKind !== '' && s.stepKind !== 'run' && s.stepKind !== 'handoff';
@@ -161,8 +164,7 @@ export function computeRunFacts(runId: string, spans: readonly FactSpan[]): RunF
     groups += +l.gStart;
     firstOk += +l.gFirstOk;
     recovered += +l.gRecovered;
-    if (s.stepKind === 'tool' || s.stepKind === 'llm')
-      neverOkOf[s.stepKind] += +l.gStart - +l.gFirstOk - +l.gRecovered;
+    if (s.stepKind === 'tool' || s.stepKind === 'llm') neverOkOf[s.stepKind] += +l.gStart - +l.gFirstOk - +l.gRecovered;
     let step = byStep.get(s.stepName);
     if (step === undefined) {
       step = {

@@ -69,8 +69,7 @@ function repeatedKeys(steps: readonly LoopStep[], keyOf: (x: LoopStep) => Key, r
     g.push(x);
   }
   const found: Array<[bigint, LoopStep[]]> = [];
-  for (const g of groups.values())
-    if (g.length >= repeat && g[0] !== undefined) found.push([hashOf(keyOf(g[0])), g]);
+  for (const g of groups.values()) if (g.length >= repeat && g[0] !== undefined) found.push([hashOf(keyOf(g[0])), g]);
   found.sort((a, b) => compareBigints(a[0], b[0]));
   return found.map(([, g]) => g);
 }
