@@ -11,6 +11,7 @@ import {
 } from './finaliseSql.js';
 import { TraceRunResolver } from './TraceRunResolver.js';
 import { computeRunFacts } from './incremental/computeRunFacts.js';
+import { finaliseKept } from './incremental/finaliseKept.js';
 import { RunFactsState } from './incremental/RunFactsState.js';
 import { writeFactRows } from './incremental/writeFactRows.js';
 
@@ -426,7 +427,14 @@ export class RunFacts {
    * (TraceRunResolver); fragments whose run is not known yet stay pending.
    */
   private async finalise(projectId: string, chunk: readonly string[]): Promise<void> {
-    const { finalise: runIds, held, spanCounts, moved } = await this.resolver.resolve(projectId, chunk);
+    let rest = chunk;
+    if (this.state !== undefined) {
+      const kept = await finaliseKept(this.client, this.state, projectId, chunk);
+      this.finalised.incremental += kept.computed;
+      rest = kept.rest;
+      if (rest.length === 0) return;
+    }
+    const { finalise: runIds, held, spanCounts, moved } = await this.resolver.resolve(projectId, rest);
     if (held.length > 0) {
       const now = this.clock();
       this.putBack(

@@ -7,8 +7,12 @@ const DEFAULT_MAX_SPANS = 250_000;
 interface RunState {
   projectId: string;
   runId: string;
-  /** By trace and span id: a span stored again replaces the copy (storage keeps one). */
+  /** By span id (storage keeps one row per run and span id): a span stored again replaces the copy. */
   spans: Map<string, FactSpan>;
+  /** The traces of its spans. */
+  traces: Set<string>;
+  /** Some span names no run (stored under its trace id): the trace resolver may move it. */
+  untagged: boolean;
   /** Epoch ms after the latest insert of a span of the run. */
   ingestedMaxMs: number;
 }
@@ -38,9 +42,10 @@ export class RunFactsState {
     for (const r of records) {
       if (run === undefined || run.runId !== r.runId || run.projectId !== r.projectId)
         run = this.touch(r.projectId, r.runId, nowMs);
-      const key = r.traceId + r.spanId;
       const before = run.spans.size;
-      run.spans.set(key, factSpanOf(r));
+      run.spans.set(r.spanId, factSpanOf(r));
+      if (!run.traces.has(r.traceId)) run.traces.add(r.traceId);
+      if (r.traceId === r.runId) run.untagged = true;
       this.spanCount += run.spans.size - before;
     }
     this.evict();
@@ -55,6 +60,12 @@ export class RunFactsState {
     const run = this.runs.get(keyOf(projectId, runId));
     if (run === undefined || storedSpans !== run.spans.size) return undefined;
     return { spans: [...run.spans.values()], ingestedMaxMs: run.ingestedMaxMs };
+  }
+
+  /** The traces of a run held whole here whose spans all name it (none the trace resolver could move); undefined otherwise. */
+  tracesOfTagged(projectId: string, runId: string): ReadonlySet<string> | undefined {
+    const run = this.runs.get(keyOf(projectId, runId));
+    return run === undefined || run.untagged ? undefined : run.traces;
   }
 
   /** Forgets a run (its facts are the SQL finaliser's from now on, until it is seen whole again). */
@@ -74,7 +85,8 @@ export class RunFactsState {
   private touch(projectId: string, runId: string, nowMs: number): RunState {
     const key = keyOf(projectId, runId);
     let run = this.runs.get(key);
-    if (run === undefined) run = { projectId, runId, spans: new Map(), ingestedMaxMs: nowMs };
+    if (run === undefined)
+      run = { projectId, runId, spans: new Map(), traces: new Set(), untagged: false, ingestedMaxMs: nowMs };
     else this.runs.delete(key); // to the end: the most recently active
     run.ingestedMaxMs = Math.max(run.ingestedMaxMs, nowMs);
     this.runs.set(key, run);

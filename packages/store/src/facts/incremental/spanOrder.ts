@@ -5,16 +5,25 @@
 /** `reinterpretAsUInt64(reverse(unhex(span_id)))`: the id's last 16 hex digits as a number (they order like the text). */
 export function spanKeyOf(spanId: string): bigint {
   if (spanId.length === 0) return 0n;
-  const hex = spanId.length > 16 ? spanId.slice(-16) : spanId;
-  return /^[0-9a-fA-F]+$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
+  try {
+    return BigInt(`0x${spanId.length > 16 ? spanId.slice(-16) : spanId}`);
+  } catch {
+    return 0n; // not hex: the ids this build stores always are
+  }
 }
 
-/** ClickHouse compares strings by their UTF-8 bytes. */
+/** ClickHouse compares strings by their UTF-8 bytes: UTF-16 order but where a surrogate meets a code unit above U+DFFF. */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
-  // UTF-16 order equals byte order unless a surrogate pair meets a code unit above U+E000
-  if (/[\uD800-\uFFFF]/.test(a) || /[\uD800-\uFFFF]/.test(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
-  return a < b ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 export function compareBigints(a: bigint, b: bigint): number {

@@ -10,20 +10,28 @@ function nextVersion(): bigint {
   return lastVersion;
 }
 
-/** JSON as JSONEachRow reads it: 64-bit integers quoted, NaN as "nan". */
-function line(row: Record<string, unknown>): string {
-  return JSON.stringify(row, (_key, v: unknown) =>
-    typeof v === 'bigint' ? v.toString() : typeof v === 'number' && Number.isNaN(v) ? 'nan' : v,
-  );
-}
+// JSONCompactEachRow text, written by hand: a replacer-driven JSON.stringify cost more than the rest of the finaliser
+const str = (s: string): string => JSON.stringify(s);
+const strs = (xs: readonly string[]): string => JSON.stringify(xs);
+/** Numbers and bigints (integers print exactly); NaN as the engine reads it. */
+const num = (x: number | bigint): string => (typeof x === 'number' && Number.isNaN(x) ? '"nan"' : String(x));
+const nums = (xs: ReadonlyArray<number | bigint>): string => `[${xs.map(num).join(',')}]`;
+const time = (ns: bigint): string => `"${nanosToDateTime64(ns)}"`;
 
-const time = (ns: bigint): string => nanosToDateTime64(ns);
+const STEP_COLUMNS = `project_id, run_id, step_name, step_kind, run_start, agent, service, outcome, groups, first_ok, recovered,
+    attempts, ok_attempts, retry_ns, retry_explicit_cost, retry_models, retry_uncached, retry_cached, retry_output, version`;
+const RUN_STEPS_COLUMNS = `project_id, run_id, run_start, start_ns, span_key, duration_ns, explicit_cost, model, uncached, cached,
+    output, version`;
+const RUN_COLUMNS = `project_id, run_id, run_start, run_end, agent, service, outcome, duration_ns, root_error_type, steps,
+    span_count, groups, never_ok, explicit_cost, usage_models, usage_uncached, usage_cached, usage_output, usage_spans,
+    input_tokens, output_tokens, cached_input_tokens, loop_kinds, loop_dets, cause_base, self_times, ingested_max, session_id,
+    version`;
 
 /**
  * Inserts computed facts like the SQL finaliser does: step facts and run
  * steps first, run facts last (the commit mark a catch-up checks), each a
- * new version of its rows. `ingestedMax` (epoch ms) per run: not before the
- * ingest time of any of its spans.
+ * new version of its rows. `ingestedMaxMs` (epoch ms) per run: not before
+ * the ingest time of any of its spans.
  */
 export async function writeFactRows(
   client: ClickHouseClient,
@@ -31,45 +39,48 @@ export async function writeFactRows(
   facts: ReadonlyArray<{ rows: RunFactRows; ingestedMaxMs: number }>,
 ): Promise<void> {
   if (facts.length === 0) return;
-  const version = nextVersion();
+  const version = nextVersion().toString();
+  const p = str(projectId);
   const steps: string[] = [];
   const runSteps: string[] = [];
   const runs: string[] = [];
   for (const { rows, ingestedMaxMs } of facts) {
     for (const s of rows.steps)
-      steps.push(line({ ...s, project_id: projectId, run_start: time(s.run_start), version }));
-    if (rows.runSteps !== undefined)
+      steps.push(
+        `[${p},${str(s.run_id)},${str(s.step_name)},${str(s.step_kind)},${time(s.run_start)},${str(s.agent)},${str(s.service)},` +
+          `${str(s.outcome)},${s.groups},${s.first_ok},${s.recovered},${s.attempts},${s.ok_attempts},${s.retry_ns},` +
+          `${num(s.retry_explicit_cost)},${strs(s.retry_models)},${nums(s.retry_uncached)},${nums(s.retry_cached)},` +
+          `${nums(s.retry_output)},${version}]`,
+      );
+    const w = rows.runSteps;
+    if (w !== undefined)
       runSteps.push(
-        line({ ...rows.runSteps, project_id: projectId, run_start: time(rows.runSteps.run_start), version }),
+        `[${p},${str(w.run_id)},${time(w.run_start)},${nums(w.start_ns)},${nums(w.span_key)},${nums(w.duration_ns)},` +
+          `${nums(w.explicit_cost)},${strs(w.model)},${nums(w.uncached)},${nums(w.cached)},${nums(w.output)},${version}]`,
       );
     const r = rows.run;
+    const dets = r.loop_dets.map(
+      ([code, key1, key2, count, anchorNs, anchorKey, wasted]) =>
+        `[${code},${key1},${key2},${count},${anchorNs},${anchorKey},[${wasted
+          .map(([startNs, spanKey, durationNs, cost]) => `[${startNs},${spanKey},${durationNs},${num(cost)}]`)
+          .join(',')}]]`,
+    );
+    const selfTimes = r.self_times.map(([kind, step, selfNs]) => `[${kind},${str(step)},${selfNs}]`);
     runs.push(
-      line({
-        ...r,
-        project_id: projectId,
-        run_start: time(r.run_start),
-        run_end: time(r.run_end),
-        // named tuples are objects in JSON
-        self_times: r.self_times.map(([kind, step, self_ns]) => ({ kind, step, self_ns })),
-        loop_dets: r.loop_dets.map(([code, key1, key2, count, anchor_ns, anchor_key, wasted]) => ({
-          code,
-          key1,
-          key2,
-          count,
-          anchor_ns,
-          anchor_key,
-          wasted: wasted.map(([start_ns, span_key, duration_ns, cost]) => ({ start_ns, span_key, duration_ns, cost })),
-        })),
-        ingested_max: (ingestedMaxMs / 1000).toFixed(3),
-        version,
-      }),
+      `[${p},${str(r.run_id)},${time(r.run_start)},${time(r.run_end)},${str(r.agent)},${str(r.service)},${str(r.outcome)},` +
+        `${r.duration_ns},${str(r.root_error_type)},${r.steps},${r.span_count},${r.groups},${r.never_ok},${num(r.explicit_cost)},` +
+        `${strs(r.usage_models)},${nums(r.usage_uncached)},${nums(r.usage_cached)},${nums(r.usage_output)},${nums(r.usage_spans)},` +
+        `${r.input_tokens},${r.output_tokens},${r.cached_input_tokens},${strs(r.loop_kinds)},[${dets.join(',')}],` +
+        `${str(r.cause_base)},[${selfTimes.join(',')}],"${(ingestedMaxMs / 1000).toFixed(3)}",${str(r.session_id)},${version}]`,
     );
   }
-  const insert = (table: string, values: string[]): Promise<unknown> =>
+  const insert = (table: string, columns: string, values: string[]): Promise<unknown> =>
     values.length === 0
       ? Promise.resolve()
-      : client.command({ query: `INSERT INTO ${table} FORMAT JSONEachRow\n${values.join('\n')}` });
-  await insert('run_step_facts', steps);
-  await insert('run_steps', runSteps);
-  await insert('run_facts', runs);
+      : client.command({
+          query: `INSERT INTO ${table} (${columns}) SETTINGS input_format_json_named_tuples_as_objects = 0 FORMAT JSONCompactEachRow\n${values.join('\n')}`,
+        });
+  await insert('run_step_facts', STEP_COLUMNS, steps);
+  await insert('run_steps', RUN_STEPS_COLUMNS, runSteps);
+  await insert('run_facts', RUN_COLUMNS, runs);
 }

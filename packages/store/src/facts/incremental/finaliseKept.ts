@@ -1,0 +1,57 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { computeRunFacts } from './computeRunFacts.js';
+import type { RunFactsState } from './RunFactsState.js';
+import { writeFactRows } from './writeFactRows.js';
+
+/**
+ * Per run id asked for: its stored span rows, and how many of them name no
+ * run (stored under their trace id). Reads the run_id and trace_id columns
+ * of those runs only.
+ */
+const STORED_SQL = `SELECT run_id, count() AS spans, countIf(run_id = trace_id) AS untagged
+FROM spans
+WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
+GROUP BY run_id`;
+
+/**
+ * Finalises, from the spans this process kept, the runs of a chunk whose
+ * spans all name their run and whose traces hold no span naming none (so
+ * the trace resolver has nothing to move), when storage holds exactly the
+ * spans kept (as many rows as kept spans). Returns how many it wrote and
+ * the runs left for the resolver and the SQL finaliser.
+ */
+export async function finaliseKept(
+  client: ClickHouseClient,
+  state: RunFactsState,
+  projectId: string,
+  chunk: readonly string[],
+): Promise<{ computed: number; rest: string[] }> {
+  const rest: string[] = [];
+  const candidates = new Map<string, ReadonlySet<string>>();
+  for (const id of chunk) {
+    const traces = state.tracesOfTagged(projectId, id);
+    if (traces === undefined) rest.push(id);
+    else candidates.set(id, traces);
+  }
+  if (candidates.size === 0) return { computed: 0, rest };
+  const asked = new Set(candidates.keys());
+  for (const traces of candidates.values()) for (const t of traces) asked.add(t);
+  const result = await client.query({
+    query: STORED_SQL,
+    query_params: { projectId, runIds: [...asked] },
+    format: 'JSONEachRow',
+  });
+  const stored = new Map<string, { spans: number; untagged: number }>();
+  for (const r of await result.json<{ run_id: string; spans: number | string; untagged: number | string }>())
+    stored.set(r.run_id, { spans: Number(r.spans), untagged: Number(r.untagged) });
+  const computed: Parameters<typeof writeFactRows>[2][number][] = [];
+  for (const [id, traces] of candidates) {
+    let fragments = false;
+    for (const t of traces) if ((stored.get(t)?.untagged ?? 0) > 0) fragments = true;
+    const held = fragments ? undefined : state.spansOf(projectId, id, stored.get(id)?.spans);
+    if (held === undefined) rest.push(id);
+    else computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
+  }
+  await writeFactRows(client, projectId, computed);
+  return { computed: computed.length, rest };
+}
