@@ -81,6 +81,13 @@ interface PendingRun {
  * with spans written by other processes, by comparing span counts and ingest
  * times with what the facts saw.
  *
+ * A run's facts are computed in TypeScript from the spans this process
+ * stored through `addSpans` and kept (incremental/, bounded) when storage
+ * holds exactly those spans and the trace resolver has nothing to move;
+ * any other run (a restart, another process's spans, evicted, Arrow
+ * batches whose spans were not kept) goes to the SQL finaliser, the
+ * reference both are tested against.
+ *
  * Finalising a run twice is harmless (the newer row wins), so a run is taken
  * off the pending set before its statement runs and put back if it fails.
  * Step facts and run steps are written before run facts: a run row is the

@@ -66,14 +66,21 @@ export function factSpanOf(s: SpanRecord): FactSpan {
   };
 }
 
-/** The first non-empty session source (a map keeps a key's first value). */
+const SESSION_RANK = new Map(SESSION_ID_SOURCES.map((key, i) => [key, i]));
+
+/** The first non-empty session source by precedence (a map keeps a key's first value). */
 function sessionIdOf(attributes: SpanRecord['attributes']): string {
-  if (attributes.length === 0) return '';
-  for (const source of SESSION_ID_SOURCES) {
-    const kv = attributes.find((a) => a.key === source);
-    if (kv === undefined) continue;
+  let best = '';
+  let bestRank = SESSION_ID_SOURCES.length;
+  let seen = 0; // a bit per source (a handful)
+  for (const kv of attributes) {
+    const rank = SESSION_RANK.get(kv.key);
+    if (rank === undefined || rank >= bestRank || (seen & (1 << rank)) !== 0) continue;
+    seen |= 1 << rank;
     const text = attributeText(kv.value);
-    if (text !== '') return text;
+    if (text === '') continue;
+    best = text;
+    bestRank = rank;
   }
-  return '';
+  return best;
 }
