@@ -33,6 +33,8 @@ export interface FactSpan {
   errorType: string;
   runOutcome: string;
   sessionId: string;
+  /** The span key (spanOrder `keyOfSpan`), computed the first time a finalisation needs it. */
+  spanKey: bigint | undefined;
 }
 
 /** The fact columns of a span record (strings shared, not copied). */
@@ -63,6 +65,7 @@ export function factSpanOf(s: SpanRecord): FactSpan {
     errorType: s.errorType,
     runOutcome: s.runOutcome,
     sessionId: sessionIdOf(s.attributes),
+    spanKey: undefined,
   };
 }
 

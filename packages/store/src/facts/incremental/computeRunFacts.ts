@@ -4,7 +4,7 @@ import { TIMEOUT_ERROR_PATTERN } from '../../sql/causeSql.js';
 import type { FactSpan } from './FactSpan.js';
 import { loopDetections, type LoopDetection } from './loopDetections.js';
 import { selfTimes, type SelfTime } from './selfTimes.js';
-import { compareBigints, compareStrings, spanKeyOf, SumMap } from './spanOrder.js';
+import { compareBigints, compareStrings, keyOfSpan, SumMap } from './spanOrder.js';
 import { stepLedger } from './stepLedger.js';
 
 /** A run_facts row (migration 0003) but project, ingest time and version. */
@@ -308,7 +308,7 @@ function causeWithoutLoop(
 /** FINALISE_RUN_STEPS_SQL: every step span in (start, span key) order with its cost inputs; none without steps. */
 function runStepsOf(runId: string, stepSpans: readonly FactSpan[]): RunStepsRow | undefined {
   if (stepSpans.length === 0) return undefined;
-  const rows = stepSpans.map((s) => ({ s, key: spanKeyOf(s.spanId) }));
+  const rows = stepSpans.map((s) => ({ s, key: keyOfSpan(s) }));
   rows.sort((a, b) => compareBigints(a.s.startNs, b.s.startNs) || compareBigints(a.key, b.key));
   let runStart = rows[0]?.s.startNs ?? 0n;
   for (const { s } of rows) if (s.startNs < runStart) runStart = s.startNs;

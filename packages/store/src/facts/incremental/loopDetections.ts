@@ -1,7 +1,7 @@
 import { LOOP_VARIANT_CODE } from '@telltale/semconv';
 import { cityHash64 } from './cityHash64.js';
 import type { FactSpan } from './FactSpan.js';
-import { compareBigints, spanKeyOf } from './spanOrder.js';
+import { compareBigints, keyOfSpan } from './spanOrder.js';
 
 /** A wasted span: (start ns, span key, duration ns, cost). */
 export type WastedSpan = [bigint, bigint, bigint, number];
@@ -54,7 +54,7 @@ function loopStepOf(s: FactSpan, cost: number): LoopStep | undefined {
     if (s.stateHash !== '') k1 = { text: `1:${s.stateHash}`, args: [s.stateHash] };
     if (kind === 3 && s.outputHash !== '') k2 = { text: `1:${s.outputHash}`, args: [s.outputHash] };
   }
-  return { ts: s.startNs, ss: spanKeyOf(s.spanId), code, k1, k2, ds: s.endNs - s.startNs, cs: cost };
+  return { ts: s.startNs, ss: keyOfSpan(s), code, k1, k2, ds: s.endNs - s.startNs, cs: cost };
 }
 
 const wasted = (x: LoopStep): WastedSpan => [x.ts, x.ss, x.ds, x.cs];

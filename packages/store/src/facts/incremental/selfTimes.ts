@@ -17,7 +17,9 @@ export function selfTimes(spans: readonly FactSpan[], rankOf: (s: FactSpan) => n
     list.push(s);
   }
   const seen = new Set<string>();
-  const sums = new Map<string, SelfTime>();
+  const steps = new Map<string, SelfTime>();
+  /** Run roots (1) and other spans (2): no step name. */
+  const other: Array<SelfTime | undefined> = [];
   for (const me of spans) {
     // one group per span id (a duplicate id counts once)
     if (seen.has(me.spanId)) continue;
@@ -51,12 +53,17 @@ export function selfTimes(spans: readonly FactSpan[], rankOf: (s: FactSpan) => n
       if (open) covered += curE - curS;
     }
     const selfNs = e - s - covered;
-    const step = kind === 0 ? me.stepName : '';
-    const key = `${kind}:${step}`;
-    const sum = sums.get(key);
     const add = selfNs > 0n ? selfNs : 0n;
-    if (sum === undefined) sums.set(key, [kind, step, add]);
+    if (kind !== 0) {
+      const sum = (other[kind] ??= [kind, '', 0n]);
+      sum[2] += add;
+      continue;
+    }
+    const sum = steps.get(me.stepName);
+    if (sum === undefined) steps.set(me.stepName, [0, me.stepName, add]);
     else sum[2] += add;
   }
-  return [...sums.values()];
+  const out = [...steps.values()];
+  for (const sum of other) if (sum !== undefined) out.push(sum);
+  return out;
 }

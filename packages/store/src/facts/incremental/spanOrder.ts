@@ -1,3 +1,5 @@
+import type { FactSpan } from './FactSpan.js';
+
 /**
  * Orders and keys the incremental finaliser shares with the SQL it mirrors.
  */
@@ -10,6 +12,11 @@ export function spanKeyOf(spanId: string): bigint {
   } catch {
     return 0n; // not hex: the ids this build stores always are
   }
+}
+
+/** A kept span's key, parsed once (refinalisations reuse it). */
+export function keyOfSpan(s: FactSpan): bigint {
+  return (s.spanKey ??= spanKeyOf(s.spanId));
 }
 
 /** ClickHouse compares strings by their UTF-8 bytes: UTF-16 order but where a surrogate meets a code unit above U+DFFF. */

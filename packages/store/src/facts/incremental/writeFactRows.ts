@@ -15,7 +15,9 @@ const str = (s: string): string => JSON.stringify(s);
 const strs = (xs: readonly string[]): string => JSON.stringify(xs);
 /** Numbers and bigints (integers print exactly); NaN as the engine reads it. */
 const num = (x: number | bigint): string => (typeof x === 'number' && Number.isNaN(x) ? '"nan"' : String(x));
-const nums = (xs: ReadonlyArray<number | bigint>): string => `[${xs.map(num).join(',')}]`;
+/** Integers (bigints print exactly): joined as they are. */
+const ints = (xs: ReadonlyArray<number | bigint>): string => `[${xs.join(',')}]`;
+const floats = (xs: readonly number[]): string => `[${xs.map(num).join(',')}]`;
 const time = (ns: bigint): string => `"${nanosToDateTime64(ns)}"`;
 
 const STEP_COLUMNS = `project_id, run_id, step_name, step_kind, run_start, agent, service, outcome, groups, first_ok, recovered,
@@ -49,14 +51,14 @@ export async function writeFactRows(
       steps.push(
         `[${p},${str(s.run_id)},${str(s.step_name)},${str(s.step_kind)},${time(s.run_start)},${str(s.agent)},${str(s.service)},` +
           `${str(s.outcome)},${s.groups},${s.first_ok},${s.recovered},${s.attempts},${s.ok_attempts},${s.retry_ns},` +
-          `${num(s.retry_explicit_cost)},${strs(s.retry_models)},${nums(s.retry_uncached)},${nums(s.retry_cached)},` +
-          `${nums(s.retry_output)},${version}]`,
+          `${num(s.retry_explicit_cost)},${strs(s.retry_models)},${ints(s.retry_uncached)},${ints(s.retry_cached)},` +
+          `${ints(s.retry_output)},${version}]`,
       );
     const w = rows.runSteps;
     if (w !== undefined)
       runSteps.push(
-        `[${p},${str(w.run_id)},${time(w.run_start)},${nums(w.start_ns)},${nums(w.span_key)},${nums(w.duration_ns)},` +
-          `${nums(w.explicit_cost)},${strs(w.model)},${nums(w.uncached)},${nums(w.cached)},${nums(w.output)},${version}]`,
+        `[${p},${str(w.run_id)},${time(w.run_start)},${ints(w.start_ns)},${ints(w.span_key)},${ints(w.duration_ns)},` +
+          `${floats(w.explicit_cost)},${strs(w.model)},${ints(w.uncached)},${ints(w.cached)},${ints(w.output)},${version}]`,
       );
     const r = rows.run;
     const dets = r.loop_dets.map(
@@ -69,7 +71,7 @@ export async function writeFactRows(
     runs.push(
       `[${p},${str(r.run_id)},${time(r.run_start)},${time(r.run_end)},${str(r.agent)},${str(r.service)},${str(r.outcome)},` +
         `${r.duration_ns},${str(r.root_error_type)},${r.steps},${r.span_count},${r.groups},${r.never_ok},${num(r.explicit_cost)},` +
-        `${strs(r.usage_models)},${nums(r.usage_uncached)},${nums(r.usage_cached)},${nums(r.usage_output)},${nums(r.usage_spans)},` +
+        `${strs(r.usage_models)},${ints(r.usage_uncached)},${ints(r.usage_cached)},${ints(r.usage_output)},${ints(r.usage_spans)},` +
         `${r.input_tokens},${r.output_tokens},${r.cached_input_tokens},${strs(r.loop_kinds)},[${dets.join(',')}],` +
         `${str(r.cause_base)},[${selfTimes.join(',')}],"${(ingestedMaxMs / 1000).toFixed(3)}",${str(r.session_id)},${version}]`,
     );
