@@ -4,11 +4,11 @@ import type { RunFactsState } from './RunFactsState.js';
 import { writeFactRows } from './writeFactRows.js';
 
 /**
- * Per run id asked for: its stored span rows, and how many of them name no
- * run (stored under their trace id). Reads the run_id and trace_id columns
- * of those runs only.
+ * Stored span rows per run id asked for: the chunk's runs, and their trace
+ * ids (spans naming no run are stored under their trace id: rows there are
+ * fragments the trace resolver would move). Reads the run_id column only.
  */
-const STORED_SQL = `SELECT run_id, count() AS spans, countIf(run_id = trace_id) AS untagged
+const STORED_SQL = `SELECT run_id, count() AS spans
 FROM spans
 WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
 GROUP BY run_id`;
@@ -41,14 +41,14 @@ export async function finaliseKept(
     query_params: { projectId, runIds: [...asked] },
     format: 'JSONEachRow',
   });
-  const stored = new Map<string, { spans: number; untagged: number }>();
-  for (const r of await result.json<{ run_id: string; spans: number | string; untagged: number | string }>())
-    stored.set(r.run_id, { spans: Number(r.spans), untagged: Number(r.untagged) });
+  const stored = new Map<string, number>();
+  for (const r of await result.json<{ run_id: string; spans: number | string }>())
+    stored.set(r.run_id, Number(r.spans));
   const computed: Parameters<typeof writeFactRows>[2][number][] = [];
   for (const [id, traces] of candidates) {
     let fragments = false;
-    for (const t of traces) if ((stored.get(t)?.untagged ?? 0) > 0) fragments = true;
-    const held = fragments ? undefined : state.spansOf(projectId, id, stored.get(id)?.spans);
+    for (const t of traces) if (stored.has(t)) fragments = true;
+    const held = fragments ? undefined : state.spansOf(projectId, id, stored.get(id));
     if (held === undefined) rest.push(id);
     else computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
   }
