@@ -100,6 +100,13 @@ function edgeRuns(projectId: string): SpanRecord[] {
         { kind: 'validate', name: 'v', ok: false, errorType: 'request timed out' },
       ],
     }),
+    // a recovery whose first attempt never arrived (more recoveries than groups)
+    loopRun({
+      projectId,
+      runId: 'orphan-retry',
+      startNs: T0 + 7_000n * MS,
+      steps: [tool('t', 'a', true, { attempt: 2 }), tool('t', 'b', true, { attempt: 3 })],
+    }),
     // retries without attempt numbers: failed, failed, ok; then ok, ok (two groups); incomplete run
     loopRun({
       projectId,
@@ -196,7 +203,7 @@ describe('computeRunFacts against the SQL finaliser (hand-built edge cases)', ()
     const sql = spans.map((s) => ({ ...s, projectId: 'sql' }));
     await store.insertSpanBatches([encodeSpanRecordBatch(sql)], sql);
     await store.runFacts.flush();
-    expect(store.runFacts.finalised).toEqual({ incremental: 7, sql: 7 });
+    expect(store.runFacts.finalised).toEqual({ incremental: 8, sql: 8 });
     const ts = await factRows(store, 'ts');
     expect(ts).toEqual(await factRows(store, 'sql'));
 

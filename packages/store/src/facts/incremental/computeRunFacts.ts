@@ -235,7 +235,8 @@ export function computeRunFacts(runId: string, spans: readonly FactSpan[]): RunF
     steps,
     span_count: spans.length,
     groups,
-    never_ok: neverOk,
+    // the SQL's Int64 difference lands in a UInt32 column: a negative one wraps (a retry whose first attempt is missing)
+    never_ok: neverOk >= 0 ? neverOk : 2 ** 32 + (neverOk % 2 ** 32),
     explicit_cost: explicitCost,
     usage_models: models,
     usage_uncached: uncached,
