@@ -436,7 +436,7 @@ export class RunFacts {
   private async finalise(projectId: string, chunk: readonly string[]): Promise<void> {
     let rest = chunk;
     if (this.state !== undefined) {
-      const kept = await finaliseKept(this.client, this.state, projectId, chunk);
+      const kept = await finaliseKept(this.client, this.state, projectId, chunk, this.onError);
       this.finalised.incremental += kept.computed;
       rest = kept.rest;
       if (rest.length === 0) return;

@@ -25,6 +25,7 @@ export async function finaliseKept(
   state: RunFactsState,
   projectId: string,
   chunk: readonly string[],
+  onFallback: (err: unknown) => void = () => undefined,
 ): Promise<{ computed: number; rest: string[] }> {
   const rest: string[] = [];
   const candidates = new Map<string, ReadonlySet<string>>();
@@ -49,9 +50,25 @@ export async function finaliseKept(
     let fragments = false;
     for (const t of traces) if (stored.has(t)) fragments = true;
     const held = fragments ? undefined : state.spansOf(projectId, id, stored.get(id));
-    if (held === undefined) rest.push(id);
-    else computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
+    if (held === undefined) {
+      rest.push(id);
+      continue;
+    }
+    try {
+      computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
+    } catch (err) {
+      // a fault of this path is never a run without facts: the SQL finaliser takes it
+      onFallback(err);
+      rest.push(id);
+    }
   }
-  await writeFactRows(client, projectId, computed);
+  try {
+    await writeFactRows(client, projectId, computed);
+  } catch (err) {
+    // rows it could not write (the SQL's, written after, are newer); a storage that is down fails the SQL too
+    onFallback(err);
+    for (const c of computed) rest.push(c.rows.run.run_id);
+    return { computed: 0, rest };
+  }
   return { computed: computed.length, rest };
 }

@@ -2,10 +2,14 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { nanosToDateTime64 } from '../../time.js';
 import type { RunFactRows } from './computeRunFacts.js';
 
-/** The newest version so far: rows of one process keep their order even within a nanosecond. */
+/**
+ * The newest version so far: nanoseconds now (as the SQL finaliser's
+ * `now64(9)`, to a fraction of a microsecond, so a later refinalisation by
+ * either path wins), and increasing within a process.
+ */
 let lastVersion = 0n;
 function nextVersion(): bigint {
-  const now = BigInt(Date.now()) * 1_000_000n;
+  const now = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1_000)) * 1_000n;
   lastVersion = now > lastVersion ? now : lastVersion + 1n;
   return lastVersion;
 }
