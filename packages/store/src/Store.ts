@@ -139,7 +139,7 @@ export class Store {
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     if (spans.length === 0) return;
     await insertSpanBatches(this.#client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
-    this.runFacts.markRuns(spans);
+    this.runFacts.addSpans(spans);
   }
 
   /**

@@ -89,6 +89,9 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.correct).toBe(true);
     expect(report.server.exitCode).toBe(0);
     expect(report.ceiling?.storedRows).toBe(report.ceiling?.rows);
+    // the same runs finalised from the spans kept as they were stored: all of them, none left to SQL
+    expect(report.ceiling?.incremental.runs).toBe(report.ceiling?.finaliser.runs);
+    expect(report.ceiling?.incremental.sqlRuns).toBe(0);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');

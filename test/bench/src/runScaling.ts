@@ -80,7 +80,8 @@ export async function runScaling(opts: {
     const dir = join(tmpdir(), `telltale-scaling-${runs}r-s${opts.seed}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const store = await Store.open({ kind: 'embedded', dataDir: dir });
+    // the SQL finaliser, as the server's spool path (and as the figures so far were measured)
+    const store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { incremental: false } });
     try {
       const inspector = new StoreInspector(store);
       const spec = benchDataset({ runs, seed: opts.seed, endNs: BigInt(Date.now()) * 1_000_000n });

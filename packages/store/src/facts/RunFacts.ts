@@ -10,6 +10,10 @@ import {
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
 import { TraceRunResolver } from './TraceRunResolver.js';
+import { computeRunFacts } from './incremental/computeRunFacts.js';
+import { finaliseKept } from './incremental/finaliseKept.js';
+import { RunFactsState } from './incremental/RunFactsState.js';
+import { writeFactRows } from './incremental/writeFactRows.js';
 
 /**
  * Runs finalised per statement: a bounded `IN` set, and a few hundred ms of
@@ -51,6 +55,12 @@ export interface RunFactsOptions {
   clock?: () => number;
   /** How long a downstream trace fragment waits for its run's spans before it is a run of its own (default 30 s; TraceRunResolver). */
   orphanQuietMs?: number;
+  /**
+   * Facts of the runs whose spans this process stored, computed from those
+   * spans kept in memory instead of read back (RunFactsState; default on,
+   * at most 250,000 spans kept). false: every run by the SQL finaliser.
+   */
+  incremental?: false | { maxSpans?: number };
 }
 
 /** A pending run: when it became pending, and when spans for it last arrived. */
@@ -70,6 +80,13 @@ interface PendingRun {
  * cost many times its spans), and `reconcile` catches up after a restart, or
  * with spans written by other processes, by comparing span counts and ingest
  * times with what the facts saw.
+ *
+ * A run's facts are computed in TypeScript from the spans this process
+ * stored through `addSpans` and kept (incremental/, bounded) when storage
+ * holds exactly those spans and the trace resolver has nothing to move;
+ * any other run (a restart, another process's spans, evicted, Arrow
+ * batches whose spans were not kept) goes to the SQL finaliser, the
+ * reference both are tested against.
  *
  * Finalising a run twice is harmless (the newer row wins), so a run is taken
  * off the pending set before its statement runs and put back if it fails.
@@ -99,6 +116,10 @@ export class RunFacts {
   private scanning: Promise<unknown> | undefined;
   /** Counts `stop` calls: a catch-up under way at a stop starts no further chunk. */
   private stops = 0;
+  /** The spans of recent runs, when facts are computed from them (`incremental`). */
+  private readonly state: RunFactsState | undefined;
+  /** Runs finalised so far: from spans in hand, and by the SQL finaliser. */
+  readonly finalised = { incremental: 0, sql: 0 };
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -111,6 +132,13 @@ export class RunFacts {
     this.maxPendingMs = opts.maxPendingMs ?? DEFAULT_MAX_PENDING_MS;
     this.clock = opts.clock ?? Date.now;
     this.resolver = new TraceRunResolver(client, opts.orphanQuietMs);
+    this.state = opts.incremental === false ? undefined : new RunFactsState(opts.incremental ?? {});
+  }
+
+  /** Keeps stored spans (after their insert) for the incremental facts and marks their runs pending. */
+  addSpans(spans: readonly SpanRecord[]): void {
+    this.state?.addRecords(spans);
+    this.markRuns(spans);
   }
 
   /** Marks the runs of stored spans (or of (project, run) pairs) as pending: spans for them arrived now. */
@@ -406,7 +434,14 @@ export class RunFacts {
    * (TraceRunResolver); fragments whose run is not known yet stay pending.
    */
   private async finalise(projectId: string, chunk: readonly string[]): Promise<void> {
-    const { finalise: runIds, held } = await this.resolver.resolve(projectId, chunk);
+    let rest = chunk;
+    if (this.state !== undefined) {
+      const kept = await finaliseKept(this.client, this.state, projectId, chunk, this.onError);
+      this.finalised.incremental += kept.computed;
+      rest = kept.rest;
+      if (rest.length === 0) return;
+    }
+    const { finalise: runIds, held, spanCounts, moved } = await this.resolver.resolve(projectId, rest);
     if (held.length > 0) {
       const now = this.clock();
       this.putBack(
@@ -415,6 +450,21 @@ export class RunFacts {
       );
     }
     if (runIds.length === 0) return;
+    const sqlRuns: string[] = [];
+    const computed: Array<{ rows: ReturnType<typeof computeRunFacts>; ingestedMaxMs: number }> = [];
+    for (const id of runIds) {
+      const held = moved.has(id) ? undefined : this.state?.spansOf(projectId, id, spanCounts.get(id));
+      if (held === undefined) sqlRuns.push(id);
+      else computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
+    }
+    await writeFactRows(this.client, projectId, computed);
+    this.finalised.incremental += computed.length;
+    if (sqlRuns.length > 0) await this.finaliseBySql(projectId, sqlRuns);
+  }
+
+  /** The SQL finaliser: the facts of these runs from their stored spans. */
+  private async finaliseBySql(projectId: string, runIds: string[]): Promise<void> {
+    this.finalised.sql += runIds.length;
     const query_params = {
       ...filterParams({ projectId, ...ALL_TIME, runIds }, EMPTY_PRICE_TABLE),
       ...runFactThresholdParams(),

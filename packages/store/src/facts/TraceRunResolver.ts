@@ -15,6 +15,10 @@ export interface Resolution {
   finalise: string[];
   /** Fragments of traces whose run is not known yet: left pending, not listed as runs. */
   held: string[];
+  /** Stored spans per run of the chunk, before any move (rows, not deduplicated). */
+  spanCounts: Map<string, number>;
+  /** Runs that received spans moved in (their spans changed since counted). */
+  moved: Set<string>;
 }
 
 interface ChunkRow {
@@ -23,6 +27,7 @@ interface ChunkRow {
   untagged: number | string;
   roots: number | string;
   quiet_ms: number | string;
+  spans: number | string;
 }
 
 interface TraceSpan {
@@ -33,7 +38,7 @@ interface TraceSpan {
 }
 
 const CHUNK_SQL = `SELECT trace_id, run_id, run_id = trace_id AS untagged, countIf(parent_span_id = '') AS roots,
-    dateDiff('millisecond', max(ingested_at), now64(3)) AS quiet_ms
+    dateDiff('millisecond', max(ingested_at), now64(3)) AS quiet_ms, count() AS spans
 FROM spans
 WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
 GROUP BY trace_id, run_id`;
@@ -95,7 +100,9 @@ export class TraceRunResolver {
     const chunk = await this.rows<ChunkRow>(CHUNK_SQL, { projectId, runIds });
     const taggedTraces = new Set<string>();
     const fragments = new Map<string, ChunkRow>();
+    const spanCounts = new Map<string, number>();
     for (const r of chunk) {
+      spanCounts.set(r.run_id, (spanCounts.get(r.run_id) ?? 0) + Number(r.spans));
       if (Number(r.untagged) === 1) fragments.set(r.run_id, r);
       else taggedTraces.add(r.trace_id);
     }
@@ -132,7 +139,7 @@ export class TraceRunResolver {
       finalise.add(id);
     }
     for (const id of moved.targets) finalise.add(id);
-    return { finalise: [...finalise], held };
+    return { finalise: [...finalise], held, spanCounts, moved: new Set(moved.targets) };
   }
 
   /** Moves the untagged spans of these traces into their runs; returns the runs that received spans and the fragments emptied. */

@@ -115,7 +115,9 @@ FROM (
 /**
  * Runs whose facts are missing or older than their spans (a span arrived
  * after the run was finalised, or was merged away), for a restart: compares
- * each run's span count and latest ingest time with what its facts saw.
+ * each run's span count and latest ingest time with what its facts saw
+ * (facts computed from spans in hand record a time at or after their
+ * spans' ingest, not the stored one: a later ingest time is what is stale).
  */
 export const STALE_RUNS_SQL = `SELECT s.project_id AS project_id, s.run_id AS run_id
 FROM (
@@ -127,5 +129,5 @@ LEFT JOIN (
     SELECT project_id, run_id, span_count, ingested_max, 1 AS present
     FROM run_facts FINAL
 ) AS f ON f.project_id = s.project_id AND f.run_id = s.run_id
-WHERE f.present = 0 OR f.span_count != s.span_count OR f.ingested_max != s.ingested_max
+WHERE f.present = 0 OR f.span_count != s.span_count OR f.ingested_max < s.ingested_max
 SETTINGS join_use_nulls = 0`;

@@ -1,0 +1,58 @@
+import type { FactSpan } from './FactSpan.js';
+
+/**
+ * Orders and keys the incremental finaliser shares with the SQL it mirrors.
+ */
+
+/** `reinterpretAsUInt64(reverse(unhex(span_id)))`: the id's last 16 hex digits as a number (they order like the text). */
+export function spanKeyOf(spanId: string): bigint {
+  if (spanId.length === 0) return 0n;
+  try {
+    return BigInt(`0x${spanId.length > 16 ? spanId.slice(-16) : spanId}`);
+  } catch {
+    return 0n; // not hex: the ids this build stores always are
+  }
+}
+
+/** A kept span's key, parsed once (refinalisations reuse it). */
+export function keyOfSpan(s: FactSpan): bigint {
+  return (s.spanKey ??= spanKeyOf(s.spanId));
+}
+
+/** ClickHouse compares strings by their UTF-8 bytes: UTF-16 order but where a surrogate meets a code unit above U+DFFF. */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+export function compareBigints(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sums per key in key order, as ClickHouse's sumMap returns them (keys of all-zero sums dropped). */
+export class SumMap {
+  private readonly sums = new Map<string, number[]>();
+  constructor(private readonly width: number) {}
+
+  add(key: string, values: readonly number[]): void {
+    let s = this.sums.get(key);
+    if (s === undefined) this.sums.set(key, (s = new Array<number>(this.width).fill(0)));
+    for (let i = 0; i < this.width; i++) s[i] = (s[i] ?? 0) + (values[i] ?? 0);
+  }
+
+  /** [keys, column 0, column 1, …]. */
+  columns(): [string[], ...number[][]] {
+    const keys = [...this.sums.keys()].filter((k) => this.sums.get(k)?.some((v) => v !== 0)).sort(compareStrings);
+    const cols: number[][] = [];
+    for (let i = 0; i < this.width; i++) cols.push(keys.map((k) => this.sums.get(k)?.[i] ?? 0));
+    return [keys, ...cols];
+  }
+}
