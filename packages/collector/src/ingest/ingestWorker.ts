@@ -14,8 +14,9 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   let reply: WorkerReply;
   let transfer: ArrayBuffer[] = [];
   try {
+    const started = performance.now();
     const result = processExport(msg.job, limits);
-    reply = { id: msg.id, ok: true, result };
+    reply = { id: msg.id, ok: true, result, ms: performance.now() - started };
     transfer = result.parts
       .map((p) => p.buffer as ArrayBuffer)
       .filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);

@@ -3,5 +3,5 @@ import type { ProcessedExport } from './processExport.js';
 
 /** A worker's answer to one job. */
 export type WorkerReply =
-  | { id: number; ok: true; result: ProcessedExport }
+  | { id: number; ok: true; result: ProcessedExport; /** Time the worker spent on the job, ms. */ ms: number }
   | { id: number; ok: false; code: TelltaleErrorCode; message: string };
