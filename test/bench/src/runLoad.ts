@@ -241,6 +241,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const p: Promise<void> = send(at).finally(() => pending.delete(p));
       pending.add(p);
     }
+    // the window's end is timed, as in the closed loop, whatever arrives last
+    await sleep(windowEnd - performance.now());
     await Promise.all(pending);
   };
   try {
