@@ -14,6 +14,8 @@ export interface MetricSources {
   runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
   /** Split roles, ingest processes only: the share of each project's quota this process enforces (1 / live ingest processes). */
   quotaShare?: (() => number) | undefined;
+  /** The V8 heaps of the ingest worker threads, bytes in memory (absent: no collector in this process). */
+  ingestWorkerHeapBytes?: (() => number) | undefined;
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
 }
@@ -145,6 +147,14 @@ export class TelltaleMetrics {
         help: 'Split roles: the share of each project ingest quota this ingest process enforces (1 / live ingest processes).',
         registers,
         collect: gauge(quotaShare),
+      });
+    const workerHeap = sources.ingestWorkerHeapBytes;
+    if (workerHeap !== undefined)
+      new Gauge({
+        name: 'telltale_ingest_worker_heap_bytes',
+        help: "The V8 heaps of the ingest worker threads, bytes in memory (the main thread's are nodejs_heap_size_*).",
+        registers,
+        collect: gauge(workerHeap),
       });
     new Gauge({
       name: 'telltale_spool_bytes',

@@ -35,6 +35,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   inFlight: Map<number, Job>;
+  /** The worker's V8 heap in memory as of its latest reply. */
+  heapBytes: number;
 }
 
 /**
@@ -94,6 +96,11 @@ export class ExportProcessor {
     });
   }
 
+  /** The V8 heaps of the worker threads, bytes in memory (as of each worker's latest reply). */
+  get workerHeapBytes(): number {
+    return this.slots.reduce((n, s) => n + s.heapBytes, 0);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
@@ -119,7 +126,7 @@ export class ExportProcessor {
   private spawn(): Slot {
     // plain node flags: the worker is compiled JS, whatever conditions the host runs under (vitest resolves `source`)
     const worker = new Worker(workerUrl(), { workerData: { limits: this.limits }, execArgv: [] });
-    const slot: Slot = { worker, inFlight: new Map() };
+    const slot: Slot = { worker, inFlight: new Map(), heapBytes: 0 };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.inFlight.get(reply.id);
       if (job === undefined) return;
@@ -128,6 +135,7 @@ export class ExportProcessor {
         job.timing.processMs = reply.ms;
         job.timing.waitMs = Math.max(0, performance.now() - job.queuedAt - reply.ms);
       }
+      if (reply.ok) slot.heapBytes = reply.heapBytes;
       if (reply.ok) job.resolve(reply.result);
       else job.reject(new TelltaleError({ code: reply.code, message: reply.message }));
       this.dispatch();
