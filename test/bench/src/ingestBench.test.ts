@@ -90,6 +90,9 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.server.exitCode).toBe(0);
     expect(report.ceiling?.storedRows).toBe(report.ceiling?.rows);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
+    // the server's stage histogram, read at the window's edges
+    expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'process', 'read', 'wait']);
+    expect(report.stagesMs.find((s) => s.stage === 'process')!.meanMs).toBeGreaterThan(0);
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');
     // the llm spans' gen_ai.choice events are message events: one (empty) content row each
