@@ -57,10 +57,10 @@ function buildable(type: DataType): DataType {
   if (DataType.isTimestamp(type)) return new Int64();
   if (DataType.isList(type)) {
     const child = type.children[0]!;
-    return new List(new Field(child.name, buildable(child.type), child.nullable));
+    return new List(new Field(child.name, buildable(child.type as DataType), child.nullable));
   }
   if (DataType.isStruct(type))
-    return new Struct(type.children.map((f) => new Field(f.name, buildable(f.type), f.nullable)));
+    return new Struct(type.children.map((f) => new Field(f.name, buildable(f.type as DataType), f.nullable)));
   return type;
 }
 
@@ -95,7 +95,7 @@ export function encodeWithBuilders(
   const children = schema.fields.map((field) => {
     const builder: Builder = makeBuilder({ type: buildable(field.type as DataType), nullValues: [null, undefined] });
     for (const row of rows) builder.append(row[field.name]);
-    return retype(builder.finish().flush(), field.type as DataType);
+    return retype(builder.finish().flush() as Data, field.type as DataType);
   });
   const batch = new RecordBatch(
     schema,
@@ -122,9 +122,9 @@ function plain(vector: Vector, i: number): unknown {
   if (DataType.isTimestamp(type)) return rawTimestamp(vector, i);
   if (DataType.isList(type) && DataType.isStruct(type.children[0]!.type)) {
     // list of structs: each struct's fields, timestamps raw
-    const list = vector.get(i) as Vector | null;
+    const list: Vector | null = vector.get(i);
     if (list === null) return null;
-    const fields = (type.children[0]!.type as Struct).children;
+    const fields = type.children[0]!.type.children;
     return Array.from({ length: list.length }, (_, j) =>
       Object.fromEntries(
         fields.map((f, k) => {

@@ -242,7 +242,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     let threadsEnd = new Map<string, number>();
     let windowStartAt = 0;
     let windowEndAt = 0;
-    const noStages = (): Promise<Map<string, StageTotals>> => Promise.resolve(new Map());
+    const noStages = (): Promise<Map<string, StageTotals>> => Promise.resolve(new Map<string, StageTotals>());
     let stagesStart = noStages();
     let stagesEnd = noStages();
     const load = await runLoad({

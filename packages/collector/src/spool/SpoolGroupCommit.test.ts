@@ -23,7 +23,7 @@ async function watchSyncs(delayMs: number): Promise<{ syncs: Sync[]; event: () =
   const proto = Object.getPrototypeOf(probe) as FileHandle;
   await probe.close();
   const original = Object.getOwnPropertyDescriptor(proto, 'datasync')!;
-  const realDatasync = proto.datasync;
+  const realDatasync = original.value as (this: FileHandle) => Promise<void>;
   let events = 0;
   const syncs: Sync[] = [];
   Object.defineProperty(proto, 'datasync', {
@@ -93,7 +93,7 @@ describe('Spool group commit', () => {
     await probe.close();
     const original = Object.getOwnPropertyDescriptor(proto, 'datasync')!;
     let failNext = false;
-    const realDatasync = proto.datasync;
+    const realDatasync = original.value as (this: FileHandle) => Promise<void>;
     Object.defineProperty(proto, 'datasync', {
       configurable: true,
       writable: true,
