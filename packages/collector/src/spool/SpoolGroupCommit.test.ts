@@ -1,55 +1,52 @@
-import { mkdtemp, open, type FileHandle } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RECORD_HEADER_BYTES } from './recordFormat.js';
 import { Spool } from './Spool.js';
+import { SpoolIoThread } from './SpoolIoThread.js';
 
-interface Sync {
-  /** Event number when the fdatasync began and when it returned. */
+interface Commit {
+  /** Event number when the write + fdatasync began and when it returned. */
   startedAt: number;
   endedAt: number;
-  /** The file's size when it began: the bytes it makes durable. */
+  /** The file's size once it returned: the bytes it made durable. */
   bytes: number;
 }
 
+type WriteDurably = SpoolIoThread['writeDurably'];
+const realWriteDurably = Object.getOwnPropertyDescriptor(SpoolIoThread.prototype, 'writeDurably')!
+  .value as WriteDurably;
+
 /**
- * Watches every FileHandle.datasync of the process (the real call still runs,
- * made slower so requests pile up behind it as under load); events are
- * numbered so an append's acknowledgement can be placed against the syncs.
+ * Watches every write + fdatasync the spool's writing thread makes (the real
+ * call still runs, made slower so appends pile up behind it as under load);
+ * events are numbered so an append's acknowledgement can be placed against them.
  */
-async function watchSyncs(delayMs: number): Promise<{ syncs: Sync[]; event: () => number; restore: () => void }> {
-  const probe = await open(join(await mkdtemp(join(tmpdir(), 'probe-')), 'f'), 'w');
-  const proto = Object.getPrototypeOf(probe) as FileHandle;
-  await probe.close();
-  const original = Object.getOwnPropertyDescriptor(proto, 'datasync')!;
-  const realDatasync = original.value as (this: FileHandle) => Promise<void>;
+function watchCommits(delayMs: number, failAt?: number): { commits: Commit[]; event: () => number } {
   let events = 0;
-  const syncs: Sync[] = [];
-  Object.defineProperty(proto, 'datasync', {
-    configurable: true,
-    writable: true,
-    value: async function datasync(this: FileHandle): Promise<void> {
-      const startedAt = ++events;
-      const { size } = await this.stat();
-      await new Promise((r) => setTimeout(r, delayMs));
-      await realDatasync.call(this);
-      syncs.push({ startedAt, endedAt: ++events, bytes: size });
-    },
-  });
-  return { syncs, event: () => ++events, restore: () => Object.defineProperty(proto, 'datasync', original) };
+  let calls = 0;
+  const commits: Commit[] = [];
+  SpoolIoThread.prototype.writeDurably = async function writeDurably(this: SpoolIoThread, fd, parts, position) {
+    const startedAt = ++events;
+    await new Promise((r) => setTimeout(r, delayMs));
+    await realWriteDurably.call(this, fd, parts, position);
+    if (++calls === failAt) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    commits.push({ startedAt, endedAt: ++events, bytes: fstatSync(fd).size });
+  };
+  return { commits, event: () => ++events };
 }
 
-let cleanup: (() => Promise<void> | void)[] = [];
+const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
-  cleanup = [];
+  SpoolIoThread.prototype.writeDurably = realWriteDurably;
+  for (const c of cleanup.splice(0).reverse()) await c();
 });
 
 describe('Spool group commit', () => {
   it('makes N concurrent appends durable with far fewer fsyncs than N, acknowledging none before its bytes are synced', async () => {
-    const watch = await watchSyncs(15);
-    cleanup.push(watch.restore);
+    const watch = watchCommits(15);
     const spool = await Spool.open({ dir: await mkdtemp(join(tmpdir(), 'spool-gc-')) });
     cleanup.push(() => spool.close());
 
@@ -76,41 +73,22 @@ describe('Spool group commit', () => {
     }
     await Promise.all(appends);
 
-    expect(watch.syncs.length).toBeGreaterThanOrEqual(1);
-    expect(watch.syncs.length).toBeLessThan(n / 10);
+    expect(watch.commits.length).toBeGreaterThanOrEqual(1);
+    expect(watch.commits.length).toBeLessThan(n / 10);
     for (let i = 0; i < n; i++) {
       const { calledAt, ackedAt } = acks[i]!;
-      // some fsync that began after the append was made, and covered its bytes, returned before the acknowledgement
-      const covering = watch.syncs.find((s) => s.startedAt > calledAt && s.endedAt < ackedAt && s.bytes >= endOf[i]!);
+      // some write + fdatasync that began after the append was made, and covered its bytes, returned before the acknowledgement
+      const covering = watch.commits.find((s) => s.startedAt > calledAt && s.endedAt < ackedAt && s.bytes >= endOf[i]!);
       expect(covering, `record ${i} acknowledged without an fsync covering it`).toBeDefined();
     }
     expect(spool.pendingRecords).toBe(n);
   });
 
   it('fails every append of a group whose fsync fails, and acknowledges none of them', async () => {
-    const probe = await open(join(await mkdtemp(join(tmpdir(), 'probe-')), 'f'), 'w');
-    const proto = Object.getPrototypeOf(probe) as FileHandle;
-    await probe.close();
-    const original = Object.getOwnPropertyDescriptor(proto, 'datasync')!;
-    let failNext = false;
-    const realDatasync = original.value as (this: FileHandle) => Promise<void>;
-    Object.defineProperty(proto, 'datasync', {
-      configurable: true,
-      writable: true,
-      value: async function datasync(this: FileHandle): Promise<void> {
-        await new Promise((r) => setTimeout(r, 10));
-        if (failNext) {
-          failNext = false;
-          throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
-        }
-        await realDatasync.call(this);
-      },
-    });
-    cleanup.push(() => void Object.defineProperty(proto, 'datasync', original));
+    watchCommits(10, 2);
     const dir = await mkdtemp(join(tmpdir(), 'spool-gc-'));
     const spool = await Spool.open({ dir });
     await spool.append([Buffer.from('first')], 1);
-    failNext = true;
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => spool.append([Buffer.from(`doomed-${i}`)], 1)),
     );
