@@ -102,6 +102,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Open loop: connections at most; requests past them wait in the client (their wait counts in the latency). */
 const OPEN_LOOP_MAX_SOCKETS = 512;
+/** Open loop: an idle connection is closed by the client after this long (arrivals leave some idle for seconds). */
+const OPEN_LOOP_IDLE_SOCKET_MS = 3_000;
 
 /** A small seeded generator in [0, 1) (mulberry32): the same arrival times for the same seed. */
 function seededRandom(seed: number): () => number {
@@ -125,7 +127,13 @@ function seededRandom(seed: number): () => number {
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   // open loop: connections as needed (an exporter fleet holds many), up to a bound that queues past it
   const sockets = opts.offeredSpansPerS === undefined ? opts.concurrency : OPEN_LOOP_MAX_SOCKETS;
-  const agent = new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  // idle sockets are let go before the server's keep-alive timeout (5 s) could close one under a new request
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: sockets,
+    maxFreeSockets: sockets,
+    ...(opts.offeredSpansPerS === undefined ? {} : { timeout: OPEN_LOOP_IDLE_SOCKET_MS }),
+  });
   const url = new URL('/v1/traces', opts.url);
   const retryWaitMs = opts.retryWaitMs ?? 50;
   const start = performance.now();

@@ -38,7 +38,10 @@ export class SpoolIoThread {
       notReady = reject;
     });
     this.worker.on('message', (reply: SpoolIoReply) => {
-      if ('ready' in reply) return ready();
+      if ('ready' in reply) {
+        if (this.pending.size === 0) this.worker.unref(); // ref'd while loading, so the wait for it holds the process
+        return ready();
+      }
       const call = this.pending.get(reply.id);
       if (call === undefined) return;
       this.pending.delete(reply.id);
@@ -53,7 +56,6 @@ export class SpoolIoThread {
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`spool writing thread exited with code ${code}`)));
-    this.worker.unref();
   }
 
   /**
