@@ -32,6 +32,7 @@ describe('runLoad', () => {
   it('open loop: requests arrive at the offered rate whatever the answers, latency from each arrival', async () => {
     const requestsPerS = 40;
     const before = received;
+    const edges: { edge: string; at: number }[] = [];
     const r = await runLoad({
       url,
       pool,
@@ -39,8 +40,12 @@ describe('runLoad', () => {
       offeredSpansPerS: requestsPerS * spansPerRequest,
       warmupMs: 200,
       windowMs: 2_000,
+      onWindow: (edge, at) => edges.push({ edge, at }),
     });
     expect(r.mode).toBe('open');
+    // both edges, once each, about the window's length apart
+    expect(edges.map((e) => e.edge)).toEqual(['start', 'end']);
+    expect(edges[1]!.at - edges[0]!.at).toBeGreaterThan(1_900);
     expect(r.otherFailures).toEqual([]);
     // Poisson arrivals: 80 expected in the window; far more than one loop's 1 / 20 ms could answer in turn
     expect(r.windowAckedRequests).toBeGreaterThan(40);

@@ -171,16 +171,21 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     );
   }, 5_000);
   let cpuAtStart: NodeJS.CpuUsage | undefined;
+  let ended = false;
+  /** The window's end edge, once: by its timer, or when the load is over if the timer has not fired yet. */
+  const endWindow = (): void => {
+    if (ended) return;
+    ended = true;
+    const used = process.cpuUsage(cpuAtStart);
+    r.clientCpuS = (used.user + used.system) / 1e6;
+    opts.onWindow?.('end', performance.now());
+  };
   const windowTimers = [
     setTimeout(() => {
       cpuAtStart = process.cpuUsage();
       opts.onWindow?.('start', performance.now());
     }, opts.warmupMs),
-    setTimeout(() => {
-      const used = process.cpuUsage(cpuAtStart);
-      r.clientCpuS = (used.user + used.system) / 1e6;
-      opts.onWindow?.('end', performance.now());
-    }, opts.warmupMs + opts.windowMs),
+    setTimeout(endWindow, opts.warmupMs + opts.windowMs),
   ];
 
   /** Sends one request until it is answered other than 503 (or given up); `since`: where its latency counts from. */
@@ -251,6 +256,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     }
     // the window's end is timed, as in the closed loop, whatever arrives last
     await sleep(windowEnd - performance.now());
+    endWindow();
     await Promise.all(pending);
   };
   try {
