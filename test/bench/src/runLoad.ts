@@ -251,7 +251,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       if (at >= windowEnd) break;
       const wait = at - performance.now();
       if (wait > 1) await sleep(wait);
-      const p: Promise<void> = send(at).finally(() => pending.delete(p));
+      const p: Promise<void> = send(Math.min(at, performance.now())).finally(() => pending.delete(p));
       pending.add(p);
     }
     // the window's end is timed, as in the closed loop, whatever arrives last
