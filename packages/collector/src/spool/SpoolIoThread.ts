@@ -98,7 +98,7 @@ export class SpoolIoThread {
       this.pending.set(id, { resolve, reject });
       // keep the process alive while a write is under way, as a file call would
       this.worker.ref();
-      this.worker.postMessage({ ...req, id } as SpoolIoRequest);
+      this.worker.postMessage({ ...req, id });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();
     }) as Promise<number | undefined>;
