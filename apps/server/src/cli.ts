@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// first: the engine's allocator reads its options when the engine loads
+import './memory/beforeEngineLoads.js';
 import { Command, Option } from 'commander';
 import { TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
 import { CliError, cliErrorLine, EXIT, withUsageErrorOutput, writeUsageError } from './cli/CliError.js';

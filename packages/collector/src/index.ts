@@ -11,9 +11,9 @@ export type {
 export type { OtlpGrpcServer } from './grpc/otlpGrpcServer.js';
 export { readBody } from './http/readBody.js';
 export { RateLimitedError } from './ingest/RateLimitedError.js';
-export type { ExportDone, ExportProgress, IngestedExport } from './ingest/ExportDone.js';
+export type { ExportDone, ExportProgress, ExportStages, IngestedExport } from './ingest/ExportDone.js';
 export { ExportProcessor } from './ingest/ExportProcessor.js';
-export type { ExportProcessorOptions } from './ingest/ExportProcessor.js';
+export type { ExportProcessorOptions, ProcessTiming } from './ingest/ExportProcessor.js';
 export { processExport } from './ingest/processExport.js';
 export type { ExportJob, ProcessedExport } from './ingest/processExport.js';
 export {

@@ -93,6 +93,9 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.ceiling?.incremental.runs).toBe(report.ceiling?.finaliser.runs);
     expect(report.ceiling?.incremental.sqlRuns).toBe(0);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
+    // the server's stage histogram, read at the window's edges
+    expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'process', 'read', 'wait']);
+    expect(report.stagesMs.find((s) => s.stage === 'process')!.meanMs).toBeGreaterThan(0);
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');
     // the llm spans' gen_ai.choice events are message events: one (empty) content row each

@@ -19,6 +19,8 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --seconds N          timed window (default 120, long enough for the run-facts finaliser and merges; --smoke: 2)
   --warmup N           warm-up seconds (default 5; --smoke: 1)
   --concurrency N      requests in flight (default 48; --smoke: 8)
+  --offered-rate N     open loop: requests arrive at N spans/s on average (Poisson), whatever the answers, and
+                       latency counts from each arrival; without it, closed loop (--concurrency in flight)
   --templates N        distinct template requests made with the OTel SDK (default 64)
   --content-bytes N    ~N bytes of content (gen_ai.input.messages + gen_ai.output.messages) on every llm span (default 0)
   --compare-content N  alternate lean rounds and rounds with --content-bytes N, --rounds of each, no ceiling;
@@ -74,6 +76,9 @@ function parseArgs(argv: readonly string[]): {
         break;
       case '--concurrency':
         opts.concurrency = Math.max(1, num(i++, arg));
+        break;
+      case '--offered-rate':
+        opts.offeredSpansPerS = Math.max(1, num(i++, arg));
         break;
       case '--templates':
         opts.templates = Math.max(1, num(i++, arg));

@@ -4,6 +4,13 @@ import type { IngestReport } from './runIngestBench.js';
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
+/** Closed loop: a fixed count in flight; open loop: an offered rate, latency from each arrival. */
+function loadShape(r: IngestReport): string {
+  const offered = r.options.offeredSpansPerS;
+  if (offered === undefined) return `${r.options.concurrency} requests in flight (closed loop)`;
+  return `open loop: requests arriving at ${int(offered)} spans/s on average (Poisson), whatever the answers, latency counted from each arrival (at most ${r.load.peakInFlight} in flight)`;
+}
+
 /** The generated part of bench/README.md's "Ingest throughput" section. */
 export function renderIngestReport(r: IngestReport): string {
   const o = r.options;
@@ -13,9 +20,10 @@ export function renderIngestReport(r: IngestReport): string {
     `- **Machine**: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGiB.toFixed(0)} GiB; Node ${r.machine.node}; ClickHouse ${r.machine.clickhouse} (chDB, embedded). Server, load client and ceiling share these ${r.machine.nproc} cores.`,
     `- **Load conditions**: the machine is shared. 1-minute load average ${r.loadAverage.before.toFixed(2)} before, ${r.loadAverage.after.toFixed(2)} after (the bench's own load included). ${roundsLine(r)}`,
     `- **Payload**: OTLP/proto export requests of ${r.payload.spansPerRequest} spans (the BatchSpanProcessor's default maxExportBatchSize), ${r.payload.runsPerRequest.toFixed(1)} whole agent runs of 50–100 spans each, ${(r.payload.bodyBytes / 1024).toFixed(0)} KiB (${(r.payload.bodyBytes / r.payload.spansPerRequest).toFixed(0)} bytes/span); made with the OpenTelemetry JS SDK and serialised by \`ProtobufTraceSerializer.serializeRequest\` (the bytes \`@opentelemetry/exporter-trace-otlp-proto\` sends). ${r.payload.templates} templates, every send with fresh trace, span and run ids.`,
-    `- **Load**: ${o.concurrency} requests in flight over keep-alive loopback connections from the bench process (${r.clientCores.toFixed(2)} cores of client CPU during the window); ${o.warmupSeconds} s warm-up, then ${o.seconds} s timed. Server: \`telltale start --log-level warn${o.ingestWorkers === undefined ? '' : ` --ingest-workers ${o.ingestWorkers}`}${o.serverArgs.length > 0 ? ` ${o.serverArgs.join(' ')}` : ''}\`${o.serverNodeArgs.length > 0 ? ` under \`node ${o.serverNodeArgs.join(' ')}\`` : ''}, spool fsync on (always).`,
+    `- **Load**: ${loadShape(r)} over keep-alive loopback connections from the bench process (${r.clientCores.toFixed(2)} cores of client CPU during the window); ${o.warmupSeconds} s warm-up, then ${o.seconds} s timed. Server: \`telltale start --log-level warn${o.ingestWorkers === undefined ? '' : ` --ingest-workers ${o.ingestWorkers}`}${o.serverArgs.length > 0 ? ` ${o.serverArgs.join(' ')}` : ''}\`${o.serverNodeArgs.length > 0 ? ` under \`node ${o.serverNodeArgs.join(' ')}\`` : ''}, spool fsync on (always).`,
     `- **Acknowledged per second** since the load began (warm-up included): ${r.load.ackTimeline.map((n) => `${Math.round(n / 1000)}k`).join(' ')}${r.first503S === undefined ? '' : `; first 503 after ${r.first503S.toFixed(1)} s`}.`,
     `- **Acknowledged**: ${int(r.load.windowAckedSpans)} spans in ${o.seconds} s (${int(r.load.windowAckedRequests)} requests) = **${int(r.ackedSpansPerS)} spans/s**; latency per request p50 **${r.latencyMs.p50.toFixed(0)} ms**, p99 **${r.latencyMs.p99.toFixed(0)} ms** (max ${r.latencyMs.max.toFixed(0)} ms); 503s (retried after 50 ms): ${int(r.load.windowRetries503)} in the window, ${int(r.load.retries503)} in all${r.load.abandoned503 > 0 ? `, ${int(r.load.abandoned503)} requests still refused 20 s after the window (given up)` : ''}; other failures: ${r.load.otherFailures.length === 0 ? 'none' : r.load.otherFailures.map((f) => `${f.count}× ${f.status}`).join(', ')}.`,
+    `- **Where a request's time goes** on the server (mean ms per accepted request in the window): ${r.stagesMs.length === 0 ? 'not measured' : r.stagesMs.map((x) => `${x.stage} ${x.meanMs.toFixed(1)}`).join(', ')}; the rest of the client's latency is the connection and the answer.`,
     `- **Server process**: peak RSS **${r.server.peakRssMiB.toFixed(0)} MiB** (VmHWM; sampled at most ${r.server.peakAnonMiB.toFixed(0)} MiB anonymous — Node's and the engine's heaps — and ${r.server.peakFileMiB.toFixed(0)} MiB file-backed, chiefly the engine's mapped library); CPU ${r.server.cpuCores.toFixed(2)} cores during the window (${r.server.threadCores
       .slice(0, 8)
       .map((t) => `${t.thread} ${t.cores.toFixed(2)}`)

@@ -11,6 +11,7 @@ import { PayloadPool } from './PayloadPool.js';
 import { ProcessSampler, spoolBacklogBytes, threadCpu } from './ProcessSampler.js';
 import { runLoad, type LoadResult } from './runLoad.js';
 import { ServerProcess } from './ServerProcess.js';
+import { scrapeOtlpStages, stageMeansMs, type StageTotals } from './otlpStages.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const SERVER_CLI = join(REPO_ROOT, 'apps/server/dist/cli.js');
@@ -20,8 +21,10 @@ export const STORE_CHILD = join(REPO_ROOT, 'test/bench/dist/ingestStoreChild.js'
 export interface IngestBenchOptions {
   warmupSeconds: number;
   seconds: number;
-  /** Requests in flight. */
+  /** Requests in flight (closed loop). */
   concurrency: number;
+  /** Open loop at this offered rate (spans/s) instead of `concurrency` requests in flight; undefined: closed loop. */
+  offeredSpansPerS: number | undefined;
   /** Distinct template requests generated with the OTel SDK (each send rewrites its ids). */
   templates: number;
   seed: number;
@@ -53,6 +56,7 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
     // sustained in 20–30 s windows, 57.7–59.1k over 120 s)
     seconds: smoke ? 2 : 120,
     concurrency: smoke ? 8 : 48,
+    offeredSpansPerS: undefined,
     templates: smoke ? 8 : 64,
     seed: 4,
     contentBytes: 0,
@@ -107,6 +111,8 @@ export interface IngestReport {
   load: Omit<LoadResult, 'windowLatenciesMs'>;
   ackedSpansPerS: number;
   latencyMs: { p50: number; p99: number; max: number };
+  /** Mean ms per accepted request in each server-side stage during the window (the server's stage histogram). */
+  stagesMs: { stage: string; meanMs: number; requests: number }[];
   server: {
     peakRssMiB: number;
     /** The highest anonymous and file-backed parts of the RSS sampled (ProcessSampler). */
@@ -236,10 +242,14 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     let threadsEnd = new Map<string, number>();
     let windowStartAt = 0;
     let windowEndAt = 0;
+    const noStages = (): Promise<Map<string, StageTotals>> => Promise.resolve(new Map<string, StageTotals>());
+    let stagesStart = noStages();
+    let stagesEnd = noStages();
     const load = await runLoad({
       url: server.url,
       pool,
       concurrency: opts.concurrency,
+      offeredSpansPerS: opts.offeredSpansPerS,
       warmupMs: opts.warmupSeconds * 1000,
       windowMs: opts.seconds * 1000,
       log,
@@ -248,15 +258,18 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
           windowStartAt = at;
           cpuStart = sampler.cpuNow();
           threadsStart = threadCpu(server.pid);
+          stagesStart = scrapeOtlpStages(server.url).catch(noStages);
           log(`warm-up done; timing ${opts.seconds} s`);
         } else {
           windowEndAt = at;
           cpuEnd = sampler.cpuNow();
           threadsEnd = threadCpu(server.pid);
+          stagesEnd = scrapeOtlpStages(server.url).catch(noStages);
         }
       },
     });
     const windowS = (windowEndAt - windowStartAt) / 1000;
+    const stagesMs = stageMeansMs(await stagesStart, await stagesEnd);
     log(
       `acknowledged ${load.ackedSpans.toLocaleString('en-US')} spans (${load.windowAckedSpans.toLocaleString('en-US')} in the window); 503s ${load.retries503}; failures ${JSON.stringify(load.otherFailures)}`,
     );
@@ -368,6 +381,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       },
       load: loadFacts,
       ackedSpansPerS,
+      stagesMs,
       latencyMs: { p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), max: lat.at(-1) ?? Number.NaN },
       server: {
         peakRssMiB: sampler.peakRssMiB,

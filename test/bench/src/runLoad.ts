@@ -5,7 +5,17 @@ export interface LoadOptions {
   /** Base URL of the server; requests go to `${url}/v1/traces`. */
   url: string;
   pool: PayloadPool;
+  /** Closed loop: requests in flight, each sent as soon as the previous one of its loop is answered. */
   concurrency: number;
+  /**
+   * Open loop instead: requests arrive at this many spans per second on
+   * average (Poisson arrivals, as from many independent exporters), whatever
+   * the answers; each latency counts from its scheduled arrival, so a late
+   * client or a queue is measured, not hidden. Undefined: closed loop.
+   */
+  offeredSpansPerS?: number | undefined;
+  /** Open loop: seed of the arrival times (default 1). */
+  arrivalSeed?: number;
   warmupMs: number;
   windowMs: number;
   /** Wait before retrying a 503 (the server's Retry-After is seconds; a short wait keeps the pressure on). */
@@ -31,7 +41,17 @@ export interface LoadResult {
   windowAckedSpans: number;
   windowAckedRequests: number;
   windowMs: number;
-  /** Latency of each request acknowledged in the window (send to 200, of the attempt that got it), ms, sorted. */
+  /** `closed` (fixed requests in flight) or `open` (fixed offered rate). */
+  mode: 'closed' | 'open';
+  /** Open loop: the offered rate asked for, spans/s. */
+  offeredSpansPerS: number | undefined;
+  /** The highest number of requests in flight at once. */
+  peakInFlight: number;
+  /**
+   * Latency of each request acknowledged in the window, ms, sorted. Closed
+   * loop: send to 200 of the attempt that got it. Open loop: scheduled
+   * arrival to 200, 503 retries included.
+   */
   windowLatenciesMs: number[];
   /** 503 answers (each retried after a short wait), during the whole run and inside the window. */
   retries503: number;
@@ -80,14 +100,40 @@ function post(agent: Agent, url: URL, body: Buffer, timeoutMs: number): Promise<
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Open loop: connections at most; requests past them wait in the client (their wait counts in the latency). */
+const OPEN_LOOP_MAX_SOCKETS = 512;
+/** Open loop: an idle connection is closed by the client after this long (arrivals leave some idle for seconds). */
+const OPEN_LOOP_IDLE_SOCKET_MS = 3_000;
+
+/** A small seeded generator in [0, 1) (mulberry32): the same arrival times for the same seed. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
  * The load: `concurrency` loops, each POSTing distinct export requests back
- * to back over keep-alive connections. A warm-up, then the timed window;
+ * to back over keep-alive connections (closed loop), or requests arriving at
+ * `offeredSpansPerS` whatever the answers (open loop). A warm-up, then the timed window;
  * after it no new request starts and the in-flight ones are awaited (their
  * 200s count as acknowledged, not inside the window).
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
+  // open loop: connections as needed (an exporter fleet holds many), up to a bound that queues past it
+  const sockets = opts.offeredSpansPerS === undefined ? opts.concurrency : OPEN_LOOP_MAX_SOCKETS;
+  // idle sockets are let go before the server's keep-alive timeout (5 s) could close one under a new request
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: sockets,
+    maxFreeSockets: sockets,
+    ...(opts.offeredSpansPerS === undefined ? {} : { timeout: OPEN_LOOP_IDLE_SOCKET_MS }),
+  });
   const url = new URL('/v1/traces', opts.url);
   const retryWaitMs = opts.retryWaitMs ?? 50;
   const start = performance.now();
@@ -101,6 +147,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     windowAckedSpans: 0,
     windowAckedRequests: 0,
     windowMs: opts.windowMs,
+    mode: opts.offeredSpansPerS === undefined ? 'closed' : 'open',
+    offeredSpansPerS: opts.offeredSpansPerS,
+    peakInFlight: 0,
     windowLatenciesMs: [],
     retries503: 0,
     windowRetries503: 0,
@@ -122,67 +171,97 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     );
   }, 5_000);
   let cpuAtStart: NodeJS.CpuUsage | undefined;
+  let ended = false;
+  /** The window's end edge, once: by its timer, or when the load is over if the timer has not fired yet. */
+  const endWindow = (): void => {
+    if (ended) return;
+    ended = true;
+    const used = process.cpuUsage(cpuAtStart);
+    r.clientCpuS = (used.user + used.system) / 1e6;
+    opts.onWindow?.('end', performance.now());
+  };
   const windowTimers = [
     setTimeout(() => {
       cpuAtStart = process.cpuUsage();
       opts.onWindow?.('start', performance.now());
     }, opts.warmupMs),
-    setTimeout(() => {
-      const used = process.cpuUsage(cpuAtStart);
-      r.clientCpuS = (used.user + used.system) / 1e6;
-      opts.onWindow?.('end', performance.now());
-    }, opts.warmupMs + opts.windowMs),
+    setTimeout(endWindow, opts.warmupMs + opts.windowMs),
   ];
 
-  const loop = async (): Promise<void> => {
-    while (performance.now() < windowEnd) {
-      const { body, spans, runs, contentSpans } = opts.pool.next();
-      for (;;) {
-        const sent = performance.now();
-        let answer: Answer;
-        try {
-          inFlight++;
-          answer = await post(agent, url, body, requestTimeoutMs).finally(() => inFlight--);
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code ?? 'error';
-          failures.set(code, (failures.get(code) ?? 0) + 1);
-          break;
-        }
-        const now = performance.now();
-        if (answer.status === 200) {
-          r.ackedRequests++;
-          r.ackedSpans += spans;
-          r.ackedRuns += runs;
-          r.ackedContentSpans += contentSpans;
-          r.lastAckMs = Math.max(r.lastAckMs, now);
-          const second = Math.floor((now - start) / 1000);
-          while (r.ackTimeline.length <= second) r.ackTimeline.push(0);
-          r.ackTimeline[second]! += spans;
-          if (now >= windowStart && now < windowEnd) {
-            r.windowAckedRequests++;
-            r.windowAckedSpans += spans;
-            r.windowLatenciesMs.push(now - sent);
-          }
-          break;
-        }
-        if (answer.status === 503) {
-          r.retries503++;
-          r.first503Ms ??= now;
-          if (now > windowEnd + giveUpMs) {
-            r.abandoned503++;
-            break; // never acknowledged: not a loss, but the server stopped taking data
-          }
-          if (now >= windowStart && now < windowEnd) r.windowRetries503++;
-          await sleep(retryWaitMs);
-          continue;
-        }
-        failures.set(answer.status, (failures.get(answer.status) ?? 0) + 1);
-        break;
+  /** Sends one request until it is answered other than 503 (or given up); `since`: where its latency counts from. */
+  const send = async (since: number | undefined): Promise<void> => {
+    const { body, spans, runs, contentSpans } = opts.pool.next();
+    for (;;) {
+      const sent = performance.now();
+      let answer: Answer;
+      try {
+        inFlight++;
+        r.peakInFlight = Math.max(r.peakInFlight, inFlight);
+        answer = await post(agent, url, body, requestTimeoutMs).finally(() => inFlight--);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? 'error';
+        failures.set(code, (failures.get(code) ?? 0) + 1);
+        return;
       }
+      const now = performance.now();
+      if (answer.status === 200) {
+        r.ackedRequests++;
+        r.ackedSpans += spans;
+        r.ackedRuns += runs;
+        r.ackedContentSpans += contentSpans;
+        r.lastAckMs = Math.max(r.lastAckMs, now);
+        const second = Math.floor((now - start) / 1000);
+        while (r.ackTimeline.length <= second) r.ackTimeline.push(0);
+        r.ackTimeline[second]! += spans;
+        if (now >= windowStart && now < windowEnd) {
+          r.windowAckedRequests++;
+          r.windowAckedSpans += spans;
+          r.windowLatenciesMs.push(now - (since ?? sent));
+        }
+        return;
+      }
+      if (answer.status === 503) {
+        r.retries503++;
+        r.first503Ms ??= now;
+        if (now > windowEnd + giveUpMs) {
+          r.abandoned503++;
+          return; // never acknowledged: not a loss, but the server stopped taking data
+        }
+        if (now >= windowStart && now < windowEnd) r.windowRetries503++;
+        await sleep(retryWaitMs);
+        continue;
+      }
+      failures.set(answer.status, (failures.get(answer.status) ?? 0) + 1);
+      return;
     }
   };
+  const loop = async (): Promise<void> => {
+    while (performance.now() < windowEnd) await send(undefined);
+  };
+  /** Open loop: Poisson arrivals at the offered rate until the window ends; every request is awaited. */
+  const arrivals = async (spansPerS: number): Promise<void> => {
+    const random = seededRandom(opts.arrivalSeed ?? 1);
+    const { templates } = opts.pool;
+    const spansPerRequest = templates.reduce((n, t) => n + t.spans, 0) / Math.max(1, templates.length);
+    const requestsPerMs = spansPerS / spansPerRequest / 1000;
+    const pending = new Set<Promise<void>>();
+    let at = start;
+    for (;;) {
+      at += -Math.log(1 - random()) / requestsPerMs;
+      if (at >= windowEnd) break;
+      const wait = at - performance.now();
+      if (wait > 1) await sleep(wait);
+      const p: Promise<void> = send(Math.min(at, performance.now())).finally(() => pending.delete(p));
+      pending.add(p);
+    }
+    // the window's end is timed, as in the closed loop, whatever arrives last
+    await sleep(windowEnd - performance.now());
+    endWindow();
+    await Promise.all(pending);
+  };
   try {
-    await Promise.all(Array.from({ length: opts.concurrency }, loop));
+    if (opts.offeredSpansPerS === undefined) await Promise.all(Array.from({ length: opts.concurrency }, loop));
+    else await arrivals(opts.offeredSpansPerS);
   } finally {
     for (const t of windowTimers) clearTimeout(t);
     clearInterval(progress);

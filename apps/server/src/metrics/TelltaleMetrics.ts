@@ -14,6 +14,8 @@ export interface MetricSources {
   runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
   /** Split roles, ingest processes only: the share of each project's quota this process enforces (1 / live ingest processes). */
   quotaShare?: (() => number) | undefined;
+  /** The V8 heaps of the ingest worker threads, bytes in memory (absent: no collector in this process). */
+  ingestWorkerHeapBytes?: (() => number) | undefined;
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
 }
@@ -63,6 +65,9 @@ const CUT_KINDS: ReadonlyArray<[keyof LimitCounts, string]> = [
   ['droppedLinks', 'link_dropped'],
 ];
 
+/** The stages of an accepted export request (ExportStages), in the order it takes them. */
+const STAGES = ['read', 'wait', 'process', 'commit'] as const;
+
 /**
  * Every Prometheus metric of one server, in its own registry (several
  * servers in one process stay apart). Counters are bumped once per request
@@ -78,6 +83,7 @@ export class TelltaleMetrics {
   private readonly contentSpans: Counter<'outcome'>;
   private readonly refused: Counter<'protocol' | 'code'>;
   private readonly drainBatch: Histogram;
+  private readonly otlpStages: Histogram<'stage'>;
   private readonly drainSpans: Counter;
   private readonly insertErrors: Counter;
   private readonly apiRequests: Histogram<'method' | 'route' | 'code'>;
@@ -142,6 +148,14 @@ export class TelltaleMetrics {
         registers,
         collect: gauge(quotaShare),
       });
+    const workerHeap = sources.ingestWorkerHeapBytes;
+    if (workerHeap !== undefined)
+      new Gauge({
+        name: 'telltale_ingest_worker_heap_bytes',
+        help: "The V8 heaps of the ingest worker threads, bytes in memory (the main thread's are nodejs_heap_size_*).",
+        registers,
+        collect: gauge(workerHeap),
+      });
     new Gauge({
       name: 'telltale_spool_bytes',
       help: 'Bytes of the spool on disk, accepted writes included.',
@@ -171,6 +185,13 @@ export class TelltaleMetrics {
       help: 'Age of the oldest spool record not yet stored (0 when the spool is drained).',
       registers,
       collect: gauge(() => ageSeconds(sources.spool().oldestAtMs, clock())),
+    });
+    this.otlpStages = new Histogram({
+      name: 'telltale_otlp_stage_duration_seconds',
+      help: 'Where accepted OTLP export requests spend their time before the answer: read (the body), wait (for an ingest worker), process (decode, normalise, encode), commit (spool write and fsync).',
+      labelNames: ['stage'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
     });
     this.drainBatch = new Histogram({
       name: 'telltale_drain_batch_duration_seconds',
@@ -239,6 +260,10 @@ export class TelltaleMetrics {
       return;
     }
     if (ingested === undefined) return; // answered before it was an export (e.g. not a POST)
+    for (const stage of STAGES) {
+      const ms = done.stages?.[stage];
+      if (ms !== undefined) this.otlpStages.labels(stage).observe(ms / 1000);
+    }
     this.otlpRequests.labels(protocol, ingested.rejectedSpans > 0 ? 'partially_accepted' : 'accepted').inc();
     if (ingested.spanCount > 0) this.spansAccepted.labels(protocol).inc(ingested.spanCount);
     if (ingested.rejectedSpans > 0)

@@ -59,6 +59,7 @@ export class ServerOps {
     this.metrics = new TelltaleMetrics({
       spool,
       quotaShare: opts.quotaShare,
+      ingestWorkerHeapBytes: () => collector()?.ingestWorkerHeapBytes ?? 0,
       runFacts: () => ({
         pendingRuns: store.runFacts.pendingRuns(),
         oldestPendingSinceMs: store.runFacts.oldestPendingSince(),

@@ -66,7 +66,9 @@ export function createOtlpHttpHandler(intake: ExportIntake): (req: IncomingMessa
       }
       const projectId = await intake.authenticate(req.headers.authorization, progress);
       intake.refuseWhenOverloaded();
+      const reading = performance.now();
       const body = await readBody(req, maxBodyBytes, budget);
+      progress.stages = { read: performance.now() - reading };
       // the body may be transferred to a worker (detached, length 0): remember what it took
       const taken = body.length;
       progress.bytes = taken;

@@ -78,6 +78,11 @@ export class Collector {
     return this.drainer.refusal;
   }
 
+  /** The V8 heaps of the ingest worker threads, bytes in memory (memory accounting: metrics). */
+  get ingestWorkerHeapBytes(): number {
+    return this.processor.workerHeapBytes;
+  }
+
   /** Spans acknowledged but not yet in storage. */
   get backlogSpans(): number {
     return this.spool.pendingWeight;

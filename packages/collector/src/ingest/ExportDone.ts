@@ -12,8 +12,22 @@ export interface ExportProgress {
   spans: number;
   /** Body bytes received (after decompression for gRPC). */
   bytes: number;
+  /** Where the request's time went, ms, as far as it got (latency breakdown: metrics). */
+  stages?: ExportStages;
   /** Set once the accepted spans are durable (or the request had none to keep). */
   ingested?: IngestedExport;
+}
+
+/** A request's time by stage, ms. */
+export interface ExportStages {
+  /** Reading (and decompressing) the body. */
+  read?: number;
+  /** Waiting for an ingest worker: queued, or behind another job in the worker, and the messages to and fro. */
+  wait?: number;
+  /** Decoding, normalising and encoding on the worker. */
+  process?: number;
+  /** The spool append: waiting for the write in flight, then its write and fsync (group commit). */
+  commit?: number;
 }
 
 /** One answered export request. */

@@ -75,11 +75,19 @@ export class ExportIntake {
    */
   async ingest(job: ExportJob, progress: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
     const keepContent = (await this.policy.contentStored?.(job.projectId)) ?? true;
-    const processed = await this.processor.process(keepContent ? job : { ...job, keepContent: false });
+    const timing = { waitMs: 0, processMs: 0 };
+    const processed = await this.processor.process(keepContent ? job : { ...job, keepContent: false }, timing);
+    const stages = (progress.stages ??= {});
+    stages.wait = timing.waitMs;
+    stages.process = timing.processMs;
     progress.spans = processed.spanCount;
     const refused = this.policy.admit?.(job.projectId, processed.spanCount);
     if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
-    if (processed.spanCount > 0) await this.commit(processed);
+    if (processed.spanCount > 0) {
+      const committing = performance.now();
+      await this.commit(processed);
+      stages.commit = performance.now() - committing;
+    }
     progress.ingested = processed;
     const { rejectedSpans, errors } = processed;
     // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)

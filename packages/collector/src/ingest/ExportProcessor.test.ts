@@ -58,4 +58,29 @@ describe('ExportProcessor', () => {
     const ok = await threaded.process({ body: body(7), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
     expect(ok.spanCount + ok.rejectedSpans).toBeGreaterThan(0);
   });
+
+  it("tells where a job spent its time (waiting, processing) and the workers' heap in memory", async () => {
+    const one = new ExportProcessor({ workers: 1, limits, perWorkerInFlight: 1 });
+    try {
+      expect(one.workerHeapBytes).toBe(0);
+      const timings = Array.from({ length: 6 }, () => ({ waitMs: -1, processMs: -1 }));
+      await Promise.all(
+        timings.map((t, i) =>
+          one.process({ body: body(100 + i), encoding: 'proto', projectId: 'p', nowMs: NOW_MS }, t),
+        ),
+      );
+      for (const t of timings) {
+        expect(t.processMs).toBeGreaterThan(0);
+        expect(t.waitMs).toBeGreaterThanOrEqual(0);
+      }
+      // one worker taking one job at a time: the last job queued behind the other five
+      expect(timings[5]!.waitMs).toBeGreaterThanOrEqual(timings.slice(0, 5).reduce((n, t) => n + t.processMs, 0) * 0.9);
+      expect(one.workerHeapBytes).toBeGreaterThan(1 << 20);
+    } finally {
+      await one.close();
+    }
+    const timing = { waitMs: -1, processMs: -1 };
+    await inline.process({ body: body(9), encoding: 'proto', projectId: 'p', nowMs: NOW_MS }, timing);
+    expect(timing.processMs).toBeGreaterThan(0);
+  });
 });

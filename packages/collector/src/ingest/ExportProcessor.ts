@@ -15,9 +15,19 @@ export interface ExportProcessorOptions {
   perWorkerInFlight?: number;
 }
 
+/** Where a job's time went in the processor, ms. */
+export interface ProcessTiming {
+  /** Queued, behind another job in the worker, and the messages to and fro. */
+  waitMs: number;
+  /** On the worker (or inline). */
+  processMs: number;
+}
+
 interface Job {
   id: number;
   job: ExportJob;
+  queuedAt: number;
+  timing: ProcessTiming | undefined;
   resolve: (r: ProcessedExport) => void;
   reject: (err: unknown) => void;
 }
@@ -25,6 +35,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   inFlight: Map<number, Job>;
+  /** The worker's V8 heap in memory as of its latest reply. */
+  heapBytes: number;
 }
 
 /**
@@ -62,22 +74,31 @@ export class ExportProcessor {
     for (let i = 0; i < (opts.workers ?? defaultWorkers()); i++) this.slots.push(this.spawn());
   }
 
-  process(job: ExportJob): Promise<ProcessedExport> {
+  /** Processes one job; `timing`, when given, is filled in with where its time went. */
+  process(job: ExportJob, timing?: ProcessTiming): Promise<ProcessedExport> {
     if (this.closed)
       return Promise.reject(
         new TelltaleError({ code: TelltaleErrorCode.UNAVAILABLE, message: 'collector is shutting down' }),
       );
     if (this.slots.length === 0) {
       try {
-        return Promise.resolve(processExport(job, this.limits));
+        const started = performance.now();
+        const result = processExport(job, this.limits);
+        if (timing !== undefined) timing.processMs = performance.now() - started;
+        return Promise.resolve(result);
       } catch (err) {
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.queue.push({ id: this.nextId++, job, queuedAt: performance.now(), timing, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** The V8 heaps of the worker threads, bytes in memory (as of each worker's latest reply). */
+  get workerHeapBytes(): number {
+    return this.slots.reduce((n, s) => n + s.heapBytes, 0);
   }
 
   async close(): Promise<void> {
@@ -105,11 +126,16 @@ export class ExportProcessor {
   private spawn(): Slot {
     // plain node flags: the worker is compiled JS, whatever conditions the host runs under (vitest resolves `source`)
     const worker = new Worker(workerUrl(), { workerData: { limits: this.limits }, execArgv: [] });
-    const slot: Slot = { worker, inFlight: new Map() };
+    const slot: Slot = { worker, inFlight: new Map(), heapBytes: 0 };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.inFlight.get(reply.id);
       if (job === undefined) return;
       slot.inFlight.delete(reply.id);
+      if (job.timing !== undefined && reply.ok) {
+        job.timing.processMs = reply.ms;
+        job.timing.waitMs = Math.max(0, performance.now() - job.queuedAt - reply.ms);
+      }
+      if (reply.ok) slot.heapBytes = reply.heapBytes;
       if (reply.ok) job.resolve(reply.result);
       else job.reject(new TelltaleError({ code: reply.code, message: reply.message }));
       this.dispatch();

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTelltaleError } from '@telltale/semconv';
 import type { SpanLimits } from '../normalise/spanLimits.js';
@@ -14,8 +15,10 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   let reply: WorkerReply;
   let transfer: ArrayBuffer[] = [];
   try {
+    const started = performance.now();
     const result = processExport(msg.job, limits);
-    reply = { id: msg.id, ok: true, result };
+    const ms = performance.now() - started;
+    reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
     transfer = result.parts
       .map((p) => p.buffer as ArrayBuffer)
       .filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);

@@ -3,5 +3,11 @@ import type { ProcessedExport } from './processExport.js';
 
 /** A worker's answer to one job. */
 export type WorkerReply =
-  | { id: number; ok: true; result: ProcessedExport }
+  | {
+      id: number;
+      ok: true;
+      result: ProcessedExport;
+      /** Time the worker spent on the job, ms. */ ms: number;
+      /** The worker's V8 heap, bytes in memory, after it. */ heapBytes: number;
+    }
   | { id: number; ok: false; code: TelltaleErrorCode; message: string };

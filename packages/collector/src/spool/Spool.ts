@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, truncate, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   pendingEnd,
@@ -15,7 +15,8 @@ import {
   decodeRecordHeader,
   UNVERSIONED_RECORD_VERSION,
 } from './recordFormat.js';
-import { fsyncDir, listSegments, scanSegment, segmentPath, writeAll, type RecordRef } from './segmentFiles.js';
+import { fsyncDir, listSegments, scanSegment, segmentPath, type RecordRef } from './segmentFiles.js';
+import { SpoolIoThread } from './SpoolIoThread.js';
 import { lockSpoolDir } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
@@ -119,7 +120,9 @@ export class Spool {
   private readonly segments: Segment[];
   private drain: DrainCheckpoint;
   private nextSeq: number;
-  private active: { segment: Segment; handle: FileHandle } | undefined;
+  private active: { segment: Segment; fd: number } | undefined;
+  /** Segment writes, fsyncs and creations run on a thread of their own (see SpoolIoThread). */
+  private readonly io = new SpoolIoThread();
   private queue: Append[] = [];
   private writing: Promise<void> | undefined;
   private reservedBytes = 0;
@@ -194,7 +197,12 @@ export class Spool {
       }
       recovery.versions.sort((a, b) => a.version - b.version);
       await fsyncDir(dir);
-      return new Spool({ id, dir, opts, unlock, segments, drain, recovery });
+      const spool = new Spool({ id, dir, opts, unlock, segments, drain, recovery });
+      await spool.io.ready().catch(async (err: unknown) => {
+        await spool.io.stop();
+        throw err;
+      });
+      return spool;
     } catch (err) {
       await unlock();
       throw err;
@@ -399,8 +407,9 @@ export class Spool {
     if (this.closed) return;
     this.closed = true;
     while (this.writing !== undefined) await this.writing;
-    if (this.active !== undefined) await this.active.handle.close();
+    if (this.active !== undefined) await this.io.closeFile(this.active.fd).catch(() => undefined);
     this.active = undefined;
+    await this.io.stop();
     for (const wake of this.dataWaiters.splice(0)) wake();
     await this.unlock();
   }
@@ -411,15 +420,14 @@ export class Spool {
       this.queue = [];
       const bytes = group.reduce((n, a) => n + a.bytes, 0);
       try {
-        const { segment, handle } = await this.activeSegment();
+        const { segment, fd } = await this.activeSegment();
         const start = segment.size;
         try {
-          await writeAll(
-            handle,
+          await this.io.writeDurably(
+            fd,
             group.flatMap((a) => [a.header, ...a.parts]),
             start,
           );
-          await handle.datasync();
         } catch (err) {
           await this.abandonActive(start);
           throw err;
@@ -444,18 +452,18 @@ export class Spool {
     }
   }
 
-  private async activeSegment(): Promise<{ segment: Segment; handle: FileHandle }> {
+  private async activeSegment(): Promise<{ segment: Segment; fd: number }> {
     if (this.active !== undefined && this.active.segment.size < this.segmentBytes) return this.active;
     if (this.active !== undefined) {
       this.active.segment.sealed = true;
-      await this.active.handle.close();
+      const fd = this.active.fd;
       this.active = undefined;
+      await this.io.closeFile(fd);
     }
     const segment: Segment = { seq: this.nextSeq++, size: 0, records: [], sealed: false };
-    const handle = await open(segmentPath(this.dir, segment.seq), 'wx');
-    await fsyncDir(this.dir);
+    const fd = await this.io.create(segmentPath(this.dir, segment.seq), this.dir);
     this.segments.push(segment);
-    this.active = { segment, handle };
+    this.active = { segment, fd };
     return this.active;
   }
 
@@ -465,8 +473,8 @@ export class Spool {
     if (active === undefined) return;
     this.active = undefined;
     active.segment.sealed = true;
-    await active.handle.truncate(validBytes).catch(() => undefined); // if this fails, the next open cuts the tail
-    await active.handle.close().catch(() => undefined);
+    await this.io.truncate(active.fd, validBytes).catch(() => undefined); // if this fails, the next open cuts the tail
+    await this.io.closeFile(active.fd).catch(() => undefined);
   }
 
   private async dropSegment(segment: Segment): Promise<void> {

@@ -1,4 +1,4 @@
-import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeRecordHeader, payloadChecksumHolds } from './recordFormat.js';
 
@@ -61,26 +61,5 @@ export async function fsyncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-/** Vectors per writev call, under every platform's IOV_MAX. */
-const MAX_VECTORS = 512;
-
-/** Writes every byte of `parts` at `position`, continuing after short writes. */
-export async function writeAll(handle: FileHandle, parts: readonly Uint8Array[], position: number): Promise<void> {
-  let queue = parts.filter((p) => p.byteLength > 0);
-  while (queue.length > 0) {
-    const vectors = queue.slice(0, MAX_VECTORS);
-    const want = vectors.reduce((n, p) => n + p.byteLength, 0);
-    const { bytesWritten } = await handle.writev(vectors, position);
-    if (bytesWritten === 0 && want > 0)
-      throw Object.assign(new Error('no bytes written (device full?)'), { code: 'ENOSPC' });
-    position += bytesWritten;
-    let skip = bytesWritten;
-    let i = 0;
-    while (i < queue.length && skip >= queue[i]!.byteLength) skip -= queue[i++]!.byteLength;
-    queue = queue.slice(i);
-    if (skip > 0) queue[0] = queue[0]!.subarray(skip);
   }
 }

@@ -7,3 +7,5 @@ export type { InspectedTable, QuantilesFunction, TableSize, ColumnSize } from '.
 export { runFilterOf } from '../runs/runFilterOf.js';
 export { nanosToDateTime64 } from '../time.js';
 export { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
+export { toSpanInsertRow } from '../spans/spanRow.js';
+export type { SpanInsertRow } from '../spans/spanRow.js';
