@@ -10,7 +10,18 @@ import {
 } from '../normalise/spanLimits.js';
 import { decodeResourceInto, decodeScopeInto, decodeSpan } from '../otlp/protoDecoder.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
-import { WireType, fieldTag, knownFields } from '../otlp/protoWire.js';
+import {
+  REQ_FIELDS,
+  REQ_RESOURCE_SPANS,
+  RS_FIELDS,
+  RS_RESOURCE,
+  RS_SCHEMA_URL,
+  RS_SCOPE_SPANS,
+  SS_FIELDS,
+  SS_SCHEMA_URL,
+  SS_SCOPE,
+  SS_SPANS,
+} from '../otlp/otlpFields.js';
 import type { OtlpResource, OtlpScope } from '../otlp/types.js';
 import { emptyFusedRow, type FusedRow } from './FusedRow.js';
 import { SpanScratch } from './SpanScratch.js';
@@ -24,17 +35,6 @@ import {
   type RowContext,
 } from './writeSpanRow.js';
 
-const { LEN } = WireType;
-const REQ_RESOURCE_SPANS = fieldTag(1, LEN);
-const REQ_FIELDS = knownFields(1);
-const RS_RESOURCE = fieldTag(1, LEN);
-const RS_SCOPE_SPANS = fieldTag(2, LEN);
-const RS_SCHEMA_URL = fieldTag(3, LEN);
-const RS_FIELDS = knownFields(1, 2, 3);
-const SS_SCOPE = fieldTag(1, LEN);
-const SS_SPANS = fieldTag(2, LEN);
-const SS_SCHEMA_URL = fieldTag(3, LEN);
-const SS_FIELDS = knownFields(1, 2, 3);
 const MAX_REPORTED_ERRORS = 5;
 /** 2^32 = 4294 · 10^6 + 967296: milliseconds of a fixed64 nanosecond count from its halves, exactly. */
 const MS_PER_HI = 4294;

@@ -1,7 +1,39 @@
 import { decodeAnyValue } from '../otlp/protoAnyValue.js';
 import { decodeEvent, decodeLink } from '../otlp/protoDecoder.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
-import { WireType, fieldTag, knownFields } from '../otlp/protoWire.js';
+import {
+  AV_ARRAY,
+  AV_BOOL,
+  AV_BYTES,
+  AV_DOUBLE,
+  AV_FIELDS,
+  AV_INT,
+  AV_KVLIST,
+  AV_STRING,
+  KV_FIELDS,
+  KV_KEY,
+  KV_VALUE,
+  SPAN_ATTRIBUTES,
+  SPAN_DROPPED_ATTRIBUTES,
+  SPAN_DROPPED_EVENTS,
+  SPAN_DROPPED_LINKS,
+  SPAN_END,
+  SPAN_EVENTS,
+  SPAN_FIELDS,
+  SPAN_FLAGS,
+  SPAN_KIND,
+  SPAN_LINKS,
+  SPAN_NAME,
+  SPAN_PARENT_SPAN_ID,
+  SPAN_SPAN_ID,
+  SPAN_START,
+  SPAN_STATUS,
+  SPAN_TRACE_ID,
+  SPAN_TRACE_STATE,
+  STATUS_CODE,
+  STATUS_FIELDS,
+  STATUS_MESSAGE,
+} from '../otlp/otlpFields.js';
 import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
 import { keyInfo, type KeyInfo } from './keyInfo.js';
 import { readKeyValueFast, releaseView } from './readKeyValueFast.js';
@@ -16,40 +48,6 @@ import { ValueKind } from './valueKind.js';
  * body until they are written. Every field is read with the same checks, in
  * the same order, as protoDecoder.ts (so anything it refuses, this refuses).
  */
-
-const { VARINT, I64, LEN, I32 } = WireType;
-
-const SPAN_TRACE_ID = fieldTag(1, LEN);
-const SPAN_SPAN_ID = fieldTag(2, LEN);
-const SPAN_TRACE_STATE = fieldTag(3, LEN);
-const SPAN_PARENT_SPAN_ID = fieldTag(4, LEN);
-const SPAN_NAME = fieldTag(5, LEN);
-const SPAN_KIND = fieldTag(6, VARINT);
-const SPAN_START = fieldTag(7, I64);
-const SPAN_END = fieldTag(8, I64);
-const SPAN_ATTRIBUTES = fieldTag(9, LEN);
-const SPAN_DROPPED_ATTRIBUTES = fieldTag(10, VARINT);
-const SPAN_EVENTS = fieldTag(11, LEN);
-const SPAN_DROPPED_EVENTS = fieldTag(12, VARINT);
-const SPAN_LINKS = fieldTag(13, LEN);
-const SPAN_DROPPED_LINKS = fieldTag(14, VARINT);
-const SPAN_STATUS = fieldTag(15, LEN);
-const SPAN_FLAGS = fieldTag(16, I32);
-const SPAN_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-const KV_KEY = fieldTag(1, LEN);
-const KV_VALUE = fieldTag(2, LEN);
-const KV_FIELDS = knownFields(1, 2);
-const AV_STRING = fieldTag(1, LEN);
-const AV_BOOL = fieldTag(2, VARINT);
-const AV_INT = fieldTag(3, VARINT);
-const AV_DOUBLE = fieldTag(4, I64);
-const AV_ARRAY = fieldTag(5, LEN);
-const AV_KVLIST = fieldTag(6, LEN);
-const AV_BYTES = fieldTag(7, LEN);
-const AV_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7);
-const STATUS_MESSAGE = fieldTag(2, LEN);
-const STATUS_CODE = fieldTag(3, VARINT);
-const STATUS_FIELDS = knownFields(2, 3);
 
 const INITIAL = 64;
 

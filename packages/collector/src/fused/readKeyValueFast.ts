@@ -1,16 +1,8 @@
 import type { ProtoReader } from '../otlp/protoReader.js';
-import { WireType, fieldTag } from '../otlp/protoWire.js';
+import { AV_BOOL, AV_DOUBLE, AV_INT, AV_STRING, KV_KEY, KV_VALUE } from '../otlp/otlpFields.js';
 import { keyInfo } from './keyInfo.js';
 import type { SpanScratch } from './SpanScratch.js';
 import { ValueKind } from './valueKind.js';
-
-const { VARINT, I64, LEN } = WireType;
-const KV_KEY = fieldTag(1, LEN);
-const KV_VALUE = fieldTag(2, LEN);
-const AV_STRING = fieldTag(1, LEN);
-const AV_BOOL = fieldTag(2, VARINT);
-const AV_INT = fieldTag(3, VARINT);
-const AV_DOUBLE = fieldTag(4, I64);
 
 let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(8));
 let viewBuf: Uint8Array | undefined;

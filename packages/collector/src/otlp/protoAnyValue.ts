@@ -1,6 +1,20 @@
 import { MAX_ANY_VALUE_DEPTH } from './limits.js';
 import type { ProtoReader } from './protoReader.js';
-import { WireType, fieldTag, knownFields } from './protoWire.js';
+import {
+  AV_ARRAY,
+  AV_BOOL,
+  AV_BYTES,
+  AV_DOUBLE,
+  AV_FIELDS,
+  AV_INT,
+  AV_KVLIST,
+  AV_STRING,
+  KV_FIELDS,
+  KV_KEY,
+  KV_VALUE,
+  LIST_FIELDS,
+  LIST_VALUES,
+} from './otlpFields.js';
 import type { AnyValue, KeyValue } from './types.js';
 
 /*
@@ -10,24 +24,9 @@ import type { AnyValue, KeyValue } from './types.js';
  * MAX_ANY_VALUE_DEPTH so hostile input cannot exhaust the stack.
  */
 
-const { VARINT, I64, LEN } = WireType;
-
-// KeyValue
-const KV_KEY = fieldTag(1, LEN);
-const KV_VALUE = fieldTag(2, LEN);
-const KV_FIELDS = knownFields(1, 2);
 // AnyValue (oneof)
-const AV_STRING = fieldTag(1, LEN);
-const AV_BOOL = fieldTag(2, VARINT);
-const AV_INT = fieldTag(3, VARINT);
-const AV_DOUBLE = fieldTag(4, I64);
-const AV_ARRAY = fieldTag(5, LEN);
-const AV_KVLIST = fieldTag(6, LEN);
-const AV_BYTES = fieldTag(7, LEN);
-const AV_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7);
+
 // ArrayValue and KeyValueList: repeated values = 1
-const LIST_VALUES = fieldTag(1, LEN);
-const LIST_FIELDS = knownFields(1);
 
 /** `depth` counts the AnyValue containers (arrays/kvlists) this KeyValue sits in. */
 export function decodeKeyValue(r: ProtoReader, depth: number): KeyValue {

@@ -1,6 +1,57 @@
 import { decodeKeyValue } from './protoAnyValue.js';
 import { ProtoReader } from './protoReader.js';
-import { WireType, fieldTag, knownFields } from './protoWire.js';
+import {
+  EVENT_ATTRIBUTES,
+  EVENT_DROPPED,
+  EVENT_FIELDS,
+  EVENT_NAME,
+  EVENT_TIME,
+  LINK_ATTRIBUTES,
+  LINK_DROPPED,
+  LINK_FIELDS,
+  LINK_FLAGS,
+  LINK_SPAN_ID,
+  LINK_TRACE_ID,
+  LINK_TRACE_STATE,
+  REQ_FIELDS,
+  REQ_RESOURCE_SPANS,
+  RES_ATTRIBUTES,
+  RES_DROPPED,
+  RES_FIELDS,
+  RS_FIELDS,
+  RS_RESOURCE,
+  RS_SCHEMA_URL,
+  RS_SCOPE_SPANS,
+  SCOPE_ATTRIBUTES,
+  SCOPE_DROPPED,
+  SCOPE_FIELDS,
+  SCOPE_NAME,
+  SCOPE_VERSION,
+  SPAN_ATTRIBUTES,
+  SPAN_DROPPED_ATTRIBUTES,
+  SPAN_DROPPED_EVENTS,
+  SPAN_DROPPED_LINKS,
+  SPAN_END,
+  SPAN_EVENTS,
+  SPAN_FIELDS,
+  SPAN_FLAGS,
+  SPAN_KIND,
+  SPAN_LINKS,
+  SPAN_NAME,
+  SPAN_PARENT_SPAN_ID,
+  SPAN_SPAN_ID,
+  SPAN_START,
+  SPAN_STATUS,
+  SPAN_TRACE_ID,
+  SPAN_TRACE_STATE,
+  SS_FIELDS,
+  SS_SCHEMA_URL,
+  SS_SCOPE,
+  SS_SPANS,
+  STATUS_CODE,
+  STATUS_FIELDS,
+  STATUS_MESSAGE,
+} from './otlpFields.js';
 import type {
   OtlpEvent,
   OtlpLink,
@@ -28,67 +79,8 @@ import type {
  * Attribute values (common.proto) are decoded in protoAnyValue.ts.
  */
 
-const { VARINT, I64, LEN, I32 } = WireType;
-
-// ExportTraceServiceRequest
-const REQ_RESOURCE_SPANS = fieldTag(1, LEN);
-const REQ_FIELDS = knownFields(1);
-// ResourceSpans
-const RS_RESOURCE = fieldTag(1, LEN);
-const RS_SCOPE_SPANS = fieldTag(2, LEN);
-const RS_SCHEMA_URL = fieldTag(3, LEN);
-const RS_FIELDS = knownFields(1, 2, 3);
-// Resource
-const RES_ATTRIBUTES = fieldTag(1, LEN);
-const RES_DROPPED = fieldTag(2, VARINT);
-const RES_FIELDS = knownFields(1, 2);
-// ScopeSpans
-const SS_SCOPE = fieldTag(1, LEN);
-const SS_SPANS = fieldTag(2, LEN);
-const SS_SCHEMA_URL = fieldTag(3, LEN);
-const SS_FIELDS = knownFields(1, 2, 3);
-// InstrumentationScope
-const SCOPE_NAME = fieldTag(1, LEN);
-const SCOPE_VERSION = fieldTag(2, LEN);
-const SCOPE_ATTRIBUTES = fieldTag(3, LEN);
-const SCOPE_DROPPED = fieldTag(4, VARINT);
-const SCOPE_FIELDS = knownFields(1, 2, 3, 4);
-// Span
-const SPAN_TRACE_ID = fieldTag(1, LEN);
-const SPAN_SPAN_ID = fieldTag(2, LEN);
-const SPAN_TRACE_STATE = fieldTag(3, LEN);
-const SPAN_PARENT_SPAN_ID = fieldTag(4, LEN);
-const SPAN_NAME = fieldTag(5, LEN);
-const SPAN_KIND = fieldTag(6, VARINT);
-const SPAN_START = fieldTag(7, I64);
-const SPAN_END = fieldTag(8, I64);
-const SPAN_ATTRIBUTES = fieldTag(9, LEN);
-const SPAN_DROPPED_ATTRIBUTES = fieldTag(10, VARINT);
-const SPAN_EVENTS = fieldTag(11, LEN);
-const SPAN_DROPPED_EVENTS = fieldTag(12, VARINT);
-const SPAN_LINKS = fieldTag(13, LEN);
-const SPAN_DROPPED_LINKS = fieldTag(14, VARINT);
-const SPAN_STATUS = fieldTag(15, LEN);
-const SPAN_FLAGS = fieldTag(16, I32);
-const SPAN_FIELDS = knownFields(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-// Span.Event
-const EVENT_TIME = fieldTag(1, I64);
-const EVENT_NAME = fieldTag(2, LEN);
-const EVENT_ATTRIBUTES = fieldTag(3, LEN);
-const EVENT_DROPPED = fieldTag(4, VARINT);
-const EVENT_FIELDS = knownFields(1, 2, 3, 4);
-// Span.Link
-const LINK_TRACE_ID = fieldTag(1, LEN);
-const LINK_SPAN_ID = fieldTag(2, LEN);
-const LINK_TRACE_STATE = fieldTag(3, LEN);
-const LINK_ATTRIBUTES = fieldTag(4, LEN);
-const LINK_DROPPED = fieldTag(5, VARINT);
-const LINK_FLAGS = fieldTag(6, I32);
-const LINK_FIELDS = knownFields(1, 2, 3, 4, 5, 6);
 // Status (field 1 is reserved)
-const STATUS_MESSAGE = fieldTag(2, LEN);
-const STATUS_CODE = fieldTag(3, VARINT);
-const STATUS_FIELDS = knownFields(2, 3);
+
 /**
  * Decodes an OTLP/protobuf ExportTraceServiceRequest body.
  * @throws OtlpDecodeError on malformed input, with the byte offset.
