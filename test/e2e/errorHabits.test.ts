@@ -22,6 +22,7 @@ const ALLOWED: Readonly<Record<string, { count: number; why: string }>> = {
     why: 'invariant: callers pass bounded sizes, weights and versions',
   },
   'packages/collector/src/ingest/ingestWorker.ts': { count: 1, why: 'invariant: the module only runs as a worker' },
+  'packages/collector/src/spool/spoolIoWorker.ts': { count: 1, why: 'invariant: the module only runs as a worker' },
   'packages/store/src/internal/storeRunners.ts': { count: 1, why: 'invariant: only Stores register a runner' },
   'packages/store/src/testing/StoreInspector.ts': { count: 3, why: "tests' reads: a bad argument fails the test" },
   'packages/store/src/sql/sqlParts.ts': { count: 1, why: 'invariant: the shape of a fixed SQL template' },

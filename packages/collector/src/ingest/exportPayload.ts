@@ -137,14 +137,18 @@ type ContentWireV2 = Omit<SpanContentRecord, 'startTimeUnixNano'> & { startTimeU
 export function convertV2Payload(payload: Buffer): Buffer {
   const s = sectionsOf(payload);
   if (s.content.length === 0) return payload;
-  let wire: ContentWireV2[];
+  const malformed = (): TelltaleError => corrupt('spool payload version 2 has malformed content');
+  let wire: unknown;
   try {
-    wire = JSON.parse(s.content.toString('utf8')) as ContentWireV2[];
-    if (!Array.isArray(wire)) throw new TypeError('not a list');
+    wire = JSON.parse(s.content.toString('utf8'));
   } catch {
-    throw corrupt('spool payload version 2 has malformed content');
+    throw malformed();
   }
-  const records = wire.map((c): SpanContentRecord => ({ ...c, startTimeUnixNano: BigInt(c.startTimeUnixNano) }));
+  if (!Array.isArray(wire)) throw malformed();
+  const records = (wire as ContentWireV2[]).map((c): SpanContentRecord => ({
+    ...c,
+    startTimeUnixNano: BigInt(c.startTimeUnixNano),
+  }));
   return Buffer.concat(payloadParts(s.projectId, s.runIds, encodeContentRecordBatch(records), s.message));
 }
 
