@@ -7,35 +7,37 @@ import type { SpanRecord } from '../../spans/SpanRecord.js';
  * holds them (`duration_ns` is end − start; `session_id` the first non-empty
  * of SESSION_ID_SOURCES, as migration 0007 materialises it).
  */
-export interface FactSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  name: string;
-  serviceName: string;
-  isRunRoot: boolean;
-  stepKind: string;
-  stepName: string;
-  attempt: number;
-  toolName: string;
-  toolArgsHash: string;
-  stateHash: string;
-  outputHash: string;
-  sideEffect: boolean;
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  costUsd: number | null;
+export type FactSpan = Pick<
+  SpanRecord,
+  | 'traceId'
+  | 'spanId'
+  | 'parentSpanId'
+  | 'name'
+  | 'serviceName'
+  | 'isRunRoot'
+  | 'stepKind'
+  | 'stepName'
+  | 'attempt'
+  | 'toolName'
+  | 'toolArgsHash'
+  | 'stateHash'
+  | 'outputHash'
+  | 'sideEffect'
+  | 'model'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'cachedInputTokens'
+  | 'costUsd'
+  | 'statusCode'
+  | 'errorType'
+  | 'runOutcome'
+> & {
   startNs: bigint;
   endNs: bigint;
-  statusCode: number;
-  errorType: string;
-  runOutcome: string;
   sessionId: string;
   /** The span key (spanOrder `keyOfSpan`), computed the first time a finalisation needs it. */
   spanKey: bigint | undefined;
-}
+};
 
 /** The fact columns of a span record (strings shared, not copied). */
 export function factSpanOf(s: SpanRecord): FactSpan {
