@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { agentPayloads, SPANS_PER_REQUEST } from './agentPayloads.js';
 import { PayloadPool } from './PayloadPool.js';
 import { renderIngestReport } from './renderIngestReport.js';
+import { runIngestRounds } from './ingestRounds.js';
 import { ingestBenchOptions, runIngestBench, SERVER_CLI, STORE_CHILD } from './runIngestBench.js';
 
 describe('the ingest bench payloads', () => {
@@ -101,6 +102,21 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     // the llm spans' gen_ai.choice events are message events: one (empty) content row each
     expect(report.stored.content.rows).toBe(report.load.ackedContentSpans);
     expect(report.stored.content.spanRowsWithContent).toBe(0);
+  });
+
+  it('judges latency on an open-loop round offered a share of the sustained rate', { timeout: 300_000 }, async () => {
+    const opts = ingestBenchOptions({ smoke: true, latencyShare: 0.5, ceilingRows: 0 });
+    const report = await runIngestRounds({ ...opts, command: 'vitest smoke' });
+    const open = report.openLoop;
+    if (open === undefined) throw new Error('no open-loop round');
+    expect(open.offeredSpansPerS).toBeCloseTo(0.5 * report.sustainedSpansPerS, 6);
+    expect(open.ackedSpansPerS).toBeGreaterThan(0);
+    expect(open.correct).toBe(true);
+    expect(report.correct).toBe(true);
+    const p50 = report.targets.find((t) => t.name.startsWith('acknowledgement p50'));
+    expect(p50?.name).toContain('open loop');
+    expect(p50?.value).toBe(`${open.latencyMs.p50.toFixed(0)} ms`);
+    expect(renderIngestReport(report)).toContain('Acknowledgement latency under an offered load');
   });
 
   it(

@@ -21,6 +21,8 @@ const USAGE = `usage: node test/bench/dist/ingestBench.js [options]   (npm run b
   --concurrency N      requests in flight (default 48; --smoke: 8)
   --offered-rate N     open loop: requests arrive at N spans/s on average (Poisson), whatever the answers, and
                        latency counts from each arrival; without it, closed loop (--concurrency in flight)
+  --latency-share F    after the closed-loop rounds, one open-loop round (≤ 60 s) offered F × the median
+                       sustained rate, whose latency the targets judge (default 0.8; 0: none; --smoke: 0)
   --templates N        distinct template requests made with the OTel SDK (default 64)
   --content-bytes N    ~N bytes of content (gen_ai.input.messages + gen_ai.output.messages) on every llm span (default 0)
   --compare-content N  alternate lean rounds and rounds with --content-bytes N, --rounds of each, no ceiling;
@@ -79,6 +81,9 @@ function parseArgs(argv: readonly string[]): {
         break;
       case '--offered-rate':
         opts.offeredSpansPerS = Math.max(1, num(i++, arg));
+        break;
+      case '--latency-share':
+        opts.latencyShare = num(i++, arg);
         break;
       case '--templates':
         opts.templates = Math.max(1, num(i++, arg));

@@ -1,4 +1,10 @@
-import { ingestTargets, runIngestBench, type IngestBenchOptions, type IngestReport } from './runIngestBench.js';
+import {
+  ingestTargets,
+  runIngestBench,
+  type IngestBenchOptions,
+  type IngestReport,
+  type OpenLoopSummary,
+} from './runIngestBench.js';
 
 /** The round with the median sustained rate (the lower middle one of an even count). */
 export function medianRound<T extends { sustainedSpansPerS: number }>(rounds: readonly T[]): T {
@@ -13,7 +19,9 @@ export function medianRound<T extends { sustainedSpansPerS: number }>(rounds: re
  * data directory, and reports the round with the median sustained rate — the
  * machine is shared, and single runs minutes apart differ by a third. The
  * ceiling is measured once, after the last round, and judged against the
- * median round.
+ * median round. Then, unless `latencyShare` is 0, one open-loop round offered
+ * that share of the median sustained rate measures the acknowledgement
+ * latency: a closed loop's latency is its in-flight count over its rate.
  */
 export async function runIngestRounds(opts: IngestBenchOptions & { command: string }): Promise<IngestReport> {
   const reports: IngestReport[] = [];
@@ -24,13 +32,18 @@ export async function runIngestRounds(opts: IngestBenchOptions & { command: stri
   }
   const median = medianRound(reports);
   const ceiling = reports.at(-1)?.ceiling;
+  const openLoop =
+    opts.latencyShare > 0 && opts.offeredSpansPerS === undefined
+      ? await openLoopRound(opts, opts.latencyShare * median.sustainedSpansPerS)
+      : undefined;
   const report: IngestReport = {
     ...median,
     measuredAt: new Date().toISOString(),
     ceiling,
     ratio: ceiling === undefined ? Number.NaN : median.sustainedSpansPerS / ceiling.rowsPerS,
     // every round must have stored exactly what it acknowledged, not just the median one
-    correct: reports.every((r) => r.correct),
+    correct: reports.every((r) => r.correct) && (openLoop?.correct ?? true),
+    ...(openLoop === undefined ? {} : { openLoop }),
     rounds: reports.map((r) => ({
       sustainedSpansPerS: r.sustainedSpansPerS,
       ackedSpansPerS: r.ackedSpansPerS,
@@ -42,4 +55,27 @@ export async function runIngestRounds(opts: IngestBenchOptions & { command: stri
   };
   report.targets = ingestTargets(report);
   return report;
+}
+
+/** One open-loop round (at most 60 s, no ceiling) at `offeredSpansPerS`. */
+async function openLoopRound(
+  opts: IngestBenchOptions & { command: string },
+  offeredSpansPerS: number,
+): Promise<OpenLoopSummary> {
+  opts.log(`open-loop latency round: ${Math.round(offeredSpansPerS)} spans/s offered`);
+  const r = await runIngestBench({
+    ...opts,
+    offeredSpansPerS,
+    seconds: Math.min(opts.seconds, 60),
+    ceilingRows: 0,
+  });
+  return {
+    share: opts.latencyShare,
+    offeredSpansPerS,
+    ackedSpansPerS: r.ackedSpansPerS,
+    latencyMs: r.latencyMs,
+    stagesMs: r.stagesMs,
+    peakRssMiB: r.server.peakRssMiB,
+    correct: r.correct,
+  };
 }

@@ -23,6 +23,7 @@ export function renderIngestReport(r: IngestReport): string {
     `- **Load**: ${loadShape(r)} over keep-alive loopback connections from the bench process (${r.clientCores.toFixed(2)} cores of client CPU during the window); ${o.warmupSeconds} s warm-up, then ${o.seconds} s timed. Server: \`telltale start --log-level warn${o.ingestWorkers === undefined ? '' : ` --ingest-workers ${o.ingestWorkers}`}${o.serverArgs.length > 0 ? ` ${o.serverArgs.join(' ')}` : ''}\`${o.serverNodeArgs.length > 0 ? ` under \`node ${o.serverNodeArgs.join(' ')}\`` : ''}, spool fsync on (always).`,
     `- **Acknowledged per second** since the load began (warm-up included): ${r.load.ackTimeline.map((n) => `${Math.round(n / 1000)}k`).join(' ')}${r.first503S === undefined ? '' : `; first 503 after ${r.first503S.toFixed(1)} s`}.`,
     `- **Acknowledged**: ${int(r.load.windowAckedSpans)} spans in ${o.seconds} s (${int(r.load.windowAckedRequests)} requests) = **${int(r.ackedSpansPerS)} spans/s**; latency per request p50 **${r.latencyMs.p50.toFixed(0)} ms**, p99 **${r.latencyMs.p99.toFixed(0)} ms** (max ${r.latencyMs.max.toFixed(0)} ms); 503s (retried after 50 ms): ${int(r.load.windowRetries503)} in the window, ${int(r.load.retries503)} in all${r.load.abandoned503 > 0 ? `, ${int(r.load.abandoned503)} requests still refused 20 s after the window (given up)` : ''}; other failures: ${r.load.otherFailures.length === 0 ? 'none' : r.load.otherFailures.map((f) => `${f.count}× ${f.status}`).join(', ')}.`,
+    ...openLoopLines(r),
     `- **Where a request's time goes** on the server (mean ms per accepted request in the window): ${r.stagesMs.length === 0 ? 'not measured' : r.stagesMs.map((x) => `${x.stage} ${x.meanMs.toFixed(1)}`).join(', ')}; the rest of the client's latency is the connection and the answer.`,
     `- **Server process**: peak RSS **${r.server.peakRssMiB.toFixed(0)} MiB** (VmHWM; sampled at most ${r.server.peakAnonMiB.toFixed(0)} MiB anonymous — Node's and the engine's heaps — and ${r.server.peakFileMiB.toFixed(0)} MiB file-backed, chiefly the engine's mapped library); CPU ${r.server.cpuCores.toFixed(2)} cores during the window (${r.server.threadCores
       .slice(0, 8)
@@ -47,6 +48,16 @@ export function renderIngestReport(r: IngestReport): string {
           .join('; ')}.`,
   ];
   return lines.join('\n');
+}
+
+/** The open-loop latency round, when one ran (runIngestRounds). */
+function openLoopLines(r: IngestReport): string[] {
+  const o = r.openLoop;
+  if (o === undefined) return [];
+  const stages = o.stagesMs.map((x) => `${x.stage} ${x.meanMs.toFixed(1)}`).join(', ');
+  return [
+    `- **Acknowledgement latency under an offered load** (the closed loop's latency above is its ${r.options.concurrency} requests in flight over its rate, Little's law): one more round, against a fresh server, with requests arriving at **${int(o.offeredSpansPerS)} spans/s** (${(o.share * 100).toFixed(0)}% of the sustained rate; Poisson arrivals, whatever the answers; latency from each arrival; ${Math.min(r.options.seconds, 60)} s timed): ${int(o.ackedSpansPerS)} spans/s acknowledged, p50 **${o.latencyMs.p50.toFixed(0)} ms**, p99 **${o.latencyMs.p99.toFixed(0)} ms** (max ${o.latencyMs.max.toFixed(0)} ms); mean ms per request ${stages === '' ? 'not measured' : stages}; peak RSS ${o.peakRssMiB.toFixed(0)} MiB; ${o.correct ? 'stored = acknowledged' : '**MISMATCH**'}.`,
+  ];
 }
 
 /** Which round the figures come from. */

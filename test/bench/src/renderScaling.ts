@@ -18,7 +18,7 @@ export function renderScaling(r: ScalingReport): string {
   const ratioHead = `${mSpans(last.spans)} / ${mSpans(first.spans)} (merged, CPU)`;
   const lines = [
     `Scaling of the overview queries — ${r.date.slice(0, 10)}, \`${r.command}\`, median of ${r.iterations} after a warm-up: wall ms (CPU ms of the process, every thread, in brackets).`,
-    `Sizes: ${sizes.map((s) => `${s.runs.toLocaleString('en')} runs of the bench preset = ${mSpans(s.totalSpans)} spans, of which the measured project (the largest) has ${mSpans(s.spans)}`).join('; ')}. Columns are by the project's spans, all in the window (the overview filter).`,
+    `Sizes: ${sizes.map((s) => `${s.runs.toLocaleString('en')} runs of the bench preset = ${mSpans(s.totalSpans)} spans, of which the measured project (the largest) has ${mSpans(s.spans)}`).join('; ')}. Columns are by the project's spans, all in the window (the overview filter: the dashboard's kind of window, on whole minutes).`,
     `Spans = the measured project's spans, all in the window. "live": parts as inserted (background merges only, run facts finalised); "merged": after OPTIMIZE FINAL of spans, span_rollup_1m and the facts tables. Rollup-backed rows are marked ●; targets: < ${SCALING_TARGET_MS} ms at the largest size, rollup-backed ratio ≤ ${SCALING_MAX_RATIO}.`,
     '',
     `| query | ${head.join(' | ')} | ${ratioHead} |`,

@@ -44,6 +44,11 @@ export interface IngestBenchOptions {
   rounds: number;
   /** Keep the server's data directory (and print where it is). */
   keepData: boolean;
+  /**
+   * After closed-loop rounds, one open-loop round offered this share of the
+   * median round's sustained rate, for the acknowledgement latency (0: none).
+   */
+  latencyShare: number;
   log: (line: string) => void;
 }
 
@@ -67,6 +72,7 @@ export function ingestBenchOptions(partial: Partial<IngestBenchOptions> = {}): I
     batchRows: smoke ? 20_000 : DEFAULT_DRAIN_BATCH_SPANS,
     rounds: smoke ? 1 : 3,
     keepData: false,
+    latencyShare: smoke ? 0 : 0.8,
     log: () => undefined,
     ...partial,
     smoke,
@@ -79,6 +85,17 @@ export interface RoundSummary {
   ackedSpansPerS: number;
   storedSpansPerS: number;
   serverCpuUsPerSpan: number;
+  peakRssMiB: number;
+  correct: boolean;
+}
+
+/** The open-loop latency round: what was offered, what was acknowledged, and how fast. */
+export interface OpenLoopSummary {
+  share: number;
+  offeredSpansPerS: number;
+  ackedSpansPerS: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  stagesMs: IngestReport['stagesMs'];
   peakRssMiB: number;
   correct: boolean;
 }
@@ -143,6 +160,8 @@ export interface IngestReport {
   ceiling: CeilingResult | undefined;
   /** Every round's rates when several were run (runIngestRounds); this report is the median one. */
   rounds?: RoundSummary[];
+  /** The open-loop round at `latencyShare` of the sustained rate (runIngestRounds), whose latency the targets judge. */
+  openLoop?: OpenLoopSummary;
   ratio: number;
   targets: Target[];
 }
@@ -151,7 +170,11 @@ export interface IngestReport {
 export function ingestTargets(r: IngestReport): Target[] {
   const { sustainedSpansPerS, ceiling, ratio, stored, load, correct } = r;
   // memory must stay under the bar in every round, not only the median one
-  const peakRssMiB = Math.max(r.server.peakRssMiB, ...(r.rounds ?? []).map((x) => x.peakRssMiB));
+  const peakRssMiB = Math.max(
+    r.server.peakRssMiB,
+    ...(r.rounds ?? []).map((x) => x.peakRssMiB),
+    r.openLoop?.peakRssMiB ?? 0,
+  );
   return [
     {
       name: 'sustained spans/s (acknowledged and stored in the window)',
@@ -203,27 +226,37 @@ function ceilingTargets(c: CeilingResult, ratio: number): Target[] {
   ];
 }
 
-/** Acknowledgement latency; under a closed loop it is the in-flight count over the rate (Little's law), so the load shape is named. */
+/**
+ * Acknowledgement latency. Under a closed loop it is the in-flight count over
+ * the rate (Little's law), so when an open-loop round ran, its latency is
+ * judged; the load shape is named either way.
+ */
 function latencyTargets(r: IngestReport): Target[] {
+  const open = r.openLoop;
   const shape =
-    r.options.offeredSpansPerS === undefined
-      ? `closed loop, ${r.options.concurrency} in flight`
-      : `open loop, ${Math.round(r.options.offeredSpansPerS).toLocaleString('en-US')} spans/s offered`;
+    open !== undefined
+      ? `open loop, ${int(open.offeredSpansPerS)} spans/s offered = ${(open.share * 100).toFixed(0)}% of the sustained rate`
+      : r.options.offeredSpansPerS === undefined
+        ? `closed loop, ${r.options.concurrency} in flight`
+        : `open loop, ${int(r.options.offeredSpansPerS)} spans/s offered`;
+  const latency = open?.latencyMs ?? r.latencyMs;
   return [
     {
       name: `acknowledgement p50 (${shape})`,
-      value: `${r.latencyMs.p50.toFixed(0)} ms`,
+      value: `${latency.p50.toFixed(0)} ms`,
       target: '≤ 50 ms',
-      met: r.latencyMs.p50 <= 50,
+      met: latency.p50 <= 50,
     },
     {
       name: `acknowledgement p99 (${shape})`,
-      value: `${r.latencyMs.p99.toFixed(0)} ms`,
+      value: `${latency.p99.toFixed(0)} ms`,
       target: '≤ 250 ms',
-      met: r.latencyMs.p99 <= 250,
+      met: latency.p99 <= 250,
     },
   ];
 }
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolvePromise, reject) => {

@@ -98,7 +98,7 @@ export async function runScaling(opts: {
       opts.log(
         `${runs} runs: project ${project.projectId} ${project.spans} spans, loaded in ${(loadMs / 1000).toFixed(0)} s`,
       );
-      const filter = { projectId: project.projectId, fromUnixNano: spec.startNs, toUnixNano: spec.endNs + 1n };
+      const filter = { projectId: project.projectId, ...dashboardWindow(spec.startNs, spec.endNs) };
       const sample = await inspector.sampleCompletedRun(project.projectId);
       if (sample === undefined) throw new Error('no completed run');
       const analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
@@ -128,4 +128,19 @@ export async function runScaling(opts: {
     }
   }
   return { date: new Date().toISOString(), command: opts.command, iterations: opts.iterations, rollupCases, sizes };
+}
+
+const NS_PER_MINUTE = 60_000_000_000n;
+
+/**
+ * The window the dashboard asks for around [startNs, endNs]: on whole
+ * minutes (its presets end at the next whole minute), so the rollup serves
+ * all of it; a window with partial minutes at its edges also reads the
+ * spans of those minutes.
+ */
+export function dashboardWindow(startNs: bigint, endNs: bigint): { fromUnixNano: bigint; toUnixNano: bigint } {
+  return {
+    fromUnixNano: startNs - (startNs % NS_PER_MINUTE),
+    toUnixNano: (endNs / NS_PER_MINUTE + 1n) * NS_PER_MINUTE,
+  };
 }

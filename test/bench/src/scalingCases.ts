@@ -5,6 +5,9 @@ import { benchCases } from './benchCases.js';
 /** Groupings the per-minute rollup holds (step spans by step name, tool, model). */
 const ROLLUP_GROUPS = ['step', 'tool', 'model'] as const;
 
+/** 30 s: how far into its first and last minute the edged window starts and ends. */
+const EDGE_NS = 30_000_000_000n;
+
 /** One overview query of the scaling table, and whether the rollup serves it. */
 export interface ScalingCase {
   name: string;
@@ -33,8 +36,16 @@ export function scalingCases(ctx: BenchContext): ScalingCase[] {
       run: () => analytics.latencySeries(filter, { groupBy: 'step', precision: 'sketch' }),
     },
   ];
+  // an API caller's window with partial minutes at both ends (the dashboard's are whole minutes): those minutes come from the spans
+  const edged = { ...filter, fromUnixNano: filter.fromUnixNano + EDGE_NS, toUnixNano: filter.toUnixNano - EDGE_NS };
+  const edges: ScalingCase = {
+    name: 'costBreakdown(step), partial-minute edges',
+    rollup: false,
+    run: () => analytics.costBreakdown(edged, { groupBy: 'step' }),
+  };
   return [
     ...overview.map((c) => ({ name: c.name, rollup: c.name.startsWith('costBreakdown('), run: c.ours })),
     ...sketch,
+    edges,
   ];
 }

@@ -77,8 +77,10 @@ export class LoopAnalytics {
       ...(opts.orderBy === undefined ? {} : { orderBy: opts.orderBy }),
       ...(medians === undefined ? {} : { medians }),
     });
-    const runIds = [...new Set(page.detections.map((d) => d.runId))];
-    const steps = runIds.length === 0 ? [] : await this.store.metrics.loopSteps({ ...filter, runIds }, prices);
+    const steps =
+      page.detections.length === 0
+        ? []
+        : await this.store.metrics.loopSteps(pageRunsFilter(filter, page.detections), prices);
     return loopReport(page, steps, t, { limit, offset });
   }
 
@@ -128,4 +130,20 @@ export class LoopAnalytics {
     const { prices, t, medians } = await this.context(filter, opts);
     return this.store.metrics.runCauses(filter, prices, t, medians);
   }
+}
+
+/**
+ * The filter of a page's runs' steps: their ids, and the window from the
+ * earliest of their starts (a run starts with its earliest span), so the
+ * spans read are those of the hours the page's runs lie in, not the whole
+ * window's.
+ */
+function pageRunsFilter(filter: AnalyticsFilter, detections: readonly StoreRows.LoopDetectionRow[]): AnalyticsFilter {
+  let fromUnixNano = filter.toUnixNano;
+  for (const d of detections) {
+    const start = BigInt(d.runStartUnixNano);
+    if (start < fromUnixNano) fromUnixNano = start;
+  }
+  if (fromUnixNano < filter.fromUnixNano) fromUnixNano = filter.fromUnixNano;
+  return { ...filter, runIds: [...new Set(detections.map((d) => d.runId))], fromUnixNano };
 }
