@@ -39,8 +39,9 @@ export interface LoopPageOptions {
 }
 
 function pageSql(order: LoopOrder, chain: string): string {
-  // det_rows is read twice (the page, the totals); rows of runs without
-  // loops (code 0) keep the run count.
+  // det_rows is read twice (the page, the totals); it holds the runs that
+  // loop (run_loops may hold the others too, without detections), and the
+  // scoped runs give the run count.
   return `${chain},
 det_rows AS (
     SELECT
@@ -49,7 +50,7 @@ det_rows AS (
         det.4 AS count, det.5 AS anchor_ns, leftPad(lower(hex(det.6)), 16, '0') AS anchor_span_id, det.7 AS w,
         arraySum(x -> x.3, w) AS wasted_ns, arraySum(x -> x.4, w) AS wasted_cost
     FROM run_loops
-    LEFT ARRAY JOIN dets AS det
+    ARRAY JOIN dets AS det
 ),
 run_totals_by_kind AS (
     SELECT
@@ -76,11 +77,17 @@ FROM
 )
 UNION ALL
 SELECT
-    if(per_run, 'overall', 'kind'), '', '', '', '', '', if(per_run, '', kind), '', 0, '', '', sum(wasted_ns), sum(wasted_cost),
-    false, 0, 0, count(), countIf(detections > 0), sum(detections), sum(listed)
+    'kind', '', '', '', '', '', kind, '', 0, '', '', sum(wasted_ns), sum(wasted_cost),
+    false, 0, 0, toUInt64(0), countIf(detections > 0), sum(detections), sum(listed)
 FROM run_totals_by_kind
-WHERE per_run OR detections > 0
-GROUP BY per_run, kind`;
+WHERE NOT per_run AND detections > 0
+GROUP BY kind
+UNION ALL
+SELECT
+    'overall', '', '', '', '', '', '', '', 0, '', '', sum(wasted_ns), sum(wasted_cost),
+    false, 0, 0, (SELECT count() FROM scoped_runs), countIf(detections > 0), sum(detections), sum(listed)
+FROM run_totals_by_kind
+WHERE per_run`;
 }
 
 interface PageRow {

@@ -148,6 +148,12 @@ describe('loop queries', () => {
     expect(page.runs).toBe(13);
   });
 
+  it('counts the runs of a page with no looping run, and lists none', async () => {
+    const clean = { ...filter, runIds: ['valid-broken', 'pp2', 'b1'] };
+    const page = await store.metrics.loopPage(clean, EMPTY_PRICE_TABLE, T, { limit: 10, offset: 0 });
+    expect([page.runs, page.total, page.detections.length, page.overall.runsFlagged]).toEqual([3, 0, 0, 0]);
+  });
+
   it('totals per kind count runs once and wasted spans once', async () => {
     const page = await store.metrics.loopPage(filter, EMPTY_PRICE_TABLE, T, { limit: 1, offset: 0 });
     const round = (t: {

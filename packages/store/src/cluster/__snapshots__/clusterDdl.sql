@@ -466,3 +466,6 @@ SELECT project_id, step_kind, step_name, tool_name, model, toStartOfMinute(start
 FROM spans_local
 WHERE step_kind NOT IN ('', 'run')
 GROUP BY project_id, step_kind, step_name, tool_name, model, minute;
+
+-- 0012 run_steps_small_blocks
+ALTER TABLE run_steps_local ON CLUSTER telltale MODIFY SETTING min_compress_block_size = 4096, max_compress_block_size = 16384;
