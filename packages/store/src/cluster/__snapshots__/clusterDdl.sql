@@ -466,3 +466,8 @@ SELECT project_id, step_kind, step_name, tool_name, model, toStartOfMinute(start
 FROM spans_local
 WHERE step_kind NOT IN ('', 'run')
 GROUP BY project_id, step_kind, step_name, tool_name, model, minute;
+
+-- 0012 span_content_writes
+ALTER TABLE span_content ON CLUSTER telltale MODIFY COLUMN input String CODEC(ZSTD(1)), MODIFY COLUMN output String CODEC(ZSTD(1));
+
+ALTER TABLE span_content ON CLUSTER telltale MODIFY SETTING merge_selector_base = 20;
