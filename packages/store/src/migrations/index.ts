@@ -10,6 +10,7 @@ import { m0008TraceRuns } from './0008_trace_runs.js';
 import { m0009LiveAlertEvents } from './0009_live_alert_events.js';
 import { m0010SpanContent } from './0010_span_content.js';
 import { m0011SpanRollups } from './0011_span_rollups.js';
+import { m0012SpanContentWrites } from './0012_span_content_writes.js';
 import { m0013RunStepsSmallBlocks } from './0013_run_steps_small_blocks.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
@@ -25,5 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0009LiveAlertEvents,
   m0010SpanContent,
   m0011SpanRollups,
+  m0012SpanContentWrites,
   m0013RunStepsSmallBlocks,
 ];

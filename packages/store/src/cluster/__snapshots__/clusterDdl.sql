@@ -467,5 +467,10 @@ FROM spans_local
 WHERE step_kind NOT IN ('', 'run')
 GROUP BY project_id, step_kind, step_name, tool_name, model, minute;
 
--- 0012 run_steps_small_blocks
+-- 0012 span_content_writes
+ALTER TABLE span_content ON CLUSTER telltale MODIFY COLUMN input String CODEC(ZSTD(1)), MODIFY COLUMN output String CODEC(ZSTD(1));
+
+ALTER TABLE span_content ON CLUSTER telltale MODIFY SETTING merge_selector_base = 20;
+
+-- 0013 run_steps_small_blocks
 ALTER TABLE run_steps_local ON CLUSTER telltale MODIFY SETTING min_compress_block_size = 4096, max_compress_block_size = 16384;
