@@ -1,6 +1,6 @@
 import type { ProtoReader } from '../otlp/protoReader.js';
 import { AV_BOOL, AV_DOUBLE, AV_INT, AV_STRING, KV_KEY, KV_VALUE } from '../otlp/otlpFields.js';
-import { keyInfo } from './keyInfo.js';
+import { keyInfoAt } from './keyInfo.js';
 import type { SpanScratch } from './SpanScratch.js';
 import { ValueKind } from './valueKind.js';
 
@@ -65,9 +65,9 @@ export function readKeyValueFast(r: ProtoReader, s: SpanScratch, i: number): boo
     s.kinds[i] = ValueKind.double;
   } else return false;
   s.objs[i] = undefined;
-  const key = r.stringAt(keyAt, keyLen);
-  s.keys[i] = key;
-  s.infos[i] = keyInfo(key);
+  s.keyStarts[i] = keyAt;
+  s.keyLens[i] = keyLen;
+  s.infos[i] = keyInfoAt(r, keyAt, keyLen);
   s.attributes = i + 1;
   r.pos = kvEnd;
   return true;

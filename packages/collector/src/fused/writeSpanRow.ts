@@ -8,7 +8,8 @@ import { deriveColumns, emptyDerivedColumns } from '../normalise/deriveColumns.j
 import { limitItems, type LimitCounts, type SpanLimits } from '../normalise/spanLimits.js';
 import type { FusedRow } from './FusedRow.js';
 import type { SpanScratch } from './SpanScratch.js';
-import { fieldValue, validUtf8, writeAttributes } from './writeAttributes.js';
+import { validUtf8 } from './validUtf8.js';
+import { fieldValue, writeAttributes } from './writeAttributes.js';
 
 /** What a span carries of content, and so which path it takes. */
 export const ContentKind = {
@@ -127,9 +128,10 @@ export function writeSpanRow(
 
   cols.beginRow();
   cols.projectId.push(ctx.projectId);
-  cols.traceId.push(traceId);
-  cols.spanId.push(spanId);
-  cols.parentSpanId.push(parentSpanId);
+  cols.traceId.pushHex(buf, s.traceIdAt, 16);
+  cols.spanId.pushHex(buf, s.spanIdAt, 8);
+  if (parentSpanId === '') cols.parentSpanId.push('');
+  else cols.parentSpanId.pushHex(buf, s.parentSpanIdAt, 8);
   pushText(cols.traceState, r, s.traceStateAt, s.traceStateLen);
   cols.isRunRoot.push(d.isRunRoot);
   cols.serviceName.push(ctx.serviceName);

@@ -39,6 +39,18 @@ export class Utf8MapColumn {
     this.values.pushBytes(src, start, end);
     this.entries++;
   }
+  /** An entry whose key is bytes [start, end) of `src`, known to be valid UTF-8; its value follows (`values.push…`). */
+  keyBytes(src: Uint8Array, start: number, end: number): Utf8Column {
+    this.keys.pushBytes(src, start, end);
+    this.entries++;
+    return this.values;
+  }
+  /** An entry whose key is `key`; its value follows (`values.push…`). */
+  key(key: string): Utf8Column {
+    this.keys.push(key);
+    this.entries++;
+    return this.values;
+  }
   endRow(): void {
     this.offsets.push(this.entries);
   }

@@ -58,6 +58,13 @@ function capacity(current: number, need: number): number {
   return size;
 }
 
+/** Lowercase hex digits (as bytes), two per byte value. */
+const HEX_DIGITS = new Uint8Array(512);
+for (let i = 0; i < 256; i++) {
+  HEX_DIGITS[2 * i] = '0123456789abcdef'.charCodeAt(i >> 4);
+  HEX_DIGITS[2 * i + 1] = '0123456789abcdef'.charCodeAt(i & 15);
+}
+
 /** Variable-length UTF-8 strings: int32 offsets and one data buffer. */
 export class Utf8Column {
   private offsets = new Int32Array(1024);
@@ -65,10 +72,21 @@ export class Utf8Column {
   private data = allocData(1 << 16);
   private count = 0;
   private end = 0;
+  /** The string `push` wrote last, and the count after it: a value pushed again right away is copied as bytes. */
+  private last = '';
+  private lastCount = -1;
 
   reset(): void {
     this.count = 0;
     this.end = 0;
+    this.last = '';
+    this.lastCount = -1;
+  }
+
+  private growData(need: number): void {
+    const next = allocData(capacity(this.data.length, need));
+    this.data.copy(next, 0, 0, this.end);
+    this.data = next;
   }
 
   private growOffsets(need: number): void {
@@ -81,6 +99,19 @@ export class Utf8Column {
   push(s: string): void {
     const n = s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    if (s === this.last && this.lastCount === this.count) {
+      // the same value as the row before (a request's project, service, scope): copy its bytes
+      const from = this.offsets[this.count - 1]!;
+      const bytes = this.end - from;
+      if (this.end + bytes > this.data.length) this.growData(this.end + bytes);
+      const data = this.data;
+      const pos = this.end;
+      for (let i = 0; i < bytes; i++) data[pos + i] = data[from + i]!;
+      this.end = pos + bytes;
+      this.offsets[++this.count] = pos + bytes;
+      this.lastCount = this.count;
+      return;
+    }
     let pos = this.end;
     if (pos + 3 * n > this.data.length) {
       const next = allocData(capacity(this.data.length, pos + 3 * n));
@@ -102,6 +133,46 @@ export class Utf8Column {
     }
     this.end = pos;
     this.offsets[++this.count] = pos;
+    this.last = s;
+    this.lastCount = this.count;
+  }
+
+  /**
+   * Appends bytes [start, end) of `src` as one value if they are all ASCII
+   * (and so valid UTF-8); otherwise appends nothing and returns false.
+   */
+  pushAscii(src: Uint8Array, start: number, end: number): boolean {
+    const n = end - start;
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    const pos = this.end;
+    if (pos + n > this.data.length) this.growData(pos + n);
+    const data = this.data;
+    let high = 0;
+    for (let i = 0; i < n; i++) {
+      const b = src[start + i]!;
+      high |= b;
+      data[pos + i] = b;
+    }
+    if (high >= 0x80) return false;
+    this.end = pos + n;
+    this.offsets[++this.count] = pos + n;
+    return true;
+  }
+
+  /** Appends the lowercase hex of `size` bytes of `src` at `at` (trace and span ids). */
+  pushHex(src: Uint8Array, at: number, size: number): void {
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    const pos = this.end;
+    if (pos + 2 * size > this.data.length) this.growData(pos + 2 * size);
+    const data = this.data;
+    const digits = HEX_DIGITS;
+    for (let i = 0; i < size; i++) {
+      const b = 2 * src[at + i]!;
+      data[pos + 2 * i] = digits[b]!;
+      data[pos + 2 * i + 1] = digits[b + 1]!;
+    }
+    this.end = pos + 2 * size;
+    this.offsets[++this.count] = pos + 2 * size;
   }
 
   /**
@@ -145,6 +216,7 @@ export class Utf8Column {
   truncate(count: number): void {
     this.count = count;
     this.end = this.offsets[count]!;
+    this.lastCount = -1;
   }
 
   /** How many values the column holds. */
@@ -182,6 +254,7 @@ export class Utf8Column {
   /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
   trim(maxBytes: number): void {
     if (this.data.length > maxBytes) this.data = allocData(1 << 16);
+    this.lastCount = -1;
   }
 }
 
