@@ -35,8 +35,8 @@ import {
   STATUS_MESSAGE,
 } from '../otlp/otlpFields.js';
 import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
-import { keyInfoAt, type KeyInfo } from './keyInfo.js';
-import { readKeyValueFast, releaseView } from './readKeyValueFast.js';
+import { isKeyAt, keyInfoAt, type KeyInfo } from './keyInfo.js';
+import { readKeyValueFast, releaseView, viewOf } from './readKeyValueFast.js';
 import { ValueKind } from './valueKind.js';
 
 /*
@@ -79,6 +79,8 @@ export class SpanScratch {
   attributes = 0;
   /** What each key means (its KeyInfo, by its bytes), looked up as it is read. */
   readonly infos: KeyInfo[] = [];
+  /** The first key of the last span read (the likely first key of the next). */
+  private first: KeyInfo | undefined;
   /** Where each key's bytes lie in the body. */
   keyStarts = new Int32Array(INITIAL);
   keyLens = new Int32Array(INITIAL);
@@ -216,6 +218,21 @@ export class SpanScratch {
     this.nums = nums;
   }
 
+  /**
+   * The KeyInfo of attribute `i`'s key, at bytes [start, start + len):
+   * spans of a request tend to list the same keys in the same order, so the
+   * key that followed the previous one last time is compared first, then
+   * the table is asked.
+   */
+  keyInfo(r: ProtoReader, start: number, len: number, i: number): KeyInfo {
+    const predicted = i === 0 ? this.first : this.infos[i - 1]!.next;
+    if (predicted !== undefined && isKeyAt(predicted, r.buf, viewOf(r.buf), start, len)) return predicted;
+    const info = keyInfoAt(r, start, len);
+    if (i === 0) this.first = info;
+    else this.infos[i - 1]!.next = info;
+    return info;
+  }
+
   /** Lets go of the last request's body and objects. */
   release(): void {
     releaseView();
@@ -252,7 +269,7 @@ export class SpanScratch {
     r.leave(parent);
     this.keyStarts[i] = keyAt;
     this.keyLens[i] = keyLen;
-    this.infos[i] = keyInfoAt(r, keyAt, keyLen);
+    this.infos[i] = this.keyInfo(r, keyAt, keyLen, i);
     this.attributes = i + 1;
   }
 

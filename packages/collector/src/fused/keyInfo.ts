@@ -18,10 +18,24 @@ export interface KeyInfo {
   hash: number;
   /** Keeps its place in a JS object: no leading digit (array-index keys move first), not `__proto__`. */
   ordered: boolean;
+  /** Its bytes (empty for a name given as text), and as little-endian 32-bit words for a quick compare. */
+  bytes: Uint8Array;
+  words: Uint32Array;
+  /** The name that followed it in the last span that had it: what the next attribute most likely is. */
+  next: KeyInfo | undefined;
 }
 
-/** A KeyInfo for a name given as text. */
-export function keyInfoOf(key: string, utf8: boolean): KeyInfo {
+const NO_BYTES = new Uint8Array(0);
+
+/** A copy of bytes [start, start + len) in an ArrayBuffer of its own (so its words are aligned). */
+function copyOf(buf: Uint8Array, start: number, len: number): Uint8Array {
+  const copy = new Uint8Array(len);
+  copy.set(buf.subarray(start, start + len));
+  return copy;
+}
+
+/** A KeyInfo for a name given as text (and as bytes, when given). */
+export function keyInfoOf(key: string, utf8: boolean, bytes: Uint8Array = NO_BYTES): KeyInfo {
   let hash = 0x811c9dc5 ^ key.length;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   const c = key.length === 0 ? 0 : key.charCodeAt(0);
@@ -32,7 +46,21 @@ export function keyInfoOf(key: string, utf8: boolean): KeyInfo {
     utf8,
     hash: hash ^ (hash >>> 15),
     ordered: !(c >= 48 && c <= 57) && key !== '__proto__',
+    bytes,
+    words: new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2),
+    next: undefined,
   };
+}
+
+/** Whether bytes [start, start + len) of `buf` (`view` over it) are `info`'s name. */
+export function isKeyAt(info: KeyInfo, buf: Uint8Array, view: DataView, start: number, len: number): boolean {
+  const bytes = info.bytes;
+  if (bytes.length !== len) return false;
+  const words = info.words;
+  const n = words.length;
+  for (let k = 0; k < n; k++) if (view.getUint32(start + 4 * k, true) !== words[k]) return false;
+  for (let k = 4 * n; k < len; k++) if (buf[start + k] !== bytes[k]) return false;
+  return true;
 }
 
 /** Names up to this many bytes are kept in the table. */
@@ -60,7 +88,8 @@ class KeyTable {
 
   get(r: ProtoReader, start: number, len: number): KeyInfo {
     const buf = r.buf;
-    if (len > MAX_KEY_BYTES) return keyInfoOf(r.stringAt(start, len), validUtf8(buf, start, len));
+    if (len > MAX_KEY_BYTES)
+      return keyInfoOf(r.stringAt(start, len), validUtf8(buf, start, len), copyOf(buf, start, len));
     // FNV-1a over the length and at most the first and last 8 bytes: bounded work; the full compare decides
     let h = Math.imul(0x811c9dc5 ^ len, 0x01000193);
     const end = start + len;
@@ -80,7 +109,7 @@ class KeyTable {
       }
       slot = (slot + 1) & (SLOTS - 1);
     }
-    const info = keyInfoOf(r.stringAt(start, len), validUtf8(buf, start, len));
+    const info = keyInfoOf(r.stringAt(start, len), validUtf8(buf, start, len), copyOf(buf, start, len));
     if (this.count >= MAX_ENTRIES) {
       this.clear();
       slot = (h ^ (h >>> 15)) & (SLOTS - 1);
