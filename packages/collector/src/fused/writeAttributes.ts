@@ -16,6 +16,7 @@ import {
 } from '../normalise/spanLimits.js';
 import type { KeyInfo } from './keyInfo.js';
 import { KeyListCheck } from './KeyListCheck.js';
+import { viewOf } from './readKeyValueFast.js';
 import type { SpanScratch } from './SpanScratch.js';
 import { validUtf8 } from './validUtf8.js';
 import { ValueKind } from './valueKind.js';
@@ -24,11 +25,9 @@ import { ValueKind } from './valueKind.js';
 const MAX_CHECKED = 128;
 const keyCheck = new KeyListCheck();
 
-/** Starts an entry of `map` with attribute `i`'s key (copied from the body when valid UTF-8); gives the values column. */
-function entryKey(map: Utf8MapColumn, buf: Uint8Array, s: SpanScratch, i: number, info: KeyInfo): Utf8Column {
-  if (!info.utf8) return map.key(info.key);
-  const start = s.keyStarts[i]!;
-  return map.keyBytes(buf, start, start + s.keyLens[i]!);
+/** Starts an entry of `map` with a key (its bytes copied when valid UTF-8); gives the values column. */
+function entryKey(map: Utf8MapColumn, info: KeyInfo): Utf8Column {
+  return info.utf8 ? map.keyBytes(info.bytes) : map.key(info.key);
 }
 
 /** Attribute `i` of the span as the object path has it (before the limits). */
@@ -112,6 +111,7 @@ export function writeAttributes(
   const map = cols.attributes;
   const types = cols.attributeTypes;
   const buf = r.buf;
+  const view = viewOf(buf);
   const max = limits.maxValueBytes;
   for (let i = 0; i < kept; i++) {
     const info = infos[i]!;
@@ -119,8 +119,8 @@ export function writeAttributes(
       case ValueKind.string: {
         const start = s.starts[i]!;
         const len = s.lens[i]!;
-        const values = entryKey(map, buf, s, i, info);
-        if (len <= max && values.pushAscii(buf, start, start + len)) break;
+        const values = entryKey(map, info);
+        if (len <= max && values.pushAscii(buf, view, start, start + len)) break;
         if (validUtf8(buf, start, len)) {
           let end = start + len;
           if (len > max) {
@@ -138,29 +138,29 @@ export function writeAttributes(
         break;
       }
       case ValueKind.bool:
-        entryKey(map, buf, s, i, info).push(s.nums[i] === 1 ? 'true' : 'false');
-        entryKey(types, buf, s, i, info).push('bool');
+        entryKey(map, info).push(s.nums[i] === 1 ? 'true' : 'false');
+        entryKey(types, info).push('bool');
         break;
       case ValueKind.int: {
         const big = s.objs[i];
-        entryKey(map, buf, s, i, info).push(typeof big === 'bigint' ? big.toString() : String(s.nums[i]));
-        entryKey(types, buf, s, i, info).push('int');
+        entryKey(map, info).push(typeof big === 'bigint' ? big.toString() : String(s.nums[i]));
+        entryKey(types, info).push('int');
         break;
       }
       case ValueKind.double:
-        entryKey(map, buf, s, i, info).push(String(s.nums[i]));
-        entryKey(types, buf, s, i, info).push('double');
+        entryKey(map, info).push(String(s.nums[i]));
+        entryKey(types, info).push('double');
         break;
       case ValueKind.object: {
         const v = limitValue(s.objs[i] ?? null, limits, counts);
-        entryKey(map, buf, s, i, info).push(attributeText(v));
+        entryKey(map, info).push(attributeText(v));
         const type = attributeType(v);
-        if (type !== undefined) entryKey(types, buf, s, i, info).push(type);
+        if (type !== undefined) entryKey(types, info).push(type);
         break;
       }
       default:
-        entryKey(map, buf, s, i, info).push('');
-        entryKey(types, buf, s, i, info).push('empty');
+        entryKey(map, info).push('');
+        entryKey(types, info).push('empty');
     }
   }
   map.endRow();

@@ -127,14 +127,14 @@ export function writeSpanRow(
   const d = deriveColumns(derived, fields, traceId, s.name, parentSpanId, s.statusCode, events);
 
   cols.beginRow();
-  cols.projectId.push(ctx.projectId);
+  cols.projectId.pushSame(ctx.projectId);
   cols.traceId.pushHex(buf, s.traceIdAt, 16);
   cols.spanId.pushHex(buf, s.spanIdAt, 8);
   if (parentSpanId === '') cols.parentSpanId.push('');
   else cols.parentSpanId.pushHex(buf, s.parentSpanIdAt, 8);
   pushText(cols.traceState, r, s.traceStateAt, s.traceStateLen);
   cols.isRunRoot.push(d.isRunRoot);
-  cols.serviceName.push(ctx.serviceName);
+  cols.serviceName.pushSame(ctx.serviceName);
   cols.name.push(s.name);
   cols.spanKind.push(s.kind);
   cols.stepKind.push(d.stepKind);
@@ -155,8 +155,8 @@ export function writeSpanRow(
   cols.runOutcome.push(d.runOutcome);
   writeAttributes(cols, r, s, kept, limits, counts);
   cols.addResourceAttributes(ctx.resource as Parameters<SpanColumns['addResourceAttributes']>[0]);
-  cols.scopeName.push(ctx.scopeName);
-  cols.scopeVersion.push(ctx.scopeVersion);
+  cols.scopeName.pushSame(ctx.scopeName);
+  cols.scopeVersion.pushSame(ctx.scopeVersion);
   cols.addEvents(events);
   cols.addLinks(links);
   cols.droppedAttributesCount.push(s.droppedAttributes + droppedAttributes);

@@ -39,9 +39,9 @@ export class Utf8MapColumn {
     this.values.pushBytes(src, start, end);
     this.entries++;
   }
-  /** An entry whose key is bytes [start, end) of `src`, known to be valid UTF-8; its value follows (`values.push…`). */
-  keyBytes(src: Uint8Array, start: number, end: number): Utf8Column {
-    this.keys.pushBytes(src, start, end);
+  /** An entry whose key is `bytes`, known to be valid UTF-8; its value follows (`values.push…`). */
+  keyBytes(bytes: Uint8Array): Utf8Column {
+    this.keys.pushAll(bytes);
     this.entries++;
     return this.values;
   }

@@ -49,6 +49,10 @@ function allocData(size: number): NodeBuffer {
   return Buffer.allocUnsafe(size) as NodeBuffer;
 }
 
+function viewOf(data: Uint8Array): DataView {
+  return new DataView(data.buffer, data.byteOffset, data.byteLength);
+}
+
 /** Strings shorter than this are copied by a JS loop while ASCII; a native call costs more than it saves. */
 const NATIVE_FROM = 32;
 
@@ -58,21 +62,23 @@ function capacity(current: number, need: number): number {
   return size;
 }
 
-/** Lowercase hex digits (as bytes), two per byte value. */
-const HEX_DIGITS = new Uint8Array(512);
-for (let i = 0; i < 256; i++) {
-  HEX_DIGITS[2 * i] = '0123456789abcdef'.charCodeAt(i >> 4);
-  HEX_DIGITS[2 * i + 1] = '0123456789abcdef'.charCodeAt(i & 15);
-}
+/** Lowercase hex of each byte value as two digit bytes, read as one little-endian uint16. */
+const HEX_PAIRS = new Uint16Array(256);
+for (let i = 0; i < 256; i++)
+  HEX_PAIRS[i] = '0123456789abcdef'.charCodeAt(i >> 4) | ('0123456789abcdef'.charCodeAt(i & 15) << 8);
+
+/** Masks the high bit of each byte of a 32-bit word (as an int32). */
+const HIGH_BITS = 0x80808080 | 0;
 
 /** Variable-length UTF-8 strings: int32 offsets and one data buffer. */
 export class Utf8Column {
   private offsets = new Int32Array(1024);
   private offsetBytes = bytesOf(this.offsets);
   private data = allocData(1 << 16);
+  private view = viewOf(this.data);
   private count = 0;
   private end = 0;
-  /** The string `push` wrote last, and the count after it: a value pushed again right away is copied as bytes. */
+  /** The string `pushSame` wrote last, and the count after it. */
   private last = '';
   private lastCount = -1;
 
@@ -87,6 +93,7 @@ export class Utf8Column {
     const next = allocData(capacity(this.data.length, need));
     this.data.copy(next, 0, 0, this.end);
     this.data = next;
+    this.view = viewOf(next);
   }
 
   private growOffsets(need: number): void {
@@ -99,25 +106,8 @@ export class Utf8Column {
   push(s: string): void {
     const n = s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
-    if (s === this.last && this.lastCount === this.count) {
-      // the same value as the row before (a request's project, service, scope): copy its bytes
-      const from = this.offsets[this.count - 1]!;
-      const bytes = this.end - from;
-      if (this.end + bytes > this.data.length) this.growData(this.end + bytes);
-      const data = this.data;
-      const pos = this.end;
-      for (let i = 0; i < bytes; i++) data[pos + i] = data[from + i]!;
-      this.end = pos + bytes;
-      this.offsets[++this.count] = pos + bytes;
-      this.lastCount = this.count;
-      return;
-    }
     let pos = this.end;
-    if (pos + 3 * n > this.data.length) {
-      const next = allocData(capacity(this.data.length, pos + 3 * n));
-      this.data.copy(next, 0, 0, pos);
-      this.data = next;
-    }
+    if (pos + 3 * n > this.data.length) this.growData(pos + 3 * n);
     const data = this.data;
     if (n < NATIVE_FROM) {
       // bail out to the native writer on the first non-ASCII unit
@@ -133,30 +123,69 @@ export class Utf8Column {
     }
     this.end = pos;
     this.offsets[++this.count] = pos;
-    this.last = s;
+  }
+
+  /**
+   * `push`, for a value that is often the same string as the row before's (a
+   * request's project, service, scope): then its bytes are copied.
+   */
+  pushSame(s: string): void {
+    if (s !== this.last || this.lastCount !== this.count) {
+      this.push(s);
+      this.last = s;
+      this.lastCount = this.count;
+      return;
+    }
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    const from = this.offsets[this.count - 1]!;
+    const pos = this.end;
+    const n = pos - from;
+    if (pos + n > this.data.length) this.growData(pos + n);
+    this.data.copyWithin(pos, from, pos);
+    this.end = pos + n;
+    this.offsets[++this.count] = pos + n;
     this.lastCount = this.count;
   }
 
   /**
-   * Appends bytes [start, end) of `src` as one value if they are all ASCII
-   * (and so valid UTF-8); otherwise appends nothing and returns false.
+   * Appends bytes [start, end) of `src` (`srcView` a DataView over it) as one
+   * value if they are all ASCII (and so valid UTF-8); otherwise appends
+   * nothing and returns false.
    */
-  pushAscii(src: Uint8Array, start: number, end: number): boolean {
+  pushAscii(src: Uint8Array, srcView: DataView, start: number, end: number): boolean {
     const n = end - start;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
     if (pos + n > this.data.length) this.growData(pos + n);
     const data = this.data;
+    const view = this.view;
     let high = 0;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const w = srcView.getInt32(start + i, true);
+      high |= w;
+      view.setInt32(pos + i, w, true);
+    }
+    for (; i < n; i++) {
       const b = src[start + i]!;
       high |= b;
       data[pos + i] = b;
     }
-    if (high >= 0x80) return false;
+    if ((high & HIGH_BITS) !== 0) return false;
     this.end = pos + n;
     this.offsets[++this.count] = pos + n;
     return true;
+  }
+
+  /** Appends `bytes` as one value, unchecked: the caller knows them to be valid UTF-8. */
+  pushAll(bytes: Uint8Array): void {
+    const n = bytes.length;
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    const pos = this.end;
+    if (pos + n > this.data.length) this.growData(pos + n);
+    this.data.set(bytes, pos);
+    this.end = pos + n;
+    this.offsets[++this.count] = pos + n;
   }
 
   /** Appends the lowercase hex of `size` bytes of `src` at `at` (trace and span ids). */
@@ -164,13 +193,8 @@ export class Utf8Column {
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
     if (pos + 2 * size > this.data.length) this.growData(pos + 2 * size);
-    const data = this.data;
-    const digits = HEX_DIGITS;
-    for (let i = 0; i < size; i++) {
-      const b = 2 * src[at + i]!;
-      data[pos + 2 * i] = digits[b]!;
-      data[pos + 2 * i + 1] = digits[b + 1]!;
-    }
+    const view = this.view;
+    for (let i = 0; i < size; i++) view.setUint16(pos + 2 * i, HEX_PAIRS[src[at + i]!]!, true);
     this.end = pos + 2 * size;
     this.offsets[++this.count] = pos + 2 * size;
   }
@@ -184,11 +208,7 @@ export class Utf8Column {
     const n = end - start;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
-    if (pos + n > this.data.length) {
-      const next = allocData(capacity(this.data.length, pos + n));
-      this.data.copy(next, 0, 0, pos);
-      this.data = next;
-    }
+    if (pos + n > this.data.length) this.growData(pos + n);
     const data = this.data;
     if (n < NATIVE_FROM) for (let i = 0; i < n; i++) data[pos + i] = src[start + i]!;
     else data.set(src.subarray(start, end), pos);
@@ -202,11 +222,7 @@ export class Utf8Column {
     for (const s of parts) n += s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     let pos = this.end;
-    if (pos + 3 * n > this.data.length) {
-      const next = allocData(capacity(this.data.length, pos + 3 * n));
-      this.data.copy(next, 0, 0, pos);
-      this.data = next;
-    }
+    if (pos + 3 * n > this.data.length) this.growData(pos + 3 * n);
     for (const s of parts) pos += this.data.utf8Write(s, pos);
     this.end = pos;
     this.offsets[++this.count] = pos;
@@ -232,11 +248,7 @@ export class Utf8Column {
     const start = offsets[from]!;
     const bytes = offsets[to]! - start;
     const end = this.end;
-    if (end + bytes > this.data.length) {
-      const next = allocData(capacity(this.data.length, end + bytes));
-      this.data.copy(next, 0, 0, end);
-      this.data = next;
-    }
+    if (end + bytes > this.data.length) this.growData(end + bytes);
     this.data.copyWithin(end, start, start + bytes);
     const shift = end - start;
     for (let i = 1; i <= n; i++) offsets[this.count + i] = offsets[from + i]! + shift;
@@ -253,7 +265,10 @@ export class Utf8Column {
 
   /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
   trim(maxBytes: number): void {
-    if (this.data.length > maxBytes) this.data = allocData(1 << 16);
+    if (this.data.length > maxBytes) {
+      this.data = allocData(1 << 16);
+      this.view = viewOf(this.data);
+    }
     this.lastCount = -1;
   }
 }
