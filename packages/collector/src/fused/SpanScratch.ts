@@ -221,15 +221,31 @@ export class SpanScratch {
   /**
    * The KeyInfo of attribute `i`'s key, at bytes [start, start + len):
    * spans of a request tend to list the same keys in the same order, so the
-   * key that followed the previous one last time is compared first, then
+   * two keys that followed the previous one lately are compared first, then
    * the table is asked.
    */
   keyInfo(r: ProtoReader, start: number, len: number, i: number): KeyInfo {
-    const predicted = i === 0 ? this.first : this.infos[i - 1]!.next;
-    if (predicted !== undefined && isKeyAt(predicted, r.buf, viewOf(r.buf), start, len)) return predicted;
+    const buf = r.buf;
+    const view = viewOf(buf);
+    if (i === 0) {
+      const first = this.first;
+      if (first !== undefined && isKeyAt(first, buf, view, start, len)) return first;
+      return (this.first = keyInfoAt(r, start, len));
+    }
+    const prev = this.infos[i - 1]!;
+    const next = prev.next;
+    if (next !== undefined) {
+      if (isKeyAt(next, buf, view, start, len)) return next;
+      const next2 = prev.next2;
+      if (next2 !== undefined && isKeyAt(next2, buf, view, start, len)) {
+        prev.next2 = next;
+        prev.next = next2;
+        return next2;
+      }
+    }
     const info = keyInfoAt(r, start, len);
-    if (i === 0) this.first = info;
-    else this.infos[i - 1]!.next = info;
+    prev.next2 = next;
+    prev.next = info;
     return info;
   }
 

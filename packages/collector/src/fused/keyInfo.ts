@@ -21,8 +21,9 @@ export interface KeyInfo {
   /** Its bytes (empty for a name given as text), and as little-endian 32-bit words for a quick compare. */
   bytes: Uint8Array;
   words: Uint32Array;
-  /** The name that followed it in the last span that had it: what the next attribute most likely is. */
+  /** The names that followed it in the last spans that had it, latest first: what the next attribute likely is. */
   next: KeyInfo | undefined;
+  next2: KeyInfo | undefined;
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -49,6 +50,7 @@ export function keyInfoOf(key: string, utf8: boolean, bytes: Uint8Array = NO_BYT
     bytes,
     words: new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2),
     next: undefined,
+    next2: undefined,
   };
 }
 

@@ -27,7 +27,7 @@ const keyCheck = new KeyListCheck();
 
 /** Starts an entry of `map` with a key (its bytes copied when valid UTF-8); gives the values column. */
 function entryKey(map: Utf8MapColumn, info: KeyInfo): Utf8Column {
-  return info.utf8 ? map.keyBytes(info.bytes) : map.key(info.key);
+  return info.utf8 ? map.keyBytes(info.bytes, info.words) : map.key(info.key);
 }
 
 /** Attribute `i` of the span as the object path has it (before the limits). */
@@ -143,7 +143,8 @@ export function writeAttributes(
         break;
       case ValueKind.int: {
         const big = s.objs[i];
-        entryKey(map, info).push(typeof big === 'bigint' ? big.toString() : String(s.nums[i]));
+        if (typeof big === 'bigint') entryKey(map, info).push(big.toString());
+        else entryKey(map, info).pushInt(s.nums[i]!);
         entryKey(types, info).push('int');
         break;
       }

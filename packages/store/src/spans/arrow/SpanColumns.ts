@@ -39,9 +39,9 @@ export class Utf8MapColumn {
     this.values.pushBytes(src, start, end);
     this.entries++;
   }
-  /** An entry whose key is `bytes`, known to be valid UTF-8; its value follows (`values.push…`). */
-  keyBytes(bytes: Uint8Array): Utf8Column {
-    this.keys.pushAll(bytes);
+  /** An entry whose key is `bytes` (`words` over them; see Utf8Column.pushWords), valid UTF-8; its value follows. */
+  keyBytes(bytes: Uint8Array, words: Uint32Array): Utf8Column {
+    this.keys.pushWords(bytes, words);
     this.entries++;
     return this.values;
   }

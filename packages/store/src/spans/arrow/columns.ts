@@ -177,15 +177,49 @@ export class Utf8Column {
     return true;
   }
 
-  /** Appends `bytes` as one value, unchecked: the caller knows them to be valid UTF-8. */
-  pushAll(bytes: Uint8Array): void {
+  /**
+   * Appends `bytes` as one value, unchecked: the caller knows them to be
+   * valid UTF-8. `words` are its first bytes as little-endian 32-bit words
+   * (a view of the same memory), copied four bytes at a time.
+   */
+  pushWords(bytes: Uint8Array, words: Uint32Array): void {
     const n = bytes.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
     if (pos + n > this.data.length) this.growData(pos + n);
-    this.data.set(bytes, pos);
+    const view = this.view;
+    const w = words.length;
+    for (let k = 0; k < w; k++) view.setUint32(pos + 4 * k, words[k]!, true);
+    const data = this.data;
+    for (let k = 4 * w; k < n; k++) data[pos + k] = bytes[k]!;
     this.end = pos + n;
     this.offsets[++this.count] = pos + n;
+  }
+
+  /** Appends a safe integer's decimal text (String(n)), without making the string when it fits in an int32. */
+  pushInt(n: number): void {
+    if (n !== (n | 0)) {
+      this.push(String(n));
+      return;
+    }
+    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
+    let pos = this.end;
+    if (pos + 11 > this.data.length) this.growData(pos + 11);
+    const data = this.data;
+    let v = n;
+    if (v < 0) {
+      data[pos++] = 45; // '-'
+      v = -v;
+    }
+    let digits = 1;
+    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
+    for (let k = digits - 1; k >= 0; k--) {
+      data[pos + k] = 48 + (v % 10);
+      v = Math.floor(v / 10);
+    }
+    pos += digits;
+    this.end = pos;
+    this.offsets[++this.count] = pos;
   }
 
   /** Appends the lowercase hex of `size` bytes of `src` at `at` (trace and span ids). */
