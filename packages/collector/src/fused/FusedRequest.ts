@@ -67,7 +67,7 @@ export class FusedRequest {
   private scope: OtlpScope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
   private lastTraceAt = -1;
   private lastTraceId = '';
-  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  private view: DataView = new DataView(new ArrayBuffer(0));
 
   begin(body: Uint8Array, projectId: string, limits: SpanLimits, nowMs: number, keepContent: boolean): void {
     this.encoder.begin();
@@ -271,7 +271,8 @@ export class FusedRequest {
       this.lastTraceId,
       hexAt(buf, s.spanIdAt, 8),
       this.fixed64(s.startAt),
-      this.fixed64(s.endAt),
+      s.endAt,
+      this.view,
       ctx,
       row,
     );

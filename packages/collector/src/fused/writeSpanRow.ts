@@ -102,7 +102,9 @@ export function writeSpanRow(
   traceId: string,
   spanId: string,
   startTimeUnixNano: bigint,
-  endTimeUnixNano: bigint,
+  /** The end time's fixed64, -1 when absent (0). */
+  endAt: number,
+  view: DataView,
   ctx: RowContext,
   row: FusedRow,
 ): void {
@@ -148,7 +150,8 @@ export function writeSpanRow(
   cols.model.push(d.model);
   cols.provider.push(d.provider);
   cols.startTime.push(startTimeUnixNano);
-  cols.endTime.push(endTimeUnixNano);
+  if (endAt < 0) cols.endTime.pushHalves(0, 0);
+  else cols.endTime.pushHalves(view.getUint32(endAt, true), view.getUint32(endAt + 4, true));
   cols.statusCode.push(statusCode);
   pushText(cols.statusMessage, r, s.statusMessageAt, s.statusMessageLen);
   cols.errorType.push(d.errorType);

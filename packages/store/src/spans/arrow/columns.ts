@@ -353,13 +353,12 @@ abstract class FixedColumn<A extends Uint8Array | Uint16Array | Uint32Array | Fl
   reset(): void {
     this.count = 0;
   }
-  protected room(): void {
-    if ((this.count + 1) * this.perRow > this.values.length) {
-      const next = this.make(capacity(this.values.length, (this.count + 1) * this.perRow));
-      (next as Uint8Array).set(this.values as Uint8Array);
-      this.values = next;
-      this.valueBytes = new Uint8Array(next.buffer);
-    }
+  /** Makes room for one more row (each subclass's push checks first: a check here would see every subclass). */
+  protected grow(): void {
+    const next = this.make(capacity(this.values.length, (this.count + 1) * this.perRow));
+    (next as Uint8Array).set(this.values as Uint8Array);
+    this.values = next;
+    this.valueBytes = new Uint8Array(next.buffer);
   }
   protected emitValues(parts: BatchParts): void {
     parts.buffer(this.valueBytes, this.count * this.perRow * this.values.BYTES_PER_ELEMENT);
@@ -376,7 +375,7 @@ export class Uint8Column extends FixedColumn<Uint8Array> {
     super((n) => new Uint8Array(n), 1);
   }
   push(v: number): void {
-    this.room();
+    if (this.count >= this.values.length) this.grow();
     this.values[this.count++] = v;
   }
 }
@@ -386,7 +385,7 @@ export class Uint16Column extends FixedColumn<Uint16Array> {
     super((n) => new Uint16Array(n), 1);
   }
   push(v: number): void {
-    this.room();
+    if (this.count >= this.values.length) this.grow();
     this.values[this.count++] = v;
   }
 }
@@ -396,7 +395,7 @@ export class Uint32Column extends FixedColumn<Uint32Array> {
     super((n) => new Uint32Array(n), 1);
   }
   push(v: number): void {
-    this.room();
+    if (this.count >= this.values.length) this.grow();
     this.values[this.count++] = v;
   }
 }
@@ -409,7 +408,7 @@ export class Uint64Column extends FixedColumn<Uint32Array> {
     super((n) => new Uint32Array(n), 2);
   }
   push(v: number): void {
-    this.room();
+    if (2 * this.count + 2 > this.values.length) this.grow();
     const n = v > 0 ? Math.floor(v) : 0;
     const i = this.count++ * 2;
     this.values[i] = n % TWO_32;
@@ -422,9 +421,18 @@ export class Int64Column extends FixedColumn<BigInt64Array> {
   constructor() {
     super((n) => new BigInt64Array(n), 1);
   }
+  private halves = new Uint32Array(this.values.buffer);
   push(v: bigint): void {
-    this.room();
+    if (this.count >= this.values.length) this.grow();
     this.values[this.count++] = v;
+  }
+  /** An int64 given as its unsigned 32-bit halves (a fixed64 read from a protobuf body), without a bigint. */
+  pushHalves(lo: number, hi: number): void {
+    if (this.count >= this.values.length) this.grow();
+    if (this.halves.buffer !== this.values.buffer) this.halves = new Uint32Array(this.values.buffer);
+    const i = 2 * this.count++;
+    this.halves[i] = lo;
+    this.halves[i + 1] = hi;
   }
 }
 
@@ -472,7 +480,7 @@ export class NullableFloat64Column extends FixedColumn<Float64Array> {
     this.nulls = 0;
   }
   push(v: number | null): void {
-    this.room();
+    if (this.count >= this.values.length) this.grow();
     if (v === null) {
       this.nulls++;
       this.values[this.count++] = 0;
