@@ -106,8 +106,9 @@ export class SpanScratch {
     this.statusCode = 0;
     this.statusMessageAt = 0;
     this.statusMessageLen = 0;
-    this.events.length = 0;
-    this.links.length = 0;
+    // only when not empty: setting the length drops the backing store, which the next push makes again
+    if (this.events.length !== 0) this.events.length = 0;
+    if (this.links.length !== 0) this.links.length = 0;
     this.attributes = 0;
   }
 
