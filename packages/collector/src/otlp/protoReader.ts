@@ -69,7 +69,9 @@ class ShortStrings {
       }
     }
     const s = text.utf8Slice(start, end);
-    this.bytes.set(buf.subarray(start, end), base);
+    // a loop, not set(subarray): no view object per new string
+    const bytes = this.bytes;
+    for (let i = 0; i < len; i++) bytes[base + i] = buf[start + i]!;
     this.lengths[slot] = len;
     this.strings[slot] = s;
     return s;
