@@ -78,15 +78,40 @@ export class Utf8Column {
   private view = viewOf(this.data);
   private count = 0;
   private end = 0;
-  /** The string `pushSame` wrote last, and the count after it. */
+  /** The string `pushSame` wrote last, and the count after it (with `pending` more copies of it not written yet). */
   private last = '';
   private lastCount = -1;
+  private pending = 0;
 
   reset(): void {
     this.count = 0;
     this.end = 0;
     this.last = '';
     this.lastCount = -1;
+    this.pending = 0;
+  }
+
+  /** Writes the copies of the last value that `pushSame` only counted (every other method first does). */
+  private flush(): void {
+    const k = this.pending;
+    this.pending = 0;
+    if (this.count + k + 1 > this.offsets.length) this.growOffsets(this.count + k + 1);
+    const offsets = this.offsets;
+    const from = offsets[this.count - 1]!;
+    const n = this.end - from;
+    if (this.end + k * n > this.data.length) this.growData(this.end + k * n);
+    // doubling copies: one native copy per power of two
+    const stop = this.end + k * n;
+    let end = this.end;
+    while (end < stop) {
+      const len = Math.min(end - from, stop - end);
+      this.data.copyWithin(end, from, from + len);
+      end += len;
+    }
+    for (let i = 1; i <= k; i++) offsets[this.count + i] = this.end + i * n;
+    this.count += k;
+    this.end = stop;
+    this.lastCount = this.count;
   }
 
   private growData(need: number): void {
@@ -104,6 +129,7 @@ export class Utf8Column {
   }
 
   push(s: string): void {
+    if (this.pending !== 0) this.flush();
     const n = s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     let pos = this.end;
@@ -127,23 +153,17 @@ export class Utf8Column {
 
   /**
    * `push`, for a value that is often the same string as the row before's (a
-   * request's project, service, scope): then its bytes are copied.
+   * request's project, service, scope): then it is only counted, and its
+   * copies are written together by the next other call.
    */
   pushSame(s: string): void {
-    if (s !== this.last || this.lastCount !== this.count) {
-      this.push(s);
-      this.last = s;
-      this.lastCount = this.count;
+    if (s === this.last && this.lastCount === this.count && this.count > 0) {
+      this.pending++;
       return;
     }
-    if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
-    const from = this.offsets[this.count - 1]!;
-    const pos = this.end;
-    const n = pos - from;
-    if (pos + n > this.data.length) this.growData(pos + n);
-    this.data.copyWithin(pos, from, pos);
-    this.end = pos + n;
-    this.offsets[++this.count] = pos + n;
+    if (this.pending !== 0) this.flush();
+    this.push(s);
+    this.last = s;
     this.lastCount = this.count;
   }
 
@@ -153,6 +173,7 @@ export class Utf8Column {
    * nothing and returns false.
    */
   pushAscii(src: Uint8Array, srcView: DataView, start: number, end: number): boolean {
+    if (this.pending !== 0) this.flush();
     const n = end - start;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
@@ -183,6 +204,7 @@ export class Utf8Column {
    * (a view of the same memory), copied four bytes at a time.
    */
   pushWords(bytes: Uint8Array, words: Uint32Array): void {
+    if (this.pending !== 0) this.flush();
     const n = bytes.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
@@ -198,6 +220,7 @@ export class Utf8Column {
 
   /** Appends a safe integer's decimal text (String(n)), without making the string when it fits in an int32. */
   pushInt(n: number): void {
+    if (this.pending !== 0) this.flush();
     if (n !== (n | 0)) {
       this.push(String(n));
       return;
@@ -224,6 +247,7 @@ export class Utf8Column {
 
   /** Appends the lowercase hex of `size` bytes of `src` at `at` (trace and span ids). */
   pushHex(src: Uint8Array, at: number, size: number): void {
+    if (this.pending !== 0) this.flush();
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
     if (pos + 2 * size > this.data.length) this.growData(pos + 2 * size);
@@ -239,6 +263,7 @@ export class Utf8Column {
    * the request body this way, without decoding them).
    */
   pushBytes(src: Uint8Array, start: number, end: number): void {
+    if (this.pending !== 0) this.flush();
     const n = end - start;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     const pos = this.end;
@@ -252,6 +277,7 @@ export class Utf8Column {
 
   /** Appends one value written as the concatenation of `parts` (no joined string is made). */
   pushParts(parts: readonly string[]): void {
+    if (this.pending !== 0) this.flush();
     let n = 0;
     for (const s of parts) n += s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
@@ -264,6 +290,7 @@ export class Utf8Column {
 
   /** Drops the values from index `count` on. */
   truncate(count: number): void {
+    if (this.pending !== 0) this.flush();
     this.count = count;
     this.end = this.offsets[count]!;
     this.lastCount = -1;
@@ -271,11 +298,13 @@ export class Utf8Column {
 
   /** How many values the column holds. */
   get length(): number {
+    if (this.pending !== 0) this.flush();
     return this.count;
   }
 
   /** Appends copies of values [from, to) already in the column: one native copy of their bytes. */
   repeat(from: number, to: number): void {
+    if (this.pending !== 0) this.flush();
     const n = to - from;
     if (this.count + n + 1 > this.offsets.length) this.growOffsets(this.count + n + 1);
     const offsets = this.offsets;
@@ -291,6 +320,7 @@ export class Utf8Column {
   }
 
   emit(parts: BatchParts): void {
+    if (this.pending !== 0) this.flush();
     parts.node(this.count, 0);
     parts.noValidity();
     parts.buffer(this.offsetBytes, 4 * (this.count + 1));
@@ -299,6 +329,7 @@ export class Utf8Column {
 
   /** Drops buffers a huge batch grew, so one 5 MB value does not pin memory. */
   trim(maxBytes: number): void {
+    if (this.pending !== 0) this.flush();
     if (this.data.length > maxBytes) {
       this.data = allocData(1 << 16);
       this.view = viewOf(this.data);
