@@ -80,6 +80,25 @@ export interface RowContext {
   counts: LimitCounts;
 }
 
+/** The last parent id made (its 8 bytes as two words): siblings come one after another. */
+let parentFirst = 0;
+let parentSecond = 0;
+let parentText = '';
+
+/** The hex of the parent id at `at` ('' when absent or all zero), made again only when it differs from the last. */
+function parentIdAt(buf: Uint8Array, view: DataView, at: number): string {
+  if (at < 0) return '';
+  const first = view.getInt32(at, true);
+  const second = view.getInt32(at + 4, true);
+  if (first === 0 && second === 0) return '';
+  if (first !== parentFirst || second !== parentSecond || parentText === '') {
+    parentFirst = first;
+    parentSecond = second;
+    parentText = hexAt(buf, at, 8);
+  }
+  return parentText;
+}
+
 const fields = new SpanFields();
 const derived = emptyDerivedColumns();
 
@@ -124,7 +143,7 @@ export function writeSpanRow(
     const codes = s.infos[i]!.codes;
     if (codes !== undefined) fields.offer(codes, fieldValue(r, s, i, limits.maxValueBytes));
   }
-  const parentSpanId = s.parentSpanIdAt < 0 || zeroAt(buf, s.parentSpanIdAt, 8) ? '' : hexAt(buf, s.parentSpanIdAt, 8);
+  const parentSpanId = parentIdAt(buf, view, s.parentSpanIdAt);
   const statusCode = s.statusCode === 1 || s.statusCode === 2 ? s.statusCode : 0;
   const d = deriveColumns(derived, fields, traceId, s.name, parentSpanId, s.statusCode, events);
 
