@@ -65,9 +65,12 @@ export class FusedRequest {
     counts: emptyLimitCounts(),
   };
   private scope: OtlpScope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
+  /** Where the current resource's scopes and the current scope's spans start (reused lists). */
+  private scopeAt: Int32Array = new Int32Array(16);
+  private spanAt: Int32Array = new Int32Array(1024);
   private lastTraceAt = -1;
   private lastTraceId = '';
-  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  private view: DataView = new DataView(new ArrayBuffer(0));
 
   begin(body: Uint8Array, projectId: string, limits: SpanLimits, nowMs: number, keepContent: boolean): void {
     this.encoder.begin();
@@ -113,7 +116,7 @@ export class FusedRequest {
   /** A ResourceSpans: its resource first (wherever it sits), then its scopes in order. */
   private resourceSpans(r: ProtoReader): void {
     const resource: OtlpResource = { attributes: [], droppedAttributesCount: 0 };
-    const scopes: number[] = [];
+    let scopes = 0;
     const parent = r.enter();
     while (r.pos < r.limit) {
       const tag = r.readTag();
@@ -122,7 +125,7 @@ export class FusedRequest {
           decodeResourceInto(r, resource);
           break;
         case RS_SCOPE_SPANS: {
-          scopes.push(r.pos);
+          this.scopeAt = pushAt(this.scopeAt, scopes++, r.pos);
           const n = r.readLength();
           r.pos += n;
           break;
@@ -139,8 +142,8 @@ export class FusedRequest {
     const ctx = this.ctx;
     ctx.serviceName = serviceNameOf(resource.attributes);
     ctx.resource = limitAttributes(resource.attributes, ctx.limits, ctx.counts).attributes;
-    for (const at of scopes) {
-      r.pos = at;
+    for (let k = 0; k < scopes; k++) {
+      r.pos = this.scopeAt[k]!;
       this.scopeSpans(r);
     }
     r.pos = end;
@@ -149,7 +152,7 @@ export class FusedRequest {
   /** A ScopeSpans: its scope first (wherever it sits), then its spans in order. */
   private scopeSpans(r: ProtoReader): void {
     const scope: OtlpScope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
-    const spans: number[] = [];
+    let spans = 0;
     const parent = r.enter();
     while (r.pos < r.limit) {
       const tag = r.readTag();
@@ -158,7 +161,7 @@ export class FusedRequest {
           decodeScopeInto(r, scope);
           break;
         case SS_SPANS: {
-          spans.push(r.pos);
+          this.spanAt = pushAt(this.spanAt, spans++, r.pos);
           const n = r.readLength();
           r.pos += n;
           break;
@@ -175,8 +178,8 @@ export class FusedRequest {
     this.scope = scope;
     this.ctx.scopeName = scope.name;
     this.ctx.scopeVersion = scope.version;
-    for (const at of spans) {
-      r.pos = at;
+    for (let k = 0; k < spans; k++) {
+      r.pos = this.spanAt[k]!;
       this.span(r);
     }
     r.pos = end;
@@ -271,12 +274,24 @@ export class FusedRequest {
       this.lastTraceId,
       hexAt(buf, s.spanIdAt, 8),
       this.fixed64(s.startAt),
-      this.fixed64(s.endAt),
+      s.endAt,
+      this.view,
       ctx,
       row,
     );
     this.rows.push(row);
   }
+}
+
+/** `list` with `value` at index `i`, grown (doubled) when full. */
+function pushAt(list: Int32Array, i: number, value: number): Int32Array {
+  if (i === list.length) {
+    const next = new Int32Array(2 * list.length);
+    next.set(list);
+    list = next;
+  }
+  list[i] = value;
+  return list;
 }
 
 function sameBytes(buf: Uint8Array, a: number, b: number, size: number): boolean {

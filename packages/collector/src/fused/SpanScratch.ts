@@ -35,15 +35,15 @@ import {
   STATUS_MESSAGE,
 } from '../otlp/otlpFields.js';
 import type { AnyValue, OtlpEvent, OtlpLink } from '../otlp/types.js';
-import { keyInfo, type KeyInfo } from './keyInfo.js';
-import { readKeyValueFast, releaseView } from './readKeyValueFast.js';
+import { isKeyAt, keyInfoAt, type KeyInfo } from './keyInfo.js';
+import { readKeyValueFast, releaseView, viewOf } from './readKeyValueFast.js';
 import { ValueKind } from './valueKind.js';
 
 /*
  * The first pass over one OTLP Span of the fused decoder: where its fields
  * lie in the request body and the scalars they hold, in arrays reused span
  * after span. Nothing is decoded into strings but the attribute keys and the
- * span name (both through ProtoReader's short-string cache); ids, trace
+ * span name (the keys through keyInfo's table, the name through ProtoReader's short-string cache); ids, trace
  * state, status message and string attribute values stay byte ranges of the
  * body until they are written. Every field is read with the same checks, in
  * the same order, as protoDecoder.ts (so anything it refuses, this refuses).
@@ -77,9 +77,13 @@ export class SpanScratch {
 
   /** Attributes, in order. */
   attributes = 0;
-  readonly keys: string[] = [];
-  /** What each key means (keyInfo), looked up as it is read. */
+  /** What each key means (its KeyInfo, by its bytes), looked up as it is read. */
   readonly infos: KeyInfo[] = [];
+  /** The first key of the last span read (the likely first key of the next). */
+  private first: KeyInfo | undefined;
+  /** Where each key's bytes lie in the body. */
+  keyStarts = new Int32Array(INITIAL);
+  keyLens = new Int32Array(INITIAL);
   kinds = new Uint8Array(INITIAL);
   starts = new Int32Array(INITIAL);
   lens = new Int32Array(INITIAL);
@@ -102,8 +106,9 @@ export class SpanScratch {
     this.statusCode = 0;
     this.statusMessageAt = 0;
     this.statusMessageLen = 0;
-    this.events.length = 0;
-    this.links.length = 0;
+    // only when not empty: setting the length drops the backing store, which the next push makes again
+    if (this.events.length !== 0) this.events.length = 0;
+    if (this.links.length !== 0) this.links.length = 0;
     this.attributes = 0;
   }
 
@@ -176,10 +181,11 @@ export class SpanScratch {
   removeAttributes(drop: (key: string) => boolean): void {
     let n = 0;
     for (let i = 0; i < this.attributes; i++) {
-      if (drop(this.keys[i]!)) continue;
+      if (drop(this.infos[i]!.key)) continue;
       if (n !== i) {
-        this.keys[n] = this.keys[i]!;
         this.infos[n] = this.infos[i]!;
+        this.keyStarts[n] = this.keyStarts[i]!;
+        this.keyLens[n] = this.keyLens[i]!;
         this.kinds[n] = this.kinds[i]!;
         this.starts[n] = this.starts[i]!;
         this.lens[n] = this.lens[i]!;
@@ -201,10 +207,47 @@ export class SpanScratch {
     lens.set(this.lens);
     const nums = new Float64Array(n);
     nums.set(this.nums);
+    const keyStarts = new Int32Array(n);
+    keyStarts.set(this.keyStarts);
+    const keyLens = new Int32Array(n);
+    keyLens.set(this.keyLens);
+    this.keyStarts = keyStarts;
+    this.keyLens = keyLens;
     this.kinds = kinds;
     this.starts = starts;
     this.lens = lens;
     this.nums = nums;
+  }
+
+  /**
+   * The KeyInfo of attribute `i`'s key, at bytes [start, start + len):
+   * spans of a request tend to list the same keys in the same order, so the
+   * two keys that followed the previous one lately are compared first, then
+   * the table is asked.
+   */
+  keyInfo(r: ProtoReader, start: number, len: number, i: number): KeyInfo {
+    const buf = r.buf;
+    const view = viewOf(buf);
+    if (i === 0) {
+      const first = this.first;
+      if (first !== undefined && isKeyAt(first, buf, view, start, len)) return first;
+      return (this.first = keyInfoAt(r, start, len));
+    }
+    const prev = this.infos[i - 1]!;
+    const next = prev.next;
+    if (next !== undefined) {
+      if (isKeyAt(next, buf, view, start, len)) return next;
+      const next2 = prev.next2;
+      if (next2 !== undefined && isKeyAt(next2, buf, view, start, len)) {
+        prev.next2 = next;
+        prev.next = next2;
+        return next2;
+      }
+    }
+    const info = keyInfoAt(r, start, len);
+    prev.next2 = next;
+    prev.next = info;
+    return info;
   }
 
   /** Lets go of the last request's body and objects. */
@@ -220,7 +263,8 @@ export class SpanScratch {
     const i = this.attributes;
     if (i === this.kinds.length) this.grow();
     if (readKeyValueFast(r, this, i)) return;
-    let key = '';
+    let keyAt = 0;
+    let keyLen = 0;
     this.kinds[i] = ValueKind.empty;
     this.objs[i] = undefined;
     const parent = r.enter();
@@ -228,7 +272,9 @@ export class SpanScratch {
       const tag = r.readTag();
       switch (tag) {
         case KV_KEY:
-          key = r.readString();
+          keyLen = r.readLength();
+          keyAt = r.pos;
+          r.pos += keyLen;
           break;
         case KV_VALUE:
           this.readAnyValue(r, i);
@@ -238,8 +284,9 @@ export class SpanScratch {
       }
     }
     r.leave(parent);
-    this.keys[i] = key;
-    this.infos[i] = keyInfo(key);
+    this.keyStarts[i] = keyAt;
+    this.keyLens[i] = keyLen;
+    this.infos[i] = this.keyInfo(r, keyAt, keyLen, i);
     this.attributes = i + 1;
   }
 

@@ -257,6 +257,33 @@ describe('processProtoExport against the object path', () => {
     for (const l of [limits, DEFAULT_SPAN_LIMITS]) expectSame(bytes, { ...at, limits: l });
   });
 
+  it('writes keys of invalid UTF-8 as their text, and finds duplicates by text, not by bytes', () => {
+    const raw = (hex: string) => Buffer.from(hex, 'hex');
+    const spans = () => [
+      // two keys whose different invalid bytes decode to the same text ('k\ufffd'): a duplicate for the object path
+      span([kv('kA', 'first'), kv('b', 1n), kv('kB', 'second')]),
+      span([kv('kC', true), kv('ok', 'x')]),
+      // the same key bytes span after span, and a valid key that decodes to the same text as an invalid one
+      span([kv('kD', 2.5), kv('k\ufffd', 'valid')]),
+      span([kv('kE', 'again')]),
+    ];
+    const bytes = Buffer.from(body(spans()));
+    const swap = (from: string, to: Buffer): void => {
+      const i = bytes.indexOf(from);
+      expect(i).toBeGreaterThan(0);
+      to.copy(bytes, i); // same length, so the framing holds
+    };
+    swap('kA', raw('6bff'));
+    swap('kB', raw('6bfe'));
+    swap('kC', raw('6bc0'));
+    swap('kD', raw('6bff'));
+    swap('kE', raw('6bff'));
+    const out = expectSame(bytes, at);
+    expect(out.spanCount).toBe(4);
+    // run twice: the second time every key is known by its bytes already
+    expectSame(bytes, at);
+  });
+
   it('derives steps, tools, usage and runs the same (conventions, nested usage, runs learned from the request)', () => {
     const run = kv(TelltaleAttr.runId, 'run-1');
     const root = span([run, kv(TelltaleAttr.stepKind, 'run')], { parentSpanId: '', name: 'agent' });

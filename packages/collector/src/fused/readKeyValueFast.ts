@@ -1,13 +1,13 @@
 import type { ProtoReader } from '../otlp/protoReader.js';
 import { AV_BOOL, AV_DOUBLE, AV_INT, AV_STRING, KV_KEY, KV_VALUE } from '../otlp/otlpFields.js';
-import { keyInfo } from './keyInfo.js';
 import type { SpanScratch } from './SpanScratch.js';
 import { ValueKind } from './valueKind.js';
 
 let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(8));
 let viewBuf: Uint8Array | undefined;
 
-function viewOf(buf: Uint8Array): DataView<ArrayBufferLike> {
+/** A DataView over `buf` (the last one made, while `buf` is the same). */
+export function viewOf(buf: Uint8Array): DataView<ArrayBufferLike> {
   if (viewBuf !== buf) {
     viewBuf = buf;
     view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -65,9 +65,9 @@ export function readKeyValueFast(r: ProtoReader, s: SpanScratch, i: number): boo
     s.kinds[i] = ValueKind.double;
   } else return false;
   s.objs[i] = undefined;
-  const key = r.stringAt(keyAt, keyLen);
-  s.keys[i] = key;
-  s.infos[i] = keyInfo(key);
+  s.keyStarts[i] = keyAt;
+  s.keyLens[i] = keyLen;
+  s.infos[i] = s.keyInfo(r, keyAt, keyLen, i);
   s.attributes = i + 1;
   r.pos = kvEnd;
   return true;

@@ -1,5 +1,10 @@
-import { isUtf8 } from 'node:buffer';
-import { attributeText, attributeType, type SpanColumns } from '@telltale/store/encode';
+import {
+  attributeText,
+  attributeType,
+  type SpanColumns,
+  type Utf8Column,
+  type Utf8MapColumn,
+} from '@telltale/store/encode';
 import type { ProtoReader } from '../otlp/protoReader.js';
 import type { AnyValue, KeyValue } from '../otlp/types.js';
 import {
@@ -9,22 +14,20 @@ import {
   type LimitCounts,
   type SpanLimits,
 } from '../normalise/spanLimits.js';
+import type { KeyInfo } from './keyInfo.js';
+import { KeyListCheck } from './KeyListCheck.js';
+import { viewOf } from './readKeyValueFast.js';
 import type { SpanScratch } from './SpanScratch.js';
+import { validUtf8 } from './validUtf8.js';
 import { ValueKind } from './valueKind.js';
 
 /** Lists longer than this are written through the object path (SpanColumns checks at most this many keys). */
 const MAX_CHECKED = 128;
-/** Strings shorter than this are checked for ASCII by a loop before the native UTF-8 check. */
-const LOOP_CHECK = 64;
+const keyCheck = new KeyListCheck();
 
-/** Whether bytes [start, start + len) are valid UTF-8 (so copying them equals decoding and encoding them). */
-export function validUtf8(buf: Uint8Array, start: number, len: number): boolean {
-  if (len < LOOP_CHECK) {
-    let i = 0;
-    while (i < len && buf[start + i]! < 0x80) i++;
-    if (i === len) return true;
-  }
-  return isUtf8(buf.subarray(start, start + len));
+/** Starts an entry of `map` with a key (its bytes copied when valid UTF-8); gives the values column. */
+function entryKey(map: Utf8MapColumn, info: KeyInfo): Utf8Column {
+  return info.utf8 ? map.keyBytes(info.bytes, info.words) : map.key(info.key);
 }
 
 /** Attribute `i` of the span as the object path has it (before the limits). */
@@ -88,13 +91,12 @@ export function writeAttributes(
   limits: SpanLimits,
   counts: LimitCounts,
 ): void {
-  const keys = s.keys;
+  const infos = s.infos;
   let ordered = kept <= MAX_CHECKED;
   if (ordered) {
-    const check = cols.keyCheck;
-    check.begin();
+    keyCheck.begin();
     for (let i = 0; i < kept; i++) {
-      if (!check.accept(keys[i]!)) {
+      if (!keyCheck.accept(infos[i]!)) {
         ordered = false;
         break;
       }
@@ -102,20 +104,23 @@ export function writeAttributes(
   }
   if (!ordered) {
     const kvs: KeyValue[] = [];
-    for (let i = 0; i < kept; i++) kvs.push({ key: keys[i]!, value: scratchValue(r, s, i) });
+    for (let i = 0; i < kept; i++) kvs.push({ key: infos[i]!.key, value: scratchValue(r, s, i) });
     cols.addAttributes(limitAttributes(kvs, limits, counts).attributes);
     return;
   }
   const map = cols.attributes;
   const types = cols.attributeTypes;
   const buf = r.buf;
+  const view = viewOf(buf);
   const max = limits.maxValueBytes;
   for (let i = 0; i < kept; i++) {
-    const key = keys[i]!;
+    const info = infos[i]!;
     switch (s.kinds[i]!) {
       case ValueKind.string: {
         const start = s.starts[i]!;
         const len = s.lens[i]!;
+        const values = entryKey(map, info);
+        if (len <= max && values.pushAscii(buf, view, start, start + len)) break;
         if (validUtf8(buf, start, len)) {
           let end = start + len;
           if (len > max) {
@@ -123,39 +128,40 @@ export function writeAttributes(
             while (end > start && (buf[end]! & 0xc0) === 0x80) end--; // do not split a multi-byte sequence
             counts.truncatedValues++;
           }
-          map.entryBytes(key, buf, start, end);
+          values.pushBytes(buf, start, end);
         } else {
           const text = r.stringAt(start, len);
           const cut = truncateString(text, max);
           if (cut !== text) counts.truncatedValues++;
-          map.entry(key, cut);
+          values.push(cut);
         }
         break;
       }
       case ValueKind.bool:
-        map.entry(key, s.nums[i] === 1 ? 'true' : 'false');
-        types.entry(key, 'bool');
+        entryKey(map, info).push(s.nums[i] === 1 ? 'true' : 'false');
+        entryKey(types, info).push('bool');
         break;
       case ValueKind.int: {
         const big = s.objs[i];
-        map.entry(key, typeof big === 'bigint' ? big.toString() : String(s.nums[i]));
-        types.entry(key, 'int');
+        if (typeof big === 'bigint') entryKey(map, info).push(big.toString());
+        else entryKey(map, info).pushInt(s.nums[i]!);
+        entryKey(types, info).push('int');
         break;
       }
       case ValueKind.double:
-        map.entry(key, String(s.nums[i]));
-        types.entry(key, 'double');
+        entryKey(map, info).push(String(s.nums[i]));
+        entryKey(types, info).push('double');
         break;
       case ValueKind.object: {
         const v = limitValue(s.objs[i] ?? null, limits, counts);
-        map.entry(key, attributeText(v));
+        entryKey(map, info).push(attributeText(v));
         const type = attributeType(v);
-        if (type !== undefined) types.entry(key, type);
+        if (type !== undefined) entryKey(types, info).push(type);
         break;
       }
       default:
-        map.entry(key, '');
-        types.entry(key, 'empty');
+        entryKey(map, info).push('');
+        entryKey(types, info).push('empty');
     }
   }
   map.endRow();

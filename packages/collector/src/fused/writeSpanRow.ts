@@ -8,7 +8,8 @@ import { deriveColumns, emptyDerivedColumns } from '../normalise/deriveColumns.j
 import { limitItems, type LimitCounts, type SpanLimits } from '../normalise/spanLimits.js';
 import type { FusedRow } from './FusedRow.js';
 import type { SpanScratch } from './SpanScratch.js';
-import { fieldValue, validUtf8, writeAttributes } from './writeAttributes.js';
+import { validUtf8 } from './validUtf8.js';
+import { fieldValue, writeAttributes } from './writeAttributes.js';
 
 /** What a span carries of content, and so which path it takes. */
 export const ContentKind = {
@@ -79,6 +80,25 @@ export interface RowContext {
   counts: LimitCounts;
 }
 
+/** The last parent id made (its 8 bytes as two words): siblings come one after another. */
+let parentFirst = 0;
+let parentSecond = 0;
+let parentText = '';
+
+/** The hex of the parent id at `at` ('' when absent or all zero), made again only when it differs from the last. */
+function parentIdAt(buf: Uint8Array, view: DataView, at: number): string {
+  if (at < 0) return '';
+  const first = view.getInt32(at, true);
+  const second = view.getInt32(at + 4, true);
+  if (first === 0 && second === 0) return '';
+  if (first !== parentFirst || second !== parentSecond || parentText === '') {
+    parentFirst = first;
+    parentSecond = second;
+    parentText = hexAt(buf, at, 8);
+  }
+  return parentText;
+}
+
 const fields = new SpanFields();
 const derived = emptyDerivedColumns();
 
@@ -101,7 +121,9 @@ export function writeSpanRow(
   traceId: string,
   spanId: string,
   startTimeUnixNano: bigint,
-  endTimeUnixNano: bigint,
+  /** The end time's fixed64, -1 when absent (0). */
+  endAt: number,
+  view: DataView,
   ctx: RowContext,
   row: FusedRow,
 ): void {
@@ -121,18 +143,19 @@ export function writeSpanRow(
     const codes = s.infos[i]!.codes;
     if (codes !== undefined) fields.offer(codes, fieldValue(r, s, i, limits.maxValueBytes));
   }
-  const parentSpanId = s.parentSpanIdAt < 0 || zeroAt(buf, s.parentSpanIdAt, 8) ? '' : hexAt(buf, s.parentSpanIdAt, 8);
+  const parentSpanId = parentIdAt(buf, view, s.parentSpanIdAt);
   const statusCode = s.statusCode === 1 || s.statusCode === 2 ? s.statusCode : 0;
   const d = deriveColumns(derived, fields, traceId, s.name, parentSpanId, s.statusCode, events);
 
   cols.beginRow();
-  cols.projectId.push(ctx.projectId);
-  cols.traceId.push(traceId);
-  cols.spanId.push(spanId);
-  cols.parentSpanId.push(parentSpanId);
+  cols.projectId.pushSame(ctx.projectId);
+  cols.traceId.pushHex(buf, s.traceIdAt, 16);
+  cols.spanId.pushHex(buf, s.spanIdAt, 8);
+  if (parentSpanId === '') cols.parentSpanId.push('');
+  else cols.parentSpanId.pushHex(buf, s.parentSpanIdAt, 8);
   pushText(cols.traceState, r, s.traceStateAt, s.traceStateLen);
   cols.isRunRoot.push(d.isRunRoot);
-  cols.serviceName.push(ctx.serviceName);
+  cols.serviceName.pushSame(ctx.serviceName);
   cols.name.push(s.name);
   cols.spanKind.push(s.kind);
   cols.stepKind.push(d.stepKind);
@@ -146,15 +169,16 @@ export function writeSpanRow(
   cols.model.push(d.model);
   cols.provider.push(d.provider);
   cols.startTime.push(startTimeUnixNano);
-  cols.endTime.push(endTimeUnixNano);
+  if (endAt < 0) cols.endTime.pushHalves(0, 0);
+  else cols.endTime.pushHalves(view.getUint32(endAt, true), view.getUint32(endAt + 4, true));
   cols.statusCode.push(statusCode);
   pushText(cols.statusMessage, r, s.statusMessageAt, s.statusMessageLen);
   cols.errorType.push(d.errorType);
   cols.runOutcome.push(d.runOutcome);
   writeAttributes(cols, r, s, kept, limits, counts);
   cols.addResourceAttributes(ctx.resource as Parameters<SpanColumns['addResourceAttributes']>[0]);
-  cols.scopeName.push(ctx.scopeName);
-  cols.scopeVersion.push(ctx.scopeVersion);
+  cols.scopeName.pushSame(ctx.scopeName);
+  cols.scopeVersion.pushSame(ctx.scopeVersion);
   cols.addEvents(events);
   cols.addLinks(links);
   cols.droppedAttributesCount.push(s.droppedAttributes + droppedAttributes);

@@ -53,6 +53,9 @@ function toNumber(value: AnyValue | undefined): number {
 export class SpanFields {
   private readonly values: (AnyValue | undefined)[] = new Array<AnyValue | undefined>(FIELDS.length).fill(undefined);
   private readonly ranks = new Int32Array(FIELDS.length).fill(NO_RANK);
+  /** The slots set since `begin`, so it resets only those. */
+  private readonly touched = new Int32Array(FIELDS.length);
+  private touchedCount = 0;
 
   read(attributes: readonly KeyValue[]): this {
     this.begin();
@@ -66,8 +69,12 @@ export class SpanFields {
 
   /** Starts a span read attribute by attribute with `offer`. */
   begin(): void {
-    this.values.fill(undefined);
-    this.ranks.fill(NO_RANK);
+    for (let i = 0; i < this.touchedCount; i++) {
+      const slot = this.touched[i]!;
+      this.values[slot] = undefined;
+      this.ranks[slot] = NO_RANK;
+    }
+    this.touchedCount = 0;
   }
 
   /** The value of the next attribute, whose name feeds `codes` (fieldSourcesOf). */
@@ -77,6 +84,7 @@ export class SpanFields {
       const slot = codes[c]! >>> RANK_BITS;
       const rank = codes[c]! & RANK_MASK;
       if (rank <= this.ranks[slot]!) {
+        if (this.ranks[slot] === NO_RANK) this.touched[this.touchedCount++] = slot;
         this.ranks[slot] = rank;
         this.values[slot] = value;
       }

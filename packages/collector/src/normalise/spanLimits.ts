@@ -119,13 +119,18 @@ export function limitValue(v: AnyValue, limits: SpanLimits, counts: LimitCounts)
 
 /** Maps `items` with `f`, returning `items` itself when `f` changed none of them. */
 function mapSame<T>(items: T[], f: (item: T) => T): T[] {
-  let changed = false;
-  const out = items.map((item) => {
+  // a new array only from the first item `f` changes (most lists need no change)
+  let out: T[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     const next = f(item);
-    changed ||= next !== item;
-    return next;
-  });
-  return changed ? out : items;
+    if (out !== undefined) out.push(next);
+    else if (next !== item) {
+      out = items.slice(0, i);
+      out.push(next);
+    }
+  }
+  return out ?? items;
 }
 
 /** The first `max` items, each with its attributes limited (events and links alike); the rest are counted by the caller. */

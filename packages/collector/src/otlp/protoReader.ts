@@ -40,27 +40,48 @@ class ShortStrings {
   private readonly lengths = new Int32Array(CACHE_SLOTS).fill(-1);
   private readonly strings: string[] = new Array<string>(CACHE_SLOTS).fill('');
 
-  get(buf: Uint8Array, start: number, len: number, text: Utf8Slicer): string {
-    // FNV-1a over the length and at most the first and last 8 bytes: bounded work; the full compare below decides
-    let h = Math.imul(0x811c9dc5 ^ len, 0x01000193);
+  private readonly words = new DataView(this.bytes.buffer);
+
+  get(buf: Uint8Array, view: DataView, start: number, len: number, text: Utf8Slicer): string {
+    // a hash of the length and at most the first and last 8 bytes: bounded work; the full compare below decides
     const end = start + len;
-    const head = Math.min(end, start + 8);
-    for (let i = start; i < head; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
-    for (let i = Math.max(head, end - 8); i < end; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+    let h = 0x811c9dc5 ^ len;
+    if (len >= 8) {
+      h = mix(h, view.getInt32(start, true));
+      h = mix(h, view.getInt32(start + 4, true));
+      h = mix(h, view.getInt32(end - 8, true));
+      h = mix(h, view.getInt32(end - 4, true));
+    } else {
+      for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+    }
     const slot = (h ^ (h >>> 15)) & (CACHE_SLOTS - 1);
     const base = slot * CACHED_MAX_BYTES;
-    const bytes = this.bytes;
     if (this.lengths[slot] === len) {
+      // compared four bytes at a time, then the rest
+      const words = this.words;
+      const n = len & ~3;
       let i = 0;
-      while (i < len && bytes[base + i] === buf[start + i]) i++;
-      if (i === len) return this.strings[slot]!;
+      while (i < n && words.getInt32(base + i, true) === view.getInt32(start + i, true)) i += 4;
+      if (i === n) {
+        const bytes = this.bytes;
+        while (i < len && bytes[base + i] === buf[start + i]) i++;
+        if (i === len) return this.strings[slot]!;
+      }
     }
     const s = text.utf8Slice(start, end);
-    bytes.set(buf.subarray(start, end), base);
+    // a loop, not set(subarray): no view object per new string
+    const bytes = this.bytes;
+    for (let i = 0; i < len; i++) bytes[base + i] = buf[start + i]!;
     this.lengths[slot] = len;
     this.strings[slot] = s;
     return s;
   }
+}
+
+/** One step of a multiplicative hash over 32-bit words. */
+function mix(h: number, word: number): number {
+  const m = Math.imul(h ^ word, 0x85ebca6b);
+  return m ^ (m >>> 13);
 }
 
 const shortStrings = new ShortStrings();
@@ -81,7 +102,8 @@ export class ProtoReader {
   tagPos = 0;
   /** The bytes being decoded. */
   readonly buf: Uint8Array;
-  private readonly view: DataView;
+  /** A DataView over `buf`. */
+  readonly view: DataView;
   private readonly text: Utf8Slicer;
   /** Reused argument list for building 16- and 32-char hex ids. */
   private readonly hexScratch: number[][] = [new Array<number>(16).fill(0), new Array<number>(32).fill(0)];
@@ -262,14 +284,14 @@ export class ProtoReader {
     if (len === 0) return '';
     const start = this.pos;
     this.pos += len;
-    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, start, len, this.text);
+    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, this.view, start, len, this.text);
     return this.text.utf8Slice(start, start + len);
   }
 
   /** The string of bytes [start, start + len), decoded as readString decodes. */
   stringAt(start: number, len: number): string {
     if (len === 0) return '';
-    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, start, len, this.text);
+    if (len <= CACHED_MAX_BYTES) return shortStrings.get(this.buf, this.view, start, len, this.text);
     return this.text.utf8Slice(start, start + len);
   }
 

@@ -20,15 +20,43 @@ export class Utf8MapColumn {
   readonly offsets = new OffsetsColumn();
   readonly keys = new Utf8Column();
   readonly values = new Utf8Column();
+  /** Entries written, counting those of rows `repeatRow` has only counted so far. */
   entries = 0;
+  /** Rows `repeatRow` counted but did not write: copies of the row [rowFrom, rowFrom + rowLength), the last one written. */
+  private pendingRows = 0;
+  private rowFrom = 0;
+  private rowLength = 0;
+  /** Where the last counted copy starts: the `from` of a further repeat of the same row. */
+  private nextFrom = -1;
 
   reset(): void {
     this.offsets.reset();
     this.keys.reset();
     this.values.reset();
     this.entries = 0;
+    this.pendingRows = 0;
+  }
+
+  /** Writes the rows `repeatRow` only counted (every other method first does): doubling copies, then their offsets. */
+  private flush(): void {
+    const k = this.pendingRows;
+    this.pendingRows = 0;
+    const length = this.rowLength;
+    const written = this.entries - k * length;
+    let have = 1;
+    let left = k;
+    while (left > 0) {
+      // the row and its copies so far lie back to back from rowFrom
+      const rows = Math.min(have, left);
+      this.keys.repeat(this.rowFrom, this.rowFrom + rows * length);
+      this.values.repeat(this.rowFrom, this.rowFrom + rows * length);
+      have += rows;
+      left -= rows;
+    }
+    for (let i = 1; i <= k; i++) this.offsets.push(written + i * length);
   }
   entry(key: string, value: string): void {
+    if (this.pendingRows !== 0) this.flush();
     this.keys.push(key);
     this.values.push(value);
     this.entries++;
@@ -39,31 +67,62 @@ export class Utf8MapColumn {
     this.values.pushBytes(src, start, end);
     this.entries++;
   }
+  /** An entry whose key is `bytes` (`words` over them; see Utf8Column.pushWords), valid UTF-8; its value follows. */
+  keyBytes(bytes: Uint8Array, words: Uint32Array): Utf8Column {
+    if (this.pendingRows !== 0) this.flush();
+    this.keys.pushWords(bytes, words);
+    this.entries++;
+    return this.values;
+  }
+  /** An entry whose key is `key`; its value follows (`values.push…`). */
+  key(key: string): Utf8Column {
+    if (this.pendingRows !== 0) this.flush();
+    this.keys.push(key);
+    this.entries++;
+    return this.values;
+  }
   endRow(): void {
+    if (this.pendingRows !== 0) this.flush();
     this.offsets.push(this.entries);
   }
   /** Drops the entries from `entries` on (a row being written). */
   truncate(entries: number): void {
+    if (this.pendingRows !== 0) this.flush();
     this.keys.truncate(entries);
     this.values.truncate(entries);
     this.entries = entries;
   }
-  /** Ends the row with a copy of the previous row's entries, which started at entry `from`; returns where the copy starts. */
+  /**
+   * Ends the row with a copy of the previous row's entries, which started at
+   * entry `from`; returns where the copy starts. Copies of the same row, one
+   * after another (a resource's attributes, span after span), are only
+   * counted, and written together by the next other call.
+   */
   repeatRow(from: number): number {
-    const to = this.entries;
-    this.keys.repeat(from, to);
-    this.values.repeat(from, to);
-    this.entries += to - from;
-    this.endRow();
-    return to;
+    const start = this.entries;
+    if (this.pendingRows !== 0 && from === this.nextFrom) {
+      this.pendingRows++;
+      this.entries += this.rowLength;
+      this.nextFrom = start;
+      return start;
+    }
+    if (this.pendingRows !== 0) this.flush();
+    this.rowFrom = from;
+    this.rowLength = start - from;
+    this.pendingRows = 1;
+    this.entries += this.rowLength;
+    this.nextFrom = start;
+    return start;
   }
   emit(parts: BatchParts): void {
+    if (this.pendingRows !== 0) this.flush();
     this.offsets.emit(parts);
     emitStruct(parts, this.entries);
     this.keys.emit(parts);
     this.values.emit(parts);
   }
   trim(maxBytes: number): void {
+    if (this.pendingRows !== 0) this.flush();
     this.keys.trim(maxBytes);
     this.values.trim(maxBytes);
   }
