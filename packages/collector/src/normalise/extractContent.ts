@@ -52,6 +52,31 @@ export function splitContent(span: OtlpSpan): SplitSpan {
   if (contentAttributes === undefined && messageEvents.length === 0)
     return { span, contentAttributes: [], content: undefined };
   const attrs = contentAttributes ?? [];
+  const keep = span.attributes.filter((kv) => !isContentAttribute(kv.key) && !isCaptureMarker(kv.key));
+  const events = messageEvents.length === 0 ? span.events : span.events.filter((e) => !messageEvents.includes(e));
+  const capture = span.attributes.find((kv) => kv.key === TelltaleAttr.contentCapture)?.value;
+  const redactions = span.attributes.find((kv) => kv.key === TelltaleAttr.contentRedactions)?.value;
+  return {
+    span: { ...span, attributes: keep, events },
+    contentAttributes: attrs,
+    content: readContent(attrs, messageEvents, capture, redactions),
+  };
+}
+
+/**
+ * The content of a span from its content attributes (in order), its
+ * deprecated GenAI message events and the values of its capture markers
+ * (the first of each name): undefined when none of it holds anything to
+ * show (a message event without a body, an empty `gen_ai.choice`, is taken
+ * off the span but keeps no content row). What splitContent reads; the
+ * fused decoder calls it with the same parts of the span.
+ */
+export function readContent(
+  attrs: readonly KeyValue[],
+  messageEvents: readonly OtlpEvent[],
+  capture: AnyValue | undefined,
+  redactions: AnyValue | undefined,
+): SplitSpan['content'] {
   const input: ContentHalf = {};
   const output: ContentHalf = {};
   const half = (side: ContentSide): ContentHalf => (side === 'input' ? input : output);
@@ -84,24 +109,14 @@ export function splitContent(span: OtlpSpan): SplitSpan {
     if (messages.length > 0 && half(source.side).messages === undefined) half(source.side).messages = messages;
   }
   readMessageEvents(messageEvents, input, output);
-  const keep = span.attributes.filter((kv) => !isContentAttribute(kv.key) && !isCaptureMarker(kv.key));
-  const events = messageEvents.length === 0 ? span.events : span.events.filter((e) => !messageEvents.includes(e));
-  const capture = span.attributes.find((kv) => kv.key === TelltaleAttr.contentCapture)?.value;
-  const redactions = span.attributes.find((kv) => kv.key === TelltaleAttr.contentRedactions)?.value;
-  return {
-    span: { ...span, attributes: keep, events },
-    contentAttributes: attrs,
-    // a message event without a body (an empty `gen_ai.choice`) is taken off the span but keeps no content row
-    content:
-      hasContent(input) || hasContent(output)
-        ? {
-            input,
-            output,
-            capture: typeof capture === 'string' ? capture : '',
-            redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
-          }
-        : undefined,
-  };
+  return hasContent(input) || hasContent(output)
+    ? {
+        input,
+        output,
+        capture: typeof capture === 'string' ? capture : '',
+        redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
+      }
+    : undefined;
 }
 
 /** Whether a half holds anything to show: text, tool arguments or results, or a message with content. */
@@ -171,7 +186,12 @@ function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): voi
 }
 
 /** `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as messages, in index order. */
-function flatMessages(attrs: KeyValue[], prefix: string, roleField: string, contentField: string): ContentMessage[] {
+function flatMessages(
+  attrs: readonly KeyValue[],
+  prefix: string,
+  roleField: string,
+  contentField: string,
+): ContentMessage[] {
   const byIndex = new Map<number, ContentMessage>();
   for (const kv of attrs) {
     if (!kv.key.startsWith(prefix)) continue;
@@ -203,7 +223,7 @@ function eventBody(event: OtlpEvent): string | undefined {
  * (a `gen_ai.choice` recorded with content capture off) adds none: it says a
  * message happened, not what it was.
  */
-function readMessageEvents(events: OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
+function readMessageEvents(events: readonly OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
   for (const event of events) {
     const rule = CONTENT_MESSAGE_EVENTS[event.name];
     if (rule === undefined) continue;
