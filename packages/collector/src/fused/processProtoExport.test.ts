@@ -419,6 +419,19 @@ describe('processProtoExport against the object path', () => {
             }),
           );
     }
+    // message lists around the verbatim length (UTF-16 units), of multibyte text and surrogate pairs
+    for (const source of CONTENT_ATTRIBUTE_SOURCES.filter(
+      (s) => s.shape === 'genAiMessages' || s.shape === 'chatMessages',
+    ))
+      for (const units of [255, 256, 257])
+        for (const fill of ['é', '😀', '日', 'a'])
+          for (const extra of [0, 1]) {
+            const frame = (content: string): string => JSON.stringify([{ role: 'user', content }]);
+            let content = 'x'.repeat(extra);
+            while (frame(content + fill).length <= units) content += fill;
+            while (frame(content).length < units) content += 'y';
+            spans.push(span([kv(source.attribute, frame(content))]));
+          }
     // values that are not strings: JSON of the value (tool arguments as a map, numbers, arrays, bytes)
     spans.push(
       span([

@@ -1,11 +1,20 @@
-import { CONTENT_MESSAGE_EVENTS, TelltaleAttr } from '@telltale/semconv';
-import type { AnyValue, KeyValue, OtlpEvent } from '../otlp/types.js';
+import { CONTENT_ATTRIBUTE_SOURCES, CONTENT_MESSAGE_EVENTS, TelltaleAttr } from '@telltale/semconv';
+import type { AnyValue, OtlpEvent } from '../otlp/types.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
-import { readContent } from '../normalise/extractContent.js';
+import { readContent, type ContentAttribute } from '../normalise/extractContent.js';
 import type { SplitContent } from '../normalise/normaliseRequest.js';
 import type { KeyInfo } from './keyInfo.js';
 import type { SpanScratch } from './SpanScratch.js';
-import { scratchValue } from './writeAttributes.js';
+import { BodyUtf8 } from './BodyUtf8.js';
+import { scratchValue, validUtf8 } from './writeAttributes.js';
+import { ValueKind } from './valueKind.js';
+
+/** The named sources whose string may be kept verbatim: left as body bytes until read. */
+const MESSAGE_LISTS = new Set(
+  CONTENT_ATTRIBUTE_SOURCES.filter((s) => s.shape === 'genAiMessages' || s.shape === 'chatMessages').map(
+    (s) => s.attribute,
+  ),
+);
 
 /** What splitScratchContent took off a span. */
 export interface ScratchContent {
@@ -20,11 +29,12 @@ export interface ScratchContent {
  * markers leave the attribute list (the content attributes are kept, in order,
  * in the slots after it, where the canonical fields still read them), its
  * message events leave the event list, and the content is read from them
- * with the object path's own reader (readContent). What is left of the span
+ * with the object path's own reader (readContent). A message list's string
+ * is handed over as its body bytes: kept verbatim, it is never decoded. What is left of the span
  * is a span without content, which the fused path writes as it writes any.
  */
 export function splitScratchContent(r: ProtoReader, s: SpanScratch): ScratchContent {
-  const attrs: KeyValue[] = [];
+  const attrs: ContentAttribute[] = [];
   const keys: string[] = [];
   const infos: KeyInfo[] = [];
   const kinds: number[] = [];
@@ -39,7 +49,9 @@ export function splitScratchContent(r: ProtoReader, s: SpanScratch): ScratchCont
     const key = s.keys[i]!;
     const info = s.infos[i]!;
     if (info.content) {
-      attrs.push({ key, value: scratchValue(r, s, i) });
+      if (MESSAGE_LISTS.has(key) && s.kinds[i] === ValueKind.string && validUtf8(r.buf, s.starts[i]!, s.lens[i]!))
+        attrs.push({ key, value: '', text: new BodyUtf8(r, s.starts[i]!, s.lens[i]!) });
+      else attrs.push({ key, value: scratchValue(r, s, i) });
       keys.push(key);
       infos.push(info);
       kinds.push(s.kinds[i]!);

@@ -16,6 +16,7 @@ import {
   partsText,
   type ContentHalf,
   type ContentMessage,
+  type VerbatimMessages,
 } from '@telltale/store/encode';
 import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan } from '../otlp/types.js';
 
@@ -63,6 +64,24 @@ export function splitContent(span: OtlpSpan): SplitSpan {
   };
 }
 
+/** A string value left as the UTF-8 bytes it came in (valid UTF-8), made a string only when needed. */
+export interface Utf8Text {
+  /** Whether the string is at least `n` UTF-16 units long (as `string().length >= n`). */
+  lengthAtLeast(n: number): boolean;
+  string(): string;
+  /** A verbatim message list of this text, written as its bytes. */
+  verbatim(shape: VerbatimMessages['shape']): VerbatimMessages;
+}
+
+/**
+ * A content attribute: a named message list source (genAiMessages,
+ * chatMessages) may carry its string value as `text` instead, its `value`
+ * then unread.
+ */
+export interface ContentAttribute extends KeyValue {
+  text?: Utf8Text;
+}
+
 /**
  * The content of a span from its content attributes (in order), its
  * deprecated GenAI message events and the values of its capture markers
@@ -72,7 +91,7 @@ export function splitContent(span: OtlpSpan): SplitSpan {
  * fused decoder calls it with the same parts of the span.
  */
 export function readContent(
-  attrs: readonly KeyValue[],
+  attrs: readonly ContentAttribute[],
   messageEvents: readonly OtlpEvent[],
   capture: AnyValue | undefined,
   redactions: AnyValue | undefined,
@@ -96,14 +115,15 @@ export function readContent(
   for (const { kv, source } of named) {
     if (source === undefined) continue;
     const v = kv.value;
+    const text = kv.text;
     if (
       (source.shape === 'genAiMessages' || source.shape === 'chatMessages') &&
-      typeof v === 'string' &&
-      v.length >= VERBATIM_FROM &&
+      (text !== undefined ? text.lengthAtLeast(VERBATIM_FROM) : typeof v === 'string' && v.length >= VERBATIM_FROM) &&
       sources(source.side) === 1
     )
-      half(source.side).verbatim = { shape: source.shape, json: v };
-    else readShape(half(source.side), source.shape, v);
+      half(source.side).verbatim =
+        text !== undefined ? text.verbatim(source.shape) : { shape: source.shape, json: v as string };
+    else readShape(half(source.side), source.shape, text !== undefined ? text.string() : v);
   }
   for (const { source, messages } of flat) {
     if (messages.length > 0 && half(source.side).messages === undefined) half(source.side).messages = messages;

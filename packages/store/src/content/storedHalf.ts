@@ -11,15 +11,21 @@ const RS = '\u001e';
 
 /** The `input` / `output` column text of a half. */
 export function storedHalfText(half: ContentHalf): string {
-  return storedHalfParts(half).join('');
+  return storedHalfParts(half)
+    .map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8')))
+    .join('');
 }
 
-/** The column text of a half in parts to write one after another (the verbatim JSON is never copied into a new string). */
-export function storedHalfParts(half: ContentHalf): string[] {
+/**
+ * The column text of a half in parts to write one after another (the
+ * verbatim JSON is never copied into a new string; its UTF-8 bytes, when
+ * the half has them, are the part).
+ */
+export function storedHalfParts(half: ContentHalf): (string | Uint8Array)[] {
   const verbatim = half.verbatim;
   if (verbatim === undefined) return [JSON.stringify(half)];
   const { verbatim: _, ...eager } = half;
-  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, verbatim.json];
+  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, verbatim.utf8 ?? verbatim.json];
 }
 
 /** A stored half read back: the JSON object, with a verbatim message list turned into messages. */
