@@ -30,6 +30,7 @@ export interface SplitSpan {
 }
 
 const SOURCE_BY_ATTRIBUTE = new Map(CONTENT_ATTRIBUTE_SOURCES.map((s, rank) => [s.attribute, { ...s, rank }]));
+const FLAT_PREFIXES = CONTENT_FLAT_MESSAGE_SOURCES.map((s) => s.prefix);
 
 /**
  * A message list at least this long, the only content of its side, is kept
@@ -104,14 +105,19 @@ export function readContent(
     .map((kv) => ({ kv, source: SOURCE_BY_ATTRIBUTE.get(kv.key) }))
     .filter((x) => x.source !== undefined)
     .sort((a, b) => (a.source?.rank ?? 0) - (b.source?.rank ?? 0));
-  const flat = CONTENT_FLAT_MESSAGE_SOURCES.map((source) => ({
-    source,
-    messages: flatMessages(attrs, source.prefix, source.roleField, source.contentField),
-  }));
-  const sources = (side: ContentSide): number =>
+  // most spans carry named attributes only: no flattened message to look for
+  const flat = attrs.some((kv) => FLAT_PREFIXES.some((prefix) => kv.key.startsWith(prefix)))
+    ? CONTENT_FLAT_MESSAGE_SOURCES.map((source) => ({
+        source,
+        messages: flatMessages(attrs, source.prefix, source.roleField, source.contentField),
+      }))
+    : [];
+  const count = (side: ContentSide): number =>
     named.filter((x) => x.source?.side === side).length +
     flat.filter((x) => x.source.side === side && x.messages.length > 0).length +
     messageEvents.filter((e) => CONTENT_MESSAGE_EVENTS[e.name]?.side === side && eventBody(e) !== undefined).length;
+  const counted: Partial<Record<ContentSide, number>> = {};
+  const sources = (side: ContentSide): number => (counted[side] ??= count(side));
   for (const { kv, source } of named) {
     if (source === undefined) continue;
     const v = kv.value;
