@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { VerbatimMessages } from '@telltale/store/encode';
 import type { Utf8Text } from '../normalise/extractContent.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
@@ -21,6 +22,7 @@ export class BodyUtf8 implements Utf8Text {
     if (this.len < n) return false;
     if (this.len >= 3 * n) return true;
     const buf = this.r.buf;
+    if (isAscii(buf.subarray(this.start, this.start + this.len))) return true;
     let units = 0;
     for (let i = this.start, end = this.start + this.len; i < end; i++) {
       const b = buf[i]!;

@@ -8,6 +8,8 @@ import type { ContentHalf } from './SpanContentRecord.js';
  * escaping, no parse. Every other half is stored as its JSON object.
  */
 const RS = '\u001e';
+const ONLY_GEN_AI = `${RS}{}${RS}genAiMessages${RS}`;
+const ONLY_CHAT = `${RS}{}${RS}chatMessages${RS}`;
 
 /** The `input` / `output` column text of a half. */
 export function storedHalfText(half: ContentHalf): string {
@@ -24,8 +26,17 @@ export function storedHalfText(half: ContentHalf): string {
 export function storedHalfParts(half: ContentHalf): (string | Uint8Array)[] {
   const verbatim = half.verbatim;
   if (verbatim === undefined) return [JSON.stringify(half)];
+  const json = verbatim.utf8 ?? verbatim.json;
+  // the common half: the list alone
+  if (
+    half.messages === undefined &&
+    half.toolArguments === undefined &&
+    half.toolResult === undefined &&
+    half.text === undefined
+  )
+    return [verbatim.shape === 'genAiMessages' ? ONLY_GEN_AI : ONLY_CHAT, json];
   const { verbatim: _, ...eager } = half;
-  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, verbatim.utf8 ?? verbatim.json];
+  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, json];
 }
 
 /** A stored half read back: the JSON object, with a verbatim message list turned into messages. */
