@@ -20,7 +20,7 @@ export const ContentKind = {
    * span and keeps no content, which the fused path does too.
    */
   emptyEvents: 1,
-  /** Content attributes or message bodies: the object path, whose splitContent moves them out. */
+  /** Content attributes or message bodies: splitScratchContent moves them out. */
   content: 2,
 } as const;
 
