@@ -30,8 +30,9 @@ export interface ScratchContent {
  * in the slots after it, where the canonical fields still read them), its
  * message events leave the event list, and the content is read from them
  * with the object path's own reader (readContent). A message list's string
- * is handed over as its body bytes: kept verbatim, it is never decoded. What is left of the span
- * is a span without content, which the fused path writes as it writes any.
+ * is handed over as its body bytes: kept verbatim, it is never decoded.
+ * What is left of the span is a span without content, which the fused path
+ * writes as it writes any.
  */
 export function splitScratchContent(r: ProtoReader, s: SpanScratch): ScratchContent {
   const attrs: ContentAttribute[] = [];
