@@ -1,6 +1,6 @@
 import { SpanBatchEncoder, type SpanRecord } from '@telltale/store/encode';
 import type { ContentCounts, RejectCounts, SplitContent } from '../normalise/normaliseRequest.js';
-import { REJECT_REASON, acceptSpan, serviceNameOf } from '../normalise/normaliseRequest.js';
+import { REJECT_REASON, serviceNameOf } from '../normalise/normaliseRequest.js';
 import {
   DEFAULT_SPAN_LIMITS,
   emptyLimitCounts,
@@ -8,7 +8,7 @@ import {
   timeRangeReason,
   type SpanLimits,
 } from '../normalise/spanLimits.js';
-import { decodeResourceInto, decodeScopeInto, decodeSpan } from '../otlp/protoDecoder.js';
+import { decodeResourceInto, decodeScopeInto } from '../otlp/protoDecoder.js';
 import type { ProtoReader } from '../otlp/protoReader.js';
 import {
   REQ_FIELDS,
@@ -25,6 +25,7 @@ import {
 import type { OtlpResource, OtlpScope } from '../otlp/types.js';
 import { emptyFusedRow, type FusedRow } from './FusedRow.js';
 import { SpanScratch } from './SpanScratch.js';
+import { splitScratchContent } from './splitScratchContent.js';
 import {
   ContentKind,
   contentKindOf,
@@ -235,29 +236,7 @@ export class FusedRequest {
     const cols = this.encoder.columns;
     const contentKind = contentKindOf(s);
     if (contentKind === ContentKind.emptyEvents) dropEmptyContent(s);
-    else if (contentKind === ContentKind.content) {
-      // the object path for this span: splitContent moves its content out
-      const end = r.pos;
-      r.pos = s.at;
-      const span = decodeSpan(r);
-      r.pos = end;
-      const { record, content } = acceptSpan(
-        span,
-        ctx.projectId,
-        ctx.serviceName,
-        ctx.resource as SpanRecord['resourceAttributes'],
-        this.scope,
-        ctx.limits,
-        ctx.counts,
-      );
-      cols.addEarly(record);
-      this.rows.push(record);
-      if (content !== undefined) {
-        if (this.keepContent) this.withContent.push({ record, split: content });
-        else this.content.dropped++;
-      }
-      return;
-    }
+    const split = contentKind === ContentKind.content ? splitScratchContent(r, s) : undefined;
     if (s.traceIdAt !== this.lastTraceAt) {
       // spans of a trace come together: compare the bytes before making the hex again
       if (this.lastTraceAt < 0 || !sameBytes(buf, s.traceIdAt, this.lastTraceAt, 16))
@@ -278,8 +257,14 @@ export class FusedRequest {
       this.view,
       ctx,
       row,
+      s.attributes,
+      split === undefined ? 0 : s.attributes + Math.min(split.contentAttributes, ctx.limits.maxAttributes),
     );
     this.rows.push(row);
+    if (split?.content !== undefined) {
+      if (this.keepContent) this.withContent.push({ record: row, split: split.content });
+      else this.content.dropped++;
+    }
   }
 }
 

@@ -1,6 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { OpenInferenceAttr, OtelAttr, TelltaleAttr, VercelAiAttr } from '@telltale/semconv';
+import {
+  CONTENT_ATTRIBUTE_SOURCES,
+  CONTENT_EVENT_BODY_KEYS,
+  CONTENT_FLAT_MESSAGE_SOURCES,
+  CONTENT_MESSAGE_EVENTS,
+  OpenInferenceAttr,
+  OtelAttr,
+  TelltaleAttr,
+  VercelAiAttr,
+  type ContentShape,
+} from '@telltale/semconv';
 import { spansArrowStream } from '@telltale/store/encode';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
@@ -329,7 +339,7 @@ describe('processProtoExport against the object path', () => {
     expect(out.loops.steps.length).toBeGreaterThan(0);
   });
 
-  it('sends spans with content through the object path: the same content rows, dropped when the project keeps none', () => {
+  it('takes the content off spans: the same content rows, dropped when the project keeps none', () => {
     const choice = (body?: string): OtlpEvent => ({
       timeUnixNano: NOW_NS,
       name: 'gen_ai.choice',
@@ -360,6 +370,136 @@ describe('processProtoExport against the object path', () => {
     for (const keepContent of [true, false])
       for (const limits of [DEFAULT_SPAN_LIMITS, { ...DEFAULT_SPAN_LIMITS, maxContentBytes: 100 }])
         expectSame(body(spans), { ...at, keepContent, limits });
+  });
+
+  it('gives the same content for every convention, value type and size, cut to the content limit', () => {
+    const words = (n: number, seed: number): string => {
+      const w = ['plain', 'häagen', 'naïve', 'emoji 😀', '日本語', 'quote "x"', 'line\nbreak'];
+      const out: string[] = [];
+      for (let i = 0; out.join(' ').length < n; i++) out.push(w[(i * 7 + seed) % w.length]!);
+      return out.join(' ').slice(0, n);
+    };
+    const valueOf = (shape: ContentShape, size: number, seed: number): string => {
+      const text = words(size, seed);
+      switch (shape) {
+        case 'genAiMessages':
+          return JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: text }] }]);
+        case 'genAiSystemInstructions':
+          return JSON.stringify([{ type: 'text', content: text }]);
+        case 'chatMessages':
+          return JSON.stringify([{ role: 'assistant', content: text }]);
+        case 'vercelPrompt':
+          return JSON.stringify({ system: 'be brief', prompt: text });
+        case 'text':
+        case 'toolArguments':
+        case 'toolResult':
+          return seed % 2 === 0 ? text : JSON.stringify({ query: text });
+      }
+    };
+    const spans: OtlpSpan[] = [];
+    let seed = 0;
+    for (const size of [3, 300, 3000]) {
+      // each named source alone, among other attributes, and with its side's other sources
+      for (const source of CONTENT_ATTRIBUTE_SOURCES) {
+        seed++;
+        spans.push(
+          span([
+            kv(OtelAttr.genAiOperationName, 'chat'),
+            kv(source.attribute, valueOf(source.shape, size, seed)),
+            kv(TelltaleAttr.contentCapture, 'full'),
+            kv('after', seed),
+          ]),
+        );
+      }
+      for (const side of ['input', 'output'] as const)
+        spans.push(
+          span(
+            CONTENT_ATTRIBUTE_SOURCES.filter((s) => s.side === side).map((s, i) =>
+              kv(s.attribute, valueOf(s.shape, size, seed + i)),
+            ),
+          ),
+        );
+      for (const flat of CONTENT_FLAT_MESSAGE_SOURCES)
+        spans.push(
+          span([
+            kv(`${flat.prefix}1.${flat.contentField}`, words(size, seed)),
+            kv(`${flat.prefix}0.${flat.roleField}`, 'user'),
+            kv(`${flat.prefix}0.${flat.contentField}`, words(size, seed + 1)),
+            kv(`${flat.prefix}x.${flat.roleField}`, 'odd'),
+            kv(TelltaleAttr.contentRedactions, 3n),
+          ]),
+        );
+      for (const [name, rule] of Object.entries(CONTENT_MESSAGE_EVENTS))
+        for (const key of CONTENT_EVENT_BODY_KEYS)
+          spans.push(
+            span([kv(OtelAttr.genAiOperationName, 'chat')], {
+              events: [
+                {
+                  timeUnixNano: NOW_NS,
+                  name,
+                  attributes: [kv(key, JSON.stringify({ role: rule.role, content: words(size, seed) }))],
+                  droppedAttributesCount: 0,
+                },
+                { timeUnixNano: NOW_NS, name, attributes: [kv(key, words(size, seed + 2))], droppedAttributesCount: 0 },
+                { timeUnixNano: NOW_NS, name: 'other', attributes: [], droppedAttributesCount: 0 },
+              ],
+            }),
+          );
+    }
+    // message lists around the verbatim length (UTF-16 units), of multibyte text and surrogate pairs
+    for (const source of CONTENT_ATTRIBUTE_SOURCES.filter(
+      (s) => s.shape === 'genAiMessages' || s.shape === 'chatMessages',
+    ))
+      for (const units of [255, 256, 257])
+        for (const fill of ['é', '😀', '日', 'a'])
+          for (const extra of [0, 1]) {
+            const frame = (content: string): string => JSON.stringify([{ role: 'user', content }]);
+            let content = 'x'.repeat(extra);
+            while (frame(content + fill).length <= units) content += fill;
+            while (frame(content).length < units) content += 'y';
+            spans.push(span([kv(source.attribute, frame(content))]));
+          }
+    // values that are not strings: JSON of the value (tool arguments as a map, numbers, arrays, bytes)
+    spans.push(
+      span([
+        kv(OtelAttr.genAiToolCallArguments, { kvlist: [kv('city', 'Zürich'), kv('days', 3n)] }),
+        kv(OtelAttr.genAiToolCallResult, [1.5, true, 'x']),
+        kv(OpenInferenceAttr.inputValue, 42n),
+        kv(OpenInferenceAttr.outputValue, new Uint8Array([1, 2, 250])),
+        kv(TelltaleAttr.contentCapture, 7n),
+        kv(TelltaleAttr.contentRedactions, 'two'),
+      ]),
+    );
+    // more content attributes than the attribute limit, among more plain attributes than it too
+    for (const args of [0, 5])
+      spans.push(
+        span([
+          kv(OtelAttr.genAiOperationName, 'execute_tool'),
+          kv(OtelAttr.genAiToolName, 'lookup'),
+          ...Array.from({ length: 6 }, (_, i) => kv(`plain.${i}`, i)),
+          ...Array.from({ length: 6 }, (_, i) =>
+            i === args
+              ? kv(OtelAttr.genAiToolCallArguments, '{"q":"tool arguments"}')
+              : kv(`${OpenInferenceAttr.inputMessagesPrefix}${i}.message.content`, `m${i}`),
+          ),
+        ]),
+      );
+    const small = { ...DEFAULT_SPAN_LIMITS, maxAttributes: 4, maxValueBytes: 50 };
+    let kept = 0;
+    let truncated = 0;
+    for (const keepContent of [true, false])
+      for (const limits of [DEFAULT_SPAN_LIMITS, small])
+        for (const maxContentBytes of [DEFAULT_SPAN_LIMITS.maxContentBytes, 4000, 1001, 100, 7]) {
+          const out = expectSame(
+            body(spans),
+            { ...at, keepContent, limits: { ...limits, maxContentBytes } },
+            `${maxContentBytes}`,
+          );
+          kept += out.content.kept;
+          truncated += out.content.truncated;
+        }
+    expect(kept).toBeGreaterThan(spans.length);
+    expect(truncated).toBeGreaterThan(spans.length);
   });
 
   it('reads a body that is a view at a non-zero byteOffset of a larger buffer', () => {

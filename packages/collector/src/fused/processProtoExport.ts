@@ -22,8 +22,8 @@ let state: FusedRequest | undefined;
  * processExport for an OTLP/protobuf body in one pass: the request is
  * decoded straight into the columns of the spans record batch, normalised
  * as it goes (the same code as normaliseRequest decides every derived
- * column), with no object per span but for the spans that carry content,
- * which take the object path for their content. Gives what decoding with
+ * column), with no object per span; the content of a span that carries
+ * some is split off as splitContent would (splitScratchContent). Gives what decoding with
  * decodeTraceRequestProto, normaliseRequest and encodeExportPayload gives,
  * byte for byte.
  * @throws OtlpDecodeError on malformed input (the caller reports it as the object path does).

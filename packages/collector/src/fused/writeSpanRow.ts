@@ -21,7 +21,7 @@ export const ContentKind = {
    * span and keeps no content, which the fused path does too.
    */
   emptyEvents: 1,
-  /** Content attributes or message bodies: the object path, whose splitContent moves them out. */
+  /** Content attributes or message bodies: splitScratchContent moves them out. */
   content: 2,
 } as const;
 
@@ -112,7 +112,9 @@ function pushText(col: SpanColumns['traceState'], r: ProtoReader, at: number, le
  * Writes the row of an accepted span that carries no content into `cols`
  * (every column but the late ones) and fills `row`, as normaliseRequest's
  * acceptSpan and SpanColumns.addEarly would: attributes and events cut to
- * the limits, canonical fields read, step derived.
+ * the limits, canonical fields read, step derived. Scratch slots
+ * [`fieldsFrom`, `fieldsTo`) feed the canonical fields too (the content
+ * attributes splitScratchContent moved past the span's attributes).
  */
 export function writeSpanRow(
   cols: SpanColumns,
@@ -126,6 +128,8 @@ export function writeSpanRow(
   view: DataView,
   ctx: RowContext,
   row: FusedRow,
+  fieldsFrom = 0,
+  fieldsTo = 0,
 ): void {
   const { limits, counts } = ctx;
   const buf = r.buf;
@@ -140,6 +144,10 @@ export function writeSpanRow(
 
   fields.begin();
   for (let i = 0; i < kept; i++) {
+    const codes = s.infos[i]!.codes;
+    if (codes !== undefined) fields.offer(codes, fieldValue(r, s, i, limits.maxValueBytes));
+  }
+  for (let i = fieldsFrom; i < fieldsTo; i++) {
     const codes = s.infos[i]!.codes;
     if (codes !== undefined) fields.offer(codes, fieldValue(r, s, i, limits.maxValueBytes));
   }

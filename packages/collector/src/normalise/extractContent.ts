@@ -16,6 +16,7 @@ import {
   partsText,
   type ContentHalf,
   type ContentMessage,
+  type VerbatimMessages,
 } from '@telltale/store/encode';
 import type { AnyValue, KeyValue, OtlpEvent, OtlpSpan } from '../otlp/types.js';
 
@@ -29,6 +30,7 @@ export interface SplitSpan {
 }
 
 const SOURCE_BY_ATTRIBUTE = new Map(CONTENT_ATTRIBUTE_SOURCES.map((s, rank) => [s.attribute, { ...s, rank }]));
+const FLAT_PREFIXES = CONTENT_FLAT_MESSAGE_SOURCES.map((s) => s.prefix);
 
 /**
  * A message list at least this long, the only content of its side, is kept
@@ -52,6 +54,49 @@ export function splitContent(span: OtlpSpan): SplitSpan {
   if (contentAttributes === undefined && messageEvents.length === 0)
     return { span, contentAttributes: [], content: undefined };
   const attrs = contentAttributes ?? [];
+  const keep = span.attributes.filter((kv) => !isContentAttribute(kv.key) && !isCaptureMarker(kv.key));
+  const events = messageEvents.length === 0 ? span.events : span.events.filter((e) => !messageEvents.includes(e));
+  const capture = span.attributes.find((kv) => kv.key === TelltaleAttr.contentCapture)?.value;
+  const redactions = span.attributes.find((kv) => kv.key === TelltaleAttr.contentRedactions)?.value;
+  return {
+    span: { ...span, attributes: keep, events },
+    contentAttributes: attrs,
+    content: readContent(attrs, messageEvents, capture, redactions),
+  };
+}
+
+/** A string value left as the UTF-8 bytes it came in (valid UTF-8), made a string only when needed. */
+export interface Utf8Text {
+  /** Whether the string is at least `n` UTF-16 units long (as `string().length >= n`). */
+  lengthAtLeast(n: number): boolean;
+  string(): string;
+  /** A verbatim message list of this text, written as its bytes. */
+  verbatim(shape: VerbatimMessages['shape']): VerbatimMessages;
+}
+
+/**
+ * A content attribute: a named message list source (genAiMessages,
+ * chatMessages) may carry its string value as `text` instead, its `value`
+ * then unread.
+ */
+export interface ContentAttribute extends KeyValue {
+  text?: Utf8Text;
+}
+
+/**
+ * The content of a span from its content attributes (in order), its
+ * deprecated GenAI message events and the values of its capture markers
+ * (the first of each name): undefined when none of it holds anything to
+ * show (a message event without a body, an empty `gen_ai.choice`, is taken
+ * off the span but keeps no content row). What splitContent reads; the
+ * fused decoder calls it with the same parts of the span.
+ */
+export function readContent(
+  attrs: readonly ContentAttribute[],
+  messageEvents: readonly OtlpEvent[],
+  capture: AnyValue | undefined,
+  redactions: AnyValue | undefined,
+): SplitSpan['content'] {
   const input: ContentHalf = {};
   const output: ContentHalf = {};
   const half = (side: ContentSide): ContentHalf => (side === 'input' ? input : output);
@@ -60,48 +105,44 @@ export function splitContent(span: OtlpSpan): SplitSpan {
     .map((kv) => ({ kv, source: SOURCE_BY_ATTRIBUTE.get(kv.key) }))
     .filter((x) => x.source !== undefined)
     .sort((a, b) => (a.source?.rank ?? 0) - (b.source?.rank ?? 0));
-  const flat = CONTENT_FLAT_MESSAGE_SOURCES.map((source) => ({
-    source,
-    messages: flatMessages(attrs, source.prefix, source.roleField, source.contentField),
-  }));
-  const sources = (side: ContentSide): number =>
+  // most spans carry named attributes only: no flattened message to look for
+  const flat = attrs.some((kv) => FLAT_PREFIXES.some((prefix) => kv.key.startsWith(prefix)))
+    ? CONTENT_FLAT_MESSAGE_SOURCES.map((source) => ({
+        source,
+        messages: flatMessages(attrs, source.prefix, source.roleField, source.contentField),
+      }))
+    : [];
+  const count = (side: ContentSide): number =>
     named.filter((x) => x.source?.side === side).length +
     flat.filter((x) => x.source.side === side && x.messages.length > 0).length +
     messageEvents.filter((e) => CONTENT_MESSAGE_EVENTS[e.name]?.side === side && eventBody(e) !== undefined).length;
+  const counted: Partial<Record<ContentSide, number>> = {};
+  const sources = (side: ContentSide): number => (counted[side] ??= count(side));
   for (const { kv, source } of named) {
     if (source === undefined) continue;
     const v = kv.value;
+    const text = kv.text;
     if (
       (source.shape === 'genAiMessages' || source.shape === 'chatMessages') &&
-      typeof v === 'string' &&
-      v.length >= VERBATIM_FROM &&
+      (text !== undefined ? text.lengthAtLeast(VERBATIM_FROM) : typeof v === 'string' && v.length >= VERBATIM_FROM) &&
       sources(source.side) === 1
     )
-      half(source.side).verbatim = { shape: source.shape, json: v };
-    else readShape(half(source.side), source.shape, v);
+      half(source.side).verbatim =
+        text !== undefined ? text.verbatim(source.shape) : { shape: source.shape, json: v as string };
+    else readShape(half(source.side), source.shape, text !== undefined ? text.string() : v);
   }
   for (const { source, messages } of flat) {
     if (messages.length > 0 && half(source.side).messages === undefined) half(source.side).messages = messages;
   }
   readMessageEvents(messageEvents, input, output);
-  const keep = span.attributes.filter((kv) => !isContentAttribute(kv.key) && !isCaptureMarker(kv.key));
-  const events = messageEvents.length === 0 ? span.events : span.events.filter((e) => !messageEvents.includes(e));
-  const capture = span.attributes.find((kv) => kv.key === TelltaleAttr.contentCapture)?.value;
-  const redactions = span.attributes.find((kv) => kv.key === TelltaleAttr.contentRedactions)?.value;
-  return {
-    span: { ...span, attributes: keep, events },
-    contentAttributes: attrs,
-    // a message event without a body (an empty `gen_ai.choice`) is taken off the span but keeps no content row
-    content:
-      hasContent(input) || hasContent(output)
-        ? {
-            input,
-            output,
-            capture: typeof capture === 'string' ? capture : '',
-            redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
-          }
-        : undefined,
-  };
+  return hasContent(input) || hasContent(output)
+    ? {
+        input,
+        output,
+        capture: typeof capture === 'string' ? capture : '',
+        redactions: typeof redactions === 'bigint' || typeof redactions === 'number' ? Number(redactions) : 0,
+      }
+    : undefined;
 }
 
 /** Whether a half holds anything to show: text, tool arguments or results, or a message with content. */
@@ -171,7 +212,12 @@ function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): voi
 }
 
 /** `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as messages, in index order. */
-function flatMessages(attrs: KeyValue[], prefix: string, roleField: string, contentField: string): ContentMessage[] {
+function flatMessages(
+  attrs: readonly KeyValue[],
+  prefix: string,
+  roleField: string,
+  contentField: string,
+): ContentMessage[] {
   const byIndex = new Map<number, ContentMessage>();
   for (const kv of attrs) {
     if (!kv.key.startsWith(prefix)) continue;
@@ -203,7 +249,7 @@ function eventBody(event: OtlpEvent): string | undefined {
  * (a `gen_ai.choice` recorded with content capture off) adds none: it says a
  * message happened, not what it was.
  */
-function readMessageEvents(events: OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
+function readMessageEvents(events: readonly OtlpEvent[], input: ContentHalf, output: ContentHalf): void {
   for (const event of events) {
     const rule = CONTENT_MESSAGE_EVENTS[event.name];
     if (rule === undefined) continue;

@@ -45,7 +45,8 @@ const GROWTH = 8;
 export function limitContent(input: ContentHalf, output: ContentHalf, maxBytes: number): ContentCut {
   let verbatimBytes = 0;
   for (const half of [input, output])
-    if (half.verbatim !== undefined) verbatimBytes += Buffer.byteLength(half.verbatim.json, 'utf8');
+    if (half.verbatim !== undefined)
+      verbatimBytes += half.verbatim.utf8?.length ?? Buffer.byteLength(half.verbatim.json, 'utf8');
   if (verbatimBytes > 0) {
     const eagerBytes = slotsOf([input, output]).reduce((n, s) => n + Buffer.byteLength(s.get(), 'utf8'), 0);
     const bytes = eagerBytes + verbatimBytes;

@@ -25,6 +25,8 @@ export interface ContentHalf {
 export interface VerbatimMessages {
   shape: 'genAiMessages' | 'chatMessages';
   json: string;
+  /** The JSON as valid UTF-8, when the collector has it so (written as it is, never decoded). */
+  readonly utf8?: Uint8Array;
 }
 
 /** The content of one span, kept apart from its span row (table `span_content`). */

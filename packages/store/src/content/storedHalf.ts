@@ -8,18 +8,35 @@ import type { ContentHalf } from './SpanContentRecord.js';
  * escaping, no parse. Every other half is stored as its JSON object.
  */
 const RS = '\u001e';
+const ONLY_GEN_AI = `${RS}{}${RS}genAiMessages${RS}`;
+const ONLY_CHAT = `${RS}{}${RS}chatMessages${RS}`;
 
 /** The `input` / `output` column text of a half. */
 export function storedHalfText(half: ContentHalf): string {
-  return storedHalfParts(half).join('');
+  return storedHalfParts(half)
+    .map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8')))
+    .join('');
 }
 
-/** The column text of a half in parts to write one after another (the verbatim JSON is never copied into a new string). */
-export function storedHalfParts(half: ContentHalf): string[] {
+/**
+ * The column text of a half in parts to write one after another (the
+ * verbatim JSON is never copied into a new string; its UTF-8 bytes, when
+ * the half has them, are the part).
+ */
+export function storedHalfParts(half: ContentHalf): (string | Uint8Array)[] {
   const verbatim = half.verbatim;
   if (verbatim === undefined) return [JSON.stringify(half)];
+  const json = verbatim.utf8 ?? verbatim.json;
+  // the common half: the list alone
+  if (
+    half.messages === undefined &&
+    half.toolArguments === undefined &&
+    half.toolResult === undefined &&
+    half.text === undefined
+  )
+    return [verbatim.shape === 'genAiMessages' ? ONLY_GEN_AI : ONLY_CHAT, json];
   const { verbatim: _, ...eager } = half;
-  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, verbatim.json];
+  return [`${RS}${JSON.stringify(eager)}${RS}${verbatim.shape}${RS}`, json];
 }
 
 /** A stored half read back: the JSON object, with a verbatim message list turned into messages. */

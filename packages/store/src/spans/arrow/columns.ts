@@ -275,15 +275,24 @@ export class Utf8Column {
     this.offsets[++this.count] = pos + n;
   }
 
-  /** Appends one value written as the concatenation of `parts` (no joined string is made). */
-  pushParts(parts: readonly string[]): void {
+  /**
+   * Appends one value written as the concatenation of `parts` (no joined
+   * string is made); a bytes part is copied as it is, unchecked (the caller
+   * knows it to be valid UTF-8).
+   */
+  pushParts(parts: readonly (string | Uint8Array)[]): void {
     if (this.pending !== 0) this.flush();
     let n = 0;
     for (const s of parts) n += s.length;
     if (this.count + 2 > this.offsets.length) this.growOffsets(this.count + 2);
     let pos = this.end;
     if (pos + 3 * n > this.data.length) this.growData(pos + 3 * n);
-    for (const s of parts) pos += this.data.utf8Write(s, pos);
+    for (const s of parts)
+      if (typeof s === 'string') pos += this.data.utf8Write(s, pos);
+      else {
+        this.data.set(s, pos);
+        pos += s.length;
+      }
     this.end = pos;
     this.offsets[++this.count] = pos;
   }
