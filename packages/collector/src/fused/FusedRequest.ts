@@ -65,7 +65,6 @@ export class FusedRequest {
     limits: DEFAULT_SPAN_LIMITS,
     counts: emptyLimitCounts(),
   };
-  private scope: OtlpScope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
   /** Where the current resource's scopes and the current scope's spans start (reused lists). */
   private scopeAt: Int32Array = new Int32Array(16);
   private spanAt: Int32Array = new Int32Array(1024);
@@ -103,7 +102,6 @@ export class FusedRequest {
     this.withContent.length = 0;
     this.view = new DataView(new ArrayBuffer(0));
     this.scratch.release();
-    this.scope = { name: '', version: '', attributes: [], droppedAttributesCount: 0 };
   }
 
   request(r: ProtoReader): void {
@@ -176,7 +174,6 @@ export class FusedRequest {
     }
     r.leave(parent);
     const end = r.pos;
-    this.scope = scope;
     this.ctx.scopeName = scope.name;
     this.ctx.scopeVersion = scope.version;
     for (let k = 0; k < spans; k++) {
