@@ -182,19 +182,22 @@ export class SpanScratch {
     let n = 0;
     for (let i = 0; i < this.attributes; i++) {
       if (drop(this.infos[i]!.key)) continue;
-      if (n !== i) {
-        this.infos[n] = this.infos[i]!;
-        this.keyStarts[n] = this.keyStarts[i]!;
-        this.keyLens[n] = this.keyLens[i]!;
-        this.kinds[n] = this.kinds[i]!;
-        this.starts[n] = this.starts[i]!;
-        this.lens[n] = this.lens[i]!;
-        this.nums[n] = this.nums[i]!;
-        this.objs[n] = this.objs[i];
-      }
+      if (n !== i) this.moveAttribute(n, i);
       n++;
     }
     this.attributes = n;
+  }
+
+  /** Copies attribute slot `from` into slot `to` (for compacting the list in place). */
+  moveAttribute(to: number, from: number): void {
+    this.infos[to] = this.infos[from]!;
+    this.keyStarts[to] = this.keyStarts[from]!;
+    this.keyLens[to] = this.keyLens[from]!;
+    this.kinds[to] = this.kinds[from]!;
+    this.starts[to] = this.starts[from]!;
+    this.lens[to] = this.lens[from]!;
+    this.nums[to] = this.nums[from]!;
+    this.objs[to] = this.objs[from];
   }
 
   private grow(): void {

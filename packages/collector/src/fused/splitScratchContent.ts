@@ -73,16 +73,7 @@ export function splitScratchContent(r: ProtoReader, s: SpanScratch): ScratchCont
       redactions ??= scratchValue(r, s, i);
       continue;
     }
-    if (n !== i) {
-      s.infos[n] = info;
-      s.keyStarts[n] = s.keyStarts[i]!;
-      s.keyLens[n] = s.keyLens[i]!;
-      s.kinds[n] = s.kinds[i]!;
-      s.starts[n] = s.starts[i]!;
-      s.lens[n] = s.lens[i]!;
-      s.nums[n] = s.nums[i]!;
-      s.objs[n] = s.objs[i];
-    }
+    if (n !== i) s.moveAttribute(n, i);
     n++;
   }
   for (let j = 0; j < attrs.length; j++) {
