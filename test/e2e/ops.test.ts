@@ -252,22 +252,30 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
   it('listens first and catches up the run facts a killed server left pending, with progress in the log', async () => {
     const telltale = await TelltaleProcess.start({ args: ['--auth', 'none', '--grpc-port', 'off'] });
     try {
-      const runs = 30;
-      for (let i = 0; i < runs; i++) {
+      const send = async (body: string): Promise<void> => {
         const res = await fetch(`${telltale.url}/v1/traces`, {
           method: 'POST',
-          body: runRequest(`catch-up-${i}`, 3),
+          body,
           headers: { 'content-type': 'application/json' },
         });
         expect(res.status).toBe(200);
-      }
-      // stored, but not finalised: the runs wait 10 s of quiet before the background finalises them
-      const stored = await pollUntil(
-        () => getText(`${telltale.url}/metrics`),
-        (r) => metricValue(r.text, 'telltale_drain_spans_stored_total') === runs * 3,
-        30_000,
-      );
-      expect(metricValue(stored.text, 'telltale_drain_spans_stored_total')).toBe(runs * 3);
+      };
+      const storedSpans = (spans: number): Promise<{ text: string }> =>
+        pollUntil(
+          () => getText(`${telltale.url}/metrics`),
+          (r) => metricValue(r.text, 'telltale_drain_spans_stored_total') === spans,
+          30_000,
+        );
+      // runs whole in one request, root included: their facts come with them (the ingest worker computes them)
+      const whole = 5;
+      for (let i = 0; i < whole; i++) await send(runRequest(`whole-${i}`, 3));
+      expect(metricValue((await storedSpans(whole * 3)).text, 'telltale_run_facts_pending_runs')).toBe(0);
+      const finalised = await telltale.getJson<{ total: number }>('/api/v1/runs?limit=1');
+      expect(finalised.body.total).toBe(whole);
+      // runs whose root has not come: stored, but not finalised (the background waits 10 s of quiet)
+      const runs = 30;
+      for (let i = 0; i < runs; i++) await send(runRequest(`catch-up-${i}`, 3, Date.now(), 1));
+      const stored = await storedSpans(whole * 3 + runs * 2);
       expect(metricValue(stored.text, 'telltale_run_facts_pending_runs')).toBe(runs);
       await telltale.kill('SIGKILL');
       const from = telltale.logs.length;
@@ -281,7 +289,7 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
       );
       expect((await getText(`${telltale.url}/readyz`)).status).toBe(200);
       const listed = await telltale.getJson<{ total: number }>('/api/v1/runs?limit=1');
-      expect(listed.body.total).toBe(runs);
+      expect(listed.body.total).toBe(whole + runs);
     } finally {
       await telltale.dispose();
     }

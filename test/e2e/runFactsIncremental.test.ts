@@ -3,17 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstDifference, generateDataset, shuffleForDelivery, smallDataset } from '@telltale/datasets';
 import { Store, type SpanRecord } from '@telltale/store';
-import { encodeSpanRecordBatch } from '@telltale/store/encode';
+import { computeRequestFacts, encodeSpanRecordBatch } from '@telltale/store/encode';
 import { StoreInspector } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
- * The run facts computed from the spans a process stored (kept in memory)
- * against the SQL finaliser reading them back: the same spans go to two
- * projects, one through `insertSpans` (its runs' spans are kept, so their
- * facts are computed in TypeScript), one as Arrow batches (nothing kept: the
- * SQL finaliser), and every row of run_facts, run_step_facts and run_steps
- * must agree — spans in order, shuffled with late spans after a
+ * The run facts computed in TypeScript against the SQL finaliser reading
+ * the spans back: the same spans go to three projects, one through
+ * `insertSpans` (its runs' spans are kept, so their facts are computed from
+ * them), one as Arrow batches with the facts an ingest worker computes for
+ * the runs a batch holds whole (computeRequestFacts: written when storage
+ * holds exactly their spans, the others left to SQL), one as Arrow batches
+ * alone (the SQL finaliser), and every row of run_facts, run_step_facts and
+ * run_steps must agree — spans in order, shuffled with late spans after a
  * finalisation, duplicated, and across a crash that loses the kept spans.
  */
 const END = 1_900_000_000_000_000_000n;
@@ -34,10 +36,14 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
   const copy = (suffix: string, list: readonly SpanRecord[]): SpanRecord[] =>
     list.map((s) => ({ ...s, projectId: projectId + suffix }));
 
-  /** Delivers the same batches to `<suffix>-ts` (spans kept) and `<suffix>-sql` (Arrow batches: the SQL finaliser). */
+  /** Delivers the same batches to `<suffix>-ts` (spans kept), `<suffix>-req` (worker facts) and `<suffix>-sql`. */
   async function deliver(suffix: string, batches: readonly (readonly SpanRecord[])[]): Promise<void> {
     for (const batch of batches) {
       await store.insertSpans(copy(`${suffix}-ts`, batch));
+      const req = copy(`${suffix}-req`, batch);
+      const message = encodeSpanRecordBatch(req);
+      const runs = computeRequestFacts(`${projectId}${suffix}-req`, message);
+      await store.insertSpanBatches([message], req, { facts: [{ projectId: `${projectId}${suffix}-req`, runs }] });
       const sql = copy(`${suffix}-sql`, batch);
       await store.insertSpanBatches([encodeSpanRecordBatch(sql)], sql);
     }
@@ -65,11 +71,28 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
 
   async function expectSameFacts(suffix: string, minRuns: number): Promise<void> {
     await store.runFacts.flush();
-    const ts = await factRows(`${projectId}${suffix}-ts`);
     const sql = await factRows(`${projectId}${suffix}-sql`);
-    expect(ts.run_facts!.length, 'runs finalised').toBeGreaterThanOrEqual(minRuns);
-    expect(firstDifference(ts, sql, suffix)).toBeUndefined();
+    expect(sql.run_facts!.length, 'runs finalised').toBeGreaterThanOrEqual(minRuns);
+    for (const path of ['-ts', '-req'])
+      expect(firstDifference(await factRows(`${projectId}${suffix}${path}`), sql, suffix + path)).toBeUndefined();
   }
+
+  /** Runs one batch holds whole, root included (what computeRequestFacts takes). */
+  const wholeRuns = (batches: readonly (readonly SpanRecord[])[]): number => {
+    const batchesOfRun = new Map<string, Set<number>>();
+    const rooted = new Set<string>();
+    batches.forEach((b, i) =>
+      b.forEach((s) => {
+        let set = batchesOfRun.get(s.runId);
+        if (set === undefined) batchesOfRun.set(s.runId, (set = new Set()));
+        set.add(i);
+        if (s.isRunRoot || s.stepKind === 'run') rooted.add(s.runId);
+      }),
+    );
+    let n = 0;
+    for (const [runId, set] of batchesOfRun) if (set.size === 1 && rooted.has(runId)) n++;
+    return n;
+  };
 
   const batchesOf = (list: readonly SpanRecord[], size: number): SpanRecord[][] => {
     const out: SpanRecord[][] = [];
@@ -91,8 +114,12 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
     await deliver('-order', batchesOf(own, 500));
     await expectSameFacts('-order', 200);
     const runs = new Set(own.map((s) => s.runId)).size;
-    expect(store.runFacts.finalised.incremental - before.incremental, 'the kept spans were used').toBe(runs);
-    expect(store.runFacts.finalised.sql - before.sql, 'the reference went through SQL').toBe(runs);
+    // every run from the kept spans, and the runs whole in a batch from the worker facts
+    const whole = wholeRuns(batchesOf(own, 500));
+    expect(whole, 'runs a batch holds whole').toBeGreaterThan(runs / 2);
+    expect(store.runFacts.finalised.incremental - before.incremental).toBe(runs + whole);
+    // the reference, and the runs the worker facts left (split over batches)
+    expect(store.runFacts.finalised.sql - before.sql).toBe(2 * runs - whole);
   });
 
   it('refinalises a run the same way when its spans arrive shuffled, some after it was finalised', async () => {

@@ -7,6 +7,7 @@ export type {
   CollectorSpoolOptions,
   CollectorStorageOptions,
   InsertSpanBatches,
+  RequestFacts,
 } from './ingest/CollectorOptions.js';
 export type { OtlpGrpcServer } from './grpc/otlpGrpcServer.js';
 export { readBody } from './http/readBody.js';

@@ -18,6 +18,7 @@ import {
 } from './spans/insertSpanBatches.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
+import type { RequestRunFacts } from './facts/incremental/requestFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
 import { QueryRunner, type QueryListener } from './QueryRunner.js';
 import { MetricsRepository } from './metrics/MetricsRepository.js';
@@ -36,6 +37,8 @@ export class Store {
   readonly #client: ClickHouseClient;
   /** The per-run facts behind the run-level overview queries (see facts/RunFacts.ts). */
   readonly runFacts: RunFacts;
+  /** The facts of the last span batch stored (RunFacts.addRequestFacts; never rejects). */
+  private factsWritten: Promise<void> = Promise.resolve();
   /** The metric queries of the analytics (reliability, latency, cost, loops, failures). */
   readonly metrics: MetricsRepository;
   /** Alert rules, destinations, notifications and state. */
@@ -153,10 +156,27 @@ export class Store {
   async insertSpanBatches(
     messages: SpanBatchMessages,
     runs: Iterable<{ projectId: string; runId: string }>,
-    opts?: { deduplicationToken?: string },
+    opts?: {
+      deduplicationToken?: string;
+      /** Facts ingest workers computed for runs their requests held whole (computeRequestFacts). */
+      facts?: ReadonlyArray<{ projectId: string; runs: readonly RequestRunFacts[] }>;
+    },
   ): Promise<void> {
-    await insertSpanBatches(this.#client, this.arrowTransport, messages, opts);
+    const previous = this.factsWritten;
+    try {
+      const token = opts?.deduplicationToken;
+      await insertSpanBatches(
+        this.#client,
+        this.arrowTransport,
+        messages,
+        token === undefined ? {} : { deduplicationToken: token },
+      );
+    } finally {
+      await previous;
+    }
     this.runFacts.markRuns(runs);
+    if (opts?.facts !== undefined && opts.facts.length > 0)
+      this.factsWritten = this.runFacts.addRequestFacts(opts.facts);
   }
 
   /** Spans older than this many days are dropped (whole daily parts). */
@@ -211,6 +231,7 @@ export class Store {
    * open's reconcile.
    */
   async close(opts: { finaliseWithinMs?: number } = {}): Promise<void> {
+    await this.factsWritten;
     await this.runFacts.stop(opts.finaliseWithinMs).catch(() => undefined);
     await this.#client.close();
   }

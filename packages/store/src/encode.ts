@@ -21,3 +21,4 @@ export {
 export { storedHalfText, readStoredHalf, halfBytes } from './content/storedHalf.js';
 export { addMessages, addMessagesJson, messageOf, parseJson, partsText } from './content/contentMessages.js';
 export type { VerbatimMessages } from './content/SpanContentRecord.js';
+export { computeRequestFacts, type RequestRunFacts } from './facts/incremental/requestFacts.js';

@@ -1,5 +1,5 @@
 /** One OTLP/JSON request holding one whole run of `spans` spans. */
-export function runRequest(runId: string, spans: number, nowMs = Date.now()): string {
+export function runRequest(runId: string, spans: number, nowMs = Date.now(), from = 0): string {
   const start = BigInt(nowMs) * 1_000_000n;
   const traceId = Buffer.from(runId.padEnd(16, '.').slice(0, 16)).toString('hex');
   return JSON.stringify({
@@ -9,20 +9,22 @@ export function runRequest(runId: string, spans: number, nowMs = Date.now()): st
         scopeSpans: [
           {
             scope: { name: 'fault-test' },
-            spans: Array.from({ length: spans }, (_, i) => ({
-              traceId,
-              spanId: (i + 1).toString(16).padStart(16, '0'),
-              ...(i === 0 ? {} : { parentSpanId: '0000000000000001' }),
-              name: i === 0 ? 'agent run' : `step ${i}`,
-              kind: 1,
-              startTimeUnixNano: String(start + BigInt(i) * 1000n),
-              endTimeUnixNano: String(start + BigInt(i) * 1000n + 500n),
-              attributes: [
-                { key: 'telltale.run.id', value: { stringValue: runId } },
-                { key: 'payload', value: { stringValue: 'x'.repeat(200) } },
-              ],
-              status: { code: 1 },
-            })),
+            spans: Array.from({ length: spans }, (_, i) => i)
+              .slice(from)
+              .map((i) => ({
+                traceId,
+                spanId: (i + 1).toString(16).padStart(16, '0'),
+                ...(i === 0 ? {} : { parentSpanId: '0000000000000001' }),
+                name: i === 0 ? 'agent run' : `step ${i}`,
+                kind: 1,
+                startTimeUnixNano: String(start + BigInt(i) * 1000n),
+                endTimeUnixNano: String(start + BigInt(i) * 1000n + 500n),
+                attributes: [
+                  { key: 'telltale.run.id', value: { stringValue: runId } },
+                  { key: 'payload', value: { stringValue: 'x'.repeat(200) } },
+                ],
+                status: { code: 1 },
+              })),
           },
         ],
       },

@@ -250,12 +250,14 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
         segmentBytes: config.spoolSegmentBytes,
       },
       storage: {
-        insert: async (messages, runs, deduplicationToken, contents) => {
+        insert: async (messages, runs, deduplicationToken, contents, facts) => {
           await failpoint.beforeInsert?.();
-          await store.insertSpanBatches(messages, runs, { deduplicationToken });
+          await store.insertSpanBatches(messages, runs, { deduplicationToken, facts });
           await store.content.insertBatches(contents, { deduplicationToken: `${deduplicationToken}:content` });
         },
         ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
+        // the workers compute the facts of the runs a request holds whole: the SQL finaliser reads the others' spans back
+        runFacts: true,
       },
       ...(config.ingestWorkers === undefined ? {} : { workers: config.ingestWorkers }),
       limits: {

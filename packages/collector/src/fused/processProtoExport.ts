@@ -31,7 +31,7 @@ let state: FusedRequest | undefined;
 export function processProtoExport(
   body: Uint8Array,
   projectId: string,
-  opts: { limits?: SpanLimits; nowMs: number; keepContent: boolean } & FusedOptions,
+  opts: { limits?: SpanLimits; nowMs: number; keepContent: boolean; runFacts?: boolean } & FusedOptions,
 ): ProcessedExport {
   const req = (state ??= new FusedRequest());
   const limits = opts.limits ?? DEFAULT_SPAN_LIMITS;
@@ -64,7 +64,12 @@ export function processProtoExport(
     }
     return {
       projectId,
-      parts: rows.length === 0 ? [] : exportPayloadParts(projectId, runIds, contents, req.encoder.finish()),
+      parts:
+        rows.length === 0
+          ? []
+          : exportPayloadParts(projectId, runIds, contents, req.encoder.finish(), {
+              runFacts: opts.runFacts === true,
+            }),
       spanCount: rows.length,
       rejectedSpans: req.rejectedSpans,
       rejectedBy: req.rejectedBy,

@@ -36,7 +36,14 @@ export class Collector {
       ...(opts.workers === undefined ? {} : { workers: opts.workers }),
       ...(spans === undefined ? {} : { limits: spans }),
     });
-    this.intake = new ExportIntake(spool, this.processor, opts.policy ?? {}, opts.observe ?? {}, opts.limits ?? {});
+    this.intake = new ExportIntake(
+      spool,
+      this.processor,
+      opts.policy ?? {},
+      opts.observe ?? {},
+      opts.limits ?? {},
+      opts.storage.runFacts === true,
+    );
     this.drainer = storageDrainer(spool, opts.storage, opts.observe ?? {});
   }
 

@@ -1,3 +1,4 @@
+import type { RequestRunFacts } from '@telltale/store/encode';
 import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
@@ -9,15 +10,24 @@ import type { ExportDone } from './ExportDone.js';
  * token, then marks the runs, then stores the spans' content (its own table)
  * from `contents`, span_content Arrow record batch messages (one ArrowStream
  * insert, as the spans). The messages are read as the insert goes (a spool
- * record at a time) and `runs` and `contents` fill as they pass: read them
- * only after the messages.
+ * record at a time) and `runs`, `contents` and `facts` fill as they pass:
+ * read them only after the messages. `facts` holds, per request, the facts
+ * its ingest worker computed for the runs it holds whole (when
+ * `CollectorStorageOptions.runFacts`).
  */
 export type InsertSpanBatches = (
   messages: AsyncIterable<Uint8Array>,
   runs: ReadonlyArray<{ projectId: string; runId: string }>,
   deduplicationToken: string,
   contents: readonly Uint8Array[],
+  facts: ReadonlyArray<RequestFacts>,
 ) => Promise<void>;
+
+/** The run facts one request's ingest worker computed (computeRequestFacts), with their project. */
+export interface RequestFacts {
+  projectId: string;
+  runs: readonly RequestRunFacts[];
+}
 
 /** The durable log requests are acknowledged from. */
 export interface CollectorSpoolOptions {
@@ -35,6 +45,11 @@ export interface CollectorStorageOptions {
   maxBatchSpans?: number;
   /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
   afterInsert?: () => void;
+  /**
+   * Ingest workers compute the facts of the runs a request holds whole and
+   * spool them with its spans, for `insert` (default false).
+   */
+  runFacts?: boolean;
   /**
    * Spool payload converters to the spans Arrow schema version of this build,
    * by the version they read (default: none). Spooled records of another

@@ -37,6 +37,8 @@ export class ExportIntake {
     private readonly policy: CollectorPolicy,
     private readonly observe: CollectorObservers,
     limits: CollectorLimits,
+    /** Whether requests are processed with their run facts (ExportJob.runFacts). */
+    private readonly runFacts = false,
   ) {
     const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.limits = {
@@ -76,7 +78,7 @@ export class ExportIntake {
   async ingest(job: ExportJob, progress: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
     const keepContent = (await this.policy.contentStored?.(job.projectId)) ?? true;
     const timing = { waitMs: 0, processMs: 0 };
-    const processed = await this.processor.process(keepContent ? job : { ...job, keepContent: false }, timing);
+    const processed = await this.processor.process({ ...job, keepContent, runFacts: this.runFacts }, timing);
     const stages = (progress.stages ??= {});
     stages.wait = timing.waitMs;
     stages.process = timing.processMs;

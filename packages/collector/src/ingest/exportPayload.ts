@@ -1,7 +1,9 @@
 // the chDB-free entry: this runs in worker threads
 import {
+  computeRequestFacts,
   encodeContentRecordBatch,
   encodeSpanRecordBatch,
+  type RequestRunFacts,
   type SpanContentRecord,
   type SpanRecord,
 } from '@telltale/store/encode';
@@ -13,8 +15,11 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
  *   2: meta {"p", "r", "c"} · content JSON of "c" bytes · spans Arrow message (same Arrow schema);
  *   3: meta {"p", "r", "c"} · content Arrow message of "c" bytes (span_content Arrow schema version 1)
  *      · spans Arrow message (spans Arrow schema version 1).
- * Bump it with any change to the payload, either Arrow schema included,
- * and add a converter from the previous version (SPOOL_PAYLOAD_CONVERTERS).
+ * Bump it with any change to the payload that a reader of the previous
+ * version would misread, either Arrow schema included, and add a converter
+ * from the previous version (SPOOL_PAYLOAD_CONVERTERS). The meta's optional
+ * "f" (the facts of the runs the request holds whole) needs none: a reader
+ * without it ignores it, and the run facts are then finalised by SQL.
  */
 export const SPOOL_PAYLOAD_VERSION = 3;
 
@@ -25,7 +30,7 @@ export const SPOOL_PAYLOAD_VERSION = 3;
  * the span_content schema, then its spans as one Arrow record batch message,
  * each ready to be concatenated with others into one ArrowStream insert.
  *
- *   meta length u32 LE · meta JSON {"p": project, "r": [run ids], "c": content bytes} · content Arrow message · spans Arrow message
+ *   meta length u32 LE · meta JSON {"p": project, "r": [run ids], "c": content bytes, "f": [run facts]} · content Arrow message · spans Arrow message
  */
 export interface ExportPayload {
   projectId: string;
@@ -34,6 +39,13 @@ export interface ExportPayload {
   content: Uint8Array | undefined;
   /** An encapsulated Arrow IPC RecordBatch message (see @telltale/store). */
   message: Uint8Array;
+  /** The facts of the runs the request holds whole (computeRequestFacts), when the payload carries them. */
+  facts: RequestRunFacts[];
+}
+
+export interface PayloadOptions {
+  /** Computes the facts of the runs the request holds whole and carries them (computeRequestFacts). Default false. */
+  runFacts?: boolean;
 }
 
 /** Payload parts for `Spool.append` (written back to back, never concatenated in memory). */
@@ -41,8 +53,15 @@ export function encodeExportPayload(
   projectId: string,
   spans: readonly SpanRecord[],
   contents: readonly SpanContentRecord[] = [],
+  opts: PayloadOptions = {},
 ): Uint8Array[] {
-  return exportPayloadParts(projectId, [...new Set(spans.map((s) => s.runId))], contents, encodeSpanRecordBatch(spans));
+  return exportPayloadParts(
+    projectId,
+    [...new Set(spans.map((s) => s.runId))],
+    contents,
+    encodeSpanRecordBatch(spans),
+    opts,
+  );
 }
 
 /** Payload parts of spans already encoded as the Arrow message `spans` (the fused protobuf path encodes its own). */
@@ -51,8 +70,15 @@ export function exportPayloadParts(
   runIds: readonly string[],
   contents: readonly SpanContentRecord[],
   spans: Uint8Array,
+  opts: PayloadOptions = {},
 ): Uint8Array[] {
-  return payloadParts(projectId, runIds, contents.length === 0 ? undefined : encodeContentRecordBatch(contents), spans);
+  return payloadParts(
+    projectId,
+    runIds,
+    contents.length === 0 ? undefined : encodeContentRecordBatch(contents),
+    spans,
+    opts.runFacts === true ? computeRequestFacts(projectId, spans) : [],
+  );
 }
 
 function payloadParts(
@@ -60,8 +86,11 @@ function payloadParts(
   runIds: readonly string[],
   content: Uint8Array | undefined,
   spans: Uint8Array,
+  facts: readonly RequestRunFacts[] = [],
 ): Uint8Array[] {
-  const meta = Buffer.from(JSON.stringify({ p: projectId, r: runIds, c: content?.length ?? 0 }));
+  const meta = Buffer.from(
+    JSON.stringify({ p: projectId, r: runIds, c: content?.length ?? 0, ...(facts.length === 0 ? {} : { f: facts }) }),
+  );
   const length = Buffer.allocUnsafe(4);
   length.writeUInt32LE(meta.length, 0);
   return content === undefined ? [length, meta, spans] : [length, meta, content, spans];
@@ -74,6 +103,7 @@ function corrupt(message: string): TelltaleError {
 interface Sections {
   projectId: string;
   runIds: string[];
+  facts: RequestRunFacts[];
   /** The content section's bytes (JSON in version 2, an Arrow message in version 3). */
   content: Buffer;
   message: Buffer;
@@ -84,7 +114,7 @@ function sectionsOf(payload: Buffer): Sections {
   if (payload.length < 4) throw corrupt('spool payload is shorter than its metadata length');
   const metaBytes = payload.readUInt32LE(0);
   if (4 + metaBytes > payload.length) throw corrupt('spool payload is shorter than its metadata length');
-  let meta: { p?: unknown; r?: unknown; c?: unknown };
+  let meta: { p?: unknown; r?: unknown; c?: unknown; f?: unknown };
   try {
     meta = JSON.parse(payload.toString('utf8', 4, 4 + metaBytes)) as typeof meta;
   } catch {
@@ -101,9 +131,32 @@ function sectionsOf(payload: Buffer): Sections {
   return {
     projectId: meta.p,
     runIds: meta.r,
+    facts: factsOf(meta.f),
     content: payload.subarray(start, start + contentBytes),
     message: payload.subarray(start + contentBytes),
   };
+}
+
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+
+/** The meta's run facts; none when absent or not of their shape (their runs are then finalised by SQL). */
+function factsOf(f: unknown): RequestRunFacts[] {
+  if (!Array.isArray(f)) return [];
+  const ok = f.every((x: Partial<RequestRunFacts> | null) => {
+    if (typeof x !== 'object' || x === null) return false;
+    const l = x.lines;
+    return (
+      typeof x.runId === 'string' &&
+      Number.isInteger(x.spans) &&
+      isStrings(x.traces) &&
+      typeof l === 'object' &&
+      isStrings(l.steps) &&
+      isStrings(l.runSteps) &&
+      isStrings(l.runs) &&
+      l.runs.length === 1
+    );
+  });
+  return ok ? (f as RequestRunFacts[]) : [];
 }
 
 /** Decodes a version 3 payload (a version 1 payload, which has no "c", reads as one without content). */
@@ -114,6 +167,7 @@ export function decodeExportPayload(payload: Buffer): ExportPayload {
     runIds: s.runIds,
     content: s.content.length === 0 ? undefined : s.content,
     message: s.message,
+    facts: s.facts,
   };
 }
 

@@ -18,6 +18,8 @@ export interface ExportJob {
   nowMs: number;
   /** false: the project keeps no content (dropped and counted). Default true. */
   keepContent?: boolean;
+  /** Computes the facts of the runs the request holds whole into the payload (computeRequestFacts). Default false. */
+  runFacts?: boolean;
 }
 
 /** An export request, decoded, normalised and encoded for the spool. */
@@ -54,6 +56,7 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
         ...(limits === undefined ? {} : { limits }),
         nowMs: job.nowMs,
         keepContent: job.keepContent !== false,
+        runFacts: job.runFacts === true,
       });
     } catch (err) {
       if (!(err instanceof OtlpDecodeError)) throw err;
@@ -83,7 +86,10 @@ export function processExportObjects(job: ExportJob, limits: SpanLimits | undefi
   );
   return {
     projectId: job.projectId,
-    parts: spans.length === 0 ? [] : encodeExportPayload(job.projectId, spans, contents),
+    parts:
+      spans.length === 0
+        ? []
+        : encodeExportPayload(job.projectId, spans, contents, { runFacts: job.runFacts === true }),
     spanCount: spans.length,
     rejectedSpans,
     rejectedBy,

@@ -1,6 +1,11 @@
 import type { Spool, SpoolBatch } from '../spool/Spool.js';
 import { SpoolDrainer } from '../spool/SpoolDrainer.js';
-import type { CollectorObservers, CollectorStorageOptions, InsertSpanBatches } from './CollectorOptions.js';
+import type {
+  CollectorObservers,
+  CollectorStorageOptions,
+  InsertSpanBatches,
+  RequestFacts,
+} from './CollectorOptions.js';
 import { decodeExportPayload, SPOOL_PAYLOAD_CONVERTERS } from './exportPayload.js';
 
 /**
@@ -37,7 +42,7 @@ export function storageDrainer(
 
 /**
  * One insert of a batch's payloads: their Arrow messages as they are read,
- * the runs they hold, and their content messages. A content message is
+ * the runs they hold, the run facts their workers computed, and their content messages. A content message is
  * copied out of its payload (a few KiB a span with content, kept until the
  * content insert) so the payload's span bytes are not held with it.
  */
@@ -48,13 +53,15 @@ async function insertPayloads(
 ): Promise<void> {
   const runs: { projectId: string; runId: string }[] = [];
   const contents: Uint8Array[] = [];
+  const facts: RequestFacts[] = [];
   async function* messages(): AsyncGenerator<Uint8Array> {
     for await (const payload of payloads) {
       const decoded = decodeExportPayload(payload);
       for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
+      if (decoded.facts.length > 0) facts.push({ projectId: decoded.projectId, runs: decoded.facts });
       if (decoded.content !== undefined) contents.push(Uint8Array.prototype.slice.call(decoded.content));
       yield decoded.message;
     }
   }
-  await insert(messages(), runs, token, contents);
+  await insert(messages(), runs, token, contents, facts);
 }

@@ -12,7 +12,9 @@ import {
 import { TraceRunResolver } from './TraceRunResolver.js';
 import { computeRunFacts } from './incremental/computeRunFacts.js';
 import { finaliseKept } from './incremental/finaliseKept.js';
+import type { RequestRunFacts } from './incremental/requestFacts.js';
 import { RunFactsState } from './incremental/RunFactsState.js';
+import { writeRequestFacts } from './incremental/writeRequestFacts.js';
 import { writeFactRows } from './incremental/writeFactRows.js';
 
 /**
@@ -139,6 +141,54 @@ export class RunFacts {
   addSpans(spans: readonly SpanRecord[]): void {
     this.state?.addRecords(spans);
     this.markRuns(spans);
+  }
+
+  /**
+   * Writes the facts ingest workers computed for the runs their requests
+   * held whole (computeRequestFacts), once those requests' spans are stored
+   * and their runs marked: each run is taken off the pending set, and its
+   * facts are written when storage holds exactly the spans they were
+   * computed from (writeRequestFacts); a run that fails the check stays
+   * pending, for the SQL finaliser. In the queue, after any finalisation
+   * under way. Never rejects: a failure goes to `onError`, and the runs
+   * stay pending.
+   */
+  async addRequestFacts(facts: ReadonlyArray<{ projectId: string; runs: readonly RequestRunFacts[] }>): Promise<void> {
+    const byProject = new Map<string, RequestRunFacts[]>();
+    for (const { projectId, runs } of facts) {
+      let list = byProject.get(projectId);
+      if (list === undefined) byProject.set(projectId, (list = []));
+      list.push(...runs);
+    }
+    // taken now, so a flush coming meanwhile leaves them to this one
+    const work = [...byProject].map(([projectId, runs]) => ({
+      projectId,
+      runs,
+      taken: this.takeRuns(
+        projectId,
+        runs.map((r) => r.runId),
+      ),
+    }));
+    for (const w of work) this.finalising += w.taken.length;
+    await this.enqueue(async () => {
+      while (work.length > 0) {
+        const { projectId, runs, taken } = work[0]!;
+        const written = await writeRequestFacts(this.client, projectId, runs);
+        this.finalised.incremental += written.size;
+        this.finalising -= taken.length;
+        work.shift();
+        this.putBack(
+          projectId,
+          taken.filter(([id]) => !written.has(id)),
+        );
+      }
+    }).catch((err: unknown) => {
+      for (const { projectId, taken } of work) {
+        this.finalising -= taken.length;
+        this.putBack(projectId, taken);
+      }
+      this.onError(err);
+    });
   }
 
   /** Marks the runs of stored spans (or of (project, run) pairs) as pending: spans for them arrived now. */
@@ -413,6 +463,21 @@ export class RunFacts {
     const taken: Array<[string, PendingRun]> = [];
     for (const entry of runs) if (wanted(entry[1])) taken.push(entry);
     for (const [id] of taken) runs.delete(id);
+    if (runs.size === 0) this.pending.delete(projectId);
+    return taken;
+  }
+
+  /** Takes these runs of a project off the pending set (those pending). */
+  private takeRuns(projectId: string, ids: Iterable<string>): Array<[string, PendingRun]> {
+    const runs = this.pending.get(projectId);
+    if (runs === undefined) return [];
+    const taken: Array<[string, PendingRun]> = [];
+    for (const id of ids) {
+      const run = runs.get(id);
+      if (run === undefined) continue;
+      taken.push([id, run]);
+      runs.delete(id);
+    }
     if (runs.size === 0) this.pending.delete(projectId);
     return taken;
   }

@@ -13,6 +13,19 @@ FROM spans
 WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
 GROUP BY run_id`;
 
+/** Stored span rows per run id asked for (STORED_SQL). */
+export async function storedRowCounts(
+  client: ClickHouseClient,
+  projectId: string,
+  runIds: readonly string[],
+): Promise<Map<string, number>> {
+  const result = await client.query({ query: STORED_SQL, query_params: { projectId, runIds }, format: 'JSONEachRow' });
+  const stored = new Map<string, number>();
+  for (const r of await result.json<{ run_id: string; spans: number | string }>())
+    stored.set(r.run_id, Number(r.spans));
+  return stored;
+}
+
 /**
  * Finalises, from the spans this process kept, the runs of a chunk whose
  * spans all name their run and whose traces hold no span naming none (so
@@ -37,14 +50,7 @@ export async function finaliseKept(
   if (candidates.size === 0) return { computed: 0, rest };
   const asked = new Set(candidates.keys());
   for (const traces of candidates.values()) for (const t of traces) asked.add(t);
-  const result = await client.query({
-    query: STORED_SQL,
-    query_params: { projectId, runIds: [...asked] },
-    format: 'JSONEachRow',
-  });
-  const stored = new Map<string, number>();
-  for (const r of await result.json<{ run_id: string; spans: number | string }>())
-    stored.set(r.run_id, Number(r.spans));
+  const stored = await storedRowCounts(client, projectId, [...asked]);
   const computed: Parameters<typeof writeFactRows>[2][number][] = [];
   for (const [id, traces] of candidates) {
     let fragments = false;

@@ -1,6 +1,6 @@
 import type { BatchParts } from './columns.js';
 import { fb } from './flatbuffer.js';
-import { encapsulateMessage, MESSAGE_HEADER } from './ipcMessage.js';
+import { encapsulateMessage, MESSAGE_HEADER, MESSAGE_PREFIX } from './ipcMessage.js';
 
 const TWO_32 = 4294967296;
 /** Buffers up to this many bytes are copied by a loop: cheaper than a view and a native copy. */
@@ -82,4 +82,33 @@ export class RecordBatchWriter {
     }
     return out;
   }
+
+  /**
+   * Where the body buffers of a message this writer wrote sit: offset (from
+   * the message's first byte) and length of buffer i at [2i] and [2i + 1].
+   * Undefined when the message's metadata is not this writer's (another
+   * schema or writer): a reader then has nothing it can trust.
+   */
+  bufferPositions(message: Uint8Array): Float64Array | undefined {
+    const head = this.template.length;
+    if (message.length < head) return undefined;
+    const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+    // the template's continuation marker and metadata length (the flatbuffer's shape follows from them)
+    if (view.getUint32(0, true) !== 0xffffffff || view.getInt32(4, true) !== head - MESSAGE_PREFIX) return undefined;
+    const out = new Float64Array(2 * this.bufferCount);
+    let end = head;
+    for (let i = 0; i < this.bufferCount; i++) {
+      const offset = head + getUint64(view, this.buffersAt + 16 * i);
+      const length = getUint64(view, this.buffersAt + 16 * i + 8);
+      if (offset < end || offset + length > message.length) return undefined;
+      out[2 * i] = offset;
+      out[2 * i + 1] = length;
+      end = offset + length;
+    }
+    return out;
+  }
+}
+
+function getUint64(view: DataView, at: number): number {
+  return view.getUint32(at, true) + view.getUint32(at + 4, true) * TWO_32;
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { encodeSpanRecordBatch } from '../../spans/arrow/encodeSpanRecordBatch.js';
+import type { SpanRecord } from '../../spans/SpanRecord.js';
+import { edgeCaseSpans } from '../../testing/edgeCaseSpans.js';
+import { makeSpan } from '../../testing/makeSpan.js';
+import { factSpanOf } from './FactSpan.js';
+import { readFactSpans } from './readFactSpans.js';
+
+const base = (over: Partial<SpanRecord>): SpanRecord =>
+  makeSpan({ startTimeUnixNano: 1_800_000_000_000_000_000n, stepKind: 'llm', ...over });
+
+describe('readFactSpans', () => {
+  it('reads from a spans batch exactly the fact spans of the records it was written from', () => {
+    const spans = edgeCaseSpans('p1', 1_800_000_000_000_000_000n).map((s, i) => ({ ...s, runId: `run-${i % 3}` }));
+    const read = readFactSpans(encodeSpanRecordBatch(spans));
+    expect(read?.spans).toEqual(spans.map(factSpanOf));
+    expect(read?.projectIds).toEqual(spans.map((s) => s.projectId));
+    expect(read?.runIds).toEqual(spans.map((s) => s.runId));
+  });
+
+  it('keeps nulls, multibyte text, 64-bit times and the session sources in precedence order', () => {
+    const spans = [
+      base({
+        costUsd: null,
+        name: 'plan ✓ 计划',
+        model: 'm',
+        inputTokens: 2 ** 40 + 3,
+        startTimeUnixNano: 2n ** 62n + 5n,
+      }),
+      base({ costUsd: 0.25, name: 'plan ✓ 计划', model: 'm', attributes: [{ key: 'session.id', value: 'oi' }] }),
+      base({
+        costUsd: Number.NaN,
+        attributes: [
+          { key: 'session.id', value: 'oi' },
+          { key: 'gen_ai.conversation.id', value: '' },
+          { key: 'traceloop.association.properties.session_id', value: 'tl' },
+        ],
+      }),
+      base({
+        attributes: [
+          { key: 'traceloop.association.properties.session_id', value: 'tl' },
+          { key: 'gen_ai.conversation.id', value: 'conv' },
+        ],
+      }),
+      base({ isRunRoot: true, sideEffect: true, attempt: 65_535, statusCode: 2, parentSpanId: '' }),
+    ];
+    const read = readFactSpans(encodeSpanRecordBatch(spans));
+    expect(read?.spans).toEqual(spans.map(factSpanOf));
+    expect(read?.spans.map((s) => s.sessionId)).toEqual(['', 'oi', 'oi', 'conv', '']);
+  });
+
+  it('reads an empty batch as no spans, and a message of another layout as nothing', () => {
+    expect(readFactSpans(encodeSpanRecordBatch([]))?.spans).toEqual([]);
+    expect(readFactSpans(new Uint8Array(64))).toBeUndefined();
+    const message = encodeSpanRecordBatch([base({})]);
+    expect(readFactSpans(message.subarray(0, message.length - 8))).toBeUndefined();
+  });
+});
