@@ -17,7 +17,8 @@
  */
 import { decodeTraceRequestProto, normaliseRequest, processExport } from '@telltale/collector';
 import { Store, type SpanRecord } from '@telltale/store';
-import { encodeSpanRecordBatch } from '@telltale/store/encode';
+import { computeRequestFacts, encodeSpanRecordBatch } from '@telltale/store/encode';
+import type { RequestFacts } from '@telltale/collector';
 import { StoreInspector } from '@telltale/store/testing';
 import { PayloadPool } from './PayloadPool.js';
 
@@ -64,13 +65,14 @@ export interface CeilingResult {
    */
   finaliser: { runs: number; wallS: number; cpuS: number };
   /**
-   * The same runs finalised from the spans kept as they were stored
-   * (`store.runFacts.addSpans`, what the store does with the spans of
-   * `insertSpans`): CPU seconds of keeping them (one thread), then of the
-   * flush; how many runs the kept spans gave, and how many fell back to SQL;
-   * the heap the kept spans took.
+   * The server's facts for the same rows: those the ingest workers compute
+   * for the runs a request holds whole (computeRequestFacts on each
+   * request's Arrow message, one thread: `computeCpuS`), then what the drain
+   * does with them once the spans are stored (`RunFacts.addRequestFacts`:
+   * the span count check, then the writes: `writeCpuS`, all threads); the
+   * runs written, and the runs left to the SQL finaliser.
    */
-  incremental: { runs: number; sqlRuns: number; keepCpuS: number; wallS: number; cpuS: number; keptHeapMiB: number };
+  workerFacts: { runs: number; leftRuns: number; computeCpuS: number; writeCpuS: number; writeWallS: number };
 }
 
 async function verify(dataDir: string): Promise<VerifyResult> {
@@ -185,11 +187,7 @@ async function ceiling(
   decode.bytesPerSpan = arrowBytes / decode.spans;
   decode.protoBytesPerSpan = protoBytes / decode.spans;
 
-  // room for every span kept, so the incremental figure covers them all
-  const store = await Store.open(
-    { kind: 'embedded', dataDir },
-    { runFacts: { incremental: { maxSpans: Math.ceil(decode.spans * 1.1) } } },
-  );
+  const store = await Store.open({ kind: 'embedded', dataDir });
   try {
     const timed = await timeInserts(store, batches);
     const inspector = new StoreInspector(store);
@@ -207,13 +205,7 @@ async function ceiling(
       wallS: (performance.now() - t) / 1000,
       cpuS: (used.user + used.system) / 1e6,
     };
-    const incremental = await incrementalFinaliser(
-      store,
-      PayloadPool.load(poolFile, firstSend),
-      batches.length * perBatch,
-      perBatch,
-      nowMs,
-    );
+    const workerFacts = await timeWorkerFacts(store, batches);
     return {
       rows: decode.spans,
       batches: batches.length,
@@ -225,49 +217,44 @@ async function ceiling(
       storedRows: totals.rows,
       version: totals.version,
       finaliser,
-      incremental,
+      workerFacts,
     };
   } finally {
     await store.close();
   }
 }
 
-/** Keeps the spans of the same requests (normalised again, untimed) as the store does after an insert, then times the flush. */
-async function incrementalFinaliser(
-  store: Store,
-  pool: PayloadPool,
-  requests: number,
-  perBatch: number,
-  nowMs: number,
-): Promise<CeilingResult['incremental']> {
-  const before = { ...store.runFacts.finalised };
-  globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  let keepCpuS = 0;
-  let batch: SpanRecord[] = [];
-  for (let i = 0; i < requests; i++) {
-    const { spans } = normaliseRequest(decodeTraceRequestProto(pool.next().body), 'bench', { nowMs });
-    for (const s of spans) batch.push(s);
-    if (i % perBatch !== perBatch - 1 && i !== requests - 1) continue;
+/**
+ * The server's run facts for stored batches: computed per request as an
+ * ingest worker does (timed on this thread), then handed to the store as the
+ * drain does after each insert, their runs marked first (timed, all threads).
+ */
+async function timeWorkerFacts(store: Store, batches: Uint8Array[][]): Promise<CeilingResult['workerFacts']> {
+  let computeCpuS = 0;
+  const perBatch: { runs: { projectId: string; runId: string }[]; facts: RequestFacts[] }[] = [];
+  for (const messages of batches) {
+    const facts: RequestFacts[] = [];
     const cpu = process.cpuUsage();
-    store.runFacts.addSpans(batch);
+    for (const message of messages) facts.push({ projectId: 'bench', runs: computeRequestFacts('bench', message) });
     const used = process.cpuUsage(cpu);
-    keepCpuS += (used.user + used.system) / 1e6;
-    batch = [];
+    computeCpuS += (used.user + used.system) / 1e6;
+    const runs = facts.flatMap((f) => f.runs.map((r) => ({ projectId: 'bench', runId: r.runId })));
+    perBatch.push({ runs, facts });
   }
-  globalThis.gc?.();
-  const keptHeapMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const written = store.runFacts.finalised.incremental;
   const cpu = process.cpuUsage();
   const t = performance.now();
-  await store.runFacts.flush();
+  for (const { runs, facts } of perBatch) {
+    store.runFacts.markRuns(runs);
+    await store.runFacts.addRequestFacts(facts);
+  }
   const used = process.cpuUsage(cpu);
   return {
-    runs: store.runFacts.finalised.incremental - before.incremental,
-    sqlRuns: store.runFacts.finalised.sql - before.sql,
-    keepCpuS,
-    wallS: (performance.now() - t) / 1000,
-    cpuS: (used.user + used.system) / 1e6,
-    keptHeapMiB,
+    runs: store.runFacts.finalised.incremental - written,
+    leftRuns: store.runFacts.pendingRuns(),
+    computeCpuS,
+    writeCpuS: (used.user + used.system) / 1e6,
+    writeWallS: (performance.now() - t) / 1000,
   };
 }
 
