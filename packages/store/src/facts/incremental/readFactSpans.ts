@@ -32,6 +32,18 @@ const bufferOf = (name: string): number => {
 };
 
 const SESSION_KEYS = SESSION_ID_SOURCES.map((key) => Buffer.from(key, 'utf8'));
+/** Whether some session source key has this many bytes (most keys are told apart by their length alone). */
+const SESSION_KEY_LENGTH = new Uint8Array(256);
+for (const key of SESSION_KEYS) if (key.length < 256) SESSION_KEY_LENGTH[key.length] = 1;
+
+/** Buffer's own decoder, without `toString`'s argument checks (Node's Buffer has it; any other view gets a stand-in). */
+interface Utf8Slicer {
+  utf8Slice(start: number, end: number): string;
+}
+function slicerOf(bytes: Buffer): Utf8Slicer {
+  if (typeof (bytes as Partial<Utf8Slicer>).utf8Slice === 'function') return bytes as unknown as Utf8Slicer;
+  return { utf8Slice: (start, end) => bytes.toString('utf8', start, end) };
+}
 const TWO_32 = 4294967296;
 
 /** Reads the template positions: every spans message is written by a writer of this layout. */
@@ -142,6 +154,7 @@ class Utf8Reader {
   private lastStart = 0;
   private lastLength = -1;
   private last = '';
+  private readonly slicer: Utf8Slicer;
 
   constructor(
     private readonly bytes: Buffer,
@@ -151,6 +164,7 @@ class Utf8Reader {
   ) {
     this.offsets = at[2 * (first + 1)]!;
     this.data = at[2 * (first + 2)]!;
+    this.slicer = slicerOf(bytes);
   }
 
   get(i: number): string {
@@ -159,7 +173,7 @@ class Utf8Reader {
     if (length === this.lastLength && this.sameAsLast(start, length)) return this.last;
     this.lastStart = start;
     this.lastLength = length;
-    this.last = length === 0 ? '' : this.bytes.toString('utf8', start, start + length);
+    this.last = length === 0 ? '' : this.slicer.utf8Slice(start, start + length);
     return this.last;
   }
 
@@ -211,6 +225,7 @@ class SessionReader {
   private rankOf(e: number): number {
     const start = this.keyData + this.view.getInt32(this.keyOffsets + 4 * e, true);
     const length = this.keyData + this.view.getInt32(this.keyOffsets + 4 * e + 4, true) - start;
+    if (length >= 256 || SESSION_KEY_LENGTH[length] === 0) return SESSION_KEYS.length;
     for (let r = 0; r < SESSION_KEYS.length; r++) {
       const key = SESSION_KEYS[r]!;
       if (key.length !== length) continue;
