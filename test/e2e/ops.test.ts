@@ -272,6 +272,9 @@ describe('metrics access and the run facts catch-up of an embedded server', () =
       expect(metricValue((await storedSpans(whole * 3)).text, 'telltale_run_facts_pending_runs')).toBe(0);
       const finalised = await telltale.getJson<{ total: number }>('/api/v1/runs?limit=1');
       expect(finalised.body.total).toBe(whole);
+      const byPath = (await getText(`${telltale.url}/metrics`)).text;
+      expect(metricValue(byPath, 'telltale_run_facts_finalised_runs_total', { path: 'ingest' })).toBe(whole);
+      expect(metricValue(byPath, 'telltale_run_facts_finalised_runs_total', { path: 'sql' })).toBe(0);
       // runs whose root has not come: stored, but not finalised (the background waits 10 s of quiet)
       const runs = 30;
       for (let i = 0; i < runs; i++) await send(runRequest(`catch-up-${i}`, 3, Date.now(), 1));

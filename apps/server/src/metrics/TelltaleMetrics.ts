@@ -11,7 +11,13 @@ export interface MetricSources {
     backlogSpans: number;
     oldestAtMs: number | undefined;
   };
-  runFacts: () => { pendingRuns: number; oldestPendingSinceMs: number | undefined; catchUpRemainingRuns: number };
+  runFacts: () => {
+    pendingRuns: number;
+    oldestPendingSinceMs: number | undefined;
+    catchUpRemainingRuns: number;
+    /** Runs finalised since start: from spans in hand (at ingest), and by the SQL finaliser. */
+    finalised: { incremental: number; sql: number };
+  };
   /** Split roles, ingest processes only: the share of each project's quota this process enforces (1 / live ingest processes). */
   quotaShare?: (() => number) | undefined;
   /** The V8 heaps of the ingest worker threads, bytes in memory (absent: no collector in this process). */
@@ -220,6 +226,18 @@ export class TelltaleMetrics {
       help: 'How long the longest-waiting run has waited to be finalised (0 when none waits).',
       registers,
       collect: gauge(() => ageSeconds(sources.runFacts().oldestPendingSinceMs, clock())),
+    });
+    new Counter({
+      name: 'telltale_run_facts_finalised_runs_total',
+      help: 'Runs whose facts were written, by how: computed from their spans at ingest, or read back by the SQL finaliser.',
+      labelNames: ['path'],
+      registers,
+      collect(this: Counter<'path'>): void {
+        const { incremental, sql } = sources.runFacts().finalised;
+        this.reset();
+        this.inc({ path: 'ingest' }, incremental);
+        this.inc({ path: 'sql' }, sql);
+      },
     });
     new Gauge({
       name: 'telltale_run_facts_catch_up_remaining_runs',

@@ -64,6 +64,7 @@ export class ServerOps {
         pendingRuns: store.runFacts.pendingRuns(),
         oldestPendingSinceMs: store.runFacts.oldestPendingSince(),
         catchUpRemainingRuns: store.runFacts.staleRuns(),
+        finalised: store.runFacts.finalised,
       }),
     });
     this.readiness = new Readiness({
