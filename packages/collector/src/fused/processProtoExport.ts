@@ -31,7 +31,7 @@ let state: FusedRequest | undefined;
 export function processProtoExport(
   body: Uint8Array,
   projectId: string,
-  opts: { limits?: SpanLimits; nowMs: number; keepContent: boolean; runFacts?: boolean } & FusedOptions,
+  opts: { limits?: SpanLimits; nowMs: number; keepContent: boolean; factsKey?: string } & FusedOptions,
 ): ProcessedExport {
   const req = (state ??= new FusedRequest());
   const limits = opts.limits ?? DEFAULT_SPAN_LIMITS;
@@ -67,9 +67,13 @@ export function processProtoExport(
       parts:
         rows.length === 0
           ? []
-          : exportPayloadParts(projectId, runIds, contents, req.encoder.finish(), {
-              runFacts: opts.runFacts === true,
-            }),
+          : exportPayloadParts(
+              projectId,
+              runIds,
+              contents,
+              req.encoder.finish(),
+              opts.factsKey === undefined ? {} : { factsKey: opts.factsKey },
+            ),
       spanCount: rows.length,
       rejectedSpans: req.rejectedSpans,
       rejectedBy: req.rejectedBy,

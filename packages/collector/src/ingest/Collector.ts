@@ -7,6 +7,7 @@ import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
 import type { CollectorOptions } from './CollectorOptions.js';
 import { ExportIntake } from './ExportIntake.js';
 import { ExportProcessor } from './ExportProcessor.js';
+import { RequestFactsBuffer } from './RequestFactsBuffer.js';
 import { storageDrainer } from './storageDrainer.js';
 import { SPOOL_PAYLOAD_VERSION } from './exportPayload.js';
 
@@ -32,9 +33,13 @@ export class Collector {
     this.spool = spool;
     this.recoveredUpTo = spool.ackedWeight + spool.pendingWeight;
     const spans = opts.limits?.spans;
+    const facts = opts.storage.runFacts === true ? new RequestFactsBuffer() : undefined;
     this.processor = new ExportProcessor({
       ...(opts.workers === undefined ? {} : { workers: opts.workers }),
       ...(spans === undefined ? {} : { limits: spans }),
+      ...(facts === undefined
+        ? {}
+        : { onFacts: (f) => facts.settle(f.factsKey, { projectId: f.projectId, runs: f.runs }) }),
     });
     this.intake = new ExportIntake(
       spool,
@@ -42,9 +47,9 @@ export class Collector {
       opts.policy ?? {},
       opts.observe ?? {},
       opts.limits ?? {},
-      opts.storage.runFacts === true,
+      facts,
     );
-    this.drainer = storageDrainer(spool, opts.storage, opts.observe ?? {});
+    this.drainer = storageDrainer(spool, opts.storage, opts.observe ?? {}, facts);
   }
 
   /** Opens the spool (replaying what a previous process left in it) and starts draining. */

@@ -13,7 +13,7 @@ import type { ExportDone } from './ExportDone.js';
  * record at a time) and `runs`, `contents` and `facts` fill as they pass:
  * read them only after the messages. `facts` holds, per request, the facts
  * its ingest worker computed for the runs it holds whole (when
- * `CollectorStorageOptions.runFacts`).
+ * `CollectorStorageOptions.runFacts`, and when they were ready: see there).
  */
 export type InsertSpanBatches = (
   messages: AsyncIterable<Uint8Array>,
@@ -46,8 +46,12 @@ export interface CollectorStorageOptions {
   /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
   afterInsert?: () => void;
   /**
-   * Ingest workers compute the facts of the runs a request holds whole and
-   * spool them with its spans, for `insert` (default false).
+   * Ingest workers compute the facts of the runs a request holds whole
+   * (computeRequestFacts) after answering for it, when no other request
+   * waits for them, and the drain hands them to `insert` with the request's
+   * spans (RequestFactsBuffer: in memory, not spooled). A request whose
+   * facts were not ready in time, were dropped, or were lost to a restart
+   * has none: its runs are finalised by SQL. Default false.
    */
   runFacts?: boolean;
   /**

@@ -8,6 +8,7 @@ import type { ExportDone, ExportProgress } from './ExportDone.js';
 import type { ExportProcessor } from './ExportProcessor.js';
 import type { ExportJob, ProcessedExport } from './processExport.js';
 import { RateLimitedError } from './RateLimitedError.js';
+import type { RequestFactsBuffer } from './RequestFactsBuffer.js';
 
 /** Room a request may need in the spool (a 16 MiB body encodes to about that much Arrow). */
 const OVERLOAD_HEADROOM_BYTES = 16 * 1024 * 1024;
@@ -37,8 +38,8 @@ export class ExportIntake {
     private readonly policy: CollectorPolicy,
     private readonly observe: CollectorObservers,
     limits: CollectorLimits,
-    /** Whether requests are processed with their run facts (ExportJob.runFacts). */
-    private readonly runFacts = false,
+    /** Where requests' run facts go, when they are computed (ExportJob.factsKey). */
+    private readonly facts?: RequestFactsBuffer,
   ) {
     const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.limits = {
@@ -78,22 +79,33 @@ export class ExportIntake {
   async ingest(job: ExportJob, progress: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
     const keepContent = (await this.policy.contentStored?.(job.projectId)) ?? true;
     const timing = { waitMs: 0, processMs: 0 };
-    const processed = await this.processor.process({ ...job, keepContent, runFacts: this.runFacts }, timing);
-    const stages = (progress.stages ??= {});
-    stages.wait = timing.waitMs;
-    stages.process = timing.processMs;
-    progress.spans = processed.spanCount;
-    const refused = this.policy.admit?.(job.projectId, processed.spanCount);
-    if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
-    if (processed.spanCount > 0) {
-      const committing = performance.now();
-      await this.commit(processed);
-      stages.commit = performance.now() - committing;
+    const factsKey = this.facts?.issue();
+    let committed = false;
+    try {
+      const processed = await this.processor.process(
+        { ...job, keepContent, ...(factsKey === undefined ? {} : { factsKey }) },
+        timing,
+      );
+      const stages = (progress.stages ??= {});
+      stages.wait = timing.waitMs;
+      stages.process = timing.processMs;
+      progress.spans = processed.spanCount;
+      const refused = this.policy.admit?.(job.projectId, processed.spanCount);
+      if (refused !== undefined) throw new RateLimitedError(refused.retryAfterSeconds);
+      if (processed.spanCount > 0) {
+        const committing = performance.now();
+        await this.commit(processed);
+        committed = true;
+        stages.commit = performance.now() - committing;
+      }
+      progress.ingested = processed;
+      const { rejectedSpans, errors } = processed;
+      // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
+      return rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
+    } finally {
+      // facts of a request the spool does not hold would never be taken
+      if (!committed && factsKey !== undefined) this.facts?.forget(factsKey);
     }
-    progress.ingested = processed;
-    const { rejectedSpans, errors } = processed;
-    // OTLP: a fully accepted request may still carry a warning (rejected 0, a message)
-    return rejectedSpans > 0 || errors.length > 0 ? { rejectedSpans, errorMessage: errors.join('; ') } : undefined;
   }
 
   /** One answered request, for the observer. */

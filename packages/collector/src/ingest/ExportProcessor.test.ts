@@ -5,6 +5,10 @@ import { DEFAULT_SPAN_LIMITS } from '../normalise/spanLimits.js';
 import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
 import { decodeExportPayload } from './exportPayload.js';
 import { ExportProcessor } from './ExportProcessor.js';
+import type { ExportJob } from './processExport.js';
+import { WHOLE_RUN_REQUEST } from './wholeRunRequest.fixture.js';
+import type { WorkerFacts } from './workerProtocol.js';
+import { encodeTraceRequest } from '../fused/encodeTraceRequest.fixture.js';
 
 const NOW_MS = Date.parse('2026-11-23T12:00:00Z');
 
@@ -82,5 +86,35 @@ describe('ExportProcessor', () => {
     const timing = { waitMs: -1, processMs: -1 };
     await inline.process({ body: body(9), encoding: 'proto', projectId: 'p', nowMs: NOW_MS }, timing);
     expect(timing.processMs).toBeGreaterThan(0);
+  });
+
+  it("sends each job's run facts after its result, on worker threads and inline", async () => {
+    for (const workers of [1, 0]) {
+      const heard = new Map<string, WorkerFacts>();
+      const processor = new ExportProcessor({ workers, limits, onFacts: (f) => heard.set(f.factsKey, f) });
+      try {
+        const whole = encodeTraceRequest(WHOLE_RUN_REQUEST);
+        const job = (factsKey: string, b: Uint8Array): ExportJob => ({
+          body: b,
+          encoding: 'proto',
+          projectId: 'p',
+          nowMs: NOW_MS,
+          factsKey,
+        });
+        await processor.process(job('a', whole));
+        await processor.process(job('b', body(3)));
+        await expect(processor.process(job('c', new Uint8Array([0x0a, 0xff])))).rejects.toThrow();
+        await processor.process({ body: body(4), encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+        const deadline = Date.now() + 10_000;
+        while (heard.size < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect([...heard.keys()].sort(), `workers: ${workers}`).toEqual(['a', 'b', 'c']);
+        expect(heard.get('a')?.runs.map((r) => r.runId)).toEqual(['whole']);
+        // random spans hold no run's root: no facts; a body that cannot be decoded: none either
+        expect(heard.get('b')?.runs).toEqual([]);
+        expect(heard.get('c')?.runs).toEqual([]);
+      } finally {
+        await processor.close();
+      }
+    }
   });
 });

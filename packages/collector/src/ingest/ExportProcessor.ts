@@ -5,7 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { processExport, type ExportJob, type ProcessedExport } from './processExport.js';
-import type { WorkerReply } from './workerProtocol.js';
+import { computeRequestFacts } from '@telltale/store/encode';
+import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
 export interface ExportProcessorOptions {
   /** Worker threads; 0 processes inline on the calling thread (default: cores − 1, 1 to 4). */
@@ -13,6 +14,8 @@ export interface ExportProcessorOptions {
   limits?: SpanLimits;
   /** Jobs a worker holds at once, so it never idles between messages (default 2). */
   perWorkerInFlight?: number;
+  /** Hears the run facts of each job with a `factsKey`, after its result (none: `runs` empty). */
+  onFacts?: (facts: WorkerFacts) => void;
 }
 
 /** Where a job's time went in the processor, ms. */
@@ -67,10 +70,12 @@ export class ExportProcessor {
   private readonly perWorker: number;
   private nextId = 1;
   private closed = false;
+  private readonly onFacts: (facts: WorkerFacts) => void;
 
   constructor(opts: ExportProcessorOptions = {}) {
     this.limits = opts.limits;
     this.perWorker = opts.perWorkerInFlight ?? 2;
+    this.onFacts = opts.onFacts ?? (() => undefined);
     for (let i = 0; i < (opts.workers ?? defaultWorkers()); i++) this.slots.push(this.spawn());
   }
 
@@ -85,8 +90,19 @@ export class ExportProcessor {
         const started = performance.now();
         const result = processExport(job, this.limits);
         if (timing !== undefined) timing.processMs = performance.now() - started;
+        const key = job.factsKey;
+        const spans = result.parts.at(-1);
+        if (key !== undefined)
+          setImmediate(() =>
+            this.onFacts({
+              factsKey: key,
+              projectId: job.projectId,
+              runs: spans === undefined ? [] : computeRequestFacts(job.projectId, spans),
+            }),
+          );
         return Promise.resolve(result);
       } catch (err) {
+        if (job.factsKey !== undefined) this.onFacts({ factsKey: job.factsKey, projectId: job.projectId, runs: [] });
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     }
@@ -127,7 +143,12 @@ export class ExportProcessor {
     // plain node flags: the worker is compiled JS, whatever conditions the host runs under (vitest resolves `source`)
     const worker = new Worker(workerUrl(), { workerData: { limits: this.limits }, execArgv: [] });
     const slot: Slot = { worker, inFlight: new Map(), heapBytes: 0 };
-    worker.on('message', (reply: WorkerReply) => {
+    worker.on('message', (message: WorkerReply | { facts: WorkerFacts }) => {
+      if ('facts' in message) {
+        this.onFacts(message.facts);
+        return;
+      }
+      const reply = message;
       const job = slot.inFlight.get(reply.id);
       if (job === undefined) return;
       slot.inFlight.delete(reply.id);

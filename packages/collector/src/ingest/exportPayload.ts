@@ -1,9 +1,7 @@
 // the chDB-free entry: this runs in worker threads
 import {
-  computeRequestFacts,
   encodeContentRecordBatch,
   encodeSpanRecordBatch,
-  type RequestRunFacts,
   type SpanContentRecord,
   type SpanRecord,
 } from '@telltale/store/encode';
@@ -18,8 +16,8 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
  * Bump it with any change to the payload that a reader of the previous
  * version would misread, either Arrow schema included, and add a converter
  * from the previous version (SPOOL_PAYLOAD_CONVERTERS). The meta's optional
- * "f" (the facts of the runs the request holds whole) needs none: a reader
- * without it ignores it, and the run facts are then finalised by SQL.
+ * "k" (the key of the request's run facts, RequestFactsBuffer) needs none: a
+ * reader without it ignores it, and the run facts are then finalised by SQL.
  */
 export const SPOOL_PAYLOAD_VERSION = 3;
 
@@ -30,7 +28,7 @@ export const SPOOL_PAYLOAD_VERSION = 3;
  * the span_content schema, then its spans as one Arrow record batch message,
  * each ready to be concatenated with others into one ArrowStream insert.
  *
- *   meta length u32 LE · meta JSON {"p": project, "r": [run ids], "c": content bytes, "f": [run facts]} · content Arrow message · spans Arrow message
+ *   meta length u32 LE · meta JSON {"p": project, "r": [run ids], "c": content bytes, "k": facts key} · content Arrow message · spans Arrow message
  */
 export interface ExportPayload {
   projectId: string;
@@ -39,13 +37,13 @@ export interface ExportPayload {
   content: Uint8Array | undefined;
   /** An encapsulated Arrow IPC RecordBatch message (see @telltale/store). */
   message: Uint8Array;
-  /** The facts of the runs the request holds whole (computeRequestFacts), when the payload carries them. */
-  facts: RequestRunFacts[];
+  /** The key of the request's run facts in this process's RequestFactsBuffer, when they were asked for. */
+  factsKey: string | undefined;
 }
 
 export interface PayloadOptions {
-  /** Computes the facts of the runs the request holds whole and carries them (computeRequestFacts). Default false. */
-  runFacts?: boolean;
+  /** The key of the request's run facts (RequestFactsBuffer.issue). */
+  factsKey?: string;
 }
 
 /** Payload parts for `Spool.append` (written back to back, never concatenated in memory). */
@@ -77,7 +75,7 @@ export function exportPayloadParts(
     runIds,
     contents.length === 0 ? undefined : encodeContentRecordBatch(contents),
     spans,
-    opts.runFacts === true ? computeRequestFacts(projectId, spans) : [],
+    opts.factsKey,
   );
 }
 
@@ -86,10 +84,15 @@ function payloadParts(
   runIds: readonly string[],
   content: Uint8Array | undefined,
   spans: Uint8Array,
-  facts: readonly RequestRunFacts[] = [],
+  factsKey?: string,
 ): Uint8Array[] {
   const meta = Buffer.from(
-    JSON.stringify({ p: projectId, r: runIds, c: content?.length ?? 0, ...(facts.length === 0 ? {} : { f: facts }) }),
+    JSON.stringify({
+      p: projectId,
+      r: runIds,
+      c: content?.length ?? 0,
+      ...(factsKey === undefined ? {} : { k: factsKey }),
+    }),
   );
   const length = Buffer.allocUnsafe(4);
   length.writeUInt32LE(meta.length, 0);
@@ -103,7 +106,7 @@ function corrupt(message: string): TelltaleError {
 interface Sections {
   projectId: string;
   runIds: string[];
-  facts: RequestRunFacts[];
+  factsKey: string | undefined;
   /** The content section's bytes (JSON in version 2, an Arrow message in version 3). */
   content: Buffer;
   message: Buffer;
@@ -114,7 +117,7 @@ function sectionsOf(payload: Buffer): Sections {
   if (payload.length < 4) throw corrupt('spool payload is shorter than its metadata length');
   const metaBytes = payload.readUInt32LE(0);
   if (4 + metaBytes > payload.length) throw corrupt('spool payload is shorter than its metadata length');
-  let meta: { p?: unknown; r?: unknown; c?: unknown; f?: unknown };
+  let meta: { p?: unknown; r?: unknown; c?: unknown; k?: unknown };
   try {
     meta = JSON.parse(payload.toString('utf8', 4, 4 + metaBytes)) as typeof meta;
   } catch {
@@ -131,32 +134,10 @@ function sectionsOf(payload: Buffer): Sections {
   return {
     projectId: meta.p,
     runIds: meta.r,
-    facts: factsOf(meta.f),
+    factsKey: typeof meta.k === 'string' ? meta.k : undefined,
     content: payload.subarray(start, start + contentBytes),
     message: payload.subarray(start + contentBytes),
   };
-}
-
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
-
-/** The meta's run facts; none when absent or not of their shape (their runs are then finalised by SQL). */
-function factsOf(f: unknown): RequestRunFacts[] {
-  if (!Array.isArray(f)) return [];
-  const ok = f.every((x: Partial<RequestRunFacts> | null) => {
-    if (typeof x !== 'object' || x === null) return false;
-    const l = x.lines;
-    return (
-      typeof x.runId === 'string' &&
-      Number.isInteger(x.spans) &&
-      isStrings(x.traces) &&
-      typeof l === 'object' &&
-      isStrings(l.steps) &&
-      isStrings(l.runSteps) &&
-      isStrings(l.runs) &&
-      l.runs.length === 1
-    );
-  });
-  return ok ? (f as RequestRunFacts[]) : [];
 }
 
 /** Decodes a version 3 payload (a version 1 payload, which has no "c", reads as one without content). */
@@ -167,7 +148,7 @@ export function decodeExportPayload(payload: Buffer): ExportPayload {
     runIds: s.runIds,
     content: s.content.length === 0 ? undefined : s.content,
     message: s.message,
-    facts: s.facts,
+    factsKey: s.factsKey,
   };
 }
 

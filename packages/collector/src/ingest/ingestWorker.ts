@@ -1,9 +1,18 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTelltaleError } from '@telltale/semconv';
+import { computeRequestFacts } from '@telltale/store/encode';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { processExport, type ExportJob } from './processExport.js';
-import type { WorkerReply } from './workerProtocol.js';
+import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
+
+/**
+ * Requests whose run facts wait for the worker at most (each holds a copy of
+ * its spans message, about 300 KiB): past it, a request gets none, and its
+ * runs go to the SQL finaliser.
+ */
+const MAX_PENDING_FACTS = 8;
+let pendingFacts = 0;
 
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
@@ -14,9 +23,11 @@ if (port === null) throw new Error('ingestWorker must run in a worker thread');
 port.on('message', (msg: { id: number; job: ExportJob }) => {
   let reply: WorkerReply;
   let transfer: ArrayBuffer[] = [];
+  const key = msg.job.factsKey;
   try {
     const started = performance.now();
     const result = processExport(msg.job, limits);
+    if (key !== undefined) laterFacts(key, result.projectId, result.parts.at(-1));
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
     transfer = result.parts
@@ -25,6 +36,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   } catch (err) {
     const e = toTelltaleError(err);
     reply = { id: msg.id, ok: false, code: e.code, message: e.message };
+    if (key !== undefined) sendFacts({ factsKey: key, projectId: msg.job.projectId, runs: [] });
   }
   try {
     port.postMessage(reply, transfer);
@@ -33,3 +45,31 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
     port.postMessage(reply);
   }
 });
+
+/**
+ * Computes a request's run facts after its reply is sent, when no request
+ * waits (a macrotask after the messages already here), from a copy of its
+ * spans message (the reply transfers the original); sends them, or none.
+ */
+function laterFacts(factsKey: string, projectId: string, spans: Uint8Array | undefined): void {
+  if (spans === undefined || pendingFacts >= MAX_PENDING_FACTS) {
+    sendFacts({ factsKey, projectId, runs: [] });
+    return;
+  }
+  const copy = Uint8Array.prototype.slice.call(spans);
+  pendingFacts++;
+  setImmediate(() => {
+    pendingFacts--;
+    let runs: WorkerFacts['runs'] = [];
+    try {
+      runs = computeRequestFacts(projectId, copy);
+    } catch {
+      // a fault of this path is never a run without facts: its runs go to the SQL finaliser
+    }
+    sendFacts({ factsKey, projectId, runs });
+  });
+}
+
+function sendFacts(facts: WorkerFacts): void {
+  port?.postMessage({ facts });
+}

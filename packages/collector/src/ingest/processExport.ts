@@ -18,8 +18,8 @@ export interface ExportJob {
   nowMs: number;
   /** false: the project keeps no content (dropped and counted). Default true. */
   keepContent?: boolean;
-  /** Computes the facts of the runs the request holds whole into the payload (computeRequestFacts). Default false. */
-  runFacts?: boolean;
+  /** The key of the request's run facts (RequestFactsBuffer), named in its payload; computed after the answer. */
+  factsKey?: string;
 }
 
 /** An export request, decoded, normalised and encoded for the spool. */
@@ -56,7 +56,7 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
         ...(limits === undefined ? {} : { limits }),
         nowMs: job.nowMs,
         keepContent: job.keepContent !== false,
-        runFacts: job.runFacts === true,
+        ...(job.factsKey === undefined ? {} : { factsKey: job.factsKey }),
       });
     } catch (err) {
       if (!(err instanceof OtlpDecodeError)) throw err;
@@ -89,7 +89,12 @@ export function processExportObjects(job: ExportJob, limits: SpanLimits | undefi
     parts:
       spans.length === 0
         ? []
-        : encodeExportPayload(job.projectId, spans, contents, { runFacts: job.runFacts === true }),
+        : encodeExportPayload(
+            job.projectId,
+            spans,
+            contents,
+            job.factsKey === undefined ? {} : { factsKey: job.factsKey },
+          ),
     spanCount: spans.length,
     rejectedSpans,
     rejectedBy,

@@ -7,6 +7,10 @@ import type {
   RequestFacts,
 } from './CollectorOptions.js';
 import { decodeExportPayload, SPOOL_PAYLOAD_CONVERTERS } from './exportPayload.js';
+import type { RequestFactsBuffer } from './RequestFactsBuffer.js';
+
+/** How long a batch waits, in all, for run facts still being computed (past it, their runs go to SQL). */
+const FACTS_WAIT_MS = 1_000;
 
 /**
  * The spool-to-store path: the drainer hands out batches of spool records
@@ -18,6 +22,7 @@ export function storageDrainer(
   spool: Spool,
   storage: CollectorStorageOptions,
   observe: CollectorObservers,
+  facts?: RequestFactsBuffer,
 ): SpoolDrainer {
   let lastInsertSeconds = 0;
   const { onBatchStored, onInsertError, onSpoolRefused } = observe;
@@ -25,7 +30,7 @@ export function storageDrainer(
     spool,
     store: async (payloads, token) => {
       const started = performance.now();
-      await insertPayloads(storage.insert, payloads, token);
+      await insertPayloads(storage.insert, payloads, token, facts);
       lastInsertSeconds = (performance.now() - started) / 1000;
     },
     ...(onBatchStored === undefined
@@ -50,7 +55,10 @@ async function insertPayloads(
   insert: InsertSpanBatches,
   payloads: AsyncIterable<Buffer>,
   token: string,
+  buffer: RequestFactsBuffer | undefined,
 ): Promise<void> {
+  // a batch waits this long at most, in all, for run facts a worker is still computing
+  const factsBy = Date.now() + FACTS_WAIT_MS;
   const runs: { projectId: string; runId: string }[] = [];
   const contents: Uint8Array[] = [];
   const facts: RequestFacts[] = [];
@@ -58,7 +66,9 @@ async function insertPayloads(
     for await (const payload of payloads) {
       const decoded = decodeExportPayload(payload);
       for (const runId of decoded.runIds) runs.push({ projectId: decoded.projectId, runId });
-      if (decoded.facts.length > 0) facts.push({ projectId: decoded.projectId, runs: decoded.facts });
+      const key = decoded.factsKey;
+      const found = key === undefined || buffer === undefined ? undefined : await buffer.take(key, factsBy);
+      if (found !== undefined) facts.push(found);
       if (decoded.content !== undefined) contents.push(Uint8Array.prototype.slice.call(decoded.content));
       yield decoded.message;
     }

@@ -1,4 +1,5 @@
 import type { TelltaleErrorCode } from '@telltale/semconv';
+import type { RequestRunFacts } from '@telltale/store/encode';
 import type { ProcessedExport } from './processExport.js';
 
 /** A worker's answer to one job. */
@@ -11,3 +12,10 @@ export type WorkerReply =
       /** The worker's V8 heap, bytes in memory, after it. */ heapBytes: number;
     }
   | { id: number; ok: false; code: TelltaleErrorCode; message: string };
+
+/** The run facts of a job, sent after its reply (`runs` empty: none, or the worker had no time for them). */
+export interface WorkerFacts {
+  factsKey: string;
+  projectId: string;
+  runs: RequestRunFacts[];
+}
