@@ -167,9 +167,19 @@ class Utf8Reader {
     this.slicer = slicerOf(bytes);
   }
 
+  /** Where value i's bytes start. */
+  start(i: number): number {
+    return this.data + this.view.getInt32(this.offsets + 4 * i, true);
+  }
+
+  /** How many bytes value i has. */
+  length(i: number): number {
+    return this.view.getInt32(this.offsets + 4 * i + 4, true) - this.view.getInt32(this.offsets + 4 * i, true);
+  }
+
   get(i: number): string {
-    const start = this.data + this.view.getInt32(this.offsets + 4 * i, true);
-    const length = this.data + this.view.getInt32(this.offsets + 4 * i + 4, true) - start;
+    const start = this.start(i);
+    const length = this.length(i);
     if (length === this.lastLength && this.sameAsLast(start, length)) return this.last;
     this.lastStart = start;
     this.lastLength = length;
@@ -188,8 +198,7 @@ class Utf8Reader {
 /** A row's session id from the attributes map: the first non-empty value of SESSION_ID_SOURCES, by precedence. */
 class SessionReader {
   private readonly entries: number;
-  private readonly keyOffsets: number;
-  private readonly keyData: number;
+  private readonly keys: Utf8Reader;
   private readonly values: Utf8Reader;
 
   constructor(
@@ -200,8 +209,7 @@ class SessionReader {
   ) {
     // map: validity, offsets; entries struct: validity; key: utf8; value: utf8
     this.entries = at[2 * (first + 1)]!;
-    this.keyOffsets = at[2 * (first + 4)]!;
-    this.keyData = at[2 * (first + 5)]!;
+    this.keys = new Utf8Reader(bytes, view, at, first + 3);
     this.values = new Utf8Reader(bytes, view, at, first + 6);
   }
 
@@ -223,9 +231,9 @@ class SessionReader {
 
   /** The precedence of entry e's key among the session sources (their count when it is none). */
   private rankOf(e: number): number {
-    const start = this.keyData + this.view.getInt32(this.keyOffsets + 4 * e, true);
-    const length = this.keyData + this.view.getInt32(this.keyOffsets + 4 * e + 4, true) - start;
+    const length = this.keys.length(e);
     if (length >= 256 || SESSION_KEY_LENGTH[length] === 0) return SESSION_KEYS.length;
+    const start = this.keys.start(e);
     for (let r = 0; r < SESSION_KEYS.length; r++) {
       const key = SESSION_KEYS[r]!;
       if (key.length !== length) continue;
