@@ -47,9 +47,10 @@ export function storageDrainer(
 
 /**
  * One insert of a batch's payloads: their Arrow messages as they are read,
- * the runs they hold, the run facts their workers computed, and their content messages. A content message is
- * copied out of its payload (a few KiB a span with content, kept until the
- * content insert) so the payload's span bytes are not held with it.
+ * the runs they hold, the run facts their workers computed (those ready in
+ * time), and their content messages. A content message is copied out of its
+ * payload (a few KiB a span with content, kept until the content insert) so
+ * the payload's span bytes are not held with it.
  */
 async function insertPayloads(
   insert: InsertSpanBatches,
