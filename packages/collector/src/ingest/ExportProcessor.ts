@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { SpanLimits } from '../normalise/spanLimits.js';
+import { jobFacts } from './jobFacts.js';
 import { processExport, type ExportJob, type ProcessedExport } from './processExport.js';
-import { computeRequestFacts } from '@telltale/store/encode';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
 export interface ExportProcessorOptions {
@@ -92,17 +92,10 @@ export class ExportProcessor {
         if (timing !== undefined) timing.processMs = performance.now() - started;
         const key = job.factsKey;
         const spans = result.parts.at(-1);
-        if (key !== undefined)
-          setImmediate(() =>
-            this.onFacts({
-              factsKey: key,
-              projectId: job.projectId,
-              runs: spans === undefined ? [] : computeRequestFacts(job.projectId, spans),
-            }),
-          );
+        if (key !== undefined) setImmediate(() => this.onFacts(jobFacts(key, job.projectId, spans)));
         return Promise.resolve(result);
       } catch (err) {
-        if (job.factsKey !== undefined) this.onFacts({ factsKey: job.factsKey, projectId: job.projectId, runs: [] });
+        if (job.factsKey !== undefined) this.onFacts(jobFacts(job.factsKey, job.projectId, undefined));
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     }

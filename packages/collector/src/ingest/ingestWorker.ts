@@ -1,8 +1,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTelltaleError } from '@telltale/semconv';
-import { computeRequestFacts } from '@telltale/store/encode';
 import type { SpanLimits } from '../normalise/spanLimits.js';
+import { jobFacts } from './jobFacts.js';
 import { processExport, type ExportJob } from './processExport.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
@@ -36,7 +36,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   } catch (err) {
     const e = toTelltaleError(err);
     reply = { id: msg.id, ok: false, code: e.code, message: e.message };
-    if (key !== undefined) sendFacts({ factsKey: key, projectId: msg.job.projectId, runs: [] });
+    if (key !== undefined) sendFacts(jobFacts(key, msg.job.projectId, undefined));
   }
   try {
     port.postMessage(reply, transfer);
@@ -53,20 +53,14 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
  */
 function laterFacts(factsKey: string, projectId: string, spans: Uint8Array | undefined): void {
   if (spans === undefined || pendingFacts >= MAX_PENDING_FACTS) {
-    sendFacts({ factsKey, projectId, runs: [] });
+    sendFacts(jobFacts(factsKey, projectId, undefined));
     return;
   }
   const copy = Uint8Array.prototype.slice.call(spans);
   pendingFacts++;
   setImmediate(() => {
     pendingFacts--;
-    let runs: WorkerFacts['runs'] = [];
-    try {
-      runs = computeRequestFacts(projectId, copy);
-    } catch {
-      // a fault of this path is never a run without facts: its runs go to the SQL finaliser
-    }
-    sendFacts({ factsKey, projectId, runs });
+    sendFacts(jobFacts(factsKey, projectId, copy));
   });
 }
 
