@@ -9,13 +9,8 @@ import { Lease, type LeaseOptions } from './coord/Lease.js';
 import { insertLiveAlertEvents, recentLiveAlertEvents, type StoredLiveAlertEvent } from './coord/liveAlertEvents.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { encodeSpanRecordBatch } from './spans/arrow/encodeSpanRecordBatch.js';
-import {
-  emptyStagingDir,
-  insertSpanBatches,
-  STAGING_DIR,
-  type ArrowInsertTransport,
-  type SpanBatchMessages,
-} from './spans/insertSpanBatches.js';
+import { insertSpanBatches, type SpanBatchMessages } from './spans/insertSpanBatches.js';
+import { emptyStagingDir, STAGING_DIR, type InsertTransport } from './insertTransport.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import type { RequestRunFacts } from './facts/incremental/requestFacts.js';
@@ -51,16 +46,16 @@ export class Store {
   readonly runs: RunsRepository;
   /** The inputs and outputs of spans, kept apart from the span rows. */
   readonly content: ContentRepository;
-  private readonly arrowTransport: ArrowInsertTransport;
+  private readonly transport: InsertTransport;
 
   private constructor(
     client: ClickHouseClient,
     factsOpts: RunFactsOptions,
-    arrowTransport: ArrowInsertTransport,
+    transport: InsertTransport,
     onQuery: QueryListener | undefined,
   ) {
     this.#client = client;
-    this.runFacts = new RunFacts(client, factsOpts);
+    this.runFacts = new RunFacts(client, factsOpts, transport);
     const runner = new QueryRunner(client, onQuery);
     registerStoreRunner(this, runner);
     this.metrics = new MetricsRepository(runner, this.runFacts);
@@ -68,8 +63,8 @@ export class Store {
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
     this.runs = new RunsRepository(runner, this.runFacts);
-    this.content = new ContentRepository(runner, arrowTransport);
-    this.arrowTransport = arrowTransport;
+    this.content = new ContentRepository(runner, transport);
+    this.transport = transport;
   }
 
   /**
@@ -105,7 +100,7 @@ export class Store {
     } = {},
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
-    const transport: ArrowInsertTransport =
+    const transport: InsertTransport =
       stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
@@ -141,7 +136,7 @@ export class Store {
    */
   async insertSpans(spans: readonly SpanRecord[], opts?: { deduplicationToken?: string }): Promise<void> {
     if (spans.length === 0) return;
-    await insertSpanBatches(this.#client, this.arrowTransport, [encodeSpanRecordBatch(spans)], opts);
+    await insertSpanBatches(this.#client, this.transport, [encodeSpanRecordBatch(spans)], opts);
     this.runFacts.addSpans(spans);
   }
 
@@ -167,7 +162,7 @@ export class Store {
       const token = opts?.deduplicationToken;
       await insertSpanBatches(
         this.#client,
-        this.arrowTransport,
+        this.transport,
         messages,
         token === undefined ? {} : { deduplicationToken: token },
       );

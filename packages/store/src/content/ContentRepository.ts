@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryRunner } from '../QueryRunner.js';
-import type { ArrowInsertTransport, SpanBatchMessages } from '../spans/insertSpanBatches.js';
+import type { InsertTransport } from '../insertTransport.js';
+import type { SpanBatchMessages } from '../spans/insertSpanBatches.js';
 import { encodeContentRecordBatch } from './arrow/encodeContentRecordBatch.js';
 import type { SpanContentRecord } from './SpanContentRecord.js';
 import { getSpanContent, insertSpanContentBatches, setContentRetentionDays } from './spanContent.js';
@@ -11,7 +12,7 @@ type Args<F> = F extends (client: ClickHouseClient, ...rest: infer R) => unknown
 export class ContentRepository {
   constructor(
     private readonly runner: QueryRunner,
-    private readonly transport: ArrowInsertTransport,
+    private readonly transport: InsertTransport,
   ) {}
 
   /** Stores content records as one ArrowStream insert (idempotent for a repeated token). */

@@ -3,9 +3,9 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import {
   insertArrowBatches,
   type ArrowInsertTarget,
-  type ArrowInsertTransport,
   type SpanBatchMessages,
 } from '../spans/insertSpanBatches.js';
+import type { InsertTransport } from '../insertTransport.js';
 import { CONTENT_ARROW_COLUMNS, CONTENT_ARROW_SCHEMA_MESSAGE } from './arrow/contentArrowSchema.js';
 import type { SpanContentRecord } from './SpanContentRecord.js';
 import { readStoredHalfSized } from './storedHalf.js';
@@ -41,7 +41,7 @@ const CONTENT_TARGET: ArrowInsertTarget = {
  */
 export async function insertSpanContentBatches(
   client: ClickHouseClient,
-  transport: ArrowInsertTransport,
+  transport: InsertTransport,
   messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {

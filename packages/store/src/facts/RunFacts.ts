@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../sql/sqlParts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
+import type { InsertTransport } from '../insertTransport.js';
 import { runFactThresholdParams } from './factsSql.js';
 import {
   FINALISE_RUN_FACTS_SQL,
@@ -123,9 +124,14 @@ export class RunFacts {
   /** Runs finalised so far: from spans in hand, and by the SQL finaliser. */
   readonly finalised = { incremental: 0, sql: 0 };
 
+  /**
+   * `transport`: how fact rows reach the engine (the store's; default: inline
+   * in the statement, which every connection takes).
+   */
   constructor(
     private readonly client: ClickHouseClient,
     opts: RunFactsOptions = {},
+    private readonly transport: InsertTransport = { kind: 'body' },
   ) {
     this.chunkRuns = opts.chunkRuns ?? DEFAULT_CHUNK_RUNS;
     this.onError = opts.onError ?? (() => undefined);
@@ -173,7 +179,7 @@ export class RunFacts {
     await this.enqueue(async () => {
       while (work.length > 0) {
         const { projectId, runs, taken } = work[0]!;
-        const written = await writeRequestFacts(this.client, projectId, runs);
+        const written = await writeRequestFacts(this.client, this.transport, projectId, runs);
         this.finalised.incremental += written.size;
         this.finalising -= taken.length;
         work.shift();
@@ -501,7 +507,7 @@ export class RunFacts {
   private async finalise(projectId: string, chunk: readonly string[]): Promise<void> {
     let rest = chunk;
     if (this.state !== undefined) {
-      const kept = await finaliseKept(this.client, this.state, projectId, chunk, this.onError);
+      const kept = await finaliseKept(this.client, this.transport, this.state, projectId, chunk, this.onError);
       this.finalised.incremental += kept.computed;
       rest = kept.rest;
       if (rest.length === 0) return;
@@ -522,7 +528,7 @@ export class RunFacts {
       if (held === undefined) sqlRuns.push(id);
       else computed.push({ rows: computeRunFacts(id, held.spans), ingestedMaxMs: held.ingestedMaxMs });
     }
-    await writeFactRows(this.client, projectId, computed);
+    await writeFactRows(this.client, this.transport, projectId, computed);
     this.finalised.incremental += computed.length;
     if (sqlRuns.length > 0) await this.finaliseBySql(projectId, sqlRuns);
   }

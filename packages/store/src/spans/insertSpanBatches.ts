@@ -1,34 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SPANS_ARROW_COLUMNS, SPANS_ARROW_SCHEMA_MESSAGE } from './arrow/spansArrowSchema.js';
 import { END_OF_STREAM } from './arrow/ipcMessage.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-
-/** How an ArrowStream reaches the engine: a temp file chDB reads (embedded), or the HTTP body (remote). */
-export type ArrowInsertTransport = { kind: 'file'; dir?: string } | { kind: 'body' };
-
-/** The staging directory's name inside an embedded data directory. */
-export const STAGING_DIR = 'staging';
-const STAGING_PREFIX = 'telltale-spans-';
-const STAGING_SUFFIX = '.arrows';
-
-/**
- * Creates the staging directory, or removes the staging files a process that
- * died mid-insert left in it (call it only while holding the data directory:
- * another process's insert may be reading its file).
- */
-export async function emptyStagingDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  for (const name of await readdir(dir)) {
-    if (name.startsWith(STAGING_PREFIX) && name.endsWith(STAGING_SUFFIX))
-      await unlink(join(dir, name)).catch(() => undefined);
-  }
-}
+import { insertStagedFile, quote, type InsertTransport } from '../insertTransport.js';
 
 /** Dedup tokens go into SQL text (INFILE takes no query parameters): only this charset, which needs no escaping. */
 const TOKEN = /^[A-Za-z0-9_.:/+=-]{1,256}$/;
@@ -45,16 +21,6 @@ const SPANS_TARGET: ArrowInsertTarget = {
   schemaMessage: SPANS_ARROW_SCHEMA_MESSAGE,
 };
 
-/** A ClickHouse string literal. */
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/** Buffers per writev call (the usual IOV_MAX). */
-const IOV_MAX = 1024;
-/** Bytes gathered before a writev: large messages go out one by one, small ones a thousand at a time. */
-const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
-
 /** Record batch messages, in memory or read as the insert goes (a spool range, a record at a time). */
 export type SpanBatchMessages = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 
@@ -68,33 +34,6 @@ async function* arrowStream(
   yield first;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
   yield END_OF_STREAM;
-}
-
-/** Writes the parts with writev, up to a thousand (or 8 MiB) per call: for thousands of small messages ~5× faster than a write per part. */
-async function writeParts(path: string, parts: AsyncIterable<Uint8Array>): Promise<void> {
-  const file = await open(path, 'w');
-  let chunk: Uint8Array[] = [];
-  let bytes = 0;
-  const flush = async (): Promise<void> => {
-    const { bytesWritten } = await file.writev(chunk);
-    if (bytesWritten !== bytes)
-      throw new TelltaleError({
-        code: TelltaleErrorCode.STORAGE,
-        message: `short write to ${path}: ${bytesWritten} of ${bytes} bytes`,
-      });
-    chunk = [];
-    bytes = 0;
-  };
-  try {
-    for await (const part of parts) {
-      chunk.push(part);
-      bytes += part.byteLength;
-      if (chunk.length === IOV_MAX || bytes >= WRITE_CHUNK_BYTES) await flush();
-    }
-    if (chunk.length > 0) await flush();
-  } finally {
-    await file.close();
-  }
 }
 
 /**
@@ -121,7 +60,7 @@ async function writeParts(path: string, parts: AsyncIterable<Uint8Array>): Promi
  */
 export async function insertSpanBatches(
   client: ClickHouseClient,
-  transport: ArrowInsertTransport,
+  transport: InsertTransport,
   messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
 ): Promise<void> {
@@ -131,7 +70,7 @@ export async function insertSpanBatches(
 /** One ArrowStream insert of record batch messages of `target`'s schema, as insertSpanBatches describes. */
 export async function insertArrowBatches(
   client: ClickHouseClient,
-  transport: ArrowInsertTransport,
+  transport: InsertTransport,
   target: ArrowInsertTarget,
   messages: SpanBatchMessages,
   opts: { deduplicationToken?: string } = {},
@@ -164,12 +103,6 @@ export async function insertArrowBatches(
     return;
   }
 
-  const path = join(transport.dir ?? tmpdir(), `${STAGING_PREFIX}${randomUUID()}${STAGING_SUFFIX}`);
-  try {
-    await writeParts(path, parts);
-    const settings = ` SETTINGS async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
-    await client.command({ query: `${head} FROM INFILE ${quote(path)}${settings} FORMAT ArrowStream` });
-  } finally {
-    await unlink(path).catch(() => undefined);
-  }
+  const settings = `async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
+  await insertStagedFile(client, transport.dir, head, 'ArrowStream', parts, settings);
 }

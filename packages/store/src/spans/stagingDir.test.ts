@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../Store.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
-import { STAGING_DIR } from './insertSpanBatches.js';
+import { STAGING_DIR } from '../insertTransport.js';
 import { clientOf } from '../internal/storeRunners.js';
 
-describe('embedded inserts stage their Arrow files in the data directory', () => {
+describe('embedded inserts stage their files in the data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'telltale-staging-'));
   const staging = join(dir, STAGING_DIR);
   let store: Store | undefined;
@@ -21,6 +21,7 @@ describe('embedded inserts stage their Arrow files in the data directory', () =>
     // what a process killed in the middle of an insert leaves, beside a file that is not ours
     mkdirSync(staging, { recursive: true });
     writeFileSync(join(staging, 'telltale-spans-0b8f7a6e-dead-4c1e-9d7a-1f2e3d4c5b6a.arrows'), Buffer.alloc(1024));
+    writeFileSync(join(staging, 'telltale-5d0c1b2a-beef-4a3b-8c7d-6e5f4a3b2c1d.jsoncompacteachrow'), '["half a row');
     writeFileSync(join(staging, 'notes.txt'), 'not a staging file');
 
     store = await Store.open({ kind: 'embedded', dataDir: dir });
@@ -36,6 +37,22 @@ describe('embedded inserts stage their Arrow files in the data directory', () =>
       format: 'JSONEachRow',
     });
     expect((await result.json<{ n: string | number }>()).map((r) => Number(r.n))).toEqual([3]);
+    expect(readdirSync(staging)).toEqual(['notes.txt']);
+  });
+
+  it('writes run facts through staging files too, and leaves none behind', async () => {
+    const t0 = BigInt(Date.now()) * 1_000_000n;
+    const spans = [0, 1, 2].map((i) =>
+      makeSpan({ spanId: `f${i}`, runId: 'staged-facts', startTimeUnixNano: t0 + BigInt(i) }),
+    );
+    await store!.insertSpans(spans);
+    await store!.runFacts.flush();
+    const result = await clientOf(store!).query({
+      query: `SELECT span_count FROM run_facts FINAL WHERE run_id = 'staged-facts'`,
+      format: 'JSONEachRow',
+    });
+    expect((await result.json<{ span_count: string | number }>()).map((r) => Number(r.span_count))).toEqual([3]);
+    expect(store!.runFacts.finalised.incremental).toBeGreaterThanOrEqual(1);
     expect(readdirSync(staging)).toEqual(['notes.txt']);
   });
 });

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { InsertTransport } from '../../insertTransport.js';
 import { computeRunFacts } from './computeRunFacts.js';
 import type { RunFactsState } from './RunFactsState.js';
 import { writeFactRows } from './writeFactRows.js';
@@ -35,6 +36,7 @@ export async function storedRowCounts(
  */
 export async function finaliseKept(
   client: ClickHouseClient,
+  transport: InsertTransport,
   state: RunFactsState,
   projectId: string,
   chunk: readonly string[],
@@ -51,7 +53,7 @@ export async function finaliseKept(
   const asked = new Set(candidates.keys());
   for (const traces of candidates.values()) for (const t of traces) asked.add(t);
   const stored = await storedRowCounts(client, projectId, [...asked]);
-  const computed: Parameters<typeof writeFactRows>[2][number][] = [];
+  const computed: Parameters<typeof writeFactRows>[3][number][] = [];
   for (const [id, traces] of candidates) {
     let fragments = false;
     for (const t of traces) if (stored.has(t)) fragments = true;
@@ -69,7 +71,7 @@ export async function finaliseKept(
     }
   }
   try {
-    await writeFactRows(client, projectId, computed);
+    await writeFactRows(client, transport, projectId, computed);
   } catch (err) {
     // rows it could not write (the SQL's, written after, are newer); a storage that is down fails the SQL too
     onFallback(err);

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { insertStagedFile, type InsertTransport } from '../../insertTransport.js';
 import type { RunFactRows } from './computeRunFacts.js';
 import {
   addFactRowLines,
@@ -29,6 +30,7 @@ function nextVersion(): bigint {
  */
 export async function writeFactRows(
   client: ClickHouseClient,
+  transport: InsertTransport,
   projectId: string,
   facts: ReadonlyArray<{ rows: RunFactRows; ingestedMaxMs: number }>,
 ): Promise<void> {
@@ -39,7 +41,26 @@ export async function writeFactRows(
     addFactRowLines(lines, projectId, rows);
     ingested.push(ingestedField(ingestedMaxMs));
   }
-  await writeFactLines(client, lines, ingested);
+  await writeFactLines(client, transport, lines, ingested);
+}
+
+/** Tuples in the rows are arrays (JSONCompactEachRow), not objects. */
+const JSON_SETTINGS = 'input_format_json_named_tuples_as_objects = 0';
+
+/** One insert of JSONCompactEachRow lines into `table`: inline in the statement, or from a staging file (InsertTransport). */
+async function insertLines(
+  client: ClickHouseClient,
+  transport: InsertTransport,
+  table: string,
+  columns: string,
+  values: readonly string[],
+): Promise<void> {
+  if (values.length === 0) return;
+  const head = `INSERT INTO ${table} (${columns})`;
+  if (transport.kind === 'file')
+    await insertStagedFile(client, transport.dir, head, 'JSONCompactEachRow', [Buffer.from(values.join('\n'))], JSON_SETTINGS);
+  else
+    await client.command({ query: `${head} SETTINGS ${JSON_SETTINGS} FORMAT JSONCompactEachRow\n${values.join('\n')}` });
 }
 
 /**
@@ -48,16 +69,13 @@ export async function writeFactRows(
  */
 export async function writeFactLines(
   client: ClickHouseClient,
+  transport: InsertTransport,
   lines: FactRowLines,
   ingested: readonly string[],
 ): Promise<void> {
   const version = nextVersion().toString();
-  const insert = (table: string, columns: string, values: string[]): Promise<unknown> =>
-    values.length === 0
-      ? Promise.resolve()
-      : client.command({
-          query: `INSERT INTO ${table} (${columns}) SETTINGS input_format_json_named_tuples_as_objects = 0 FORMAT JSONCompactEachRow\n${values.join('\n')}`,
-        });
+  const insert = (table: string, columns: string, values: string[]): Promise<void> =>
+    insertLines(client, transport, table, columns, values);
   const close = `,${version}]`;
   await insert(
     'run_step_facts',

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { InsertTransport } from '../../insertTransport.js';
 import { ingestedField, type FactRowLines } from './factRowLines.js';
 import { storedRowCounts } from './finaliseKept.js';
 import type { RequestRunFacts } from './requestFacts.js';
@@ -14,6 +15,7 @@ import { writeFactLines } from './writeFactRows.js';
  */
 export async function writeRequestFacts(
   client: ClickHouseClient,
+  transport: InsertTransport,
   projectId: string,
   facts: readonly RequestRunFacts[],
 ): Promise<Set<string>> {
@@ -36,6 +38,7 @@ export async function writeRequestFacts(
   const ingested = ingestedField(Date.now());
   await writeFactLines(
     client,
+    transport,
     lines,
     lines.runs.map(() => ingested),
   );
