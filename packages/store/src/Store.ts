@@ -100,8 +100,7 @@ export class Store {
     } = {},
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
-    const transport: InsertTransport =
-      stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
+    const transport: InsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
       store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery);

@@ -1,10 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import {
-  insertArrowBatches,
-  type ArrowInsertTarget,
-  type SpanBatchMessages,
-} from '../spans/insertSpanBatches.js';
+import { insertArrowBatches, type ArrowInsertTarget, type SpanBatchMessages } from '../spans/insertSpanBatches.js';
 import type { InsertTransport } from '../insertTransport.js';
 import { CONTENT_ARROW_COLUMNS, CONTENT_ARROW_SCHEMA_MESSAGE } from './arrow/contentArrowSchema.js';
 import type { SpanContentRecord } from './SpanContentRecord.js';

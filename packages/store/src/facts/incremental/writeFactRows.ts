@@ -58,9 +58,18 @@ async function insertLines(
   if (values.length === 0) return;
   const head = `INSERT INTO ${table} (${columns})`;
   if (transport.kind === 'file')
-    await insertStagedFile(client, transport.dir, head, 'JSONCompactEachRow', [Buffer.from(values.join('\n'))], JSON_SETTINGS);
+    await insertStagedFile(
+      client,
+      transport.dir,
+      head,
+      'JSONCompactEachRow',
+      [Buffer.from(values.join('\n'))],
+      JSON_SETTINGS,
+    );
   else
-    await client.command({ query: `${head} SETTINGS ${JSON_SETTINGS} FORMAT JSONCompactEachRow\n${values.join('\n')}` });
+    await client.command({
+      query: `${head} SETTINGS ${JSON_SETTINGS} FORMAT JSONCompactEachRow\n${values.join('\n')}`,
+    });
 }
 
 /**
