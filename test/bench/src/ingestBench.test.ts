@@ -94,6 +94,11 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.ceiling?.workerFacts.runs).toBe(report.ceiling?.finaliser.runs);
     expect(report.ceiling?.workerFacts.leftRuns).toBe(0);
     expect(renderIngestReport(report)).toContain('no loss, no duplicates');
+    // the server's run-facts counter, read once the spool was drained: never more runs than were stored
+    const facts = report.runFactsAtCatchUp;
+    expect(facts).toBeDefined();
+    expect(facts!.ingest + facts!.sql).toBeLessThanOrEqual(report.stored.runs);
+    expect(renderIngestReport(report)).toContain('computed by the ingest workers');
     // the server's stage histogram, read at the window's edges
     expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'process', 'read', 'wait']);
     expect(report.stagesMs.find((s) => s.stage === 'process')!.meanMs).toBeGreaterThan(0);

@@ -30,6 +30,7 @@ export function renderIngestReport(r: IngestReport): string {
       .map((t) => `${t.thread} ${t.cores.toFixed(2)}`)
       .join(', ')}).`,
     `- **Drain**: spool backlog (acknowledged, not yet in ClickHouse) ${mib(r.server.backlogBytes.start)} at the window's start, peak ${mib(r.server.backlogBytes.peak)}, ${mib(r.server.backlogBytes.end)} at its end; the drainer stored ≈ ${int(r.windowDrainSpansPerS)} spans/s during the window; everything acknowledged was in ClickHouse **${(r.catchUpMs / 1000).toFixed(1)} s** after the last acknowledgement (${int(r.catchUpSpansPerS)} spans/s while catching up). Graceful shutdown then took ${(r.server.shutdownMs / 1000).toFixed(1)} s (exit code ${r.server.exitCode}).`,
+    ...runFactsLines(r),
     `- **Sustained**: the lower of the acknowledged and the stored rate in the window (a growing spool buffers acknowledgements, it does not sustain them): **${int(r.sustainedSpansPerS)} spans/s**. Server CPU per sustained span: ${cpuPerSpan(r)}.`,
     `- **Stored**: after the server exited, \`SELECT count(), uniqExact(span_id, trace_id) FROM spans\` on its data directory: ${int(r.stored.count)} spans, ${int(r.stored.unique)} distinct, ${int(r.stored.runs)} runs; acknowledged ${int(r.load.ackedSpans)} spans (warm-up, window and the in-flight tail), ${int(r.load.ackedRuns)} runs${r.payload.contentBytes > 0 ? `; \`span_content\`: ${int(r.stored.content.rows)} rows for ${int(r.load.ackedContentSpans)} acknowledged llm spans, ${int(r.stored.content.spanRowsWithContent)} span rows still holding content` : ''}: ${r.correct ? '**no loss, no duplicates**' : '**MISMATCH**'}.`,
     ...(r.ceiling === undefined
@@ -87,5 +88,16 @@ function ceilingLines(c: CeilingResult, ratio: number): string[] {
   return [
     `- **Ceiling** (same run, a child process, a fresh embedded store): the same kind of requests decoded, normalised and encoded beforehand (one Arrow record batch per request, untimed), then only \`store.insertSpanBatches\` timed, ${int(c.rows)} rows in ${c.batches} inserts of ≈ ${int(c.rows / c.batches)} rows (as the drainer batches): **${int(c.rowsPerS)} rows/s** (${c.insertS.toFixed(1)} s, ${(c.insertCpuS / c.insertS).toFixed(2)} cores). The same rows as one record batch per insert: ${int(c.singleBatchRowsPerS)} rows/s. Ingest reached **${(ratio * 100).toFixed(0)}%** of the ceiling. The SQL run-facts finaliser over those rows' ${int(c.finaliser.runs)} runs (\`store.runFacts.flush()\`, what the server's background does for the runs whose facts did not come with their spans, once they settle): ${c.finaliser.wallS.toFixed(1)} s wall, ${((c.finaliser.cpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span (${((c.finaliser.cpuS / c.finaliser.runs) * 1000).toFixed(2)} CPU-ms per run) against ${((c.insertCpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span for the insert. The server's own way for the same rows: the ingest workers compute the facts of the runs a request holds whole (${int(c.workerFacts.runs)} of the runs; ${int(c.workerFacts.leftRuns)} left to the SQL finaliser), ${((c.workerFacts.computeCpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span on one thread, and the drain checks their span counts and writes them once the spans are stored, ${((c.workerFacts.writeCpuS / c.rows) * 1e6).toFixed(1)} CPU-µs per span (${c.workerFacts.writeWallS.toFixed(1)} s wall): **${(((c.workerFacts.computeCpuS + c.workerFacts.writeCpuS) / c.rows) * 1e6).toFixed(1)} CPU-µs per span** in all.`,
     `- **Decode cost** (one thread, in the ceiling process, what an ingest worker does per request): the fused protobuf path (body to spool payload) ${us(c.decode.fusedS, c.decode.spans)} CPU-µs/span, ${int(c.decode.spansPerS)} spans/s, ${((c.decode.fusedS / c.decode.spans / (c.insertCpuS / c.rows)) * 100).toFixed(0)}% of the insert's ${us(c.insertCpuS, c.rows)} CPU-µs per span; the object path on the same requests: protobuf decode ${us(c.decode.decodeS, c.decode.spans)}, normalise ${us(c.decode.normaliseS, c.decode.spans)}, Arrow encode ${us(c.decode.encodeS, c.decode.spans)} CPU-µs/span. ${c.decode.spoolBytesPerSpan.toFixed(0)} spool bytes/span (${c.decode.bytesPerSpan.toFixed(0)} of them the Arrow message; ${c.decode.protoBytesPerSpan.toFixed(0)} protobuf bytes/span on the wire).`,
+  ];
+}
+
+/** Which path wrote the run facts by the time the spool was drained (the server's counter). */
+function runFactsLines(r: IngestReport): string[] {
+  const paths = r.runFactsAtCatchUp;
+  if (paths === undefined) return [];
+  const written = paths.ingest + paths.sql;
+  const share = written > 0 ? ` (${((100 * paths.ingest) / written).toFixed(0)}% from the workers)` : '';
+  return [
+    `- **Run facts** when the spool was drained, of ${int(r.stored.runs)} runs stored: ${int(paths.ingest)} computed by the ingest workers from their requests, ${int(paths.sql)} by the SQL finaliser${share}; the graceful shutdown finalised any still pending.`,
   ];
 }

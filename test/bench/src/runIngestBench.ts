@@ -12,6 +12,7 @@ import { ProcessSampler, spoolBacklogBytes, threadCpu } from './ProcessSampler.j
 import { runLoad, type LoadResult } from './runLoad.js';
 import { ServerProcess } from './ServerProcess.js';
 import { scrapeOtlpStages, stageMeansMs, type StageTotals } from './otlpStages.js';
+import { scrapeRunFactsPaths, type RunFactsPaths } from './runFactsPaths.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const SERVER_CLI = join(REPO_ROOT, 'apps/server/dist/cli.js');
@@ -153,6 +154,8 @@ export interface IngestReport {
   first503S: number | undefined;
   /** Spans/s the drainer stored while catching up (backlog at the last ack / catch-up time). */
   catchUpSpansPerS: number;
+  /** Runs whose facts the server had written when the spool was drained, by path (the stop finalises the rest). */
+  runFactsAtCatchUp: RunFactsPaths | undefined;
   clientCores: number;
   stored: VerifyResult;
   correct: boolean;
@@ -365,6 +368,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       `drained ${(backlogAtLastAck / 2 ** 20).toFixed(1)} MiB of backlog ${catchUpMs.toFixed(0)} ms after the last ack`,
     );
 
+    const runFactsAtCatchUp = await scrapeRunFactsPaths(server.url).catch(() => undefined);
     t = performance.now();
     const exitCode = await server.stop();
     const shutdownMs = performance.now() - t;
@@ -472,6 +476,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
       sustainedSpansPerS,
       first503S,
       catchUpSpansPerS: catchUpMs > 0 ? backlogSpans / (catchUpMs / 1000) : Number.NaN,
+      runFactsAtCatchUp,
       clientCores: load.clientCpuS / windowS,
       stored,
       correct,
