@@ -22,6 +22,13 @@ const ASSUME = {
   collectorPodCores: 2,
   /** Each replica writes and merges the parts of its shard: the insert and merge cost is paid per replica. */
   insertCostPerReplica: 1,
+  /**
+   * Runs that arrive whole in one export request (root and all): the ingest
+   * workers compute their facts and the engine only checks and writes them.
+   * The bench's runs all do; a run spread over requests is read back by the
+   * SQL finaliser instead.
+   */
+  wholeRunShare: 1,
   clickhouseNodeCores: 32,
   clickhouseNodeUtilisation: 0.6,
   clickhouseNodeDiskTiB: 8,
@@ -74,14 +81,22 @@ export function ingestFigures(ingest) {
   const d = ingest.ceiling.decode;
   const totalUs = round.serverCpuUsPerSpan;
   const insertUs = (ingest.ceiling.insertCpuS / rows) * 1e6;
-  const factsUs = (ingest.ceiling.finaliser.cpuS / rows) * 1e6;
+  const finaliserUs = (ingest.ceiling.finaliser.cpuS / rows) * 1e6;
+  const factsComputeUs = (ingest.ceiling.workerFacts.computeCpuS / rows) * 1e6;
+  const factsWriteUs = (ingest.ceiling.workerFacts.writeCpuS / rows) * 1e6;
+  // the share of runs whose facts the saturated server's workers computed (the rest went to the finaliser)
+  const paths = ingest.runFactsAtCatchUp;
+  const workerShare = paths === undefined || paths.ingest + paths.sql === 0 ? 1 : paths.ingest / (paths.ingest + paths.sql);
   const decodeWall = d.decodeS + d.normaliseS + d.encodeS;
   // Telltale's own work runs on Node's threads (the main thread and the ingest workers, `node#<tid>`);
   // every other thread of the process is the engine's
   const nodeCores = ingest.server.threadCores
     .filter((t) => t.thread === 'main' || t.thread.startsWith('node#'))
     .reduce((sum, t) => sum + t.cores, 0);
-  const collectorUs = (nodeCores / ingest.sustainedSpansPerS) * 1e6;
+  const measuredCollectorUs = (nodeCores / ingest.sustainedSpansPerS) * 1e6;
+  // a collector below saturation computes the facts of every whole run, not only of the share it had time for
+  const collectorUs = measuredCollectorUs + Math.max(0, ASSUME.wholeRunShare - workerShare) * factsComputeUs;
+  const factsUs = ASSUME.wholeRunShare * factsWriteUs + (1 - ASSUME.wholeRunShare) * finaliserUs;
   return {
     measuredAt: ingest.measuredAt,
     command: ingest.command,
@@ -92,6 +107,11 @@ export function ingestFigures(ingest) {
     totalUs,
     insertUs,
     factsUs,
+    finaliserUs,
+    factsComputeUs,
+    factsWriteUs,
+    workerShare,
+    measuredCollectorUs,
     collectorUs,
     split: { decode: d.decodeS / decodeWall, normalise: d.normaliseS / decodeWall, encode: d.encodeS / decodeWall },
     wireBytes: d.protoBytesPerSpan,
@@ -122,9 +142,11 @@ export function renderCapacity(ingestJson, readme) {
     '| --- | ---: | --- |',
     `| server CPU, everything (receive, decode, spool with fsync, insert, run facts) | ${fmt(i.totalUs, 1)} µs | ingest bench, embedded server, ${fmt(i.sustained)} spans/s sustained on ${fmt(i.serverCores, 2)} cores |`,
     `| engine: insert (Arrow → parts, merges during the insert) | ${fmt(i.insertUs, 1)} µs | ingest bench ceiling, plain insert |`,
-    `| engine: run-facts finaliser | ${fmt(i.factsUs, 1)} µs | ingest bench ceiling, \`runFacts.flush()\` over the same rows |`,
-    `| collector: receive, decode, normalise, encode, spool | ${fmt(i.collectorUs, 1)} µs | ingest bench, CPU of the server's Node threads (main, ingest workers) per sustained span |`,
+    `| engine: run facts of runs whole in a request (count check, write) | ${fmt(i.factsWriteUs, 1)} µs | ingest bench ceiling, the workers' facts written as the drain does |`,
+    `| engine: run-facts SQL finaliser (runs spread over requests) | ${fmt(i.finaliserUs, 1)} µs | ingest bench ceiling, \`runFacts.flush()\` over the same rows |`,
+    `| collector: receive, decode, normalise, encode, spool, run facts | ${fmt(i.measuredCollectorUs, 1)} µs | ingest bench, CPU of the server's Node threads (main, ingest workers) per sustained span; saturated, its workers computed the facts of ${fmt(i.workerShare * 100)}% of the runs |`,
     `| … of which decode / normalise / Arrow encode (share of one thread's time) | ${fmt(i.split.decode * 100)}% / ${fmt(i.split.normalise * 100)}% / ${fmt(i.split.encode * 100)}% | ingest bench decode-cost line |`,
+    `| … run facts computed by an ingest worker | ${fmt(i.factsComputeUs, 1)} µs | ingest bench ceiling, one thread; the model adds it for the runs a saturated worker left to the finaliser: ${fmt(i.collectorUs, 1)} µs per span in all |`,
     `| bytes on the wire (OTLP protobuf) | ${fmt(i.wireBytes)} B | ingest bench payload |`,
     `| bytes in the spool (Arrow) | ${fmt(i.spoolBytes)} B | ingest bench decode-cost line |`,
     `| bytes on disk, spans (compressed, merged) | ${fmt(a.spanBytes, 1)} B | analytics bench, system.parts |`,
@@ -174,7 +196,8 @@ export function renderCapacity(ingestJson, readme) {
     '| assumption | value |',
     '| --- | --- |',
     `| collector pods run at most this share of their cores (the HPA target) | ${A.collectorUtilisation * 100}% of ${A.collectorPodCores} cores |`,
-    `| every replica pays the insert-and-merge cost of its shard's parts; run facts are finalised once per shard | ×${A.replicas} insert, ×1 facts |`,
+    `| every replica pays the insert-and-merge cost of its shard's parts; run facts are written once per shard | ×${A.replicas} insert, ×1 facts |`,
+    `| runs that arrive whole in one export request (their facts come from the ingest workers; the others are read back by the SQL finaliser) | ${fmt(A.wholeRunShare * 100)}% |`,
     `| a ClickHouse node | ${A.clickhouseNodeCores} cores at ${A.clickhouseNodeUtilisation * 100}%, ${A.clickhouseNodeDiskTiB} TiB filled to ${A.diskFillTarget * 100}% |`,
     `| dashboard traffic | ${A.dashboardLoadsPerS} sweeps/s (every overview query once) over the last ${A.dashboardWindowHours} h, cost linear in the spans in the window (the run-level queries read run facts, so their cost follows runs, not spans) |`,
     '| per-span costs measured on 2 cores with embedded chDB hold on a server-class ClickHouse | unverified: no cluster runs here |',

@@ -42,6 +42,20 @@ describe('capacity model', () => {
     expect(disk(renderCapacity(ingest, heavier))).toBeGreaterThan(disk(renderCapacity(ingest, readme)) * 5);
   });
 
+  it('adds the facts a saturated collector left to the finaliser back to the collector', () => {
+    const ingest = JSON.parse(read('bench/results/ingest.json')) as Record<string, unknown>;
+    const readme = read('bench/README.md');
+    const collectorCores = (paths: { ingest: number; sql: number }): number =>
+      Number(/^\| 1M \| ([\d,.]+) \|/m.exec(renderCapacity({ ...ingest, runFactsAtCatchUp: paths }, readme))?.[1]);
+    const all = collectorCores({ ingest: 100, sql: 0 });
+    const half = collectorCores({ ingest: 50, sql: 50 });
+    expect(half).toBeGreaterThan(all);
+    // half the runs at the measured compute cost per span, for 1M spans/s at the pods' utilisation target
+    const { computeCpuS } = (ingest.ceiling as { workerFacts: { computeCpuS: number } }).workerFacts;
+    const rows = (ingest.ceiling as { rows: number }).rows;
+    expect(half - all).toBeCloseTo((0.5 * computeCpuS * 1e6) / rows / 0.65, 0);
+  });
+
   it('refuses a README without the analytics results', () => {
     expect(() => analyticsFigures('# Benchmarks\n')).toThrow(/bench:results block/);
   });
