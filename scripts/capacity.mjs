@@ -86,7 +86,8 @@ export function ingestFigures(ingest) {
   const factsWriteUs = (ingest.ceiling.workerFacts.writeCpuS / rows) * 1e6;
   // the share of runs whose facts the saturated server's workers computed (the rest went to the finaliser)
   const paths = ingest.runFactsAtCatchUp;
-  const workerShare = paths === undefined || paths.ingest + paths.sql === 0 ? 1 : paths.ingest / (paths.ingest + paths.sql);
+  const workerShare =
+    paths === undefined || paths.ingest + paths.sql === 0 ? 1 : paths.ingest / (paths.ingest + paths.sql);
   const decodeWall = d.decodeS + d.normaliseS + d.encodeS;
   // Telltale's own work runs on Node's threads (the main thread and the ingest workers, `node#<tid>`);
   // every other thread of the process is the engine's
