@@ -70,6 +70,14 @@ async function writeParts(path: string, parts: AsyncIterable<Uint8Array> | Itera
 }
 
 /**
+ * How the engine reads a staging file. Its default for local files maps
+ * them, and a mapped file's pages count in the process's resident memory
+ * for as long as the insert reads them: a drain batch's file is about
+ * 70 MiB. Read calls into the engine's own small buffer cost no more CPU.
+ */
+const READ_STAGED = "storage_file_read_method = 'pread'";
+
+/**
  * `INSERT INTO t (…) FROM INFILE 'staged' SETTINGS … FORMAT format`: writes
  * `parts` to a staging file in `dir`, inserts it, and removes it whether or
  * not the insert worked. `head` is `INSERT INTO t (columns)`; `settings`
@@ -87,7 +95,7 @@ export async function insertStagedFile(
   try {
     await writeParts(path, parts);
     await client.command({
-      query: `${head} FROM INFILE ${quote(path)}${settings === '' ? '' : ` SETTINGS ${settings}`} FORMAT ${format}`,
+      query: `${head} FROM INFILE ${quote(path)} SETTINGS ${settings === '' ? READ_STAGED : `${settings}, ${READ_STAGED}`} FORMAT ${format}`,
     });
   } finally {
     await unlink(path).catch(() => undefined);

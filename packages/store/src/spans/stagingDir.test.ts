@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,5 +54,38 @@ describe('embedded inserts stage their files in the data directory', () => {
     expect((await result.json<{ span_count: string | number }>()).map((r) => Number(r.span_count))).toEqual([3]);
     expect(store!.runFacts.finalised.incremental).toBeGreaterThanOrEqual(1);
     expect(readdirSync(staging)).toEqual(['notes.txt']);
+  });
+
+  it('reads a staging file with read calls: its pages are never mapped into the process', async () => {
+    const t0 = BigInt(Date.now()) * 1_000_000n;
+    const message = encodeSpanRecordBatch(
+      Array.from({ length: 2_000 }, (_, i) =>
+        makeSpan({ spanId: `m${i}`, runId: `mapped-${i % 50}`, startTimeUnixNano: t0 + BigInt(i) }),
+      ),
+    );
+    // what a mapped file would show: a mapping of the staging directory's file in the process's map
+    const stagedMappings = (): number =>
+      readFileSync('/proc/self/maps', 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(`${staging}/`)).length;
+    let samples = 0;
+    let mapped = 0;
+    const sampler = setInterval(() => {
+      samples++;
+      mapped = Math.max(mapped, stagedMappings());
+    }, 1);
+    try {
+      // ≈ 40 MB of Arrow in one insert: long enough for the sampler to see it
+      await store!.insertSpanBatches(Array<Uint8Array>(40).fill(message), []);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(samples).toBeGreaterThan(5);
+    expect(mapped).toBe(0);
+    const result = await clientOf(store!).query({
+      query: `SELECT count() AS n FROM spans WHERE startsWith(run_id, 'mapped-')`,
+      format: 'JSONEachRow',
+    });
+    expect((await result.json<{ n: string | number }>()).map((r) => Number(r.n))).toEqual([80_000]);
   });
 });
