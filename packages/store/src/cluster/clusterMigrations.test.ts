@@ -1,6 +1,7 @@
 import { query } from 'chdb';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../migrations/index.js';
+import type { Migration } from '../migrations/Migration.js';
 import {
   CLUSTER_SHARDING_KEY,
   clusterMigrations,
@@ -37,7 +38,7 @@ describe('cluster DDL', () => {
       const formatted = format(sql);
       expect(formatted.length, sql).toBeGreaterThan(0);
       // formatted back, it still says what we sent: ON CLUSTER survives the parse
-      if (/^(CREATE|ALTER)/.test(sql)) expect(formatted, sql).toContain(`ON CLUSTER ${CLUSTER}`);
+      if (/^(CREATE|ALTER|EXCHANGE|DROP)/.test(sql)) expect(formatted, sql).toContain(`ON CLUSTER ${CLUSTER}`);
     }
   });
 
@@ -55,8 +56,8 @@ describe('cluster DDL', () => {
   });
 
   it('every DDL statement runs ON CLUSTER, every table is Replicated or Distributed', () => {
-    for (const sql of statements.filter((s) => /^(CREATE|ALTER)/.test(s))) {
-      expect(sql).toMatch(new RegExp(`^(CREATE|ALTER) [A-Z ]*?\\w+ ON CLUSTER ${CLUSTER}\\b`));
+    for (const sql of statements.filter((s) => /^(CREATE|ALTER|DROP)/.test(s))) {
+      expect(sql).toMatch(new RegExp(`^(CREATE|ALTER|DROP) [A-Z ]*?\\w+ ON CLUSTER ${CLUSTER}\\b`));
       const engine = /\sENGINE = (\w+)/.exec(sql)?.[1];
       if (/^CREATE TABLE/.test(sql)) expect(engine).toMatch(/^(Replicated\w*MergeTree|Distributed)$/);
     }
@@ -134,6 +135,49 @@ describe('cluster DDL', () => {
     ]);
   });
 
+  it('a table made again: swapped and the old one dropped ON CLUSTER, sharded tables by their local tables', () => {
+    // span_content has no run: one replica set on every server, copied once and replicated
+    const remade = cluster.find((m) => m.version === 14)?.statements ?? [];
+    expect(remade.map((s) => s.split('\n')[0])).toEqual([
+      `CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER ${CLUSTER}`,
+      `EXCHANGE TABLES span_content AND span_content_next ON CLUSTER ${CLUSTER}`,
+      'INSERT INTO span_content (project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,',
+      `DROP TABLE IF EXISTS span_content_next ON CLUSTER ${CLUSTER} SYNC`,
+    ]);
+    expect(remade[0]).toContain(`('${GLOBAL_ZOO_PATH}', '{replica}', ingested_at)`);
+    expect(remade[2]).toMatch(/\nFROM span_content_next$/);
+    const sharded = clusterMigrations(
+      [
+        ...MIGRATIONS.filter((m) => m.version === 1),
+        {
+          version: 2,
+          name: 'remake',
+          statements: [
+            (MIGRATIONS[0]?.statements[0] ?? '').replace('EXISTS spans\n', 'EXISTS spans_next\n'),
+            'EXCHANGE TABLES spans AND spans_next',
+            'DROP TABLE IF EXISTS spans_next',
+          ],
+        },
+      ],
+      CLUSTER,
+    )[1]?.statements;
+    expect(sharded?.map((s) => s.split('\n')[0])).toEqual([
+      `CREATE TABLE IF NOT EXISTS spans_next_local ON CLUSTER ${CLUSTER}`,
+      `CREATE TABLE IF NOT EXISTS spans_next ON CLUSTER ${CLUSTER} AS spans_next_local`,
+      `EXCHANGE TABLES spans_local AND spans_next_local ON CLUSTER ${CLUSTER}`,
+      `DROP TABLE IF EXISTS spans_next ON CLUSTER ${CLUSTER} SYNC`,
+      `DROP TABLE IF EXISTS spans_next_local ON CLUSTER ${CLUSTER} SYNC`,
+    ]);
+    // tables placed otherwise, or one no migration made, have no rule
+    expect(() =>
+      clusterMigrations(
+        [...MIGRATIONS.filter((m) => m.version <= 10), remake('EXCHANGE TABLES spans AND span_content')],
+        CLUSTER,
+      ),
+    ).toThrow(/placed alike/);
+    expect(() => clusterMigrations([remake('DROP TABLE IF EXISTS nowhere')], CLUSTER)).toThrow(/not created/);
+  });
+
   it('leaves the single-node migrations as they are', () => {
     const before = JSON.stringify(MIGRATIONS);
     clusterMigrations(MIGRATIONS, 'other');
@@ -151,6 +195,10 @@ describe('cluster DDL', () => {
     ).toThrow(/no cluster rule/);
   });
 });
+
+function remake(sql: string): Migration {
+  return { version: 99, name: 'remake', statements: [sql] };
+}
 
 function escape(s: string): string {
   return s.replace(/[{}()[\].*+?^$|\\/]/g, '\\$&');

@@ -28,6 +28,8 @@ const ALTER_TABLE = /^ALTER TABLE ([A-Za-z0-9_]+) ([\s\S]+)$/;
 const CREATE_MV = /^CREATE MATERIALIZED VIEW IF NOT EXISTS ([A-Za-z0-9_]+) TO ([A-Za-z0-9_]+) AS\n([\s\S]+)$/;
 const INSERT_SELECT = /^INSERT INTO ([A-Za-z0-9_]+) (\([^)]*\))\n(SELECT [\s\S]+)$/;
 const FROM = /\nFROM ([A-Za-z0-9_]+)\n/;
+const EXCHANGE = /^EXCHANGE TABLES ([A-Za-z0-9_]+) AND ([A-Za-z0-9_]+)$/;
+const DROP_TABLE = /^DROP TABLE IF EXISTS ([A-Za-z0-9_]+)$/;
 
 /** How a table is laid out on the cluster, decided by its columns when it is created. */
 type Placement = 'sharded' | 'global';
@@ -54,6 +56,12 @@ type Placement = 'sharded' | 'global';
  *   replica that receives the shard's insert, and replication copies their output.
  * - `INSERT … SELECT` between sharded tables runs shard-locally
  *   (`parallel_distributed_insert_select = 2`): the rows stay on their shard.
+ *   Between tables on every server it runs once, as written: replication
+ *   copies the rows.
+ * - `EXCHANGE TABLES` swaps the tables ON CLUSTER; for sharded tables the
+ *   local ones (each Distributed table names its local table, so it
+ *   follows). `DROP TABLE IF EXISTS` drops a table ON CLUSTER; for a
+ *   sharded one its Distributed table, then its local one.
  *
  * A statement of another shape throws: a new migration form needs a rule here
  * (the cluster DDL test runs every migration through this).
@@ -131,10 +139,30 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   if (insert !== null) {
     const [, target = '', columns = '', select = ''] = insert;
     const from = FROM.exec(`${select}\n`)?.[1] ?? '';
-    if (placementOf(target, placement, m) !== 'sharded' || placementOf(from, placement, m) !== 'sharded')
-      throw unsupported(m, sql, 'INSERT … SELECT must read and write sharded tables');
+    const where = placementOf(target, placement, m);
+    if (placementOf(from, placement, m) !== where)
+      throw unsupported(m, sql, 'INSERT … SELECT must read and write tables placed alike');
+    // between tables on every server: one server copies, replication carries the rows to the others
+    if (where === 'global') return [sql];
     // both Distributed, same cluster and key, one table read: each shard runs it on its local tables
     return [`INSERT INTO ${target} ${columns}\n${select}\nSETTINGS parallel_distributed_insert_select = 2`];
+  }
+  const exchange = EXCHANGE.exec(sql);
+  if (exchange !== null) {
+    const [, a = '', b = ''] = exchange;
+    const where = placementOf(a, placement, m);
+    if (placementOf(b, placement, m) !== where) throw unsupported(m, sql, 'tables exchanged must be placed alike');
+    // the Distributed tables keep pointing at their local tables by name: swapping the local ones swaps both
+    const suffix = where === 'sharded' ? LOCAL_SUFFIX : '';
+    return [`EXCHANGE TABLES ${a}${suffix} AND ${b}${suffix} ON CLUSTER ${cluster}`];
+  }
+  const drop = DROP_TABLE.exec(sql);
+  if (drop !== null) {
+    const [, table = ''] = drop;
+    const where = placementOf(table, placement, m);
+    placement.delete(table);
+    const dropped = (name: string): string => `DROP TABLE IF EXISTS ${name} ON CLUSTER ${cluster} SYNC`;
+    return where === 'sharded' ? [dropped(table), dropped(`${table}${LOCAL_SUFFIX}`)] : [dropped(table)];
   }
   throw unsupported(m, sql, 'no cluster rule for this statement');
 }

@@ -12,6 +12,7 @@ import { m0010SpanContent } from './0010_span_content.js';
 import { m0011SpanRollups } from './0011_span_rollups.js';
 import { m0012SpanContentWrites } from './0012_span_content_writes.js';
 import { m0013RunStepsSmallBlocks } from './0013_run_steps_small_blocks.js';
+import { m0014SpanContentSmallGranules } from './0014_span_content_small_granules.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0011SpanRollups,
   m0012SpanContentWrites,
   m0013RunStepsSmallBlocks,
+  m0014SpanContentSmallGranules,
 ];

@@ -474,3 +474,35 @@ ALTER TABLE span_content ON CLUSTER telltale MODIFY SETTING merge_selector_base 
 
 -- 0013 run_steps_small_blocks
 ALTER TABLE run_steps_local ON CLUSTER telltale MODIFY SETTING min_compress_block_size = 4096, max_compress_block_size = 16384;
+
+-- 0014 span_content_small_granules
+CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER telltale
+(
+    project_id LowCardinality(String),
+    trace_id String,
+    span_id String,
+    start_time DateTime64(9, 'UTC'),
+    input String CODEC(ZSTD(1)),
+    output String CODEC(ZSTD(1)),
+    truncated Bool,
+    original_bytes UInt64,
+    capture LowCardinality(String),
+    redactions UInt32,
+    ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}', ingested_at)
+PARTITION BY toDate(start_time)
+ORDER BY (project_id, trace_id, span_id)
+TTL toDateTime(start_time) + INTERVAL 7 DAY
+SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000, merge_selector_base = 20,
+    index_granularity_bytes = 1048576;
+
+EXCHANGE TABLES span_content AND span_content_next ON CLUSTER telltale;
+
+INSERT INTO span_content (project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,
+    ingested_at)
+SELECT project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,
+    ingested_at
+FROM span_content_next;
+
+DROP TABLE IF EXISTS span_content_next ON CLUSTER telltale SYNC;
