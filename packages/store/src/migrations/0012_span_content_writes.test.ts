@@ -5,29 +5,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseClient } from '../client.js';
 import { encodeContentRecordBatch } from '../content/arrow/encodeContentRecordBatch.js';
-import type { SpanContentRecord } from '../content/SpanContentRecord.js';
 import { insertSpanContentBatches } from '../content/spanContent.js';
 import { readStoredHalf } from '../content/storedHalf.js';
 import { migrate } from '../migrate.js';
+import { makeContentRecord } from '../testing/makeContentRecord.js';
 import { MIGRATIONS } from './index.js';
-
-const NOW_NS = BigInt(Date.now()) * 1_000_000n;
-
-function record(spanId: string, text: string): SpanContentRecord {
-  return {
-    projectId: 'p1',
-    traceId: 'b'.repeat(32),
-    spanId,
-    runId: 'run-1',
-    startTimeUnixNano: NOW_NS,
-    input: { messages: [{ role: 'user', content: text }] },
-    output: { text: `answer to ${text}` },
-    truncated: false,
-    originalBytes: text.length,
-    capture: 'full',
-    redactions: 0,
-  };
-}
 
 async function rows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   return (await client.query({ query, format: 'JSONEachRow' })).json<T>();
@@ -53,7 +35,9 @@ describe('migration 0012: cheaper span content writes', () => {
 
   it('keeps ZSTD (level 1), merges wider, and keeps the content written before it', async () => {
     const transport = { kind: 'file' as const, dir };
-    await insertSpanContentBatches(client, transport, [encodeContentRecordBatch([record('1'.repeat(16), 'before')])]);
+    await insertSpanContentBatches(client, transport, [
+      encodeContentRecordBatch([makeContentRecord('1'.repeat(16), 'before')]),
+    ]);
     const codecs = (): Promise<{ name: string; compression_codec: string }[]> =>
       rows(
         client,
@@ -88,7 +72,9 @@ describe('migration 0012: cheaper span content writes', () => {
     // a codec change rewrites nothing
     expect(await rows(client, `SELECT * FROM system.mutations WHERE table = 'span_content'`)).toEqual([]);
 
-    await insertSpanContentBatches(client, transport, [encodeContentRecordBatch([record('2'.repeat(16), 'after')])]);
+    await insertSpanContentBatches(client, transport, [
+      encodeContentRecordBatch([makeContentRecord('2'.repeat(16), 'after')]),
+    ]);
     const stored = await rows<{ span_id: string; input: string; output: string }>(
       client,
       `SELECT span_id, input, output FROM span_content FINAL ORDER BY span_id`,

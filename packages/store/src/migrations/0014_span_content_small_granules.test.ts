@@ -5,30 +5,12 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClickHouseClient } from '../client.js';
 import { encodeContentRecordBatch } from '../content/arrow/encodeContentRecordBatch.js';
-import type { SpanContentRecord } from '../content/SpanContentRecord.js';
 import { insertSpanContentBatches } from '../content/spanContent.js';
 import { readStoredHalf } from '../content/storedHalf.js';
 import { migrate } from '../migrate.js';
+import { makeContentRecord } from '../testing/makeContentRecord.js';
 import { m0014SpanContentSmallGranules } from './0014_span_content_small_granules.js';
 import { MIGRATIONS } from './index.js';
-
-const NOW_NS = BigInt(Date.now()) * 1_000_000n;
-
-function record(spanId: string, text: string): SpanContentRecord {
-  return {
-    projectId: 'p1',
-    traceId: 'c'.repeat(32),
-    spanId,
-    runId: 'run-1',
-    startTimeUnixNano: NOW_NS,
-    input: { messages: [{ role: 'user', content: text }] },
-    output: { text: `answer to ${text}` },
-    truncated: false,
-    originalBytes: text.length,
-    capture: 'full',
-    redactions: 0,
-  };
-}
 
 async function rows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   return (await client.query({ query, format: 'JSONEachRow' })).json<T>();
@@ -38,7 +20,9 @@ describe('migration 0014: span content in granules of at most 1 MiB', () => {
   let dir: string;
   let client: ClickHouseClient;
   const insert = (spanId: string, text: string): Promise<void> =>
-    insertSpanContentBatches(client, { kind: 'file', dir }, [encodeContentRecordBatch([record(spanId, text)])]);
+    insertSpanContentBatches(client, { kind: 'file', dir }, [
+      encodeContentRecordBatch([makeContentRecord(spanId, text, { traceId: 'c'.repeat(32) })]),
+    ]);
   const stored = async (): Promise<unknown[]> =>
     (
       await rows<{ span_id: string; input: string }>(
