@@ -42,8 +42,8 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
       await store.insertSpans(copy(`${suffix}-ts`, batch));
       const req = copy(`${suffix}-req`, batch);
       const message = encodeSpanRecordBatch(req);
-      const runs = computeRequestFacts(`${projectId}${suffix}-req`, message);
-      await store.insertSpanBatches([message], req, { facts: [{ projectId: `${projectId}${suffix}-req`, runs }] });
+      const facts = computeRequestFacts(`${projectId}${suffix}-req`, message);
+      await store.insertSpanBatches([message], req, { facts: [{ projectId: `${projectId}${suffix}-req`, ...facts }] });
       const sql = copy(`${suffix}-sql`, batch);
       await store.insertSpanBatches([encodeSpanRecordBatch(sql)], sql);
     }
@@ -75,6 +75,24 @@ describe('incremental run facts against the SQL finaliser', { timeout: 180_000 }
     expect(sql.run_facts!.length, 'runs finalised').toBeGreaterThanOrEqual(minRuns);
     for (const path of ['-ts', '-req'])
       expect(firstDifference(await factRows(`${projectId}${suffix}${path}`), sql, suffix + path)).toBeUndefined();
+    // the ingest time each path records is not before its spans' (else a restart would take the run as stale)
+    for (const path of ['-ts', '-req', '-sql'])
+      expect(
+        await factsOlderThanSpans(`${projectId}${suffix}${path}`),
+        `${suffix}${path}: facts older than their spans`,
+      ).toBe(0);
+  }
+
+  /** Runs whose run_facts row records an ingest time before the latest of their stored spans. */
+  async function factsOlderThanSpans(project: string): Promise<number> {
+    const [row] = await new StoreInspector(store).baselineRows<{ n: number | string }>(
+      `SELECT count() AS n
+       FROM (SELECT run_id, max(ingested_at) AS spans_max FROM spans WHERE project_id = {p:String} GROUP BY run_id) AS s
+       INNER JOIN (SELECT run_id, ingested_max FROM run_facts FINAL WHERE project_id = {p:String}) AS f ON f.run_id = s.run_id
+       WHERE f.ingested_max < s.spans_max`,
+      { p: project },
+    );
+    return Number(row?.n);
   }
 
   /** Runs one batch holds whole, root included (what computeRequestFacts takes). */

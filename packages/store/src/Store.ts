@@ -13,7 +13,7 @@ import { insertSpanBatches, type SpanBatchMessages } from './spans/insertSpanBat
 import { emptyStagingDir, STAGING_DIR, type InsertTransport } from './insertTransport.js';
 import type { SpanRecord } from './spans/SpanRecord.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
-import type { RequestRunFacts } from './facts/incremental/requestFacts.js';
+import type { RequestFactRows } from './facts/incremental/requestFacts.js';
 import { dataDirHolder } from './dataDirHolder.js';
 import { QueryRunner, type QueryListener } from './QueryRunner.js';
 import { MetricsRepository } from './metrics/MetricsRepository.js';
@@ -153,7 +153,7 @@ export class Store {
     opts?: {
       deduplicationToken?: string;
       /** Facts ingest workers computed for runs their requests held whole (computeRequestFacts). */
-      facts?: ReadonlyArray<{ projectId: string; runs: readonly RequestRunFacts[] }>;
+      facts?: ReadonlyArray<{ projectId: string } & RequestFactRows>;
     },
   ): Promise<void> {
     const previous = this.factsWritten;

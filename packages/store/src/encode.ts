@@ -21,4 +21,12 @@ export {
 export { storedHalfText, readStoredHalf, halfBytes } from './content/storedHalf.js';
 export { addMessages, addMessagesJson, messageOf, parseJson, partsText } from './content/contentMessages.js';
 export type { VerbatimMessages } from './content/SpanContentRecord.js';
-export { computeRequestFacts, type RequestRunFacts } from './facts/incremental/requestFacts.js';
+export {
+  computeRequestFacts,
+  noRequestFacts,
+  requestFactBuffers,
+  requestFactBytes,
+  type RequestFactRows,
+  type RequestRunFacts,
+} from './facts/incremental/requestFacts.js';
+export type { TableRows, FactRowBytes, RunRows } from './facts/incremental/factRowBytes.js';

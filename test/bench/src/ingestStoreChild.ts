@@ -235,7 +235,7 @@ async function timeWorkerFacts(store: Store, batches: Uint8Array[][]): Promise<C
   for (const messages of batches) {
     const facts: RequestFacts[] = [];
     const cpu = process.cpuUsage();
-    for (const message of messages) facts.push({ projectId: 'bench', runs: computeRequestFacts('bench', message) });
+    for (const message of messages) facts.push({ projectId: 'bench', ...computeRequestFacts('bench', message) });
     const used = process.cpuUsage(cpu);
     computeCpuS += (used.user + used.system) / 1e6;
     const runs = facts.flatMap((f) => f.runs.map((r) => ({ projectId: 'bench', runId: r.runId })));

@@ -39,7 +39,7 @@ export class Collector {
       ...(spans === undefined ? {} : { limits: spans }),
       ...(facts === undefined
         ? {}
-        : { onFacts: (f) => facts.settle(f.factsKey, { projectId: f.projectId, runs: f.runs }) }),
+        : { onFacts: (f) => facts.settle(f.factsKey, { projectId: f.projectId, runs: f.runs, rows: f.rows }) }),
     });
     this.intake = new ExportIntake(
       spool,

@@ -1,4 +1,4 @@
-import type { RequestRunFacts } from '@telltale/store/encode';
+import type { RequestFactRows } from '@telltale/store/encode';
 import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
@@ -24,9 +24,8 @@ export type InsertSpanBatches = (
 ) => Promise<void>;
 
 /** The run facts one request's ingest worker computed (computeRequestFacts), with their project. */
-export interface RequestFacts {
+export interface RequestFacts extends RequestFactRows {
   projectId: string;
-  runs: readonly RequestRunFacts[];
 }
 
 /** The durable log requests are acknowledged from. */

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { noRequestFacts, type TableRows } from '@telltale/store/encode';
 import type { RequestFacts } from './CollectorOptions.js';
 import { RequestFactsBuffer } from './RequestFactsBuffer.js';
 
-const facts = (runId: string, chars = 10): RequestFacts => ({
+const table = (bytes = 0): TableRows => ({ bytes: new Uint8Array(bytes), starts: Uint32Array.of(0, bytes) });
+const facts = (runId: string, bytes = 10): RequestFacts => ({
   projectId: 'p',
-  runs: [{ runId, spans: 1, traces: ['t'], lines: { steps: [], runSteps: [], runs: ['x'.repeat(chars)] } }],
+  runs: [{ runId, spans: 1, traces: ['t'], rows: { steps: [0, 0], runSteps: [0, 0], runs: [0, 1] } }],
+  rows: { steps: table(), runSteps: table(), runs: table(bytes) },
 });
 
 describe('RequestFactsBuffer', () => {
@@ -14,12 +17,12 @@ describe('RequestFactsBuffer', () => {
     const b = buffer.issue();
     expect(a).not.toBe(b);
     buffer.settle(a, facts('run-a'));
-    buffer.settle(b, { projectId: 'p', runs: [] });
-    expect(buffer.heldChars).toBe(10);
+    buffer.settle(b, { projectId: 'p', ...noRequestFacts() });
+    expect(buffer.heldBytes).toBe(10);
     expect((await buffer.take(a, Date.now()))?.runs[0]?.runId).toBe('run-a');
     expect(await buffer.take(a, Date.now())).toBeUndefined();
     expect(await buffer.take(b, Date.now())).toBeUndefined();
-    expect(buffer.heldChars).toBe(0);
+    expect(buffer.heldBytes).toBe(0);
   });
 
   it('waits for facts still coming until the deadline, and not past it', async () => {
@@ -33,7 +36,7 @@ describe('RequestFactsBuffer', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     // facts of a key already taken are let go
     buffer.settle(never, facts('run-late'));
-    expect(buffer.heldChars).toBe(0);
+    expect(buffer.heldBytes).toBe(0);
   });
 
   it('drops facts past its cap, and forgets keys of requests never stored or never taken', async () => {
@@ -48,7 +51,7 @@ describe('RequestFactsBuffer', () => {
     expect(await buffer.take(c, now)).toBeUndefined();
     now += 60_000;
     buffer.issue(); // forgets what is this old
-    expect(buffer.heldChars).toBe(0);
+    expect(buffer.heldBytes).toBe(0);
     expect(await buffer.take(a, now)).toBeUndefined();
   });
 });

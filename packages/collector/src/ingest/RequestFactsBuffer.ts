@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { requestFactBytes } from '@telltale/store/encode';
 import type { RequestFacts } from './CollectorOptions.js';
 
-/** Facts held at most, as characters of their row lines (past it, new facts are dropped: their runs go to SQL). */
-const DEFAULT_MAX_CHARS = 32 * 1024 * 1024;
+/** Facts held at most, as bytes of their rows (past it, new facts are dropped: their runs go to SQL). */
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** A key unsettled or untaken this long is forgotten (its request was refused, or its facts never came). */
 const DEFAULT_MAX_AGE_MS = 120_000;
 
@@ -10,7 +11,7 @@ interface Entry {
   at: number;
   settled: boolean;
   facts: RequestFacts | undefined;
-  chars: number;
+  bytes: number;
   waiters: Array<() => void>;
 }
 
@@ -27,10 +28,10 @@ export class RequestFactsBuffer {
   private readonly entries = new Map<string, Entry>();
   private readonly prefix = randomBytes(6).toString('hex');
   private seq = 0;
-  private chars = 0;
+  private bytes = 0;
 
   constructor(
-    private readonly maxChars = DEFAULT_MAX_CHARS,
+    private readonly maxBytes = DEFAULT_MAX_BYTES,
     private readonly maxAgeMs = DEFAULT_MAX_AGE_MS,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -44,7 +45,7 @@ export class RequestFactsBuffer {
       this.drop(key, e);
     }
     const key = `${this.prefix}.${++this.seq}`;
-    this.entries.set(key, { at: now, settled: false, facts: undefined, chars: 0, waiters: [] });
+    this.entries.set(key, { at: now, settled: false, facts: undefined, bytes: 0, waiters: [] });
     return key;
   }
 
@@ -52,12 +53,12 @@ export class RequestFactsBuffer {
   settle(key: string, facts: RequestFacts | undefined): void {
     const e = this.entries.get(key);
     if (e === undefined || e.settled) return;
-    const chars = facts === undefined ? 0 : charsOf(facts);
+    const bytes = facts === undefined ? 0 : requestFactBytes(facts);
     e.settled = true;
-    if (facts !== undefined && facts.runs.length > 0 && this.chars + chars <= this.maxChars) {
+    if (facts !== undefined && facts.runs.length > 0 && this.bytes + bytes <= this.maxBytes) {
       e.facts = facts;
-      e.chars = chars;
-      this.chars += chars;
+      e.bytes = bytes;
+      this.bytes += bytes;
     }
     for (const wake of e.waiters.splice(0)) wake();
   }
@@ -86,24 +87,14 @@ export class RequestFactsBuffer {
   }
 
   /** Characters of facts held (for tests and metrics). */
-  get heldChars(): number {
-    return this.chars;
+  get heldBytes(): number {
+    return this.bytes;
   }
 
   private drop(key: string, e: Entry): void {
     this.entries.delete(key);
-    this.chars -= e.chars;
-    e.chars = 0;
+    this.bytes -= e.bytes;
+    e.bytes = 0;
     for (const wake of e.waiters.splice(0)) wake();
   }
-}
-
-function charsOf(facts: RequestFacts): number {
-  let n = 0;
-  for (const r of facts.runs) {
-    for (const l of r.lines.steps) n += l.length;
-    for (const l of r.lines.runSteps) n += l.length;
-    for (const l of r.lines.runs) n += l.length;
-  }
-  return n;
 }

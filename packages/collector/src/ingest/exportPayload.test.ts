@@ -39,14 +39,21 @@ describe('export payload run facts', () => {
 
   it('computes from the spans message the facts of the runs a request holds whole, root included, and of no other', () => {
     for (const j of [job(undefined), job(undefined, 'json')]) {
-      const facts = computeRequestFacts('p', payloadOf(j).message);
-      expect(facts.map((f) => [f.runId, f.spans, f.traces])).toEqual([['whole', 3, ['a'.repeat(32)]]]);
-      const [whole] = facts;
-      expect(whole?.lines.runs).toHaveLength(1);
-      expect(whole?.lines.runs[0]).toMatch(/^\["p","whole",/);
-      expect(whole?.lines.runSteps).toHaveLength(1);
-      // open lines: the version (and a run's ingest time) are appended when they are written
-      expect(whole?.lines.steps.map((l) => (JSON.parse(`${l}]`) as unknown[])[2])).toEqual(['plan', 'tool']);
+      const { runs, rows } = computeRequestFacts('p', payloadOf(j).message);
+      expect(runs.map((f) => [f.runId, f.spans, f.traces])).toEqual([['whole', 3, ['a'.repeat(32)]]]);
+      expect(runs[0]?.rows).toEqual({ steps: [0, 2], runSteps: [0, 1], runs: [0, 1] });
+      // RowBinary rows: the version first (stamped when they are written), then project, run and step name
+      const stepNames = [0, 1].map((i) => {
+        const row = Buffer.from(rows.steps.bytes.subarray(rows.steps.starts[i], rows.steps.starts[i + 1]));
+        const texts: string[] = [];
+        for (let at = 8; texts.length < 3; at += 1 + row[at]!)
+          texts.push(row.toString('utf8', at + 1, at + 1 + row[at]!));
+        return texts;
+      });
+      expect(stepNames).toEqual([
+        ['p', 'whole', 'plan'],
+        ['p', 'whole', 'tool'],
+      ]);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toTelltaleError } from '@telltale/semconv';
+import { requestFactBuffers } from '@telltale/store/encode';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { jobFacts } from './jobFacts.js';
 import { processExport, type ExportJob } from './processExport.js';
@@ -64,6 +65,7 @@ function laterFacts(factsKey: string, projectId: string, spans: Uint8Array | und
   });
 }
 
+/** Sends a job's facts, moving their buffers to the main thread rather than copying them. */
 function sendFacts(facts: WorkerFacts): void {
-  port?.postMessage({ facts });
+  port?.postMessage({ facts }, requestFactBuffers(facts));
 }

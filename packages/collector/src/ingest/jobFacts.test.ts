@@ -12,7 +12,9 @@ describe('jobFacts', () => {
       undefined,
     );
     expect(jobFacts('k', 'p', parts.at(-1)).runs.map((r) => r.runId)).toEqual(['whole']);
-    expect(jobFacts('k', 'p', undefined)).toEqual({ factsKey: 'k', projectId: 'p', runs: [] });
+    const none = jobFacts('k', 'p', undefined);
+    expect(none).toMatchObject({ factsKey: 'k', projectId: 'p', runs: [] });
+    expect(none.rows.runs.bytes.byteLength).toBe(0);
     expect(jobFacts('k', 'p', new Uint8Array(64)).runs).toEqual([]);
     expect(jobFacts('k', 'p', parts.at(-1)!.subarray(0, 200)).runs).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { computeRequestFacts } from '@telltale/store/encode';
+import { computeRequestFacts, noRequestFacts } from '@telltale/store/encode';
 import type { WorkerFacts } from './workerProtocol.js';
 
 /**
@@ -7,10 +7,12 @@ import type { WorkerFacts } from './workerProtocol.js';
  * gets none, and its runs go to the SQL finaliser.
  */
 export function jobFacts(factsKey: string, projectId: string, spans: Uint8Array | undefined): WorkerFacts {
-  if (spans === undefined) return { factsKey, projectId, runs: [] };
-  try {
-    return { factsKey, projectId, runs: computeRequestFacts(projectId, spans) };
-  } catch {
-    return { factsKey, projectId, runs: [] };
+  if (spans !== undefined) {
+    try {
+      return { factsKey, projectId, ...computeRequestFacts(projectId, spans) };
+    } catch {
+      // none: the SQL finaliser takes its runs
+    }
   }
+  return { factsKey, projectId, ...noRequestFacts() };
 }

@@ -1,5 +1,5 @@
 import type { TelltaleErrorCode } from '@telltale/semconv';
-import type { RequestRunFacts } from '@telltale/store/encode';
+import type { RequestFactRows } from '@telltale/store/encode';
 import type { ProcessedExport } from './processExport.js';
 
 /** A worker's answer to one job. */
@@ -14,8 +14,7 @@ export type WorkerReply =
   | { id: number; ok: false; code: TelltaleErrorCode; message: string };
 
 /** The run facts of a job, sent after its reply (`runs` empty: none, or the worker had no time for them). */
-export interface WorkerFacts {
+export interface WorkerFacts extends RequestFactRows {
   factsKey: string;
   projectId: string;
-  runs: RequestRunFacts[];
 }

@@ -13,7 +13,7 @@ import {
 import { TraceRunResolver } from './TraceRunResolver.js';
 import { computeRunFacts } from './incremental/computeRunFacts.js';
 import { finaliseKept } from './incremental/finaliseKept.js';
-import type { RequestRunFacts } from './incremental/requestFacts.js';
+import type { RequestFactRows } from './incremental/requestFacts.js';
 import { RunFactsState } from './incremental/RunFactsState.js';
 import { writeRequestFacts } from './incremental/writeRequestFacts.js';
 import { writeFactRows } from './incremental/writeFactRows.js';
@@ -159,27 +159,27 @@ export class RunFacts {
    * under way. Never rejects: a failure goes to `onError`, and the runs
    * stay pending.
    */
-  async addRequestFacts(facts: ReadonlyArray<{ projectId: string; runs: readonly RequestRunFacts[] }>): Promise<void> {
-    const byProject = new Map<string, RequestRunFacts[]>();
-    for (const { projectId, runs } of facts) {
+  async addRequestFacts(facts: ReadonlyArray<{ projectId: string } & RequestFactRows>): Promise<void> {
+    const byProject = new Map<string, RequestFactRows[]>();
+    for (const { projectId, runs, rows } of facts) {
       let list = byProject.get(projectId);
       if (list === undefined) byProject.set(projectId, (list = []));
-      list.push(...runs);
+      list.push({ runs, rows });
     }
     // taken now, so a flush coming meanwhile leaves them to this one
-    const work = [...byProject].map(([projectId, runs]) => ({
+    const work = [...byProject].map(([projectId, requests]) => ({
       projectId,
-      runs,
+      requests,
       taken: this.takeRuns(
         projectId,
-        runs.map((r) => r.runId),
+        requests.flatMap((r) => r.runs.map((f) => f.runId)),
       ),
     }));
     for (const w of work) this.finalising += w.taken.length;
     await this.enqueue(async () => {
       while (work.length > 0) {
-        const { projectId, runs, taken } = work[0]!;
-        const written = await writeRequestFacts(this.client, this.transport, projectId, runs);
+        const { projectId, requests, taken } = work[0]!;
+        const written = await writeRequestFacts(this.client, this.transport, projectId, requests);
         this.finalised.incremental += written.size;
         this.finalising -= taken.length;
         work.shift();

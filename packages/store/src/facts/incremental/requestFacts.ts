@@ -1,20 +1,29 @@
 import { computeRunFacts } from './computeRunFacts.js';
 import type { FactSpan } from './FactSpan.js';
-import { addFactRowLines, type FactRowLines } from './factRowLines.js';
+import { FactRowsWriter, type FactRowBytes, type RunRows, type TableRows } from './factRowBytes.js';
 import { readFactSpans } from './readFactSpans.js';
 
 /**
- * The facts of one run computed from the spans of one export request, as
- * open fact row lines (factRowLines), with what storage must hold for them
- * to be the run's: `spans` rows of the run and none under its `traces`
- * (spans naming no run are stored under their trace id).
+ * The facts of one run computed from the spans of one export request, with
+ * what storage must hold for them to be the run's: `spans` rows of the run
+ * and none under its `traces` (spans naming no run are stored under their
+ * trace id). `rows` says where its fact rows are in the request's.
  */
 export interface RequestRunFacts {
   runId: string;
   spans: number;
   traces: string[];
-  lines: FactRowLines;
+  rows: RunRows;
 }
+
+/** The runs a request held whole and their fact rows (RowBinary, stamped when written). */
+export interface RequestFactRows {
+  runs: RequestRunFacts[];
+  rows: FactRowBytes;
+}
+
+/** One writer for the thread: the function is synchronous, and `finish` hands its rows out. */
+const writer = new FactRowsWriter();
 
 /**
  * The facts of the runs that arrive whole in one export request, computed
@@ -24,33 +33,54 @@ export interface RequestRunFacts {
  * is exported last) and all its spans name it. Whether the request held
  * every span of the run is only known once it is stored: the writer checks
  * the span counts (RunFacts.addRequestFacts), and a run that fails the
- * check is finalised by SQL. Empty when the message cannot be read.
+ * check is finalised by SQL. No runs when the message cannot be read.
  */
-export function computeRequestFacts(projectId: string, message: Uint8Array): RequestRunFacts[] {
-  const batch = readFactSpans(message);
-  if (batch === undefined) return [];
-  const runs = new Map<
-    string,
-    { spans: Map<string, FactSpan>; traces: Set<string>; rooted: boolean; tagged: boolean }
-  >();
-  for (let i = 0; i < batch.spans.length; i++) {
-    if (batch.projectIds[i] !== projectId) continue;
-    const runId = batch.runIds[i]!;
-    const span = batch.spans[i]!;
-    let run = runs.get(runId);
-    if (run === undefined)
-      runs.set(runId, (run = { spans: new Map(), traces: new Set(), rooted: false, tagged: true }));
-    run.spans.set(span.spanId, span);
-    run.traces.add(span.traceId);
-    if (span.isRunRoot || span.stepKind === 'run') run.rooted = true;
-    if (span.traceId === runId) run.tagged = false;
-  }
+export function computeRequestFacts(projectId: string, message: Uint8Array): RequestFactRows {
   const out: RequestRunFacts[] = [];
-  for (const [runId, run] of runs) {
-    if (!run.rooted || !run.tagged) continue;
-    const lines: FactRowLines = { steps: [], runSteps: [], runs: [] };
-    addFactRowLines(lines, projectId, computeRunFacts(runId, [...run.spans.values()]));
-    out.push({ runId, spans: run.spans.size, traces: [...run.traces], lines });
+  const batch = readFactSpans(message);
+  if (batch !== undefined) {
+    const runs = new Map<
+      string,
+      { spans: Map<string, FactSpan>; traces: Set<string>; rooted: boolean; tagged: boolean }
+    >();
+    for (let i = 0; i < batch.spans.length; i++) {
+      if (batch.projectIds[i] !== projectId) continue;
+      const runId = batch.runIds[i]!;
+      const span = batch.spans[i]!;
+      let run = runs.get(runId);
+      if (run === undefined)
+        runs.set(runId, (run = { spans: new Map(), traces: new Set(), rooted: false, tagged: true }));
+      run.spans.set(span.spanId, span);
+      run.traces.add(span.traceId);
+      if (span.isRunRoot || span.stepKind === 'run') run.rooted = true;
+      if (span.traceId === runId) run.tagged = false;
+    }
+    for (const [runId, run] of runs) {
+      if (!run.rooted || !run.tagged) continue;
+      const rows = writer.add(projectId, computeRunFacts(runId, [...run.spans.values()]));
+      out.push({ runId, spans: run.spans.size, traces: [...run.traces], rows });
+    }
   }
-  return out;
+  return { runs: out, rows: writer.finish() };
+}
+
+/** A request without facts (its own buffers, so it can be transferred like any other). */
+export function noRequestFacts(): RequestFactRows {
+  const none = (): TableRows => ({ bytes: new Uint8Array(0), starts: new Uint32Array(1) });
+  return { runs: [], rows: { steps: none(), runSteps: none(), runs: none() } };
+}
+
+/** The buffers a RequestFactRows holds (to transfer it between threads rather than copy it). */
+export function requestFactBuffers(facts: RequestFactRows): ArrayBuffer[] {
+  const { steps, runSteps, runs } = facts.rows;
+  const all = [steps.bytes.buffer, steps.starts.buffer, runSteps.starts.buffer, runs.starts.buffer];
+  if (runSteps.bytes.buffer !== steps.bytes.buffer) all.push(runSteps.bytes.buffer);
+  if (runs.bytes.buffer !== steps.bytes.buffer) all.push(runs.bytes.buffer);
+  return all as ArrayBuffer[];
+}
+
+/** Bytes a RequestFactRows holds. */
+export function requestFactBytes(facts: RequestFactRows): number {
+  const { steps, runSteps, runs } = facts.rows;
+  return steps.bytes.byteLength + runSteps.bytes.byteLength + runs.bytes.byteLength;
 }

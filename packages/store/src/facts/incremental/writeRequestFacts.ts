@@ -1,12 +1,12 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { InsertTransport } from '../../insertTransport.js';
-import { ingestedField, type FactRowLines } from './factRowLines.js';
+import type { RunRows } from './factRowBytes.js';
 import { storedRowCounts } from './finaliseKept.js';
-import type { RequestRunFacts } from './requestFacts.js';
-import { writeFactLines } from './writeFactRows.js';
+import type { RequestFactRows } from './requestFacts.js';
+import { writeChosenRows, type ChosenFactRows } from './writeFactRows.js';
 
 /**
- * Writes the facts an ingest worker computed for runs its request held
+ * Writes the facts ingest workers computed for runs their requests held
  * whole (computeRequestFacts), after their spans were stored, for the runs
  * of which storage holds exactly the spans they were computed from: as
  * many rows, and none under their traces (fragments naming no run). A run
@@ -17,30 +17,27 @@ export async function writeRequestFacts(
   client: ClickHouseClient,
   transport: InsertTransport,
   projectId: string,
-  facts: readonly RequestRunFacts[],
+  requests: readonly RequestFactRows[],
 ): Promise<Set<string>> {
   const written = new Set<string>();
-  if (facts.length === 0) return written;
   const asked = new Set<string>();
-  for (const f of facts) {
-    asked.add(f.runId);
-    for (const t of f.traces) asked.add(t);
-  }
+  for (const r of requests)
+    for (const f of r.runs) {
+      asked.add(f.runId);
+      for (const t of f.traces) asked.add(t);
+    }
+  if (asked.size === 0) return written;
   const stored = await storedRowCounts(client, projectId, [...asked]);
-  const lines: FactRowLines = { steps: [], runSteps: [], runs: [] };
-  for (const f of facts) {
-    if (written.has(f.runId) || stored.get(f.runId) !== f.spans || f.traces.some((t) => stored.has(t))) continue;
-    written.add(f.runId);
-    lines.steps.push(...f.lines.steps);
-    lines.runSteps.push(...f.lines.runSteps);
-    lines.runs.push(...f.lines.runs);
+  const chosen: ChosenFactRows[] = [];
+  for (const r of requests) {
+    const runs: RunRows[] = [];
+    for (const f of r.runs) {
+      if (written.has(f.runId) || stored.get(f.runId) !== f.spans || f.traces.some((t) => stored.has(t))) continue;
+      written.add(f.runId);
+      runs.push(f.rows);
+    }
+    if (runs.length > 0) chosen.push({ rows: r.rows, runs });
   }
-  const ingested = ingestedField(Date.now());
-  await writeFactLines(
-    client,
-    transport,
-    lines,
-    lines.runs.map(() => ingested),
-  );
+  if (chosen.length > 0) await writeChosenRows(client, transport, chosen, Date.now());
   return written;
 }
