@@ -49,6 +49,17 @@ describe('readFactSpans', () => {
     expect(read?.spans.map((s) => s.sessionId)).toEqual(['', 'oi', 'oi', 'conv', '']);
   });
 
+  it('finds a session source named by the last row only, and none in a batch that names none', () => {
+    const plain = Array.from({ length: 300 }, (_, i) =>
+      base({ spanId: i.toString(16).padStart(16, '0'), attributes: [{ key: 'gen_ai.request.model', value: 'm' }] }),
+    );
+    const none = readFactSpans(encodeSpanRecordBatch(plain));
+    expect(none?.spans.every((s) => s.sessionId === '')).toBe(true);
+    const last = base({ spanId: 'f'.repeat(16), attributes: [{ key: 'gen_ai.conversation.id', value: 'late' }] });
+    const read = readFactSpans(encodeSpanRecordBatch([...plain, last]));
+    expect(read?.spans.map((s) => s.sessionId)).toEqual([...plain.map(() => ''), 'late']);
+  });
+
   it('reads an empty batch as no spans, and a message of another layout as nothing', () => {
     expect(readFactSpans(encodeSpanRecordBatch([]))?.spans).toEqual([]);
     expect(readFactSpans(new Uint8Array(64))).toBeUndefined();

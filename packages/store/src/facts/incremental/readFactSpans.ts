@@ -93,7 +93,7 @@ export function readFactSpans(message: Uint8Array): BatchFactSpans | undefined {
   const start = dataAt('start_time');
   const end = dataAt('end_time');
   const statusCode = dataAt('status_code');
-  const sessions = new SessionReader(bytes, view, at, bufferOf('attributes'));
+  const sessions = new SessionReader(bytes, view, at, bufferOf('attributes'), rows);
 
   const out: BatchFactSpans = {
     projectIds: new Array<string>(rows),
@@ -178,8 +178,10 @@ class Utf8Reader {
   }
 
   get(i: number): string {
-    const start = this.start(i);
-    const length = this.length(i);
+    const at = this.offsets + 4 * i;
+    const from = this.view.getInt32(at, true);
+    const length = this.view.getInt32(at + 4, true) - from;
+    const start = this.data + from;
     if (length === this.lastLength && this.sameAsLast(start, length)) return this.last;
     this.lastStart = start;
     this.lastLength = length;
@@ -187,10 +189,14 @@ class Utf8Reader {
     return this.last;
   }
 
+  /** Whether the `length` bytes at `start` are those of the last value (four at a time: ids are 16 and 32 bytes). */
   private sameAsLast(start: number, length: number): boolean {
-    const bytes = this.bytes;
+    const view = this.view;
     const last = this.lastStart;
-    for (let k = 0; k < length; k++) if (bytes[start + k] !== bytes[last + k]) return false;
+    let k = 0;
+    for (; k + 4 <= length; k += 4) if (view.getUint32(start + k) !== view.getUint32(last + k)) return false;
+    const bytes = this.bytes;
+    for (; k < length; k++) if (bytes[start + k] !== bytes[last + k]) return false;
     return true;
   }
 }
@@ -200,20 +206,32 @@ class SessionReader {
   private readonly entries: number;
   private readonly keys: Utf8Reader;
   private readonly values: Utf8Reader;
+  /** No key of the batch is a session source (most batches): every row's session id is empty. */
+  private readonly none: boolean;
 
   constructor(
     private readonly bytes: Buffer,
     private readonly view: DataView,
     at: Float64Array,
     first: number,
+    rows: number,
   ) {
     // map: validity, offsets; entries struct: validity; key: utf8; value: utf8
     this.entries = at[2 * (first + 1)]!;
     this.keys = new Utf8Reader(bytes, view, at, first + 3);
     this.values = new Utf8Reader(bytes, view, at, first + 6);
+    // one search of all the keys' bytes per source costs less than looking at every entry of every row
+    const keys = rows === 0 ? undefined : this.keyBytes(rows);
+    this.none = keys === undefined || SESSION_KEYS.every((key) => keys.indexOf(key) < 0);
+  }
+
+  /** The bytes of every key of the first `rows` rows' maps. */
+  private keyBytes(rows: number): Buffer {
+    return this.bytes.subarray(this.keys.start(0), this.keys.start(this.view.getInt32(this.entries + 4 * rows, true)));
   }
 
   get(row: number): string {
+    if (this.none) return '';
     const from = this.view.getInt32(this.entries + 4 * row, true);
     const to = this.view.getInt32(this.entries + 4 * row + 4, true);
     let best = '';
