@@ -7,14 +7,6 @@ import { jobFacts } from './jobFacts.js';
 import { processExport, type ExportJob } from './processExport.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
-/**
- * Requests whose run facts wait for the worker at most (each holds a copy of
- * its spans message, about 300 KiB): past it, a request gets none, and its
- * runs go to the SQL finaliser.
- */
-const MAX_PENDING_FACTS = 8;
-let pendingFacts = 0;
-
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
 const port = parentPort;
@@ -28,7 +20,8 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   try {
     const started = performance.now();
     const result = processExport(msg.job, limits);
-    if (key !== undefined) laterFacts(key, result.projectId, result.parts.at(-1));
+    // before the reply, which moves the spans message to the main thread
+    if (key !== undefined) sendFacts(jobFacts(key, result.projectId, result.parts.at(-1)));
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
     transfer = result.parts
@@ -46,24 +39,6 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
     port.postMessage(reply);
   }
 });
-
-/**
- * Computes a request's run facts after its reply is sent, when no request
- * waits (a macrotask after the messages already here), from a copy of its
- * spans message (the reply transfers the original); sends them, or none.
- */
-function laterFacts(factsKey: string, projectId: string, spans: Uint8Array | undefined): void {
-  if (spans === undefined || pendingFacts >= MAX_PENDING_FACTS) {
-    sendFacts(jobFacts(factsKey, projectId, undefined));
-    return;
-  }
-  const copy = Uint8Array.prototype.slice.call(spans);
-  pendingFacts++;
-  setImmediate(() => {
-    pendingFacts--;
-    sendFacts(jobFacts(factsKey, projectId, copy));
-  });
-}
 
 /** Sends a job's facts, moving their buffers to the main thread rather than copying them. */
 function sendFacts(facts: WorkerFacts): void {
