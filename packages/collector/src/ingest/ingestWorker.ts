@@ -7,6 +7,17 @@ import { jobFacts } from './jobFacts.js';
 import { processExport, type ExportJob } from './processExport.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
+/**
+ * Requests whose run facts wait, at most, for a moment when no request does
+ * (each holds a copy of its spans message, about 600 KiB): past it, the
+ * oldest are computed at once, before the next request, and never dropped.
+ * Reading back a run's spans costs the SQL finaliser about three times what
+ * computing its facts here does.
+ */
+const MAX_DEFERRED_FACTS = 8;
+const deferredFacts: Array<() => void> = [];
+let factsScheduled = false;
+
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
 const port = parentPort;
@@ -20,8 +31,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   try {
     const started = performance.now();
     const result = processExport(msg.job, limits);
-    // before the reply, which moves the spans message to the main thread
-    if (key !== undefined) sendFacts(jobFacts(key, result.projectId, result.parts.at(-1)));
+    if (key !== undefined) deferFacts(key, result.projectId, result.parts.at(-1));
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
     transfer = result.parts
@@ -38,7 +48,33 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
     // a part shares a buffer that cannot be transferred (a pooled Buffer): copy instead
     port.postMessage(reply);
   }
+  while (deferredFacts.length > MAX_DEFERRED_FACTS) deferredFacts.shift()!();
+  scheduleFacts();
 });
+
+/**
+ * Queues a request's run facts, computed from a copy of its spans message
+ * (the reply moves the original to the main thread) once no request waits.
+ */
+function deferFacts(factsKey: string, projectId: string, spans: Uint8Array | undefined): void {
+  if (spans === undefined) {
+    sendFacts(jobFacts(factsKey, projectId, undefined));
+    return;
+  }
+  const copy = Uint8Array.prototype.slice.call(spans);
+  deferredFacts.push(() => sendFacts(jobFacts(factsKey, projectId, copy)));
+}
+
+/** Computes the oldest deferred facts after the messages already here, one per turn of the event loop. */
+function scheduleFacts(): void {
+  if (factsScheduled || deferredFacts.length === 0) return;
+  factsScheduled = true;
+  setImmediate(() => {
+    factsScheduled = false;
+    deferredFacts.shift()?.();
+    scheduleFacts();
+  });
+}
 
 /** Sends a job's facts, moving their buffers to the main thread rather than copying them. */
 function sendFacts(facts: WorkerFacts): void {

@@ -13,7 +13,7 @@ export type WorkerReply =
     }
   | { id: number; ok: false; code: TelltaleErrorCode; message: string };
 
-/** The run facts of a job, sent after its reply (`runs` empty: none, or the worker had no time for them). */
+/** The run facts of a job, sent after its reply (`runs` empty: none). */
 export interface WorkerFacts extends RequestFactRows {
   factsKey: string;
   projectId: string;
