@@ -88,6 +88,41 @@ describe('ExportProcessor', () => {
     expect(timing.processMs).toBeGreaterThan(0);
   });
 
+  it('computes the run facts of every job a busy worker holds, none dropped', async () => {
+    const heard = new Map<string, WorkerFacts>();
+    // twenty jobs reach the worker at once: more facts queue than it defers
+    const processor = new ExportProcessor({
+      workers: 1,
+      perWorkerInFlight: 20,
+      limits,
+      onFacts: (f) => heard.set(f.factsKey, f),
+    });
+    try {
+      const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+      await Promise.all(
+        keys.map((factsKey) =>
+          processor.process({
+            body: encodeTraceRequest(WHOLE_RUN_REQUEST),
+            encoding: 'proto',
+            projectId: 'p',
+            nowMs: NOW_MS,
+            factsKey,
+          }),
+        ),
+      );
+      const deadline = Date.now() + 10_000;
+      while (heard.size < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect([...heard.keys()].sort()).toEqual([...keys].sort());
+      for (const k of keys)
+        expect(
+          heard.get(k)?.runs.map((r) => r.runId),
+          k,
+        ).toEqual(['whole']);
+    } finally {
+      await processor.close();
+    }
+  });
+
   it("sends each job's run facts after its result, on worker threads and inline", async () => {
     for (const workers of [1, 0]) {
       const heard = new Map<string, WorkerFacts>();
