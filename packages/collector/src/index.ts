@@ -1,4 +1,4 @@
-export { Collector } from './ingest/Collector.js';
+export { Collector, DEFAULT_BACKLOG_HOLD_SPANS } from './ingest/Collector.js';
 export type {
   CollectorLimits,
   CollectorObservers,

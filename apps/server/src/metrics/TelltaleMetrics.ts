@@ -72,7 +72,7 @@ const CUT_KINDS: ReadonlyArray<[keyof LimitCounts, string]> = [
 ];
 
 /** The stages of an accepted export request (ExportStages), in the order it takes them. */
-const STAGES = ['read', 'wait', 'process', 'commit'] as const;
+const STAGES = ['read', 'hold', 'wait', 'process', 'commit'] as const;
 
 /**
  * Every Prometheus metric of one server, in its own registry (several

@@ -139,3 +139,59 @@ describe('Collector.caughtUp', () => {
     expect(await after.caughtUp(10_000, 'b')).toBe(true);
   });
 });
+
+describe('holding requests while storage is behind', () => {
+  /** Resolves once `ready` holds, checked every 10 ms for at most 5 s. */
+  async function until(ready: () => boolean): Promise<void> {
+    for (let waited = 0; !ready(); waited += 10) {
+      if (waited > 5_000) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('holds a request past the backlog limit until storage catches up, and for at most a second', async () => {
+    const gate = new Gate();
+    const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const holds: number[] = [];
+    const collector = await Collector.open({
+      spool: { dir },
+      // one request per insert; a request waits once anything waits to be stored
+      storage: { insert: gate.insert, maxBatchSpans: 1 },
+      workers: 0,
+      limits: { spans: limits, backlogHoldSpans: 1 },
+      policy: { authenticate: (authorization) => authorization },
+      observe: { onDone: (done) => holds.push(done.stages?.hold ?? Number.NaN) },
+    });
+    cleanup.push(async () => {
+      gate.open();
+      await collector.close();
+    });
+
+    // nothing waits: not held
+    await acknowledge(collector, 'a', 1);
+    await until(() => holds.length === 1);
+    expect(holds[0]).toBeLessThan(100);
+    const first = collector.backlogSpans;
+    expect(first).toBeGreaterThan(1);
+
+    // storage stalled: the next request waits the longest hold, then is kept anyway (the spool's cap still applies)
+    const asked = performance.now();
+    await acknowledge(collector, 'a', 2);
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(950);
+    await until(() => holds.length === 2);
+    expect(holds[1]).toBeGreaterThanOrEqual(950);
+    expect(collector.backlogSpans).toBeGreaterThan(first);
+
+    // storage resumes while a request is held: it goes on once the backlog is back under the limit
+    const held = acknowledge(collector, 'a', 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gate.open();
+    await held;
+    await until(() => holds.length === 3);
+    expect(holds[2]).toBeGreaterThanOrEqual(150);
+    expect(holds[2]).toBeLessThan(900);
+    await collector.drained(10_000);
+    expect(collector.backlogSpans).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startOtlpGrpcServer, type OtlpGrpcServer } from '../grpc/otlpGrpcServer.js';
 import { createOtlpHttpHandler } from '../http/otlpHttpHandler.js';
 import { Spool, type SpoolRecovery } from '../spool/Spool.js';
-import type { SpoolDrainer } from '../spool/SpoolDrainer.js';
+import { DEFAULT_DRAIN_BATCH_SPANS, type SpoolDrainer } from '../spool/SpoolDrainer.js';
 import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
 import type { CollectorOptions } from './CollectorOptions.js';
 import { ExportIntake } from './ExportIntake.js';
@@ -10,6 +10,17 @@ import { ExportProcessor } from './ExportProcessor.js';
 import { RequestFactsBuffer } from './RequestFactsBuffer.js';
 import { storageDrainer } from './storageDrainer.js';
 import { SPOOL_PAYLOAD_VERSION } from './exportPayload.js';
+
+/**
+ * Spans acknowledged and not yet stored past which requests wait for the
+ * drain: four drain batches. Below it, the backlog is the drain's working
+ * set (one batch in its insert, the next gathering); past it storage is not
+ * keeping up, and acknowledging faster would only take the cores from it.
+ */
+export const DEFAULT_BACKLOG_HOLD_SPANS = 4 * DEFAULT_DRAIN_BATCH_SPANS;
+
+/** The longest a request is held for the drain: past it, it goes on (the spool's cap still refuses what will not fit). */
+const BACKLOG_HOLD_MS = 1_000;
 
 /**
  * The write path, serving itself. Requests come in on its OTLP receivers
@@ -41,6 +52,9 @@ export class Collector {
         ? {}
         : { onFacts: (f) => facts.settle(f.factsKey, { projectId: f.projectId, runs: f.runs, rows: f.rows }) }),
     });
+    const drainer = storageDrainer(spool, opts.storage, opts.observe ?? {}, facts);
+    this.drainer = drainer;
+    const holdSpans = opts.limits?.backlogHoldSpans ?? DEFAULT_BACKLOG_HOLD_SPANS;
     this.intake = new ExportIntake(
       spool,
       this.processor,
@@ -48,8 +62,8 @@ export class Collector {
       opts.observe ?? {},
       opts.limits ?? {},
       facts,
+      holdSpans > 0 ? () => drainer.backlogAtMost(holdSpans, BACKLOG_HOLD_MS) : undefined,
     );
-    this.drainer = storageDrainer(spool, opts.storage, opts.observe ?? {}, facts);
   }
 
   /** Opens the spool (replaying what a previous process left in it) and starts draining. */

@@ -71,6 +71,13 @@ export interface CollectorLimits {
   maxInFlightBytes?: number;
   /** Seconds a client is told to wait when the data cannot be kept now (default 2). */
   retryAfterSeconds?: number;
+  /**
+   * Spans acknowledged and not yet stored past which a request waits (up to
+   * 1 s) for the drain before it is processed: under sustained overload,
+   * acknowledgements keep to the pace of storage instead of filling the spool
+   * (default DEFAULT_BACKLOG_HOLD_SPANS; 0 never holds).
+   */
+  backlogHoldSpans?: number;
 }
 
 /** Who may send, and how much. */

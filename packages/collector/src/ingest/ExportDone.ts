@@ -22,6 +22,8 @@ export interface ExportProgress {
 export interface ExportStages {
   /** Reading (and decompressing) the body. */
   read?: number;
+  /** Held before processing while the spool's backlog was past its hold limit (storage behind). */
+  hold?: number;
   /** Waiting for an ingest worker: queued, or behind another job in the worker, and the messages to and fro. */
   wait?: number;
   /** Decoding, normalising and encoding on the worker. */

@@ -24,7 +24,8 @@ export interface ReceiverLimits {
  * The request-to-spool path both receivers (OTLP/HTTP, OTLP/gRPC) share, in
  * the order a request takes it: `authenticate` (before the body is read),
  * `refuseWhenOverloaded`, then — once the receiver has the body — `ingest`:
- * process on the workers, admit, commit to the spool (fsynced). The receiver
+ * held while storage is far behind (`paced`), process on the workers,
+ * admit, commit to the spool (fsynced). The receiver
  * answers, then reports the request to `done`.
  */
 export class ExportIntake {
@@ -40,6 +41,8 @@ export class ExportIntake {
     limits: CollectorLimits,
     /** Where requests' run facts go, when they are computed (ExportJob.factsKey). */
     private readonly facts?: RequestFactsBuffer,
+    /** Resolves when a request may go on to be processed: storage has kept up (bounded wait). */
+    private readonly paced?: () => Promise<void>,
   ) {
     const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.limits = {
@@ -78,6 +81,12 @@ export class ExportIntake {
    */
   async ingest(job: ExportJob, progress: ExportProgress): Promise<OtlpPartialSuccess | undefined> {
     const keepContent = (await this.policy.contentStored?.(job.projectId)) ?? true;
+    const stages = (progress.stages ??= {});
+    if (this.paced !== undefined) {
+      const holding = performance.now();
+      await this.paced();
+      stages.hold = performance.now() - holding;
+    }
     const timing = { waitMs: 0, processMs: 0 };
     const factsKey = this.facts?.issue();
     let committed = false;
@@ -86,7 +95,6 @@ export class ExportIntake {
         { ...job, keepContent, ...(factsKey === undefined ? {} : { factsKey }) },
         timing,
       );
-      const stages = (progress.stages ??= {});
       stages.wait = timing.waitMs;
       stages.process = timing.processMs;
       progress.spans = processed.spanCount;

@@ -126,6 +126,24 @@ export class SpoolDrainer {
     if (ahead > this.opts.maxBatchWeight && ahead > this.storedPerMs() * timeoutMs) return Promise.resolve(false);
     this.hurry = true;
     this.wakeSleep?.();
+    return this.storedUpTo(target, timeoutMs);
+  }
+
+  /**
+   * Resolves once at most `maxWeight` spans wait in the spool (stored up to
+   * where the backlog was at the call, less `maxWeight`), or after
+   * `timeoutMs`, or at once while refused. It paces producers under
+   * sustained overload: they wait for storage instead of filling the spool.
+   */
+  backlogAtMost(maxWeight: number, timeoutMs: number): Promise<void> {
+    const { spool } = this.opts;
+    const over = spool.pendingWeight - maxWeight;
+    if (over <= 0 || this.refused !== undefined) return Promise.resolve();
+    return this.storedUpTo(spool.ackedWeight + over, timeoutMs).then(() => undefined);
+  }
+
+  /** True once the spool is stored up to `target`, false after `timeoutMs`. */
+  private storedUpTo(target: number, timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
       const waiter = {
         target,
