@@ -120,6 +120,12 @@ const CASES: Record<string, Case> = {
     flag: ['--ingest-workers', '3'],
     fromFlag: { ingestWorkers: 3 },
   },
+  '--engine-nice': {
+    env: '0',
+    fromEnv: { engineNice: 0 },
+    flag: ['--engine-nice', '19'],
+    fromFlag: { engineNice: 19 },
+  },
   '--orphan-quiet-seconds': {
     env: '5',
     fromEnv: { orphanQuietSeconds: 5 },
@@ -245,6 +251,7 @@ describe('resolveStartConfig: flags, TELLTALE_* variables, defaults', () => {
 describe('resolveStartConfig: a bad value is one line naming flag and variable', () => {
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--port', 'abc'], {}, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "abc"'],
+    [['--engine-nice', '20'], {}, '--engine-nice (TELLTALE_ENGINE_NICE) must be an integer from 0 to 19, got "20"'],
     [[], { TELLTALE_PORT: '99999' }, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "99999"'],
     [
       ['--retention-days', '0'],

@@ -68,6 +68,11 @@ export function addStartOptions(command: Command): Command {
     )
     .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
     .option(
+      '--engine-nice <n>',
+      "steps of niceness the embedded engine's merge and parallel threads run below the rest (Linux; 0: none)",
+      '10',
+    )
+    .option(
       '--orphan-quiet-seconds <s>',
       "spans without a run id, below another service's span, wait this long for their trace's run",
       '30',

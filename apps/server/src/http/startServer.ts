@@ -13,6 +13,7 @@ import {
 } from '@telltale/alerts';
 import { Analytics } from '@telltale/analytics';
 import { ContentDrops } from '../ops/ContentDrops.js';
+import { EngineThreadPriority } from '../ops/EngineThreadPriority.js';
 import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import { DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
@@ -160,6 +161,16 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     },
     onQuery: logStoreQuery(logger),
   });
+  // the embedded engine's merges and parallel steps yield to the collector's threads: acknowledgements stay fast under load
+  const enginePriority =
+    config.clickhouseUrl === undefined && config.engineNice > 0
+      ? new EngineThreadPriority({
+          nice: config.engineNice,
+          onUnavailable: (err) =>
+            logger.info({ err: err.message }, 'engine threads keep the process priority (cannot lower them here)'),
+        })
+      : undefined;
+  enginePriority?.start();
   const quotaShare = parts.split && parts.ingest ? new QuotaShare(store) : undefined;
   let keys: KeyCache | undefined;
   if (authMode === 'keys') {
@@ -456,6 +467,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       keys?.stop();
       await collector?.close();
       await store.close({ finaliseWithinMs: SHUTDOWN_FINALISE_MS });
+      enginePriority?.stop();
       logger.info('telltale stopped');
     })();
     return closing;
