@@ -150,7 +150,7 @@ describe('probes and metrics of a server with --auth keys over a shared ClickHou
     expect(metricValue(text, 'telltale_otlp_requests_total', { protocol: 'http', outcome: 'unauthorized' })).toBe(1);
     expect(metricValue(text, 'telltale_spool_max_bytes')).toBe(1024 ** 3);
     // every accepted request (partly accepted included) timed in each stage; the worker's heap reported
-    for (const stage of ['read', 'wait', 'process', 'commit'])
+    for (const stage of ['read', 'hold', 'wait', 'process', 'commit'])
       expect(metricValue(text, 'telltale_otlp_stage_duration_seconds_count', { stage }), stage).toBe(runs + 1);
     expect(metricValue(text, 'telltale_otlp_stage_duration_seconds_sum', { stage: 'process' })).toBeGreaterThan(0);
     expect(metricValue(text, 'telltale_ingest_worker_heap_bytes')).toBeGreaterThan(1 << 20);

@@ -100,7 +100,7 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(facts!.ingest + facts!.sql).toBeLessThanOrEqual(report.stored.runs);
     expect(renderIngestReport(report)).toContain('computed by the ingest workers');
     // the server's stage histogram, read at the window's edges
-    expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'process', 'read', 'wait']);
+    expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'hold', 'process', 'read', 'wait']);
     expect(report.stagesMs.find((s) => s.stage === 'process')!.meanMs).toBeGreaterThan(0);
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');

@@ -81,6 +81,6 @@ describe('EngineThreadPriority', () => {
   it('refuses a niceness outside 1 to 19', () => {
     expect(() => new EngineThreadPriority({ nice: 0 })).toThrow(/from 1 to 19, got 0/);
     expect(() => new EngineThreadPriority({ nice: 20 })).toThrow(/from 1 to 19, got 20/);
-    expect(() => new EngineThreadPriority({ nice: 2.5 })).toThrow(RangeError);
+    expect(() => new EngineThreadPriority({ nice: 2.5 })).toThrow(/from 1 to 19, got 2.5/);
   });
 });

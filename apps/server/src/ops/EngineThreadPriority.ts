@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /**
  * The names (`/proc/<pid>/task/<tid>/comm`) of the embedded engine's threads
@@ -45,7 +46,10 @@ export class EngineThreadPriority {
 
   constructor(private readonly opts: EngineThreadPriorityOptions) {
     if (!Number.isInteger(opts.nice) || opts.nice < 1 || opts.nice > 19)
-      throw new RangeError(`engine thread niceness must be an integer from 1 to 19, got ${opts.nice}`);
+      throw new TelltaleError({
+        code: TelltaleErrorCode.INVALID_CONFIG,
+        message: `engine thread niceness must be an integer from 1 to 19, got ${opts.nice}`,
+      });
     this.names = opts.names ?? ENGINE_THREAD_NAMES;
     this.taskDir = opts.taskDir ?? '/proc/self/task';
     this.target = Math.min(19, getPriority(process.pid) + opts.nice);
