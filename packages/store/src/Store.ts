@@ -23,6 +23,7 @@ import { PricesRepository } from './prices/PricesRepository.js';
 import { RunsRepository } from './runs/RunsRepository.js';
 import { ContentRepository } from './content/ContentRepository.js';
 import { registerStoreRunner } from './internal/storeRunners.js';
+import { readEngineMemory, type EngineMemory } from './engine/engineMemory.js';
 
 /**
  * The storage facade every other package uses. Each read takes the caller's
@@ -212,6 +213,20 @@ export class Store {
   /** The live alert events of the last `windowMs`, oldest first. */
   recentLiveAlertEvents(windowMs: number): Promise<StoredLiveAlertEvent[]> {
     return recentLiveAlertEvents(this.#client, windowMs);
+  }
+
+  /** True with the embedded engine (its inserts go through staging files), false with remote storage. */
+  get embedded(): boolean {
+    return this.transport.kind === 'file';
+  }
+
+  /**
+   * The embedded engine's memory: its allocator's pages and its merges
+   * (engine/engineMemory.ts). Undefined with remote storage, which reports
+   * its own memory, or when the engine's allocator gives no summary.
+   */
+  engineMemory(): Promise<EngineMemory | undefined> {
+    return this.embedded ? readEngineMemory(this.#client) : Promise.resolve(undefined);
   }
 
   async ping(): Promise<boolean> {

@@ -8,6 +8,7 @@ export type { PricesRepository } from './prices/PricesRepository.js';
 export type { AuthRepository } from './keys/AuthRepository.js';
 export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { Lease } from './coord/Lease.js';
+export type { EngineMemory } from './engine/engineMemory.js';
 export type { ContentRepository } from './content/ContentRepository.js';
 export { MAX_RUN_CONTENT_SPANS } from './content/spanContent.js';
 export { DEFAULT_CONTENT_RETENTION_DAYS } from './migrations/0010_span_content.js';

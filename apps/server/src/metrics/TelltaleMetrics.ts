@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ExportDone, LimitCounts, RejectCounts } from '@telltale/collector';
 import { HTTP_STATUS_BY_CODE, type TelltaleErrorCode } from '@telltale/semconv';
+import type { EngineMemory } from '@telltale/store';
 
 /** What the gauges read when scraped (existing state, nothing counted on the hot path). */
 export interface MetricSources {
@@ -22,9 +23,31 @@ export interface MetricSources {
   quotaShare?: (() => number) | undefined;
   /** The V8 heaps of the ingest worker threads, bytes in memory (absent: no collector in this process). */
   ingestWorkerHeapBytes?: (() => number) | undefined;
+  /** The embedded engine's memory (absent, or undefined when read: no embedded engine here). */
+  engineMemory?: (() => Promise<EngineMemory | undefined>) | undefined;
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
 }
+
+/** The embedded engine's memory gauges: name, help, and the figure each shows. */
+const ENGINE_GAUGES: ReadonlyArray<[string, string, (m: EngineMemory) => number]> = [
+  [
+    'telltale_engine_allocated_bytes',
+    "Embedded engine: bytes its allocator has handed out and not had back (the engine's memory in use).",
+    (m) => m.allocatedBytes,
+  ],
+  [
+    'telltale_engine_resident_bytes',
+    "Embedded engine: bytes of its allocator's pages in memory, in use or freed and kept for reuse (resident minus allocated: given back to the system after a delay).",
+    (m) => m.residentBytes,
+  ],
+  ['telltale_engine_merges', 'Embedded engine: background merges running.', (m) => m.merges],
+  [
+    'telltale_engine_merge_memory_bytes',
+    'Embedded engine: memory held by the background merges running (part of telltale_engine_allocated_bytes).',
+    (m) => m.mergeBytes,
+  ],
+];
 
 /** Outcome label of an OTLP request that was refused, from its error code. */
 const OUTCOME_BY_CODE: Readonly<Record<TelltaleErrorCode, string>> = {
@@ -162,6 +185,22 @@ export class TelltaleMetrics {
         registers,
         collect: gauge(workerHeap),
       });
+    const engineMemory = sources.engineMemory;
+    if (engineMemory !== undefined) {
+      const read = oncePerScrape(engineMemory);
+      for (const [name, help, figure] of ENGINE_GAUGES)
+        new Gauge({
+          name,
+          help,
+          registers,
+          async collect(this: Gauge): Promise<void> {
+            const memory = await read();
+            // no embedded engine, or the read failed: the gauge shows no sample rather than a wrong one
+            if (memory === undefined) this.reset();
+            else this.set(figure(memory));
+          },
+        });
+    }
     new Gauge({
       name: 'telltale_spool_bytes',
       help: 'Bytes of the spool on disk, accepted writes included.',
@@ -327,6 +366,16 @@ export class TelltaleMetrics {
 function gauge(read: () => number): (this: Gauge) => void {
   return function collect(this: Gauge): void {
     this.set(read());
+  };
+}
+
+/** One read shared by the gauges of one scrape: a call within a second of the last reuses its answer; a failed read gives undefined. */
+function oncePerScrape<T>(read: () => Promise<T | undefined>): () => Promise<T | undefined> {
+  let last: { atMs: number; value: Promise<T | undefined> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (last === undefined || now - last.atMs > 1000) last = { atMs: now, value: read().catch(() => undefined) };
+    return last.value;
   };
 }
 

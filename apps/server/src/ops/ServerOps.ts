@@ -60,6 +60,7 @@ export class ServerOps {
       spool,
       quotaShare: opts.quotaShare,
       ingestWorkerHeapBytes: () => collector()?.ingestWorkerHeapBytes ?? 0,
+      engineMemory: store.embedded ? () => store.engineMemory() : undefined,
       runFacts: () => ({
         pendingRuns: store.runFacts.pendingRuns(),
         oldestPendingSinceMs: store.runFacts.oldestPendingSince(),
