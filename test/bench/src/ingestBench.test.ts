@@ -103,6 +103,13 @@ describe.skipIf(!existsSync(SERVER_CLI) || !existsSync(STORE_CHILD))('the ingest
     expect(report.stagesMs.map((s) => s.stage).sort()).toEqual(['commit', 'hold', 'process', 'read', 'wait']);
     expect(report.stagesMs.find((s) => s.stage === 'process')!.meanMs).toBeGreaterThan(0);
     expect(report.sustainedSpansPerS).toBe(Math.min(report.ackedSpansPerS, report.windowDrainSpansPerS));
+    // the engine's allocator, scraped from /metrics while the round ran: its pages cover what it holds in use
+    const engine = report.server.engine;
+    expect(engine?.samples).toBeGreaterThanOrEqual(1);
+    expect(engine!.peakAllocatedMiB).toBeGreaterThan(4);
+    expect(engine!.peakResidentMiB).toBeGreaterThanOrEqual(engine!.peakAllocatedMiB);
+    expect(engine!.peakResidentMiB).toBeLessThan(report.server.peakRssMiB);
+    expect(renderIngestReport(report)).toContain("the engine's allocator, scraped from /metrics");
     expect(report.targets.map((t) => t.name)).toContain('sustained spans/s (acknowledged and stored in the window)');
     // the llm spans' gen_ai.choice events are message events: one (empty) content row each
     expect(report.stored.content.rows).toBe(report.load.ackedContentSpans);

@@ -25,7 +25,7 @@ export function renderIngestReport(r: IngestReport): string {
     `- **Acknowledged**: ${int(r.load.windowAckedSpans)} spans in ${o.seconds} s (${int(r.load.windowAckedRequests)} requests) = **${int(r.ackedSpansPerS)} spans/s**; latency per request p50 **${r.latencyMs.p50.toFixed(0)} ms**, p99 **${r.latencyMs.p99.toFixed(0)} ms** (max ${r.latencyMs.max.toFixed(0)} ms); 503s (retried after 50 ms): ${int(r.load.windowRetries503)} in the window, ${int(r.load.retries503)} in all${r.load.abandoned503 > 0 ? `, ${int(r.load.abandoned503)} requests still refused 20 s after the window (given up)` : ''}; other failures: ${r.load.otherFailures.length === 0 ? 'none' : r.load.otherFailures.map((f) => `${f.count}× ${f.status}`).join(', ')}.`,
     ...openLoopLines(r),
     `- **Where a request's time goes** on the server (mean ms per accepted request in the window): ${r.stagesMs.length === 0 ? 'not measured' : r.stagesMs.map((x) => `${x.stage} ${x.meanMs.toFixed(1)}`).join(', ')}; the rest of the client's latency is the connection and the answer.`,
-    `- **Server process**: peak RSS **${r.server.peakRssMiB.toFixed(0)} MiB** (VmHWM; sampled at most ${r.server.peakAnonMiB.toFixed(0)} MiB anonymous — Node's and the engine's heaps — and ${r.server.peakFileMiB.toFixed(0)} MiB file-backed, chiefly the engine's mapped library); CPU ${r.server.cpuCores.toFixed(2)} cores during the window (${r.server.threadCores
+    `- **Server process**: peak RSS **${r.server.peakRssMiB.toFixed(0)} MiB** (VmHWM; sampled at most ${r.server.peakAnonMiB.toFixed(0)} MiB anonymous — Node's and the engine's heaps — and ${r.server.peakFileMiB.toFixed(0)} MiB file-backed, chiefly the engine's mapped library${engineMemoryText(r)}); CPU ${r.server.cpuCores.toFixed(2)} cores during the window (${r.server.threadCores
       .slice(0, 8)
       .map((t) => `${t.thread} ${t.cores.toFixed(2)}`)
       .join(', ')}).`,
@@ -100,4 +100,11 @@ function runFactsLines(r: IngestReport): string[] {
   return [
     `- **Run facts** when the spool was drained, of ${int(r.stored.runs)} runs stored: ${int(paths.ingest)} computed by the ingest workers from their requests, ${int(paths.sql)} by the SQL finaliser${share}; the graceful shutdown finalised any still pending.`,
   ];
+}
+
+/** The engine allocator's highest figures scraped from /metrics, as a clause of the server line ('' when none was scraped). */
+function engineMemoryText(r: IngestReport): string {
+  const e = r.server.engine;
+  if (e === undefined) return '';
+  return `; the engine's allocator, scraped from /metrics every second: at most ${e.peakResidentMiB.toFixed(0)} MiB resident (in use, or freed and kept) and at most ${e.peakAllocatedMiB.toFixed(0)} MiB in use`;
 }

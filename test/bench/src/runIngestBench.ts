@@ -12,6 +12,7 @@ import { ProcessSampler, spoolBacklogBytes, threadCpu } from './ProcessSampler.j
 import { runLoad, type LoadResult } from './runLoad.js';
 import { ServerProcess } from './ServerProcess.js';
 import { scrapeOtlpStages, stageMeansMs, type StageTotals } from './otlpStages.js';
+import { EngineMemorySampler } from './engineMemorySampler.js';
 import { scrapeRunFactsPaths, type RunFactsPaths } from './runFactsPaths.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -136,6 +137,8 @@ export interface IngestReport {
     /** The highest anonymous and file-backed parts of the RSS sampled (ProcessSampler). */
     peakAnonMiB: number;
     peakFileMiB: number;
+    /** The highest figures of the embedded engine's allocator scraped from /metrics every second (absent: none scraped). */
+    engine?: { peakAllocatedMiB: number; peakResidentMiB: number; samples: number } | undefined;
     /** Cores used during the window (CPU seconds / window seconds), and per thread group. */
     cpuCores: number;
     threadCores: { thread: string; cores: number }[];
@@ -313,6 +316,13 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     log(`server pid ${server.pid} at ${server.url} (${serverArgs.join(' ')})`);
     const spoolDir = join(dataDir, 'spool');
     const sampler = new ProcessSampler(server.pid, spoolDir, 100);
+    const engineSampler = new EngineMemorySampler(server.url, 1000);
+    // whatever happens next, the samplers stop with the server (their timers would keep the bench alive)
+    stopServer = async () => {
+      sampler.stop();
+      await engineSampler.stop();
+      return server.stop();
+    };
     let cpuStart = 0;
     let cpuEnd = 0;
     let threadsStart = new Map<string, number>();
@@ -369,6 +379,7 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
     );
 
     const runFactsAtCatchUp = await scrapeRunFactsPaths(server.url).catch(() => undefined);
+    await engineSampler.stop();
     t = performance.now();
     const exitCode = await server.stop();
     const shutdownMs = performance.now() - t;
@@ -465,6 +476,14 @@ export async function runIngestBench(opts: IngestBenchOptions & { command: strin
         peakRssMiB: sampler.peakRssMiB,
         peakAnonMiB: sampler.peakAnonMiB,
         peakFileMiB: sampler.peakFileMiB,
+        engine:
+          engineSampler.samples === 0
+            ? undefined
+            : {
+                peakAllocatedMiB: engineSampler.peakAllocatedMiB,
+                peakResidentMiB: engineSampler.peakResidentMiB,
+                samples: engineSampler.samples,
+              },
         cpuCores: (cpuEnd - cpuStart) / windowS,
         threadCores,
         backlogBytes: backlog,
