@@ -300,8 +300,29 @@ describe('alerts in the dashboard (real server, real receiver, real browser)', {
       expect(await page.inputValue('[data-testid="rule-field-threshold"]')).toBe('0.3');
       expect(await page.inputValue('[data-testid="rule-field-labels"]')).toBe('team=payments\nseverity=page');
       await page.fill('[data-testid="rule-field-threshold"]', '0.8');
+      // The save's answer is held until the page's own polling has fetched the edited rule and rendered it: the
+      // editor must still close, as it must whenever the page re-renders around it before a save settles.
+      const rulePath = `/api/v1/alerts/rules/${encodeURIComponent(ruleId)}`;
+      const polledEdit = page.waitForResponse(
+        async (res) =>
+          res.request().method() === 'GET' &&
+          new URL(res.url()).pathname === rulePath &&
+          ((await res.json()) as { rule: Rule }).rule.threshold === 0.8,
+        { timeout: 30_000 },
+      );
+      await page.route(
+        (url) => url.pathname === rulePath,
+        async (route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          const saved = await route.fetch();
+          await polledEdit;
+          await page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(r), 50)));
+          await route.fulfill({ response: saved });
+        },
+      );
       await page.click('[data-testid="rule-submit"]');
       await page.waitForSelector('[data-testid="rule-summary-condition"]:has-text("< 80%")');
+      await page.unrouteAll();
       const edited = await api<{ rule: Rule }>(telltale, 'GET', `/alerts/rules/${ruleId}`);
       expect(edited.body.rule).toMatchObject({
         threshold: 0.8,

@@ -129,7 +129,6 @@ export function AlertRulePage() {
         )}
         {editing ? (
           <RuleEditor
-            key={rule.updatedAtMs}
             rule={rule}
             destinations={destinations.data ?? []}
             onCancel={() => setEditing(false)}

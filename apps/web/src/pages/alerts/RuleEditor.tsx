@@ -41,7 +41,10 @@ export function RuleEditor({
           return;
         }
         setErrors({});
-        save.mutate(result.spec, { onSuccess: onSaved });
+        // Not `mutate(spec, { onSuccess })`: that callback is dropped when this editor unmounts before the save
+        // settles, and the refresh that follows a save can re-render the page around it. A failure is shown
+        // from `save.error`.
+        save.mutateAsync(result.spec).then(onSaved, () => undefined);
       }}
     />
   );
