@@ -34,4 +34,31 @@ describe("/metrics shows where the embedded engine's memory is", () => {
     const checked = await promtool(['check', 'metrics'], text);
     expect(checked.code, `${checked.stdout}${checked.stderr}`).toBe(0);
   });
+
+  it("hands memory back: the engine library's pages its set-up touched, and what Node's allocator freed", async () => {
+    const deadline = Date.now() + 20_000;
+    let text = '';
+    for (;;) {
+      const res = await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(10_000) });
+      text = await res.text();
+      const trims =
+        (metricValue(text, 'telltale_memory_heap_trims_total', { released: 'true' }) ?? 0) +
+        (metricValue(text, 'telltale_memory_heap_trims_total', { released: 'false' }) ?? 0);
+      if (trims >= 2 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(metricValue(text, 'telltale_memory_heap_trims_total', { released: 'false' })).toBeGreaterThanOrEqual(0);
+    // four times a second by default: two within 20 s even on a loaded machine
+    expect(
+      metricValue(text, 'telltale_memory_heap_trims_total', { released: 'true' })! +
+        metricValue(text, 'telltale_memory_heap_trims_total', { released: 'false' })!,
+    ).toBeGreaterThanOrEqual(2);
+    // dropped once the server listened: most of what the engine's set-up touched of its library
+    expect(metricValue(text, 'telltale_memory_library_dropped_bytes_total')).toBeGreaterThan(50 * MiB);
+    expect(metricValue(text, 'telltale_memory_return_seconds_total')).toBeGreaterThan(0);
+    // the engine runs on: its code comes back from the page cache
+    const runs = await server.getJson<{ total: number }>('/api/v1/runs?limit=1');
+    expect(runs.status).toBe(200);
+    expect(runs.body.total).toBe(0);
+  });
 });

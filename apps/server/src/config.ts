@@ -78,6 +78,8 @@ export const StartConfigSchema = z
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
     /** Steps of niceness the embedded engine's merge and parallel insert and query threads get above the rest of the server (Linux): under load the collector's threads win the cores; 0 leaves them at the process's. */
     engineNice: z.coerce.number().int().min(0).max(19).default(10),
+    /** Every this many ms the memory Node's allocator freed goes back to the system, and every minute the embedded engine library's pages not in use (Linux with glibc); 0 never. */
+    memoryTrimMs: z.coerce.number().int().min(0).max(3_600_000).default(250),
     /** A downstream trace fragment (spans without a run id, no trace root) waits this long for its run before it is a run of its own. */
     orphanQuietSeconds: z.coerce.number().min(0).max(3600).default(30),
     webDir: z.string().optional(),

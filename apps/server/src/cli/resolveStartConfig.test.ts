@@ -126,6 +126,12 @@ const CASES: Record<string, Case> = {
     flag: ['--engine-nice', '19'],
     fromFlag: { engineNice: 19 },
   },
+  '--memory-trim-ms': {
+    env: '0',
+    fromEnv: { memoryTrimMs: 0 },
+    flag: ['--memory-trim-ms', '250'],
+    fromFlag: { memoryTrimMs: 250 },
+  },
   '--orphan-quiet-seconds': {
     env: '5',
     fromEnv: { orphanQuietSeconds: 5 },
@@ -252,6 +258,11 @@ describe('resolveStartConfig: a bad value is one line naming flag and variable',
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--port', 'abc'], {}, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "abc"'],
     [['--engine-nice', '20'], {}, '--engine-nice (TELLTALE_ENGINE_NICE) must be an integer from 0 to 19, got "20"'],
+    [
+      ['--memory-trim-ms', '0.5'],
+      {},
+      '--memory-trim-ms (TELLTALE_MEMORY_TRIM_MS) must be an integer from 0 to 3600000, got "0.5"',
+    ],
     [[], { TELLTALE_PORT: '99999' }, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "99999"'],
     [
       ['--retention-days', '0'],

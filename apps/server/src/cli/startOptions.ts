@@ -73,6 +73,11 @@ export function addStartOptions(command: Command): Command {
       '10',
     )
     .option(
+      '--memory-trim-ms <ms>',
+      "every this many ms, hand what Node's allocator freed back to the system, and every minute the engine library's pages not in use (Linux with glibc; 0: never)",
+      '250',
+    )
+    .option(
       '--orphan-quiet-seconds <s>',
       "spans without a run id, below another service's span, wait this long for their trace's run",
       '30',

@@ -14,6 +14,8 @@ import {
 import { Analytics } from '@telltale/analytics';
 import { ContentDrops } from '../ops/ContentDrops.js';
 import { EngineThreadPriority } from '../ops/EngineThreadPriority.js';
+import { loadLibc } from '../memory/libc.js';
+import { MemoryReturn } from '../memory/MemoryReturn.js';
 import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
 import { Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import { DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
@@ -171,6 +173,17 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
         })
       : undefined;
   enginePriority?.start();
+  // memory freed by Node's allocator, and the engine library's pages set-up touched once, go back to the system (glibc only)
+  const libc = config.memoryTrimMs > 0 ? await loadLibc() : undefined;
+  const memoryReturn =
+    libc === undefined
+      ? undefined
+      : new MemoryReturn({
+          libc,
+          intervalMs: config.memoryTrimMs,
+          onLibraryError: (err) =>
+            logger.warn({ err: err.message }, "the engine library's unused pages stay in memory (cannot drop them)"),
+        });
   const quotaShare = parts.split && parts.ingest ? new QuotaShare(store) : undefined;
   let keys: KeyCache | undefined;
   if (authMode === 'keys') {
@@ -207,6 +220,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     authMode,
     metricsToken: config.metricsToken,
     quotaShare: quotaShare === undefined ? undefined : () => 1 / quotaShare.processes,
+    memoryReturn: memoryReturn === undefined ? undefined : () => memoryReturn.stats,
   });
   const analytics = new Analytics(store);
   const policy = { allowPrivate: config.alertsAllowPrivate };
@@ -432,6 +446,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   }
   listeningUrl = url;
   // split roles: the leading worker catches up (AlertWorker), the others are ready at once
+  // the engine has set itself up by now: what that touched once can go
+  memoryReturn?.start();
   if (parts.worker || !parts.split) ops.catchUp.start();
   else ops.catchUp.skip();
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)
@@ -468,6 +484,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       await collector?.close();
       await store.close({ finaliseWithinMs: SHUTDOWN_FINALISE_MS });
       enginePriority?.stop();
+      memoryReturn?.stop();
       logger.info('telltale stopped');
     })();
     return closing;

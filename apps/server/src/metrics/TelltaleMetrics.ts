@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ExportDone, LimitCounts, RejectCounts } from '@telltale/collector';
 import { HTTP_STATUS_BY_CODE, type TelltaleErrorCode } from '@telltale/semconv';
 import type { EngineMemory } from '@telltale/store';
+import type { MemoryReturnStats } from '../memory/MemoryReturn.js';
 
 /** What the gauges read when scraped (existing state, nothing counted on the hot path). */
 export interface MetricSources {
@@ -25,6 +26,8 @@ export interface MetricSources {
   ingestWorkerHeapBytes?: (() => number) | undefined;
   /** The embedded engine's memory (absent, or undefined when read: no embedded engine here). */
   engineMemory?: (() => Promise<EngineMemory | undefined>) | undefined;
+  /** What has been handed back to the system since start (absent: nothing is, here). */
+  memoryReturn?: (() => MemoryReturnStats) | undefined;
   /** Epoch ms now (tests pass their own). */
   clock?: () => number;
 }
@@ -200,6 +203,39 @@ export class TelltaleMetrics {
             else this.set(figure(memory));
           },
         });
+    }
+    const memoryReturn = sources.memoryReturn;
+    if (memoryReturn !== undefined) {
+      new Counter({
+        name: 'telltale_memory_heap_trims_total',
+        help: "Times Node's allocator was asked to hand the memory it freed back to the system, by whether it had any.",
+        labelNames: ['released'],
+        registers,
+        collect(this: Counter<'released'>): void {
+          const { trims, released } = memoryReturn();
+          this.reset();
+          this.inc({ released: 'true' }, released);
+          this.inc({ released: 'false' }, trims - released);
+        },
+      });
+      new Counter({
+        name: 'telltale_memory_return_seconds_total',
+        help: "Seconds spent handing memory back to the system (Node's allocator, the engine library's pages).",
+        registers,
+        collect(this: Counter): void {
+          this.reset();
+          this.inc(memoryReturn().seconds);
+        },
+      });
+      new Counter({
+        name: 'telltale_memory_library_dropped_bytes_total',
+        help: "Resident bytes of the embedded engine's library dropped from memory (pages not in use; read again from the page cache when used).",
+        registers,
+        collect(this: Counter): void {
+          this.reset();
+          this.inc(memoryReturn().libraryBytes);
+        },
+      });
     }
     new Gauge({
       name: 'telltale_spool_bytes',

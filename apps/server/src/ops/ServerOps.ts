@@ -4,6 +4,7 @@ import type { Collector } from '@telltale/collector';
 import type { Store } from '@telltale/store';
 import type { Logger } from 'pino';
 import type { AuthMode } from '../auth/resolveAuthMode.js';
+import type { MemoryReturnStats } from '../memory/MemoryReturn.js';
 import { TelltaleMetrics } from '../metrics/TelltaleMetrics.js';
 import { createProgress } from '../progress/createProgress.js';
 import { EventLoopLag } from './EventLoopLag.js';
@@ -20,6 +21,8 @@ export interface ServerOpsOptions {
   metricsToken?: string | undefined;
   /** Split roles, ingest processes: the share of each quota this process enforces (a gauge). */
   quotaShare?: (() => number) | undefined;
+  /** What has been handed back to the system (absent: nothing is, here). */
+  memoryReturn?: (() => MemoryReturnStats) | undefined;
 }
 
 /**
@@ -59,6 +62,7 @@ export class ServerOps {
     this.metrics = new TelltaleMetrics({
       spool,
       quotaShare: opts.quotaShare,
+      memoryReturn: opts.memoryReturn,
       ingestWorkerHeapBytes: () => collector()?.ingestWorkerHeapBytes ?? 0,
       engineMemory: store.embedded ? () => store.engineMemory() : undefined,
       runFacts: () => ({
