@@ -222,19 +222,13 @@ export class TelltaleMetrics {
         name: 'telltale_memory_return_seconds_total',
         help: "Seconds spent handing memory back to the system (Node's allocator, the engine library's pages).",
         registers,
-        collect(this: Counter): void {
-          this.reset();
-          this.inc(memoryReturn().seconds);
-        },
+        collect: counter(() => memoryReturn().seconds),
       });
       new Counter({
         name: 'telltale_memory_library_dropped_bytes_total',
         help: "Resident bytes of the embedded engine's library dropped from memory (pages not in use; read again from the page cache when used).",
         registers,
-        collect(this: Counter): void {
-          this.reset();
-          this.inc(memoryReturn().libraryBytes);
-        },
+        collect: counter(() => memoryReturn().libraryBytes),
       });
     }
     new Gauge({
@@ -402,6 +396,14 @@ export class TelltaleMetrics {
 function gauge(read: () => number): (this: Gauge) => void {
   return function collect(this: Gauge): void {
     this.set(read());
+  };
+}
+
+/** A counter's collect: its total since start, as the source keeps it. */
+function counter(read: () => number): (this: Counter) => void {
+  return function collect(this: Counter): void {
+    this.reset();
+    this.inc(read());
   };
 }
 
