@@ -445,9 +445,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
     }
   }
   listeningUrl = url;
-  // split roles: the leading worker catches up (AlertWorker), the others are ready at once
   // the engine has set itself up by now: what that touched once can go
   memoryReturn?.start();
+  // split roles: the leading worker catches up (AlertWorker), the others are ready at once
   if (parts.worker || !parts.split) ops.catchUp.start();
   else ops.catchUp.skip();
   // alerts start once the server listens: evaluation of due rules, then delivery of the outbox (pending notifications of before a restart included)

@@ -71,7 +71,7 @@ describe('MemoryReturn', () => {
     expect(m.answer).toBe('4999950000\t100000');
   });
 
-  it('counts what it did; without the C library calls it does not start', async () => {
+  it('reaches the C library here, and counts its trims and those that gave memory back', async () => {
     const libc = await loadLibc();
     expect(libc).toBeDefined();
     const answers = [true, false, true];

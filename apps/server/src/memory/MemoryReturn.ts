@@ -2,19 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { cleanMappings } from './cleanMappings.js';
 import type { Libc } from './libc.js';
 
-/**
- * Hands memory the server no longer uses back to the system, on a timer.
- *
- * - **Node's allocator** keeps the large buffers it freed (request bodies,
- *   spool records, encoded batches) in its heaps for reuse and gives back only
- *   what sits at a heap's top: under a saturating ingest load, 60–210 MiB.
- *   `malloc_trim(0)` every `intervalMs` returns the whole free pages.
- * - **The embedded engine's library** (about 540 MiB of code and read-only
- *   data) has about 210 MiB in memory after start, most of it touched once
- *   while the engine set itself up. Dropping its clean pages once a minute
- *   leaves about 80 MiB of it resident under load: the pages in use come
- *   back from the page cache on their next access.
- */
+/** What has been handed back since start (for `/metrics`). */
 export interface MemoryReturnStats {
   /** Calls to `malloc_trim`, and those that handed memory back. */
   trims: number;
@@ -40,7 +28,21 @@ export interface MemoryReturnOptions {
   onLibraryError?: (err: Error) => void;
 }
 
-/** Started once; its timers never keep the process alive. */
+/**
+ * Hands memory the server no longer uses back to the system, on a timer.
+ *
+ * - **Node's allocator** keeps the large buffers it freed (request bodies,
+ *   spool records, encoded batches) in its heaps for reuse and gives back only
+ *   what sits at a heap's top: under a saturating ingest load, 60–210 MiB.
+ *   `malloc_trim(0)` every `intervalMs` returns the whole free pages.
+ * - **The embedded engine's library** (about 540 MiB of code and read-only
+ *   data) has about 210 MiB in memory after start, most of it touched once
+ *   while the engine set itself up. Dropping its clean pages once a minute
+ *   leaves about 80 MiB of it resident under load: the pages in use come
+ *   back from the page cache on their next access.
+ *
+ * Started once; its timers never keep the process alive.
+ */
 export class MemoryReturn {
   private readonly counts: MemoryReturnStats = { trims: 0, released: 0, seconds: 0, libraryBytes: 0 };
   private readonly timers: NodeJS.Timeout[] = [];
