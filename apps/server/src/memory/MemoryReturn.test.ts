@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadLibc } from './libc.js';
@@ -81,5 +82,31 @@ describe('MemoryReturn', () => {
     });
     for (let i = 0; i < 3; i++) memory.trim();
     expect(memory.stats).toMatchObject({ trims: 3, released: 2 });
+  });
+
+  it('stops dropping library pages after a failure, and says why', async () => {
+    const libc = await loadLibc();
+    // an address that is not page-aligned: the kernel refuses it
+    expect(() => libc!.dontNeed(1n, 4096n)).toThrow(/MADV_DONTNEED\) failed: errno 22/);
+    const errors: Error[] = [];
+    let calls = 0;
+    const memory = new MemoryReturn({
+      libc: {
+        mallocTrim: () => false,
+        dontNeed: (start) => {
+          calls += 1;
+          libc!.dontNeed(start + 1n, 4096n);
+        },
+      },
+      intervalMs: 1000,
+      // node's own binary: mapped in every process, with clean code pages
+      library: new RegExp(`^${realpathSync(process.execPath).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      onLibraryError: (err) => errors.push(err),
+    });
+    expect(await memory.dropLibraryPages()).toBe(0);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/errno 22/)]);
+    expect(await memory.dropLibraryPages()).toBe(0);
+    expect(calls).toBe(1);
+    expect(memory.stats.libraryBytes).toBe(0);
   });
 });

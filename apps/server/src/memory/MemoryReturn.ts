@@ -24,6 +24,8 @@ export interface MemoryReturnOptions {
   intervalMs: number;
   /** Drop the engine library's clean pages this often (default once a minute). */
   libraryEveryMs?: number;
+  /** The library whose pages are dropped, as its path appears in `/proc/self/smaps` (default the engine's). */
+  library?: RegExp;
   /** A failure to read the mappings or to drop them: the trimming goes on, the drops stop. */
   onLibraryError?: (err: Error) => void;
 }
@@ -77,7 +79,7 @@ export class MemoryReturn {
   async dropLibraryPages(): Promise<number> {
     if (this.libraryFailed) return 0;
     try {
-      const mappings = cleanMappings(await readFile('/proc/self/smaps', 'utf8'), ENGINE_LIBRARY);
+      const mappings = cleanMappings(await readFile('/proc/self/smaps', 'utf8'), this.opts.library ?? ENGINE_LIBRARY);
       const started = performance.now();
       let bytes = 0;
       for (const m of mappings) {

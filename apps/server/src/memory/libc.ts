@@ -1,3 +1,5 @@
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+
 /**
  * The two C library calls the server uses to hand memory back to the
  * system, which Node does not expose: `malloc_trim` (glibc) and `madvise`.
@@ -29,7 +31,10 @@ export async function loadLibc(): Promise<Libc | undefined> {
       mallocTrim: () => trim(0) === 1,
       dontNeed(start, length) {
         if (madvise(start, length, MADV_DONTNEED) !== 0)
-          throw new Error(`madvise(0x${start.toString(16)}, ${length}, MADV_DONTNEED) failed: errno ${koffi.errno()}`);
+          throw new TelltaleError({
+            code: TelltaleErrorCode.INTERNAL,
+            message: `madvise(0x${start.toString(16)}, ${length}, MADV_DONTNEED) failed: errno ${koffi.errno()}`,
+          });
       },
     };
   } catch {
