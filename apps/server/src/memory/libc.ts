@@ -4,7 +4,7 @@ import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
  * The two C library calls the server uses to hand memory back to the
  * system, which Node does not expose: `malloc_trim` (glibc) and `madvise`.
  * They are reached through an FFI (koffi, with prebuilt binaries). Where the
- * C library is not glibc (musl, macOS, Windows) `load` finds nothing and the
+ * C library is not glibc (musl, macOS, Windows) `loadLibc` finds nothing and the
  * server runs without them.
  */
 export interface Libc {
