@@ -8,6 +8,7 @@ import { encodeSpanRecordBatch } from '../../spans/arrow/encodeSpanRecordBatch.j
 import type { SpanRecord } from '../../spans/SpanRecord.js';
 import { loopRun, type LoopRunStep } from '../../testing/loopRun.js';
 import { makeSpan } from '../../testing/makeSpan.js';
+import { computeRequestFacts } from './requestFacts.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 const MS = 1_000_000n;
@@ -135,6 +136,13 @@ function edgeRuns(projectId: string): SpanRecord[] {
   });
   const root = spans.find((s) => s.runId === 'loops-a' && s.stepKind === 'run')!;
   root.attributes = [{ key: 'session.id', value: 'sess-1' }];
+  // a run whose earliest span names no session: its session is that of the earliest span naming one
+  const unsessioned = spans
+    .filter((s) => s.runId === 'loops-b')
+    .sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+  const named = unsessioned.filter((s) => s.startTimeUnixNano > unsessioned[0]!.startTimeUnixNano);
+  named.at(-1)!.attributes = [{ key: 'gen_ai.conversation.id', value: 'sess-late' }];
+  named[0]!.attributes = [{ key: 'session.id', value: 'sess-early' }];
   const child = spans.find((s) => s.runId === 'loops-a' && s.stepName === 'search')!;
   spans.push(
     makeSpan({
@@ -202,10 +210,18 @@ describe('computeRunFacts against the SQL finaliser (hand-built edge cases)', ()
     await store.insertSpans(spans);
     const sql = spans.map((s) => ({ ...s, projectId: 'sql' }));
     await store.insertSpanBatches([encodeSpanRecordBatch(sql)], sql);
+    // and as an ingest worker computes them, from the request's Arrow message
+    const req = spans.map((s) => ({ ...s, projectId: 'req' }));
+    const message = encodeSpanRecordBatch(req);
+    await store.insertSpanBatches([message], req, {
+      facts: [{ projectId: 'req', ...computeRequestFacts('req', message) }],
+    });
     await store.runFacts.flush();
-    expect(store.runFacts.finalised).toEqual({ incremental: 8, sql: 8 });
+    // the request path takes the runs that hold their root: the incomplete one is the SQL finaliser's
+    expect(store.runFacts.finalised).toEqual({ incremental: 15, sql: 9 });
     const ts = await factRows(store, 'ts');
     expect(ts).toEqual(await factRows(store, 'sql'));
+    expect(await factRows(store, 'req')).toEqual(ts);
 
     // the cases reach what they are meant to
     const runs = (
@@ -215,6 +231,7 @@ describe('computeRunFacts against the SQL finaliser (hand-built edge cases)', ()
     expect(byId.get('loops-a')?.loop_kinds.length).toBeGreaterThan(0);
     expect(byId.get('loops-b')?.loop_kinds.length).toBeGreaterThan(1);
     expect(byId.get('loops-a')?.session_id).toBe('sess-1');
+    expect(byId.get('loops-b')?.session_id).toBe('sess-early');
     expect(
       ['cause-partial', 'cause-tool', 'cause-timeout', 'cause-validation'].map((id) => byId.get(id)?.cause_base),
     ).toEqual(['partial_execution', 'tool_failure', 'timeout', 'validation_exhausted']);

@@ -133,7 +133,8 @@ export function computeRunFacts(runId: string, spans: readonly FactSpan[]): RunF
       root = s;
       rootRank = rank;
     }
-    if (s.sessionId !== '' && (session === undefined || s.startNs < session.startNs)) session = s;
+    // the start first: a span read from a batch finds its session id only when asked (readFactSpans)
+    if ((session === undefined || s.startNs < session.startNs) && s.sessionId !== '') session = s;
     if (isStep(s)) {
       steps++;
       stepSpans.push(s);

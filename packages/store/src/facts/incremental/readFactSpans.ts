@@ -61,81 +61,168 @@ const positions = new RecordBatchWriter(SPANS_ARROW_LAYOUT.nodes, SPANS_ARROW_LA
 export function readFactSpans(message: Uint8Array): BatchFactSpans | undefined {
   const at = positions.bufferPositions(message);
   if (at === undefined) return undefined;
-  const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
-  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+  const columns = new FactColumns(message, at);
   const rows = rowCount(at, bufferOf('span_id'));
-  const utf8 = (name: string): Utf8Reader => new Utf8Reader(bytes, view, at, bufferOf(name));
-  const project = utf8('project_id');
-  const run = utf8('run_id');
-  const traceId = utf8('trace_id');
-  const spanId = utf8('span_id');
-  const parentSpanId = utf8('parent_span_id');
-  const name = utf8('name');
-  const service = utf8('service_name');
-  const stepKind = utf8('step_kind');
-  const stepName = utf8('step_name');
-  const toolName = utf8('tool_name');
-  const toolArgsHash = utf8('tool_args_hash');
-  const stateHash = utf8('state_hash');
-  const outputHash = utf8('output_hash');
-  const model = utf8('model');
-  const errorType = utf8('error_type');
-  const runOutcome = utf8('run_outcome');
-  const dataAt = (name: string): number => at[2 * (bufferOf(name) + 1)]!;
-  const isRunRoot = dataAt('is_run_root');
-  const sideEffect = dataAt('side_effect');
-  const attempt = dataAt('attempt');
-  const inputTokens = dataAt('input_tokens');
-  const outputTokens = dataAt('output_tokens');
-  const cachedTokens = dataAt('cached_input_tokens');
-  const costValidity = at[2 * bufferOf('cost_usd') + 1] === 0 ? -1 : at[2 * bufferOf('cost_usd')]!;
-  const cost = dataAt('cost_usd');
-  const start = dataAt('start_time');
-  const end = dataAt('end_time');
-  const statusCode = dataAt('status_code');
-  const sessions = new SessionReader(bytes, view, at, bufferOf('attributes'), rows);
-
   const out: BatchFactSpans = {
     projectIds: new Array<string>(rows),
     runIds: new Array<string>(rows),
     spans: new Array<FactSpan>(rows),
   };
-  const bit = (from: number, i: number): boolean => (bytes[from + (i >> 3)]! & (1 << (i & 7))) !== 0;
-  const u64 = (from: number, i: number): number =>
-    view.getUint32(from + 8 * i, true) + view.getUint32(from + 8 * i + 4, true) * TWO_32;
   for (let i = 0; i < rows; i++) {
-    out.projectIds[i] = project.get(i);
-    out.runIds[i] = run.get(i);
-    out.spans[i] = {
-      traceId: traceId.get(i),
-      spanId: spanId.get(i),
-      parentSpanId: parentSpanId.get(i),
-      name: name.get(i),
-      serviceName: service.get(i),
-      isRunRoot: bit(isRunRoot, i),
-      stepKind: stepKind.get(i),
-      stepName: stepName.get(i),
-      attempt: view.getUint16(attempt + 2 * i, true),
-      toolName: toolName.get(i),
-      toolArgsHash: toolArgsHash.get(i),
-      stateHash: stateHash.get(i),
-      outputHash: outputHash.get(i),
-      sideEffect: bit(sideEffect, i),
-      model: model.get(i),
-      inputTokens: u64(inputTokens, i),
-      outputTokens: u64(outputTokens, i),
-      cachedInputTokens: u64(cachedTokens, i),
-      costUsd: costValidity >= 0 && !bit(costValidity, i) ? null : view.getFloat64(cost + 8 * i, true),
-      startNs: view.getBigInt64(start + 8 * i, true),
-      endNs: view.getBigInt64(end + 8 * i, true),
-      statusCode: bytes[statusCode + i]!,
-      errorType: errorType.get(i),
-      runOutcome: runOutcome.get(i),
-      sessionId: sessions.get(i),
-      spanKey: undefined,
-    };
+    out.projectIds[i] = columns.project.get(i);
+    out.runIds[i] = columns.run.get(i);
+    out.spans[i] = new BatchFactSpan(columns, i);
   }
   return out;
+}
+
+/** Where a spans batch's fact columns lie, with a reader for each. */
+class FactColumns {
+  readonly bytes: Buffer;
+  readonly view: DataView;
+  readonly project: Utf8Reader;
+  readonly run: Utf8Reader;
+  readonly traceId: Utf8Reader;
+  readonly spanId: Utf8Reader;
+  readonly parentSpanId: Utf8Reader;
+  readonly name: Utf8Reader;
+  readonly service: Utf8Reader;
+  readonly stepKind: Utf8Reader;
+  readonly stepName: Utf8Reader;
+  readonly toolName: Utf8Reader;
+  readonly toolArgsHash: Utf8Reader;
+  readonly stateHash: Utf8Reader;
+  readonly outputHash: Utf8Reader;
+  readonly model: Utf8Reader;
+  readonly errorType: Utf8Reader;
+  readonly runOutcome: Utf8Reader;
+  readonly isRunRoot: number;
+  readonly sideEffect: number;
+  readonly attempt: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedTokens: number;
+  /** The cost's validity bitmap, -1 when the batch has no nulls. */
+  readonly costValidity: number;
+  readonly cost: number;
+  readonly start: number;
+  readonly end: number;
+  readonly statusCode: number;
+  readonly sessions: SessionReader;
+
+  constructor(message: Uint8Array, at: Float64Array) {
+    const bytes = (this.bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+    const view = (this.view = new DataView(message.buffer, message.byteOffset, message.byteLength));
+    const utf8 = (name: string): Utf8Reader => new Utf8Reader(bytes, view, at, bufferOf(name));
+    const dataAt = (name: string): number => at[2 * (bufferOf(name) + 1)]!;
+    this.project = utf8('project_id');
+    this.run = utf8('run_id');
+    this.traceId = utf8('trace_id');
+    this.spanId = utf8('span_id');
+    this.parentSpanId = utf8('parent_span_id');
+    this.name = utf8('name');
+    this.service = utf8('service_name');
+    this.stepKind = utf8('step_kind');
+    this.stepName = utf8('step_name');
+    this.toolName = utf8('tool_name');
+    this.toolArgsHash = utf8('tool_args_hash');
+    this.stateHash = utf8('state_hash');
+    this.outputHash = utf8('output_hash');
+    this.model = utf8('model');
+    this.errorType = utf8('error_type');
+    this.runOutcome = utf8('run_outcome');
+    this.isRunRoot = dataAt('is_run_root');
+    this.sideEffect = dataAt('side_effect');
+    this.attempt = dataAt('attempt');
+    this.inputTokens = dataAt('input_tokens');
+    this.outputTokens = dataAt('output_tokens');
+    this.cachedTokens = dataAt('cached_input_tokens');
+    this.costValidity = at[2 * bufferOf('cost_usd') + 1] === 0 ? -1 : at[2 * bufferOf('cost_usd')]!;
+    this.cost = dataAt('cost_usd');
+    this.start = dataAt('start_time');
+    this.end = dataAt('end_time');
+    this.statusCode = dataAt('status_code');
+    this.sessions = new SessionReader(bytes, view, at, bufferOf('attributes'));
+  }
+
+  bit(from: number, i: number): boolean {
+    return (this.bytes[from + (i >> 3)]! & (1 << (i & 7))) !== 0;
+  }
+
+  u64(from: number, i: number): number {
+    return this.view.getUint32(from + 8 * i, true) + this.view.getUint32(from + 8 * i + 4, true) * TWO_32;
+  }
+}
+
+/**
+ * A fact span read from a batch. Its session id is read from the row's
+ * attributes the first time it is asked for: a run's facts want only the
+ * earliest span that has one (computeRunFacts compares start times first),
+ * so most rows' attributes are never searched.
+ */
+class BatchFactSpan implements FactSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string;
+  readonly name: string;
+  readonly serviceName: string;
+  readonly isRunRoot: boolean;
+  readonly stepKind: string;
+  readonly stepName: string;
+  readonly attempt: number;
+  readonly toolName: string;
+  readonly toolArgsHash: string;
+  readonly stateHash: string;
+  readonly outputHash: string;
+  readonly sideEffect: boolean;
+  readonly model: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly costUsd: number | null;
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  readonly statusCode: number;
+  readonly errorType: string;
+  readonly runOutcome: string;
+  spanKey: bigint | undefined = undefined;
+  readonly #sessions: SessionReader;
+  readonly #row: number;
+  #sessionId: string | undefined = undefined;
+
+  constructor(c: FactColumns, i: number) {
+    const view = c.view;
+    this.traceId = c.traceId.get(i);
+    this.spanId = c.spanId.get(i);
+    this.parentSpanId = c.parentSpanId.get(i);
+    this.name = c.name.get(i);
+    this.serviceName = c.service.get(i);
+    this.isRunRoot = c.bit(c.isRunRoot, i);
+    this.stepKind = c.stepKind.get(i);
+    this.stepName = c.stepName.get(i);
+    this.attempt = view.getUint16(c.attempt + 2 * i, true);
+    this.toolName = c.toolName.get(i);
+    this.toolArgsHash = c.toolArgsHash.get(i);
+    this.stateHash = c.stateHash.get(i);
+    this.outputHash = c.outputHash.get(i);
+    this.sideEffect = c.bit(c.sideEffect, i);
+    this.model = c.model.get(i);
+    this.inputTokens = c.u64(c.inputTokens, i);
+    this.outputTokens = c.u64(c.outputTokens, i);
+    this.cachedInputTokens = c.u64(c.cachedTokens, i);
+    this.costUsd = c.costValidity >= 0 && !c.bit(c.costValidity, i) ? null : view.getFloat64(c.cost + 8 * i, true);
+    this.startNs = view.getBigInt64(c.start + 8 * i, true);
+    this.endNs = view.getBigInt64(c.end + 8 * i, true);
+    this.statusCode = c.bytes[c.statusCode + i]!;
+    this.errorType = c.errorType.get(i);
+    this.runOutcome = c.runOutcome.get(i);
+    this.#sessions = c.sessions;
+    this.#row = i;
+  }
+
+  get sessionId(): string {
+    return (this.#sessionId ??= this.#sessions.get(this.#row));
+  }
 }
 
 /** Rows of the batch: a utf8 column has one more int32 offset than rows. */
@@ -206,32 +293,20 @@ class SessionReader {
   private readonly entries: number;
   private readonly keys: Utf8Reader;
   private readonly values: Utf8Reader;
-  /** No key of the batch is a session source (most batches): every row's session id is empty. */
-  private readonly none: boolean;
 
   constructor(
     private readonly bytes: Buffer,
     private readonly view: DataView,
     at: Float64Array,
     first: number,
-    rows: number,
   ) {
     // map: validity, offsets; entries struct: validity; key: utf8; value: utf8
     this.entries = at[2 * (first + 1)]!;
     this.keys = new Utf8Reader(bytes, view, at, first + 3);
     this.values = new Utf8Reader(bytes, view, at, first + 6);
-    // one search of all the keys' bytes per source costs less than looking at every entry of every row
-    const keys = rows === 0 ? undefined : this.keyBytes(rows);
-    this.none = keys === undefined || SESSION_KEYS.every((key) => keys.indexOf(key) < 0);
-  }
-
-  /** The bytes of every key of the first `rows` rows' maps. */
-  private keyBytes(rows: number): Buffer {
-    return this.bytes.subarray(this.keys.start(0), this.keys.start(this.view.getInt32(this.entries + 4 * rows, true)));
   }
 
   get(row: number): string {
-    if (this.none) return '';
     const from = this.view.getInt32(this.entries + 4 * row, true);
     const to = this.view.getInt32(this.entries + 4 * row + 4, true);
     let best = '';
