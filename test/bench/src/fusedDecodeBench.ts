@@ -12,6 +12,7 @@
  */
 import { processExport } from '@telltale/collector';
 import { agentPayloads } from './agentPayloads.js';
+import { cpuUs, printRounds } from './oneThreadRounds.js';
 import { PayloadPool } from './PayloadPool.js';
 
 const perRound = Number(process.argv[2] ?? 200);
@@ -20,11 +21,6 @@ const templates = Number(process.argv[4] ?? 64);
 
 const nowMs = Date.now();
 const pool = new PayloadPool(agentPayloads({ templates, seed: 4, nowMs }));
-
-function cpuUs(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-}
 
 function round(): number {
   let spans = 0;
@@ -40,15 +36,4 @@ function round(): number {
   return us / spans;
 }
 
-round();
-const samples = Array.from({ length: rounds }, round);
-const sorted = [...samples].sort((a, b) => a - b);
-console.log(
-  JSON.stringify({
-    requestsPerRound: perRound,
-    rounds,
-    usPerSpan: samples.map((s) => Number(s.toFixed(3))),
-    bestUsPerSpan: Number(sorted[0]!.toFixed(3)),
-    medianUsPerSpan: Number(sorted[Math.floor(rounds / 2)]!.toFixed(3)),
-  }),
-);
+printRounds(perRound, rounds, round);
