@@ -71,3 +71,4 @@ export {
 } from './latencyLevels.js';
 export { RepeatingTask } from './RepeatingTask.js';
 export type { RepeatingTaskOptions } from './RepeatingTask.js';
+export { seriesIntervalMs } from './seriesInterval.js';

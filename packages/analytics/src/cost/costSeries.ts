@@ -1,5 +1,5 @@
 import type { StoreRows } from '@telltale/store';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { seriesIntervalMs, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 /** More buckets than this in one series is a request error. */
 export const MAX_COST_BUCKETS = 10_000;
@@ -12,12 +12,7 @@ export interface CostSeries {
 
 /** The first and last bucket starts (ms) of a window; throws BAD_REQUEST beyond MAX_COST_BUCKETS. */
 export function bucketRange(fromMs: number, toMs: number, intervalSeconds: number): { first: number; last: number } {
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new TelltaleError({
-      code: TelltaleErrorCode.BAD_REQUEST,
-      message: `intervalSeconds must be a whole number ≥ 1, got ${intervalSeconds}`,
-    });
-  const step = intervalSeconds * 1000;
+  const step = seriesIntervalMs(intervalSeconds, 'intervalSeconds');
   const first = Math.floor(fromMs / step) * step;
   const last = Math.max(first, Math.floor((toMs - 1) / step) * step);
   if ((last - first) / step + 1 > MAX_COST_BUCKETS) {

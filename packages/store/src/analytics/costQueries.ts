@@ -3,7 +3,7 @@ import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, priceOf, withClause } from '../sql/sqlParts.js';
-import { TelltaleError, TelltaleErrorCode, type CostGroupBy } from '@telltale/semconv';
+import { type CostGroupBy, seriesIntervalMs } from '@telltale/semconv';
 import { rollupCostGroupRows } from './rollupQueries.js';
 
 /** The run-cost percentile levels, in the order of `p50Usd`, `p95Usd`, `p99Usd`. */
@@ -288,15 +288,11 @@ export async function queryCostSeries(
   intervalSeconds: number,
 ): Promise<CostBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new TelltaleError({
-      code: TelltaleErrorCode.BAD_REQUEST,
-      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
-    });
+  const intervalMs = seriesIntervalMs(intervalSeconds);
   const result = await client.query({
     query: `${await runsSource(db, filter)}\n${SERIES_SELECT}`,
     format: 'JSONEachRow',
-    query_params: { ...filterParams(filter, prices), intervalMs: intervalSeconds * 1000 },
+    query_params: { ...filterParams(filter, prices), intervalMs },
   });
   const rows = await result.json<Record<string, Num> & { quantiles: Num[] }>();
   return rows.map((r) => ({

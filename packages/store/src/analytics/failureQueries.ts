@@ -7,7 +7,7 @@ import type { AgentStepMedian, LoopThresholds } from './loopTypes.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, STEP_LEDGER_CTE, filterParams, withClause } from '../sql/sqlParts.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
-import { FAILURE_CAUSES, TelltaleError, TelltaleErrorCode, type FailureCause } from '@telltale/semconv';
+import { FAILURE_CAUSES, type FailureCause, seriesIntervalMs } from '@telltale/semconv';
 
 const RUN_CAUSES_CTE = `run_causes AS (
     SELECT
@@ -108,15 +108,11 @@ export async function queryFailureSeries(
   medians?: readonly AgentStepMedian[],
 ): Promise<FailureBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new TelltaleError({
-      code: TelltaleErrorCode.BAD_REQUEST,
-      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
-    });
+  const intervalMs = seriesIntervalMs(intervalSeconds);
   const result = await client.query({
     query: seriesSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
-    query_params: { ...params(filter, prices, thresholds, medians), intervalMs: intervalSeconds * 1000 },
+    query_params: { ...params(filter, prices, thresholds, medians), intervalMs },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
   const rows = await result.json<{ bucket_ms: Num; cause: FailureCause; runs: Num }>();

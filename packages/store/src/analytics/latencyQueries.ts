@@ -2,7 +2,13 @@ import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { DIGEST_QUANTILES_SQL, EXACT_QUANTILES_SQL, latencySource, filterShape } from '../sql/latencySql.js';
 import { filterParams, withClause } from '../sql/sqlParts.js';
-import { EXACT_PERCENTILE_LIMIT, TelltaleError, TelltaleErrorCode, type LatencyGroupBy } from '@telltale/semconv';
+import {
+  EXACT_PERCENTILE_LIMIT,
+  TelltaleError,
+  TelltaleErrorCode,
+  type LatencyGroupBy,
+  seriesIntervalMs,
+} from '@telltale/semconv';
 import { rollupLatencyRows } from './rollupQueries.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
 import { useRunFacts } from '../facts/useRunFacts.js';
@@ -163,12 +169,7 @@ export async function queryLatencySeries(
   opts: LatencySeriesOptions,
 ): Promise<LatencySeriesRow[]> {
   const { client } = db;
-  if (!Number.isInteger(opts.intervalSeconds) || opts.intervalSeconds < 1) {
-    throw new TelltaleError({
-      code: TelltaleErrorCode.BAD_REQUEST,
-      message: `intervalSeconds must be a whole number ≥ 1, got ${opts.intervalSeconds}`,
-    });
-  }
+  const intervalMs = seriesIntervalMs(opts.intervalSeconds, 'intervalSeconds');
   const topN = opts.topN ?? 10;
   if (!Number.isInteger(topN) || topN < 1)
     throw new TelltaleError({
@@ -178,7 +179,7 @@ export async function queryLatencySeries(
   const rolled = await rolledUp(db, filter, prices, {
     groupBy: opts.groupBy,
     exactLimit: limitParam(opts),
-    series: { intervalMs: opts.intervalSeconds * 1000, topN },
+    series: { intervalMs, topN },
   });
   if (rolled !== undefined) return rolled.map((r) => ({ ...toRow(r), bucketStartMs: Number(r.bucket_ms) }));
   const result = await client.query({
@@ -187,7 +188,7 @@ export async function queryLatencySeries(
     query_params: {
       ...filterParams(filter, prices),
       exactLimit: limitParam(opts),
-      intervalMs: opts.intervalSeconds * 1000,
+      intervalMs,
       topN,
     },
   });

@@ -1,3 +1,4 @@
+import { seriesIntervalMs } from '@telltale/semconv';
 import type { StoreDb } from '../StoreDb.js';
 import type { AnalyticsFilter, PriceTable } from './AnalyticsFilter.js';
 import { FACT_RUNS_CTE } from '../facts/factsSql.js';
@@ -15,7 +16,6 @@ import {
 } from './loopTypes.js';
 import { MATERIALIZED_CTE_SETTINGS, medianParams, thresholdParams } from '../sql/loopParams.js';
 import { PRICED_SPANS_CTE, RUNS_CTE, filterParams, withClause } from '../sql/sqlParts.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
 type Num = number | string;
 const n = (v: Num | null | undefined): number => Number(v ?? 0);
@@ -58,11 +58,7 @@ export async function queryLoopRate(
   medians?: readonly AgentStepMedian[],
 ): Promise<LoopRateBucket[]> {
   const { client } = db;
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
-    throw new TelltaleError({
-      code: TelltaleErrorCode.BAD_REQUEST,
-      message: `interval must be a whole number of seconds ≥ 1, got ${intervalSeconds}`,
-    });
+  const intervalMs = seriesIntervalMs(intervalSeconds);
   const result = await client.query({
     query: rateSql(medians === undefined ? 'inline' : 'bound', await useRunFacts(db.runFacts, filter, thresholds)),
     format: 'JSONEachRow',
@@ -70,7 +66,7 @@ export async function queryLoopRate(
       ...filterParams(filter, prices),
       ...thresholdParams(thresholds),
       ...medianParams(medians),
-      intervalMs: intervalSeconds * 1000,
+      intervalMs,
     },
     clickhouse_settings: MATERIALIZED_CTE_SETTINGS,
   });
