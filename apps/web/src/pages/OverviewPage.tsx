@@ -3,15 +3,16 @@ import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { BarList } from '../components/BarList';
 import { FilterLink } from '../components/FilterLink';
 import { Kpi } from '../components/Kpi';
+import { SuccessKpis } from '../components/SuccessKpis';
 import { Tile } from '../components/Tile';
 import { TimeLineChart } from '../components/TimeLineChart';
 import { useAnalytics, useAnalyticsMany } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
-import { formatCount, formatDuration, formatMaybePercent, formatPercent, formatUsd } from '../format';
+import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import { prepareFailureCauses, trimEmptyEnds } from '../prepare/prepareCost';
 import { prepareLatencyLines } from '../prepare/prepareLatency';
 import { prepareLoopCost, prepareLoopRate } from '../prepare/prepareLoops';
-import { intervalLabel, prepareFixFirst, prepareGap, prepareSuccessSeries } from '../prepare/prepareReliability';
+import { prepareFixFirst, prepareGap, prepareSuccessSeries } from '../prepare/prepareReliability';
 import { prepareTimeBuckets, timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
 import { fraction, nanoseconds } from '../units';
@@ -195,25 +196,7 @@ export function OverviewPage() {
           summary.data &&
           gap && (
             <div className="kpi-row">
-              <Kpi
-                label="Observed"
-                display={formatMaybePercent(summary.data.observed.value)}
-                value={summary.data.observed.value}
-                testId="kpi-observed"
-              >
-                {intervalLabel(summary.data.observed)}
-              </Kpi>
-              <Kpi
-                label="Predicted from steps"
-                display={formatMaybePercent(summary.data.predicted.value)}
-                value={summary.data.predicted.value}
-                testId="kpi-predicted"
-              >
-                {intervalLabel(summary.data.predicted)}
-              </Kpi>
-              <Kpi label="Coordination gap" display={gap.label} value={gap.value} testId="kpi-gap" tone={gap.tone}>
-                {gap.meaning}
-              </Kpi>
+              <SuccessKpis summary={summary.data} gap={gap} predictedLabel="Predicted from steps" gapDetail="meaning" />
               <Kpi label="Runs" display={formatCount(completed)} value={completed} testId="kpi-runs">
                 {formatCount(summary.data.runs.failure)} failed
                 {summary.data.runs.incomplete > 0 ? ` · ${formatCount(summary.data.runs.incomplete)} incomplete` : ''}

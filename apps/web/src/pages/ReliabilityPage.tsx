@@ -2,18 +2,13 @@ import { useMemo } from 'react';
 import { DashboardFilterBar } from '../components/DashboardFilterBar';
 import { Kpi } from '../components/Kpi';
 import { StepTable } from '../components/StepTable';
+import { SuccessKpis } from '../components/SuccessKpis';
 import { Tile } from '../components/Tile';
 import { TimeLineChart } from '../components/TimeLineChart';
-import { formatCount, formatMaybePercent, formatPercent } from '../format';
+import { formatCount, formatPercent } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
-import {
-  intervalLabel,
-  prepareCurve,
-  prepareGap,
-  prepareStepTable,
-  prepareWhatIf,
-} from '../prepare/prepareReliability';
+import { prepareCurve, prepareGap, prepareStepTable, prepareWhatIf } from '../prepare/prepareReliability';
 import { tileStatus } from '../prepare/tileStatus';
 import { fraction } from '../units';
 
@@ -49,25 +44,12 @@ export function ReliabilityPage() {
           summary.data &&
           gap && (
             <div className="kpi-row">
-              <Kpi
-                label="Observed"
-                display={formatMaybePercent(summary.data.observed.value)}
-                value={summary.data.observed.value}
-                testId="kpi-observed"
-              >
-                {intervalLabel(summary.data.observed)}
-              </Kpi>
-              <Kpi
-                label="Predicted (Π p(s)^k(s))"
-                display={formatMaybePercent(summary.data.predicted.value)}
-                value={summary.data.predicted.value}
-                testId="kpi-predicted"
-              >
-                {intervalLabel(summary.data.predicted)}
-              </Kpi>
-              <Kpi label="Coordination gap" display={gap.label} value={gap.value} testId="kpi-gap" tone={gap.tone}>
-                {gap.interval}
-              </Kpi>
+              <SuccessKpis
+                summary={summary.data}
+                gap={gap}
+                predictedLabel="Predicted (Π p(s)^k(s))"
+                gapDetail="interval"
+              />
               <Kpi
                 label="Step-explained failures"
                 display={formatCount(summary.data.decomposition.stepExplainedFailures)}
