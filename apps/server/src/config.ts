@@ -1,5 +1,10 @@
 import { checkPolicy } from '@telltale/alerts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SPOOL_MAX_BYTES, DEFAULT_SPOOL_SEGMENT_BYTES } from '@telltale/collector';
+import {
+  DEFAULT_DRAIN_BATCH_SPANS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SPOOL_MAX_BYTES,
+  DEFAULT_SPOOL_SEGMENT_BYTES,
+} from '@telltale/collector';
 import { z } from 'zod';
 import { MIN_ADMIN_KEY_LENGTH } from './auth/AdminGate.js';
 import { AUTH_MODES } from './auth/resolveAuthMode.js';
@@ -76,6 +81,8 @@ export const StartConfigSchema = z
       .max(1024 ** 3)
       .default(DEFAULT_SPOOL_SEGMENT_BYTES),
     ingestWorkers: z.coerce.number().int().min(0).max(64).optional(),
+    /** Spans per insert of the spool's backlog into storage: larger batches cost the engine less per span and hold more memory while they are written. */
+    drainBatchSpans: z.coerce.number().int().min(1000).max(1_000_000).default(DEFAULT_DRAIN_BATCH_SPANS),
     /** Steps of niceness the embedded engine's merge and parallel insert and query threads get above the rest of the server (Linux): under load the collector's threads win the cores; 0 leaves them at the process's. */
     engineNice: z.coerce.number().int().min(0).max(19).default(10),
     /** Every this many ms the memory Node's allocator freed goes back to the system, and every minute the embedded engine library's pages not in use (Linux with glibc); 0 never. */

@@ -120,6 +120,12 @@ const CASES: Record<string, Case> = {
     flag: ['--ingest-workers', '3'],
     fromFlag: { ingestWorkers: 3 },
   },
+  '--drain-batch-spans': {
+    env: '128000',
+    fromEnv: { drainBatchSpans: 128_000 },
+    flag: ['--drain-batch-spans', '16000'],
+    fromFlag: { drainBatchSpans: 16_000 },
+  },
   '--engine-nice': {
     env: '0',
     fromEnv: { engineNice: 0 },
@@ -258,6 +264,11 @@ describe('resolveStartConfig: a bad value is one line naming flag and variable',
   const cases: Array<[string[], Record<string, string>, string]> = [
     [['--port', 'abc'], {}, '--port (TELLTALE_PORT) must be an integer from 0 to 65535, got "abc"'],
     [['--engine-nice', '20'], {}, '--engine-nice (TELLTALE_ENGINE_NICE) must be an integer from 0 to 19, got "20"'],
+    [
+      ['--drain-batch-spans', '500'],
+      {},
+      '--drain-batch-spans (TELLTALE_DRAIN_BATCH_SPANS) must be an integer from 1000 to 1000000, got "500"',
+    ],
     [
       ['--memory-trim-ms', '0.5'],
       {},

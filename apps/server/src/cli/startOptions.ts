@@ -68,6 +68,11 @@ export function addStartOptions(command: Command): Command {
     )
     .option('--ingest-workers <n>', 'threads decoding OTLP (0: on the event loop; default: cores − 1, 1 to 4)')
     .option(
+      '--drain-batch-spans <n>',
+      'spans per insert of the spool backlog into storage: larger costs the engine less per span and holds more memory',
+      '64000',
+    )
+    .option(
       '--engine-nice <n>',
       "steps of niceness the embedded engine's merge and parallel threads run below the rest (Linux; 0: none)",
       '10',

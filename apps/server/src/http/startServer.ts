@@ -281,6 +281,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
           await store.content.insertBatches(contents, { deduplicationToken: `${deduplicationToken}:content` });
         },
         ...(failpoint.afterInsert === undefined ? {} : { afterInsert: failpoint.afterInsert }),
+        maxBatchSpans: config.drainBatchSpans,
         // the workers compute the facts of the runs a request holds whole: the SQL finaliser reads the others' spans back
         runFacts: true,
       },

@@ -149,17 +149,20 @@ describe('holding requests while storage is behind', () => {
     }
   }
 
-  it('holds a request past the backlog limit until storage catches up, and for at most a second', async () => {
-    const gate = new Gate();
+  /** A collector on a stalled store (`gate`) recording each request's hold in ms. */
+  async function openHolding(
+    gate: Gate,
+    maxBatchSpans: number,
+    backlogHoldSpans?: number,
+  ): Promise<{ collector: Collector; holds: number[] }> {
     const dir = await mkdtemp(join(tmpdir(), 'telltale-collector-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const holds: number[] = [];
     const collector = await Collector.open({
       spool: { dir },
-      // one request per insert; a request waits once anything waits to be stored
-      storage: { insert: gate.insert, maxBatchSpans: 1 },
+      storage: { insert: gate.insert, maxBatchSpans },
       workers: 0,
-      limits: { spans: limits, backlogHoldSpans: 1 },
+      limits: { spans: limits, ...(backlogHoldSpans === undefined ? {} : { backlogHoldSpans }) },
       policy: { authenticate: (authorization) => authorization },
       observe: { onDone: (done) => holds.push(done.stages?.hold ?? Number.NaN) },
     });
@@ -167,6 +170,29 @@ describe('holding requests while storage is behind', () => {
       gate.open();
       await collector.close();
     });
+    return { collector, holds };
+  }
+
+  it('holds requests past four drain batches of backlog, for the batch size it was given', async () => {
+    // batches of 10 spans: requests wait past a backlog of 40
+    const { collector, holds } = await openHolding(new Gate(), 10);
+
+    // storage stalled: a request goes on while the backlog is at most 40 spans, and waits once it is past
+    const before: number[] = [];
+    for (let seed = 1; before.length === 0 || before.at(-1)! <= 40; seed++) {
+      before.push(collector.backlogSpans);
+      await acknowledge(collector, 'a', seed);
+      await until(() => holds.length === before.length);
+    }
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(holds.slice(0, -1).every((ms) => ms < 500)).toBe(true);
+    expect(holds.at(-1)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('holds a request past the backlog limit until storage catches up, and for at most a second', async () => {
+    const gate = new Gate();
+    // one request per insert; a request waits once anything waits to be stored
+    const { collector, holds } = await openHolding(gate, 1, 1);
 
     // nothing waits: not held
     await acknowledge(collector, 'a', 1);

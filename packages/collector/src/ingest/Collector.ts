@@ -54,7 +54,9 @@ export class Collector {
     });
     const drainer = storageDrainer(spool, opts.storage, opts.observe ?? {}, facts);
     this.drainer = drainer;
-    const holdSpans = opts.limits?.backlogHoldSpans ?? DEFAULT_BACKLOG_HOLD_SPANS;
+    const holdSpans =
+      opts.limits?.backlogHoldSpans ??
+      (opts.storage.maxBatchSpans === undefined ? DEFAULT_BACKLOG_HOLD_SPANS : 4 * opts.storage.maxBatchSpans);
     this.intake = new ExportIntake(
       spool,
       this.processor,

@@ -40,7 +40,7 @@ export interface CollectorSpoolOptions {
 /** Where the spool drains to. */
 export interface CollectorStorageOptions {
   insert: InsertSpanBatches;
-  /** Spans per insert (default DEFAULT_DRAIN_BATCH_SPANS). */
+  /** Spans per insert (default DEFAULT_DRAIN_BATCH_SPANS), and DRAIN_BATCH_BYTES_PER_SPAN spool bytes per span at most. */
   maxBatchSpans?: number;
   /** Runs between a batch's insert and the spool's ack: fault tests kill the process here. */
   afterInsert?: () => void;
@@ -75,7 +75,7 @@ export interface CollectorLimits {
    * Spans acknowledged and not yet stored past which a request waits (up to
    * 1 s) for the drain before it is processed: under sustained overload,
    * acknowledgements keep to the pace of storage instead of filling the spool
-   * (default DEFAULT_BACKLOG_HOLD_SPANS; 0 never holds).
+   * (default four drain batches: DEFAULT_BACKLOG_HOLD_SPANS with the default batch; 0 never holds).
    */
   backlogHoldSpans?: number;
 }

@@ -14,6 +14,9 @@ export type SpoolRecordConverter = (payload: Buffer) => Buffer;
  */
 export const DEFAULT_DRAIN_BATCH_SPANS = 64_000;
 
+/** Spool bytes a batch may hold per span of its weight: 128 MiB for the default batch. */
+export const DRAIN_BATCH_BYTES_PER_SPAN = 2048;
+
 /** The stored rate `caughtUp` judges a backlog by: spans acknowledged over this window. */
 const RATE_WINDOW_MS = 10_000;
 
@@ -22,7 +25,7 @@ export interface SpoolDrainerOptions {
   store: StoreBatch;
   /** Largest batch in record weight (spans): one insert, one part (default DEFAULT_DRAIN_BATCH_SPANS). */
   maxBatchWeight?: number;
-  /** Largest batch in bytes (default 128 MiB). */
+  /** Largest batch in bytes (default DRAIN_BATCH_BYTES_PER_SPAN per span of `maxBatchWeight`). */
   maxBatchBytes?: number;
   /** With less than a full batch waiting, wait this long for more before storing (default 200 ms). */
   lingerMs?: number;
@@ -63,9 +66,10 @@ export class SpoolDrainer {
   private readonly recent: { atMs: number; weight: number }[] = [];
 
   constructor(opts: SpoolDrainerOptions) {
+    const maxBatchWeight = opts.maxBatchWeight ?? DEFAULT_DRAIN_BATCH_SPANS;
     this.opts = {
-      maxBatchWeight: DEFAULT_DRAIN_BATCH_SPANS,
-      maxBatchBytes: 128 * 1024 ** 2,
+      maxBatchWeight,
+      maxBatchBytes: maxBatchWeight * DRAIN_BATCH_BYTES_PER_SPAN,
       lingerMs: 200,
       retryDelayMs: 250,
       maxRetryDelayMs: 5_000,
