@@ -14,7 +14,7 @@ export type SpoolRecordConverter = (payload: Buffer) => Buffer;
  */
 export const DEFAULT_DRAIN_BATCH_SPANS = 64_000;
 
-/** Spool bytes a batch may hold per span of its weight: 128 MiB for the default batch. */
+/** Spool bytes a batch may hold per span of its weight: 125 MiB for the default batch. */
 export const DRAIN_BATCH_BYTES_PER_SPAN = 2048;
 
 /** The stored rate `caughtUp` judges a backlog by: spans acknowledged over this window. */
