@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type {
   CostBreakdown,
   CostSeries,
@@ -13,14 +10,14 @@ import type {
 } from '@telltale/analytics';
 import type { AnalyticsFilter } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StartConfigSchema } from '../config.js';
-import { startServer, type RunningServer } from '../http/startServer.js';
-import { sendScriptedRuns, type ScriptedRun } from '../testing/sendScriptedRuns.js';
+import type { RunningServer } from '../http/startServer.js';
+import { callApi, startScriptedServer } from '../testing/scriptedServer.js';
+import type { ScriptedRun } from '../testing/sendScriptedRuns.js';
 
 const HOUR = 3_600_000;
 const MS = 1_000_000;
 let server: RunningServer;
-let dataDir: string;
+let stop: (() => Promise<void>) | undefined;
 const base = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
 const from = base - HOUR;
 const to = base + HOUR;
@@ -77,43 +74,20 @@ function gammaRun(i: number): ScriptedRun {
   return { startMs: base + 1_200_000 + i * 1000, steps };
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const call = <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> =>
+  callApi<T>(server, method, path, body);
 const get = <T>(path: string): Promise<{ status: number; body: T }> => call<T>('GET', path);
 const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'alpha',
-    runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)),
-  });
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'beta',
-    runs: Array.from({ length: 10 }, (_, i) => betaRun(i)),
-  });
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'gamma',
-    runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)),
-  });
+  ({ server, stop } = await startScriptedServer([
+    { agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) },
+    { agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) },
+    { agent: 'gamma', runs: Array.from({ length: 4 }, (_, i) => gammaRun(i)) },
+  ]));
 });
 
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 describe('/latency', () => {
   it('percentiles by step: the known durations, and what the facade says', async () => {

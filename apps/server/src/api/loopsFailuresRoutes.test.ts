@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FailureBreakdown, FailureSeries, LoopRateSeries, LoopsReport } from '@telltale/analytics';
 import type { AnalyticsFilter, StoreRows } from '@telltale/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StartConfigSchema } from '../config.js';
-import { startServer, type RunningServer } from '../http/startServer.js';
-import { sendScriptedRuns, type ScriptedRun, type ScriptedStep } from '../testing/sendScriptedRuns.js';
+import type { RunningServer } from '../http/startServer.js';
+import { callApi, startScriptedServer } from '../testing/scriptedServer.js';
+import type { ScriptedRun, ScriptedStep } from '../testing/sendScriptedRuns.js';
 
 const HOUR = 3_600_000;
 let server: RunningServer;
-let dataDir: string;
+let stop: (() => Promise<void>) | undefined;
 const base = Math.floor((Date.now() - 3 * HOUR) / HOUR) * HOUR;
 const from = base - HOUR;
 const to = base + HOUR;
@@ -34,33 +31,17 @@ function plainRun(i: number): ScriptedRun {
   return { startMs: base + 100_000 + i * 1000, steps: [{ kind: 'tool', name: 'fetch', ms: 5, fails: i === 0 }] };
 }
 
-async function get<T>(path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}/api/v1${path}`);
-  return { status: res.status, body: (await res.json()) as T };
-}
+const get = <T>(path: string): Promise<{ status: number; body: T }> => callApi<T>(server, 'GET', path);
 const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'looper',
-    runs: Array.from({ length: 10 }, (_, i) => looperRun(i)),
-  });
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'plain',
-    runs: Array.from({ length: 5 }, (_, i) => plainRun(i)),
-  });
+  ({ server, stop } = await startScriptedServer([
+    { agent: 'looper', runs: Array.from({ length: 10 }, (_, i) => looperRun(i)) },
+    { agent: 'plain', runs: Array.from({ length: 5 }, (_, i) => plainRun(i)) },
+  ]));
 });
 
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 describe('/runs filters shared with the analytics routes', () => {
   it('lists runs of an agent, or containing a step or a tool, with the outcome filter on top', async () => {

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CompoundingCurve, ReliabilitySummary } from '@telltale/analytics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../http/startServer.js';
-import { StartConfigSchema } from '../config.js';
-import { sendScriptedRuns, type ScriptedRun } from '../testing/sendScriptedRuns.js';
+import type { RunningServer } from '../http/startServer.js';
+import { callApi, startScriptedServer } from '../testing/scriptedServer.js';
+import type { ScriptedRun } from '../testing/sendScriptedRuns.js';
 
 const HOUR = 3_600_000;
 let server: RunningServer;
-let dataDir: string;
+let stop: (() => Promise<void>) | undefined;
 const base = Date.now() - 2 * HOUR;
 const from = base - HOUR;
 const to = base + HOUR;
@@ -32,33 +29,18 @@ function betaRun(i: number): ScriptedRun {
   };
 }
 
-async function get<T = ReliabilitySummary>(path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}/api/v1${path}`);
-  return { status: res.status, body: (await res.json()) as T };
-}
+const get = <T = ReliabilitySummary>(path: string): Promise<{ status: number; body: T }> =>
+  callApi<T>(server, 'GET', path);
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'telltale-api-'));
-  server = await startServer(StartConfigSchema.parse({ port: 0, grpcPort: 0, dataDir, logLevel: 'silent' }));
   // alpha: 20 runs, search fails in runs 0, 5, 10, 15 → 16 of 20 succeed; beta: 10 of 10.
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'alpha',
-    runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)),
-  });
-  await sendScriptedRuns({
-    endpoint: server.url,
-    service: 'svc',
-    agent: 'beta',
-    runs: Array.from({ length: 10 }, (_, i) => betaRun(i)),
-  });
+  ({ server, stop } = await startScriptedServer([
+    { agent: 'alpha', runs: Array.from({ length: 20 }, (_, i) => alphaRun(i)) },
+    { agent: 'beta', runs: Array.from({ length: 10 }, (_, i) => betaRun(i)) },
+  ]));
 });
 
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 describe('GET /api/v1/reliability/summary', () => {
   it('answers the known outcomes and exactly what the facade computes for the same filter', async () => {
