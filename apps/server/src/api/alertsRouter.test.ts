@@ -5,22 +5,17 @@ import { WebhookReceiver } from '@telltale/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema } from '../config.js';
 import { startServer, type RunningServer } from '../http/startServer.js';
+import { callApi } from '../testing/scriptedServer.js';
 
 let server: RunningServer;
 let dataDir: string;
 let receiver: WebhookReceiver;
 
-async function call<T = Record<string, unknown>>(
+const call = <T = Record<string, unknown>>(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+): Promise<{ status: number; body: T }> => callApi<T>(server, method, path, body);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'telltale-alerts-api-'));
