@@ -112,7 +112,7 @@ export function OverviewPage() {
                     tone="bad"
                   />
                   <Kpi
-                    label="End-to-end now → after"
+                    label="Predicted now → after"
                     display={`${pct(fixFirst.predictedNow)} → ${pct(fixFirst.predictedAfter)}`}
                     value={fixFirst.predictedAfter}
                     testId="fix-first-after"

@@ -22,7 +22,7 @@ describe('prepareFixFirst', () => {
     const fix = prepareFixFirst(s);
     expect(fix).toMatchObject({ stepName: 'retrieve', current: 0.9, predictedNow: 0.81, predictedAfter: 0.88 });
     expect(fix?.gain).toBeCloseTo(0.07, 12);
-    expect(fix?.sentence).toBe('If retrieve reached 99%, end-to-end success would rise from 81% to 88%.');
+    expect(fix?.sentence).toBe('If retrieve reached 99%, predicted end-to-end success would rise from 81% to 88%.');
   });
 
   it('is null when no step would gain, or nothing is predicted', () => {
@@ -85,7 +85,9 @@ describe('prepareWhatIf', () => {
     ]);
     const rows = prepareWhatIf(s, 2);
     expect(rows.map((r) => r.stepName)).toEqual(['b', 'a']);
-    expect(rows[0]?.sentence).toBe('If b reached 99% (now 80%), end-to-end success would rise from 81% to 90%.');
+    expect(rows[0]?.sentence).toBe(
+      'If b reached 99% (now 80%), predicted end-to-end success would rise from 81% to 90%.',
+    );
     expect(prepareWhatIf(s, 10).map((r) => r.stepName)).toEqual(['b', 'a', 'd']);
   });
 });

@@ -44,7 +44,7 @@ export function prepareFixFirst(summary: ReliabilitySummary, target: Fraction = 
     predictedNow,
     predictedAfter,
     gain: best.whatIfGain,
-    sentence: `If ${best.stepName} reached ${formatPercent(target, 0)}, end-to-end success would rise from ${formatPercent(predictedNow, 0)} to ${formatPercent(predictedAfter, 0)}.`,
+    sentence: `If ${best.stepName} reached ${formatPercent(target, 0)}, predicted end-to-end success would rise from ${formatPercent(predictedNow, 0)} to ${formatPercent(predictedAfter, 0)}.`,
   };
 }
 
@@ -121,7 +121,7 @@ export function prepareWhatIf(summary: ReliabilitySummary, limit = 5, target: Fr
       stepName: s.stepName,
       gain: s.whatIfGain,
       predictedAfter: s.whatIfPredicted,
-      sentence: `If ${s.stepName} reached ${formatPercent(target, 0)} (now ${formatMaybePercent(s.eventualSuccess.value)}), end-to-end success would rise from ${formatPercent(now)} to ${formatPercent(s.whatIfPredicted)}.`,
+      sentence: `If ${s.stepName} reached ${formatPercent(target, 0)} (now ${formatMaybePercent(s.eventualSuccess.value)}), predicted end-to-end success would rise from ${formatPercent(now)} to ${formatPercent(s.whatIfPredicted)}.`,
     });
   }
   return rows;

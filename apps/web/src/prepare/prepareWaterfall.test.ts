@@ -115,6 +115,74 @@ describe('prepareWaterfall', () => {
     expect(rows.find((r) => r.spanId === 'solo')?.attempt).toBeNull();
   });
 
+  it('starts a new group at every first attempt: a step run again after a success is no retry', () => {
+    const rows = prepareWaterfall([
+      span('p', '', 0, 100),
+      ...[0, 1, 2].map((i) =>
+        span(`plan${i}`, 'p', i * 30, 10, {
+          stepKind: 'plan',
+          stepName: 'plan-next-action',
+          attempt: 1,
+          status: { code: 'ok', message: '' },
+        }),
+      ),
+      ...[0, 1, 2].map((i) =>
+        span(`check${i}`, 'p', i * 30 + 15, 5, {
+          stepKind: 'validate',
+          stepName: 'is-resolved',
+          attempt: 1,
+          status: { code: 'error', message: 'not yet' },
+        }),
+      ),
+      span('f1', 'p', 90, 1, {
+        stepKind: 'tool',
+        stepName: 'fetch',
+        attempt: 1,
+        status: { code: 'error', message: '' },
+      }),
+      span('f2', 'p', 92, 1, { stepKind: 'tool', stepName: 'fetch', attempt: 2 }),
+      span('f1b', 'p', 94, 1, {
+        stepKind: 'tool',
+        stepName: 'fetch',
+        attempt: 1,
+        status: { code: 'error', message: '' },
+      }),
+      span('f2b', 'p', 96, 1, { stepKind: 'tool', stepName: 'fetch', attempt: 2 }),
+    ]).rows;
+    const mark = (id: string) => rows.find((r) => r.spanId === id)?.attempt;
+    for (const id of ['plan0', 'plan1', 'plan2', 'check0', 'check1', 'check2']) expect(mark(id)).toBeNull();
+    expect(['f1', 'f2', 'f1b', 'f2b'].map((id) => mark(id)?.label)).toEqual([
+      'attempt 1/2',
+      'attempt 2/2',
+      'attempt 1/2',
+      'attempt 2/2',
+    ]);
+    expect(['f1', 'f2', 'f1b', 'f2b'].map((id) => mark(id)?.groupKey)).toEqual(['f1', 'f1', 'f1b', 'f1b']);
+  });
+
+  it('marks a step span without an attempt number as a retry only right after a failure of the same step', () => {
+    const tool = (id: string, start: number, name: string, failed: boolean) =>
+      span(id, 'p', start, 1, {
+        stepKind: 'tool',
+        stepName: name,
+        status: failed ? { code: 'error', message: 'boom' } : { code: 'ok', message: '' },
+      });
+    const rows = prepareWaterfall([
+      span('p', '', 0, 100),
+      tool('s1', 10, 'search', true),
+      tool('s2', 20, 'search', true),
+      tool('s3', 30, 'search', false),
+      tool('s4', 40, 'search', false), // after a success: a new group
+      tool('s5', 50, 'search', true),
+      tool('r1', 60, 'read', false), // another step in between ends the group
+      tool('s6', 70, 'search', false),
+    ]).rows;
+    const mark = (id: string) => rows.find((r) => r.spanId === id)?.attempt;
+    expect(['s1', 's2', 's3'].map((id) => mark(id)?.label)).toEqual(['attempt 1/3', 'attempt 2/3', 'attempt 3/3']);
+    expect(['s1', 's2', 's3'].map((id) => mark(id)?.failed)).toEqual([true, true, false]);
+    for (const id of ['s4', 's5', 'r1', 's6']) expect(mark(id)).toBeNull();
+  });
+
   it('does not group attempts of same-named steps under different parents', () => {
     const rows = prepareWaterfall([
       span('p1', '', 0, 10),

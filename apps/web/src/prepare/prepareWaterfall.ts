@@ -8,7 +8,7 @@ import { addNanos, fraction, maxUnixNanos, minUnixNanos, nanosBetween, nanosecon
 import type { TimeTick } from './prepareTimeAxis';
 import { prepareTimeAxis } from './prepareTimeAxis';
 
-/** Where a span sits among the attempts of one step (same parent, kind and step name). */
+/** Where a span sits among the attempts of its attempt group (see markAttempts). */
 export interface AttemptMark {
   attempt: number;
   /** How many attempts the step had: the highest attempt number seen, or the group size if larger. */
@@ -16,6 +16,7 @@ export interface AttemptMark {
   label: string;
   failed: boolean;
   position: 'first' | 'middle' | 'last';
+  /** The span id of the group's first attempt. */
   groupKey: string;
 }
 
@@ -217,26 +218,58 @@ function clamp01(value: number): number {
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }
 
-/** Group spans with a known attempt number by (parent, step kind, step name) and mark each. */
+/**
+ * Marks the attempts of every attempt group with more than one attempt,
+ * grouped as the reliability figures group them. Among the spans of one
+ * parent: a span with an attempt number continues the latest group of its
+ * step (kind and name) unless it is a first attempt; a step span without one
+ * continues the group of the unnumbered sibling just before it (by start,
+ * end, span id) only when that sibling has the same step name and failed.
+ * So a step the agent runs again after a success is a new group, not a retry.
+ */
 function markAttempts(spans: readonly Span[]): Map<string, AttemptMark> {
-  const groups = new Map<string, Span[]>();
-  for (const s of spans) {
-    if (s.attempt <= 0) continue;
-    const key = [s.parentSpanId, s.stepKind, s.stepName || s.name].join('\u0000');
-    const group = groups.get(key);
-    if (group) group.push(s);
-    else groups.set(key, [s]);
+  const groups: Span[][] = [];
+  const open = new Map<string, Span[]>();
+  const unnumbered = new Map<string, Span[]>();
+  for (const s of [...spans].sort(compareSpans)) {
+    if (s.attempt <= 0) {
+      if (s.stepKind === '' || s.stepKind === 'run') continue;
+      const siblings = unnumbered.get(s.parentSpanId);
+      if (siblings === undefined) unnumbered.set(s.parentSpanId, [s]);
+      else siblings.push(s);
+      continue;
+    }
+    const key = [s.parentSpanId, s.stepKind, stepNameOf(s)].join('\u0000');
+    const group = s.attempt > 1 ? open.get(key) : undefined;
+    if (group !== undefined) group.push(s);
+    else {
+      const started = [s];
+      groups.push(started);
+      open.set(key, started);
+    }
   }
+  for (const siblings of unnumbered.values()) {
+    let group: Span[] = [];
+    for (const s of siblings) {
+      const prev = group.at(-1);
+      if (prev === undefined || stepNameOf(prev) !== stepNameOf(s) || prev.status.code !== 'error') {
+        group = [s];
+        groups.push(group);
+      } else group.push(s);
+    }
+  }
+
   const marks = new Map<string, AttemptMark>();
-  for (const [groupKey, group] of groups) {
-    const of = Math.max(group.length, ...group.map((s) => s.attempt));
+  for (const group of groups) {
+    const numbers = group.map((s, index) => (s.attempt > 0 ? s.attempt : index + 1));
+    const of = Math.max(group.length, ...numbers);
     if (of <= 1) continue;
-    group.sort((a, b) => a.attempt - b.attempt || compareSpans(a, b));
+    const groupKey = group[0]!.spanId;
     group.forEach((s, index) => {
       marks.set(s.spanId, {
-        attempt: s.attempt,
+        attempt: numbers[index]!,
         of,
-        label: `attempt ${s.attempt}/${of}`,
+        label: `attempt ${numbers[index]}/${of}`,
         failed: s.status.code === 'error' || s.errorType !== '',
         position: index === 0 ? 'first' : index === group.length - 1 ? 'last' : 'middle',
         groupKey,
@@ -244,4 +277,8 @@ function markAttempts(spans: readonly Span[]): Map<string, AttemptMark> {
     });
   }
   return marks;
+}
+
+function stepNameOf(s: Span): string {
+  return s.stepName || s.name;
 }
