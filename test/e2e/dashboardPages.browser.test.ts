@@ -259,7 +259,35 @@ describe('dashboard pages show the API numbers', () => {
       els.filter((el) => el.getAttribute('data-loop') !== '').map((el) => el.getAttribute('data-span-id')),
     );
     for (const id of loops.detections[0]!.evidence.spanIds) expect(marked).toContain(id);
+    // the demo keeps what its agents saw: the repeated calls side by side, the same as the first
+    await page.waitForSelector('[data-testid="run-loops"][data-content="ready"]');
+    await page.waitForSelector('[data-testid="loop-evidence"]');
+    const calls = await page.$$eval('[data-testid="loop-call"]', (els) =>
+      els.map((el) => ({
+        same: el.getAttribute('data-same'),
+        kept: el.querySelector('[data-testid="loop-call-input"], [data-testid="loop-call-output"]') !== null,
+      })),
+    );
+    expect(calls.filter((c) => c.kept).length).toBeGreaterThanOrEqual(3);
+    expect(calls.filter((c) => c.kept && c.same === 'true').length).toBeGreaterThanOrEqual(2);
     await shot('run-from-loops');
+  });
+
+  it('sessions: the support bot’s conversations, as the API counts them', async () => {
+    await page.click('[data-testid="nav-sessions"]');
+    await page.waitForURL(/\/sessions/);
+    await page.waitForSelector('[data-testid="session-row"]');
+    const sessions = await api<{ sessions: { sessionId: string; runs: number; agents: string[] }[]; total: number }>(
+      'sessions',
+      { limit: '50' },
+    );
+    expect(sessions.total).toBeGreaterThan(1);
+    expect(sessions.sessions.every((s) => s.agents.join() === 'triage-ticket')).toBe(true);
+    const rows = await page.$$eval('[data-testid="session-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-session-id'), Number(el.getAttribute('data-runs'))]),
+    );
+    expect(rows).toEqual(sessions.sessions.map((s) => [s.sessionId, s.runs]));
+    await shot('sessions');
   });
 
   it('cost: spend, cost per run and the breakdown by model', async () => {

@@ -108,6 +108,24 @@ describe('content capture', () => {
     expect(attr(s, TelltaleAttr.contentCapture)).toBe('metadata');
   });
 
+  it('records the state a step saw as its input, unless the step records its own', async () => {
+    const mem = inMemoryTelltale();
+    const t = createTelltale({ tracerProvider: mem.provider, capture: 'full' });
+    const state = { goal: 'refund order 7', tries: 2 };
+    await t.plan('given', () => 'next', { state });
+    await t.validate('own', (step) => step.recordInput({ checked: 'draft' }), { state });
+    await t.act('stateless', () => 'done');
+    expect(JSON.parse(attr(mem.span('given'), TelltaleAttr.contentInput) as string)).toEqual(state);
+    expect(attr(mem.span('given'), TelltaleAttr.contentOutput)).toBe('next');
+    expect(JSON.parse(attr(mem.span('own'), TelltaleAttr.contentInput) as string)).toEqual({ checked: 'draft' });
+    expect(attr(mem.span('stateless'), TelltaleAttr.contentInput)).toBeUndefined();
+    // the hash is the state's whatever the capture, and nothing is recorded without it
+    const plain = inMemoryTelltale();
+    await plain.telltale.plan('given', () => 'next', { state });
+    expect(attr(plain.span('given'), TelltaleAttr.contentInput)).toBeUndefined();
+    expect(attr(plain.span('given'), TelltaleAttr.stateHash)).toBe(attr(mem.span('given'), TelltaleAttr.stateHash));
+  });
+
   it('runs user redactors after the built-in ones, and `redact: false` turns all off', async () => {
     const mem = inMemoryTelltale();
     const custom = createTelltale({

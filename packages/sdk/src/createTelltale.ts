@@ -103,7 +103,15 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     });
   }
 
-  const step: Telltale['step'] = (kind, name, fn, opts) => execute(name, stepAttributes(kind, name, opts), opts, fn);
+  // the state a step saw is what it was given: its input, unless the step records its own (recordInput)
+  const step: Telltale['step'] = (kind, name, fn, opts) =>
+    execute(
+      name,
+      stepAttributes(kind, name, opts),
+      opts,
+      fn,
+      opts?.state === undefined ? undefined : { value: opts.state },
+    );
 
   return {
     run: (name, fn, opts) => {

@@ -86,7 +86,7 @@ export interface RetryPolicy {
 export interface StepOptions {
   /** `telltale.step.side_effect`: the step changes the world. */
   sideEffect?: boolean;
-  /** Agent state the step saw; hashed into `telltale.state.hash`. */
+  /** Agent state the step saw; hashed into `telltale.state.hash`, and with content capture on, the step's input. */
   state?: unknown;
   /** Attempt number when the agent retries by itself (default 1). Ignored with `retry`. */
   attempt?: number;

@@ -13,6 +13,8 @@ export interface DemoAgent {
   /** Share of the fleet's runs. */
   weight: number;
   run: (env: AgentEnv, run: RunHandle) => Promise<void>;
+  /** The conversation the fleet's `runIndex`-th run belongs to, for agents whose runs form sessions. */
+  sessionOf?: (runIndex: number) => string;
 }
 
 export interface LatencyShape {
@@ -57,6 +59,19 @@ export class AgentEnv {
     });
     step.recordUsage({ ...usage, costUsd: modelCostUsd(model, usage) });
     step.setResponseModel(model.id);
+  }
+
+  /** Records what a model call is given: its system and user messages (kept when the fleet captures content). */
+  prompt(step: StepHandle, system: string, user: string): void {
+    step.recordInput([
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ]);
+  }
+
+  /** Records a model call's answer. */
+  answer(step: StepHandle, text: string): void {
+    step.recordOutput([{ role: 'assistant', content: text }]);
   }
 
   /** Retry policy for transient failures, with exponential backoff on the virtual clock. */

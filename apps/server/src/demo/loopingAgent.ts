@@ -4,6 +4,9 @@ import { SimulatedFailure } from './SimulatedFailure.js';
 
 const SERVICES = ['payments', 'search', 'checkout', 'notifications'] as const;
 
+const SYSTEM_PROMPT =
+  'You are an on-call assistant. From the incident state, choose the one metric to check next and the time window to read it over.';
+
 /**
  * (c) An incident agent that sometimes loops: plan (with a reasoning model) →
  * check_metrics → is-resolved, until resolved. Healthy runs look at new
@@ -28,21 +31,23 @@ export const loopingAgent: DemoAgent = {
       const state = stuck
         ? { service, status: 'degraded', evidence: 'p99 latency high' }
         : { service, status: 'degraded', round };
-      await tt.plan(
-        'plan-next-action',
-        () =>
-          tt.llm('reason', { model: model.id, provider: model.provider }, (step) =>
-            env.callModel(step, model, {
-              inputTokens: env.rng.int(2_500, 4_000) + round * 300,
-              outputTokens: env.rng.int(150, 400),
-              cachedInputTokens: round > 1 ? 2_048 : 0,
-            }),
-          ),
-        { state },
-      );
       const args = stuck
         ? { service, metric: 'latency_p99', window: '15m' }
         : { service, metric: 'latency_p99', window: `${15 * round}m` };
+      await tt.plan(
+        'plan-next-action',
+        () =>
+          tt.llm('reason', { model: model.id, provider: model.provider }, async (step) => {
+            env.prompt(step, SYSTEM_PROMPT, `Incident state: ${JSON.stringify(state)}. What do we check next?`);
+            await env.callModel(step, model, {
+              inputTokens: env.rng.int(2_500, 4_000) + round * 300,
+              outputTokens: env.rng.int(150, 400),
+              cachedInputTokens: round > 1 ? 2_048 : 0,
+            });
+            env.answer(step, `Check ${args.metric} of ${service} over the last ${args.window}.`);
+          }),
+        { state },
+      );
       const reading = await tt.tool('check_metrics', args, async () => {
         await env.work(240);
         return stuck && round < breakOutAt ? 'degraded' : 'ok';
@@ -51,7 +56,9 @@ export const loopingAgent: DemoAgent = {
         await tt.validate('is-resolved', async (step) => {
           await env.work(30);
           const resolved = stuck ? reading === 'ok' : env.chance(0.75);
-          step.setOutputHash({ resolved, evidence: args });
+          const verdict = { resolved, evidence: args };
+          step.setOutputHash(verdict);
+          step.recordOutput(verdict);
           if (!resolved) await env.fail('not_resolved', `${service} still degraded`, 5);
         });
         return;

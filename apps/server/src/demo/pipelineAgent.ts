@@ -3,6 +3,12 @@ import { DEMO_MODELS } from './demoModels.js';
 
 const TOPICS = ['refund', 'login issue', 'shipping delay', 'invoice copy', 'plan upgrade', 'data export'] as const;
 
+const DRAFT_PROMPT =
+  'You draft replies to support tickets from the help articles given. Be brief and friendly, and never promise a refund without approval.';
+
+/** A support conversation holds this agent's runs among this many consecutive runs of the fleet (about five). */
+const RUNS_PER_CONVERSATION = 15;
+
 /**
  * (a) The classic six-step pipeline, each step ≈ 97% eventually successful:
  * plan → search_kb (tool, retried) → draft-reply (llm) → lookup_customer
@@ -13,6 +19,7 @@ export const pipelineAgent: DemoAgent = {
   runName: 'triage-ticket',
   service: 'support-bot',
   weight: 0.35,
+  sessionOf: (runIndex) => `support-chat-${Math.floor(runIndex / RUNS_PER_CONVERSATION) + 1}`,
   run: async (env) => {
     const { tt } = env;
     const ticket = {
@@ -46,6 +53,12 @@ export const pipelineAgent: DemoAgent = {
       'draft-reply',
       { model: DEMO_MODELS.gpt4oMini.id, provider: DEMO_MODELS.gpt4oMini.provider },
       async (step) => {
+        // the customer's address is in the prompt: the SDK's redactors replace it before it is sent
+        env.prompt(
+          step,
+          DRAFT_PROMPT,
+          `Ticket #${ticket.id} from customer${ticket.id}@example.com (${ticket.tier} plan) about a ${ticket.topic}. Articles: ${docs.join(', ')}.`,
+        );
         if (env.chance(0.03)) await env.fail('context_length_exceeded', 'prompt exceeds the context window', 250);
         const inputTokens = env.rng.int(1_800, 3_600);
         await env.callModel(step, DEMO_MODELS.gpt4oMini, {
@@ -53,6 +66,10 @@ export const pipelineAgent: DemoAgent = {
           outputTokens: env.rng.int(150, 450),
           cachedInputTokens: env.chance(0.6) ? 1_024 : 0,
         });
+        env.answer(
+          step,
+          `Hello, thank you for writing to us about your ${ticket.topic}. Here is what to do next, step by step, from our ${docs.length} help articles.`,
+        );
         return `Re: ${ticket.topic} (${plan.length} steps, ${docs.length} sources)`;
       },
     );

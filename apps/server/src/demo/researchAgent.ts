@@ -11,6 +11,9 @@ const SUBJECTS = [
   'solid-state drives',
 ] as const;
 
+const PLAN_PROMPT = 'You plan web research. Answer with three to six search queries, one per line.';
+const SYNTHESIZE_PROMPT = 'Answer the question from the sources given, citing a source for every claim as [n].';
+
 /**
  * (b) A tool-heavy research agent: a planner model, 3–6 web searches that hit
  * rate limits (retried with backoff; some runs fall into a rate-limit burst
@@ -31,15 +34,18 @@ export const researchAgent: DemoAgent = {
       'plan',
       () =>
         tt.llm('plan-queries', { model: sonnet.id, provider: sonnet.provider }, async (step) => {
+          env.prompt(step, PLAN_PROMPT, `Question: what should a newcomer know about ${subject}?`);
           await env.callModel(step, sonnet, {
             inputTokens: env.rng.int(900, 1_400),
             outputTokens: env.rng.int(120, 260),
             cachedInputTokens: 0,
           });
-          return Array.from(
+          const planned = Array.from(
             { length: env.rng.int(3, 6) },
             (_, i) => `${subject} ${['overview', 'statistics', 'criticism', 'history', 'outlook', 'costs'][i]}`,
           );
+          env.answer(step, planned.join('\n'));
+          return planned;
         }),
       { state: { subject } },
     );
@@ -72,7 +78,7 @@ export const researchAgent: DemoAgent = {
           async () => {
             if (env.chance(0.08)) await env.fail('ETIMEDOUT', `GET ${url}: timed out after 10000 ms`, 10_000);
             await env.work(900, { sigma: 0.6 });
-            return 'html';
+            return `<html><head><title>${url}</title></head><body>…</body></html>`;
           },
           { retry: env.retryTransient(2, 500) },
         );
@@ -85,6 +91,11 @@ export const researchAgent: DemoAgent = {
 
     const synthesize = (): Promise<void> =>
       tt.llm('synthesize', { model: sonnet.id, provider: sonnet.provider }, async (step) => {
+        env.prompt(
+          step,
+          SYNTHESIZE_PROMPT,
+          `Question: what should a newcomer know about ${subject}?\nSources: ${urls.join(' ')}`,
+        );
         if (env.chance(0.02)) await env.fail('overloaded_error', 'anthropic: overloaded', 900);
         const inputTokens = env.rng.int(6_000, 18_000);
         await env.callModel(step, sonnet, {
@@ -92,6 +103,10 @@ export const researchAgent: DemoAgent = {
           outputTokens: env.rng.int(500, 1_400),
           cachedInputTokens: env.chance(0.5) ? 4_096 : 0,
         });
+        env.answer(
+          step,
+          `${subject}, in brief: what it is, where it stands today, and the open questions [1]–[${pages}].`,
+        );
       });
     const citeCheck = (): Promise<void> =>
       tt.validate('cite-check', async (step) => {

@@ -56,10 +56,10 @@ function rootOf(spans: ReadableSpan[]): ReadableSpan {
   return roots[0]!;
 }
 
-/** Largest number of spans sharing one value of `key(span)`. */
-function maxRepeat(spans: ReadableSpan[], key: (s: ReadableSpan) => string): number {
+/** Largest number of items sharing one value of `key(item)`. */
+function maxRepeat<T>(items: readonly T[], key: (item: T) => string): number {
   const counts = new Map<string, number>();
-  for (const s of spans) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
   return Math.max(0, ...counts.values());
 }
 
@@ -159,6 +159,55 @@ describe('runDemo', () => {
     // Simulated time: model calls take seconds, not the microseconds the demo really spends.
     const sonnet = llm.filter((s) => s.name === 'synthesize').map((s) => ms(s.duration));
     expect(Math.min(...sonnet)).toBeGreaterThan(1_000);
+  });
+
+  it('keeps what the agents saw, redacted, and groups the support runs into conversations', async () => {
+    const { spans } = await demo(300, 42);
+    const json = (s: ReadableSpan, key: string): unknown => JSON.parse(str(s, key));
+    const texts = (messages: unknown): { role: string; text: string }[] =>
+      (messages as { role: string; parts: { content: string }[] }[]).map((m) => ({
+        role: m.role,
+        text: m.parts.map((p) => p.content).join(''),
+      }));
+
+    // every model call: its system and user messages, and the answer of each that got one
+    const llm = spans.filter((s) => s.attributes[TelltaleAttr.stepKind] === 'llm');
+    expect(new Set(llm.map((s) => s.name))).toEqual(
+      new Set(['reason', 'draft-reply', 'plan-queries', 'synthesize', 'decide-refund']),
+    );
+    for (const s of llm) {
+      expect(texts(json(s, OtelAttr.genAiInputMessages)).map((m) => m.role)).toEqual(['system', 'user']);
+      if (s.status.code !== SpanStatusCode.ERROR)
+        expect(texts(json(s, OtelAttr.genAiOutputMessages)).map((m) => m.role)).toEqual(['assistant']);
+    }
+    // a stuck incident run asks the same question and gets the same answer, round after round
+    const asked = llm.filter((s) => s.name === 'reason').map((s) => str(s, OtelAttr.genAiInputMessages));
+    expect(maxRepeat(asked, (text) => text)).toBeGreaterThanOrEqual(3);
+
+    // the customer's e-mail address is replaced before the spans leave the process
+    const drafts = llm.filter((s) => s.name === 'draft-reply');
+    expect(drafts.length).toBeGreaterThan(50);
+    for (const s of drafts) expect(texts(json(s, OtelAttr.genAiInputMessages))[1]!.text).toContain('[REDACTED:email]');
+    expect(spans.some((s) => JSON.stringify(s.attributes).includes('@example.com'))).toBe(false);
+
+    // a tool call's arguments and result, as the agent passed and got them
+    const checks = spans.filter((s) => s.name === 'check_metrics');
+    expect(checks.length).toBeGreaterThan(50);
+    for (const s of checks) {
+      expect(json(s, OtelAttr.genAiToolCallArguments)).toMatchObject({ metric: 'latency_p99' });
+      expect(['ok', 'degraded']).toContain(json(s, OtelAttr.genAiToolCallResult));
+    }
+
+    // the support bot's runs, and only they, belong to conversations of a few runs each
+    const roots = [...groupByRun(spans).values()].map(rootOf);
+    const conversation = (r: ReadableSpan): unknown => r.attributes[OtelAttr.genAiConversationId];
+    const support = roots.filter((r) => r.name === 'triage-ticket');
+    expect(support.every((r) => typeof conversation(r) === 'string')).toBe(true);
+    expect(roots.filter((r) => r.name !== 'triage-ticket').every((r) => conversation(r) === undefined)).toBe(true);
+    const sizes = new Map<unknown, number>();
+    for (const r of support) sizes.set(conversation(r), (sizes.get(conversation(r)) ?? 0) + 1);
+    expect(sizes.size).toBe(20);
+    expect(Math.max(...sizes.values())).toBeGreaterThanOrEqual(3);
   });
 
   it('is reproducible for a seed', async () => {

@@ -44,7 +44,9 @@ const MAX_RUN_MS = 5 * 60_000;
 
 /**
  * Runs a simulated fleet of SDK-instrumented agents and sends their spans to
- * a Telltale server. Spans carry simulated time (a virtual clock per run), so
+ * a Telltale server, with what the agents saw (model messages, tool
+ * arguments and results) and the support bot's runs grouped into
+ * conversations. Spans carry simulated time (a virtual clock per run), so
  * latencies look real while ~300 runs take about a second. Uses its own
  * tracer providers, never the global one, and flushes them before resolving.
  * Export failures are reported by the SDK's fault handler, never thrown.
@@ -94,10 +96,16 @@ export async function runDemo(opts: RunDemoOptions): Promise<RunDemoResult> {
       const plan = plans[i];
       if (plan === undefined) break;
       const clock = new VirtualClock(plan.startsAt);
-      const tt = createTelltale({ tracerProvider: providerFor(plan.agent), clock: clock.now });
+      // the fleet keeps what its agents saw (redacted by the SDK), so run pages show it
+      const tt = createTelltale({ tracerProvider: providerFor(plan.agent), clock: clock.now, capture: 'full' });
       const env = new AgentEnv(tt, plan.rng, clock);
+      const sessionId = plan.agent.sessionOf?.(i);
       try {
-        await tt.run(plan.agent.runName, (run) => plan.agent.run(env, run));
+        await tt.run(
+          plan.agent.runName,
+          (run) => plan.agent.run(env, run),
+          sessionId === undefined ? {} : { sessionId },
+        );
       } catch {
         failedRuns++;
       }

@@ -26,12 +26,24 @@ export const sideEffectAgent: DemoAgent = {
       { retry: env.retryTransient(3, 250) },
     );
     await tt.llm('decide-refund', { model: haiku.id, provider: haiku.provider }, async (step) => {
+      const amount = `${(order.amount_cents / 100).toFixed(2)} USD`;
+      env.prompt(
+        step,
+        'Decide whether to refund the order. Answer with JSON only: {"refund": boolean, "reason": string}.',
+        `Order ${order.order_id}, ${amount}. The customer says it arrived damaged and sent a photo.`,
+      );
       await env.callModel(step, haiku, {
         inputTokens: env.rng.int(700, 1_500),
         outputTokens: env.rng.int(40, 120),
         cachedInputTokens: 0,
       });
-      if (env.chance(0.02)) await env.fail('invalid_json', 'model output is not valid JSON', 1);
+      const invalid = env.chance(0.02);
+      // a cut-off answer is what fails to parse
+      env.answer(
+        step,
+        `{"refund": true, "reason": "damaged on arrival${invalid ? '' : ', within the return window"}'}`,
+      );
+      if (invalid) await env.fail('invalid_json', 'model output is not valid JSON', 1);
     });
     await tt.act(
       'issue_refund',

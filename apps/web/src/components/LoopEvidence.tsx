@@ -22,10 +22,12 @@ export function LoopEvidence({ evidence }: { evidence: LoopEvidenceView }) {
           </div>
           {call.hasContent ? (
             <>
-              <div className="loop-call-args" data-testid="loop-call-input">
-                <span className="content-label">Input</span>
-                <JsonTree value={call.input} />
-              </div>
+              {call.input !== undefined && (
+                <div className="loop-call-args" data-testid="loop-call-input">
+                  <span className="content-label">Input</span>
+                  <JsonTree value={call.input} />
+                </div>
+              )}
               {call.output !== undefined && (
                 <div className="loop-call-result" data-testid="loop-call-output">
                   <span className="content-label">Output</span>

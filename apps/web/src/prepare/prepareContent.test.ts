@@ -67,6 +67,16 @@ describe('prepareContent', () => {
     expect(view.redactedNote).toBe('2 strings redacted before export');
   });
 
+  it('folds text that holds a JSON object or array, and leaves any other text as text', () => {
+    const view = prepareContent(
+      spanContent({ input: { text: ' {"service":"search","round":2}' }, output: { text: '[1, "a"]' } }),
+    );
+    expect(view.input).toEqual([{ kind: 'json', label: 'Value', value: { service: 'search', round: 2 } }]);
+    expect(view.output).toEqual([{ kind: 'json', label: 'Value', value: [1, 'a'] }]);
+    for (const text of ['{not json', '"quoted"', '42', 'null', 'plain words'])
+      expect(prepareContent(spanContent({ input: { text } })).input).toEqual([{ kind: 'text', text }]);
+  });
+
   it('says how much the server kept of truncated content, counting bytes as the server does', () => {
     const c = spanContent({
       input: { messages: [{ role: 'user', content: 'üü' }], toolArguments: { a: 1 } },

@@ -56,15 +56,34 @@ export function messageView(role: string, text: string): MessageView {
   };
 }
 
-/** The blocks of one side: messages, then tool arguments, the tool's result, and plain text. */
+/** The blocks of one side: messages, then tool arguments, the tool's result, and text (folded when it is JSON). */
 export function contentBlocks(side: ContentSide): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   if (side.messages !== undefined && side.messages.length > 0)
     blocks.push({ kind: 'messages', messages: side.messages.map((m) => messageView(m.role, m.content)) });
   if (side.toolArguments !== undefined) blocks.push({ kind: 'json', label: 'Arguments', value: side.toolArguments });
   if (side.toolResult !== undefined) blocks.push({ kind: 'json', label: 'Result', value: side.toolResult });
-  if (side.text !== undefined && side.text !== '') blocks.push({ kind: 'text', text: side.text });
+  if (side.text !== undefined && side.text !== '') {
+    const value = structuredText(side.text);
+    blocks.push(value === undefined ? { kind: 'text', text: side.text } : { kind: 'json', label: 'Value', value });
+  }
   return blocks;
+}
+
+/**
+ * Text holding a JSON object or array, parsed: a step's structured input or
+ * output (its state, what it returned) arrives as JSON text, and reads
+ * better folded. Anything else, undefined.
+ */
+export function structuredText(text: string): object | undefined {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const encoder = new TextEncoder();

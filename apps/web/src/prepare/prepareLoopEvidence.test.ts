@@ -30,6 +30,37 @@ describe('prepareLoopEvidence', () => {
     });
   });
 
+  it('folds JSON text, and marks repeats by their output when no input was kept', () => {
+    const step = (spanId: string, input: string | undefined, output: string): SpanContent => ({
+      ...tool(spanId, undefined, undefined),
+      input: input === undefined ? {} : { text: input },
+      output: { text: output },
+    });
+    const spans = [
+      step('p1', '{"status":"degraded"}', 'next'),
+      step('p2', '{"status":"degraded"}', 'next'),
+      step('v1', undefined, '{"resolved":false}'),
+      step('v2', undefined, '{"resolved":false}'),
+      step('v3', undefined, '{"resolved":true}'),
+    ];
+    const [plans, checks] = prepareLoopEvidence(
+      [
+        { key: 'plans', spanIds: ['p1', 'p2'] },
+        { key: 'checks', spanIds: ['v1', 'v2', 'v3'] },
+      ],
+      spans,
+    );
+    expect(plans!.calls.map((c) => [c.input, c.output, c.sameAsFirst])).toEqual([
+      [{ status: 'degraded' }, 'next', false],
+      [{ status: 'degraded' }, 'next', true],
+    ]);
+    expect(checks!.calls.map((c) => [c.input, c.output, c.sameAsFirst])).toEqual([
+      [undefined, { resolved: false }, false],
+      [undefined, { resolved: false }, true],
+      [undefined, { resolved: true }, false],
+    ]);
+  });
+
   it('shows a bounded number of calls and counts the rest; messages stand in for arguments', () => {
     const ids = Array.from({ length: LOOP_EVIDENCE_COLUMNS + 3 }, (_, i) => `s${i}`);
     const llm: SpanContent = {

@@ -1,4 +1,5 @@
 import type { SpanContent } from '@telltale/api-contract';
+import { structuredText } from './prepareContent';
 import type { LoopEvidenceRef } from './prepareRunLoops';
 
 /** Calls shown side by side per detection; the rest are counted. */
@@ -13,7 +14,7 @@ export interface LoopCall {
   /** The tool's result or output text, if kept. */
   output: unknown;
   hasContent: boolean;
-  /** The input is the same as the first call's (the repeat the detection is about). */
+  /** The input is the same as the first call's, or with no input kept, the output (the repeat the detection is about). */
   sameAsFirst: boolean;
 }
 
@@ -30,14 +31,14 @@ function inputOf(content: SpanContent): unknown {
   const side = content.input;
   if (side.toolArguments !== undefined) return side.toolArguments;
   if (side.messages !== undefined && side.messages.length > 0) return side.messages;
-  return side.text;
+  return side.text === undefined ? undefined : (structuredText(side.text) ?? side.text);
 }
 
 function outputOf(content: SpanContent): unknown {
   const side = content.output;
   if (side.toolResult !== undefined) return side.toolResult;
   if (side.messages !== undefined && side.messages.length > 0) return side.messages;
-  return side.text;
+  return side.text === undefined ? undefined : (structuredText(side.text) ?? side.text);
 }
 
 /** Each detection's repeated calls with what they were given, picked from the run's content (fetched once). */
@@ -52,13 +53,20 @@ export function prepareLoopEvidence(
     const calls = shown.map((spanId, i): LoopCall => {
       const content = bySpan.get(spanId);
       const input = content === undefined ? undefined : inputOf(content);
-      const key = input === undefined ? undefined : JSON.stringify(input);
+      const output = content === undefined ? undefined : outputOf(content);
+      // a failed validation repeats its output: with no input, the output is what repeats
+      const key =
+        input !== undefined
+          ? `in ${JSON.stringify(input)}`
+          : output !== undefined
+            ? `out ${JSON.stringify(output)}`
+            : undefined;
       if (i === 0) first = key;
       return {
         spanId,
         label: `#${i + 1}`,
         input,
-        output: content === undefined ? undefined : outputOf(content),
+        output,
         hasContent: content !== undefined,
         sameAsFirst: i > 0 && key !== undefined && key === first,
       };
