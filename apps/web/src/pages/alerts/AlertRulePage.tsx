@@ -14,6 +14,7 @@ import { prepareRuleRows, prepareRuleSummary } from '../../prepare/prepareAlertR
 import { DeliveriesSection } from './DeliveriesSection';
 import { HistorySection } from './HistorySection';
 import { RuleEditor } from './RuleEditor';
+import { SectionHead } from '../../components/SectionHead';
 
 /** `/alerts/rules/:ruleId`: one rule, its state per group, its history and notifications; edit and delete. */
 export function AlertRulePage() {
@@ -77,7 +78,7 @@ export function AlertRulePage() {
     <div className="alerts-page" data-testid="alert-rule-page" data-rule-id={rule.id}>
       {breadcrumbs}
       <section className="card">
-        <div className="alert-section-head alert-rule-head">
+        <div className="section-head alert-rule-head">
           <div>
             <div className="alert-rule-title">
               <h1 data-testid="alert-rule-name">{rule.name}</h1>
@@ -147,9 +148,7 @@ export function AlertRulePage() {
       </section>
 
       <section className="card table-card" aria-label="Current state">
-        <div className="alert-section-head">
-          <h2 className="card-title">Current state</h2>
-        </div>
+        <SectionHead title="Current state" />
         {row && row.groups.length > 0 ? (
           <StateGroupsTable rows={row.groups} />
         ) : (

@@ -14,6 +14,7 @@ import { useRedeliver } from '../../hooks/useAlertsMutations';
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { prepareAttemptRows, prepareNotificationRows } from '../../prepare/prepareAlertDelivery';
 import { prepareOffsetPage } from '../../prepare/prepareAlertHistory';
+import { SectionHead } from '../../components/SectionHead';
 
 const PAGE_SIZE = 25;
 const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
@@ -37,13 +38,10 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
 
   return (
     <section className="card table-card" aria-label="Delivery log">
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">Delivery log</h2>
-          <p className="muted small">
-            Every notification with every HTTP attempt; redelivery sends the same webhook-id and body again.
-          </p>
-        </div>
+      <SectionHead
+        title="Delivery log"
+        note="Every notification with every HTTP attempt; redelivery sends the same webhook-id and body again."
+      >
         <label className="field">
           <span className="field-label">Delivery</span>
           <select
@@ -62,7 +60,7 @@ export function DeliveriesSection({ ruleId }: { ruleId?: string }) {
             ))}
           </select>
         </label>
-      </div>
+      </SectionHead>
       {notifications.isPending ? (
         <StatusView kind="loading" title="Loading the delivery log…" />
       ) : notifications.isError ? (

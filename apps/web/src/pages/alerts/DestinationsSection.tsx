@@ -17,6 +17,7 @@ import {
 } from '../../hooks/useAlertsMutations';
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { describeTestResult, prepareDestinationRows } from '../../prepare/prepareAlertDelivery';
+import { NewButton, SectionHead } from '../../components/SectionHead';
 
 const EMPTY_FORM: DestinationFormValues = { name: '', url: '', format: 'standard' };
 
@@ -83,27 +84,20 @@ export function DestinationsSection() {
 
   return (
     <section className="card table-card" aria-label="Destinations">
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">Destinations</h2>
-          <p className="muted small">
-            Webhooks signed per Standard Webhooks (HMAC-SHA256), retried with backoff; a 410 Gone disables one.
-          </p>
-        </div>
-        {!creating && (
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="new-destination"
-            onClick={() => {
-              create.reset();
-              setCreating(true);
-            }}
-          >
-            New destination
-          </button>
-        )}
-      </div>
+      <SectionHead
+        title="Destinations"
+        note="Webhooks signed per Standard Webhooks (HMAC-SHA256), retried with backoff; a 410 Gone disables one."
+      >
+        <NewButton
+          label="New destination"
+          testId="new-destination"
+          hidden={creating}
+          onClick={() => {
+            create.reset();
+            setCreating(true);
+          }}
+        />
+      </SectionHead>
       {creating && (
         <DestinationForm
           values={form}

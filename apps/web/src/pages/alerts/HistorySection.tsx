@@ -6,6 +6,7 @@ import { OffsetPager } from '../../components/alerts/OffsetPager';
 import { useAlertHistory, useAlertRules } from '../../hooks/useAlerts';
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { prepareHistoryRows, prepareOffsetPage } from '../../prepare/prepareAlertHistory';
+import { SectionHead } from '../../components/SectionHead';
 
 export const HISTORY_PAGE_SIZE = 25;
 
@@ -30,11 +31,7 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
 
   return (
     <section className="card table-card" aria-label="Alert history">
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">History</h2>
-          <p className="muted small">Every state change (ok → pending → firing → resolved), newest first.</p>
-        </div>
+      <SectionHead title="History" note="Every state change (ok → pending → firing → resolved), newest first.">
         {ruleId === undefined && (rules.data?.length ?? 0) > 0 && (
           <label className="field">
             <span className="field-label">Rule</span>
@@ -55,7 +52,7 @@ export function HistorySection({ ruleId }: { ruleId?: string }) {
             </select>
           </label>
         )}
-      </div>
+      </SectionHead>
       {history.isPending ? (
         <StatusView kind="loading" title="Loading history…" />
       ) : history.isError ? (

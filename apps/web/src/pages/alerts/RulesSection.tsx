@@ -7,6 +7,7 @@ import { useAlertDestinations, useAlertRules, useAlertStates } from '../../hooks
 import { useSaveReadKey } from '../../hooks/useReadKey';
 import { prepareRuleRows, ruleHref } from '../../prepare/prepareAlertRules';
 import { RuleEditor } from './RuleEditor';
+import { NewButton, SectionHead } from '../../components/SectionHead';
 
 /** The rules with their current state, and "New rule". */
 export function RulesSection() {
@@ -23,24 +24,12 @@ export function RulesSection() {
 
   return (
     <section className="card table-card" aria-label="Alert rules">
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">Rules</h2>
-          <p className="muted small">
-            Evaluated on a schedule against the reliability metrics; live loops fire as spans arrive.
-          </p>
-        </div>
-        {!creating && (
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => setCreating(true)}
-            data-testid="new-rule"
-          >
-            New rule
-          </button>
-        )}
-      </div>
+      <SectionHead
+        title="Rules"
+        note="Evaluated on a schedule against the reliability metrics; live loops fire as spans arrive."
+      >
+        <NewButton label="New rule" testId="new-rule" hidden={creating} onClick={() => setCreating(true)} />
+      </SectionHead>
       {creating && (
         <RuleEditor
           destinations={destinations.data ?? []}

@@ -7,6 +7,7 @@ import { KeySecretReveal } from '../../components/settings/KeySecretReveal';
 import { KeysTable } from '../../components/settings/KeysTable';
 import { useCreateKey, useProjectKeys, useRevokeKey } from '../../hooks/useAdmin';
 import { keyUsage, prepareKeyRows } from '../../prepare/prepareAdminKeys';
+import { NewButton, SectionHead } from '../../components/SectionHead';
 
 const EMPTY: KeyFormValues = { kind: 'ingest', name: '' };
 
@@ -59,28 +60,21 @@ export function KeysSection({ projectId, projectName }: { projectId: string; pro
       data-testid="keys-section"
       data-project-id={projectId}
     >
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">Keys of {projectName}</h2>
-          <p className="muted small">
-            Secrets are shown once, when a key is created. A revoked key is refused within seconds.
-          </p>
-        </div>
-        {!creating && (
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="new-key"
-            onClick={() => {
-              create.reset();
-              setFeedback(undefined);
-              setCreating(true);
-            }}
-          >
-            New key
-          </button>
-        )}
-      </div>
+      <SectionHead
+        title={`Keys of ${projectName}`}
+        note="Secrets are shown once, when a key is created. A revoked key is refused within seconds."
+      >
+        <NewButton
+          label="New key"
+          testId="new-key"
+          hidden={creating}
+          onClick={() => {
+            create.reset();
+            setFeedback(undefined);
+            setCreating(true);
+          }}
+        />
+      </SectionHead>
       {creating && (
         <KeyCreateForm
           projectId={projectId}

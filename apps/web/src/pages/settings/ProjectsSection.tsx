@@ -6,6 +6,7 @@ import { ProjectCreateForm, type ProjectFormValues } from '../../components/sett
 import { ProjectsTable } from '../../components/settings/ProjectsTable';
 import { useCreateProject } from '../../hooks/useAdmin';
 import type { ProjectRow } from '../../prepare/prepareAdminKeys';
+import { NewButton, SectionHead } from '../../components/SectionHead';
 
 const EMPTY: ProjectFormValues = { id: '', name: '' };
 
@@ -43,27 +44,20 @@ export function ProjectsSection({
 
   return (
     <section className="card table-card" aria-label="Projects">
-      <div className="alert-section-head">
-        <div>
-          <h2 className="card-title">Projects</h2>
-          <p className="muted small">
-            Each project has its own data and keys. Quotas are changed with telltale projects update.
-          </p>
-        </div>
-        {!creating && (
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="new-project"
-            onClick={() => {
-              create.reset();
-              setCreating(true);
-            }}
-          >
-            New project
-          </button>
-        )}
-      </div>
+      <SectionHead
+        title="Projects"
+        note="Each project has its own data and keys. Quotas are changed with telltale projects update."
+      >
+        <NewButton
+          label="New project"
+          testId="new-project"
+          hidden={creating}
+          onClick={() => {
+            create.reset();
+            setCreating(true);
+          }}
+        />
+      </SectionHead>
       {creating && (
         <ProjectCreateForm
           values={form}
