@@ -70,7 +70,9 @@ export function RunsTable({
                 <Link to={row.href} className="run-name">
                   {row.name}
                 </Link>
-                <span className="mono muted run-id">{row.runId}</span>
+                <span className="mono muted run-id" title={row.runId}>
+                  {row.runId}
+                </span>
               </td>
               <td>{row.service}</td>
               <td className="nowrap">
@@ -113,7 +115,13 @@ export function RunsTable({
                 )}
               </td>
               <td>
-                {row.errorType ? <span className="error-type">{row.errorType}</span> : <span className="muted">—</span>}
+                {row.errorType ? (
+                  <span className="error-type" title={row.errorType}>
+                    {row.errorType}
+                  </span>
+                ) : (
+                  <span className="muted">—</span>
+                )}
               </td>
             </tr>
           ))}
