@@ -134,20 +134,15 @@ describe('prepareWaterfall', () => {
           status: { code: 'error', message: 'not yet' },
         }),
       ),
-      span('f1', 'p', 90, 1, {
-        stepKind: 'tool',
-        stepName: 'fetch',
-        attempt: 1,
-        status: { code: 'error', message: '' },
-      }),
-      span('f2', 'p', 92, 1, { stepKind: 'tool', stepName: 'fetch', attempt: 2 }),
-      span('f1b', 'p', 94, 1, {
-        stepKind: 'tool',
-        stepName: 'fetch',
-        attempt: 1,
-        status: { code: 'error', message: '' },
-      }),
-      span('f2b', 'p', 96, 1, { stepKind: 'tool', stepName: 'fetch', attempt: 2 }),
+      // fetch retried once, then run again and retried once more: two groups
+      ...(['f1', 'f2', 'f1b', 'f2b'] as const).map((id, i) =>
+        span(id, 'p', 90 + 2 * i, 1, {
+          stepKind: 'tool',
+          stepName: 'fetch',
+          attempt: (i % 2) + 1,
+          status: i % 2 === 0 ? { code: 'error', message: '' } : { code: 'ok', message: '' },
+        }),
+      ),
     ]).rows;
     const mark = (id: string) => rows.find((r) => r.spanId === id)?.attempt;
     for (const id of ['plan0', 'plan1', 'plan2', 'check0', 'check1', 'check2']) expect(mark(id)).toBeNull();
