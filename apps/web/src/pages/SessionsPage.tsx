@@ -79,7 +79,7 @@ export function SessionsPage() {
             {!filtered && page === 1 && (
               <>
                 Runs join a session when their spans carry <code>gen_ai.conversation.id</code> or{' '}
-                <code>session.id</code> (with the Telltale SDK: <code>tt.run(name, fn, {'{ attributes }'})</code>).
+                <code>session.id</code> (with the Telltale SDK: <code>tt.run(name, fn, {'{ sessionId }'})</code>).
               </>
             )}
           </StatusView>
