@@ -115,10 +115,12 @@ describe('content capture', () => {
     await t.plan('given', () => 'next', { state });
     await t.validate('own', (step) => step.recordInput({ checked: 'draft' }), { state });
     await t.act('stateless', () => 'done');
+    await t.retry('retried', () => 'ok', { attempts: 2, kind: 'plan', state });
     expect(JSON.parse(attr(mem.span('given'), TelltaleAttr.contentInput) as string)).toEqual(state);
     expect(attr(mem.span('given'), TelltaleAttr.contentOutput)).toBe('next');
     expect(JSON.parse(attr(mem.span('own'), TelltaleAttr.contentInput) as string)).toEqual({ checked: 'draft' });
     expect(attr(mem.span('stateless'), TelltaleAttr.contentInput)).toBeUndefined();
+    expect(JSON.parse(attr(mem.span('retried'), TelltaleAttr.contentInput) as string)).toEqual(state);
     // the hash is the state's whatever the capture, and nothing is recorded without it
     const plain = inMemoryTelltale();
     await plain.telltale.plan('given', () => 'next', { state });

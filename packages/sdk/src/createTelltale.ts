@@ -103,15 +103,8 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     });
   }
 
-  // the state a step saw is what it was given: its input, unless the step records its own (recordInput)
   const step: Telltale['step'] = (kind, name, fn, opts) =>
-    execute(
-      name,
-      stepAttributes(kind, name, opts),
-      opts,
-      fn,
-      opts?.state === undefined ? undefined : { value: opts.state },
-    );
+    execute(name, stepAttributes(kind, name, opts), opts, fn, stateInput(opts));
 
   return {
     run: (name, fn, opts) => {
@@ -167,9 +160,15 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
         stepAttributes(kind, name, stepOpts),
         { ...stepOpts, retry: { attempts, backoff, retryIf } },
         fn,
+        stateInput(stepOpts),
       );
     },
   };
+}
+
+/** The state a step saw is what it was given: its input, unless the step records its own (recordInput). */
+function stateInput(opts: StepOptions | undefined): { value: unknown } | undefined {
+  return opts?.state === undefined ? undefined : { value: opts.state };
 }
 
 /** Adds a step's captured input to its attributes (nothing under `capture: 'none'`); a failure is a fault, not the step's. */
