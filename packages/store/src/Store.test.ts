@@ -142,6 +142,23 @@ describe('Store (embedded chDB)', () => {
     expect(await store.runs.getRun('p2', 'run-1')).toBeUndefined();
   });
 
+  it('orders spans that start together by their end, then span id, as attempt groups do', async () => {
+    // a retry started in its failed attempt's millisecond: start times alike, ends and ids in other orders
+    const same = (spanId: string, endMs: bigint): SpanRecord =>
+      span({
+        projectId: 'p3',
+        runId: 'run-ties',
+        traceId: 'd'.repeat(32),
+        spanId,
+        stepKind: 'tool',
+        endTimeUnixNano: T0 + endMs * 1_000_000n,
+      });
+    await store.insertSpans([same('00000000000000a1', 3n), same('00000000000000a2', 1n), same('00000000000000a3', 2n)]);
+    const expected = ['00000000000000a2', '00000000000000a3', '00000000000000a1'];
+    expect((await store.runs.getTraceSpans('p3', 'd'.repeat(32))).map((s) => s.spanId)).toEqual(expected);
+    expect((await store.runs.getRun('p3', 'run-ties'))?.spans.map((s) => s.spanId)).toEqual(expected);
+  });
+
   it('keeps data across a reopen of the same directory', async () => {
     await store.close();
     store = await Store.open({ kind: 'embedded', dataDir: dir });

@@ -59,12 +59,20 @@ SELECT
     dropped_attributes_count, dropped_events_count, dropped_links_count
 FROM spans`;
 
-/** Every span of one run, in start order. */
+/**
+ * Spans in start order; spans that start together (an SDK's start times may
+ * be whole milliseconds) by their end, then span id, as attempt groups order
+ * a run's steps: a retry that starts in its failed attempt's millisecond
+ * still comes after it.
+ */
+const SPAN_ORDER = 'ORDER BY start_time, end_time, span_id';
+
+/** Every span of one run, in start order (SPAN_ORDER). */
 export async function getRunSpans(client: ClickHouseClient, projectId: string, runId: string): Promise<SpanDetail[]> {
   const result = await client.query({
     query: `${SPAN_SELECT}
 WHERE project_id = {projectId:String} AND run_id = {runId:String}
-ORDER BY start_time, span_id
+${SPAN_ORDER}
 LIMIT 1 BY trace_id, span_id`,
     format: 'JSONEachRow',
     query_params: { projectId, runId },
@@ -72,7 +80,7 @@ LIMIT 1 BY trace_id, span_id`,
   return (await result.json<SpanReadRow>()).map(toSpanDetail);
 }
 
-/** Every span of one trace, in start order. */
+/** Every span of one trace, in start order (SPAN_ORDER). */
 export async function getTraceSpans(
   client: ClickHouseClient,
   projectId: string,
@@ -81,7 +89,7 @@ export async function getTraceSpans(
   const result = await client.query({
     query: `${SPAN_SELECT}
 WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
-ORDER BY start_time, span_id
+${SPAN_ORDER}
 LIMIT 1 BY trace_id, span_id`,
     format: 'JSONEachRow',
     query_params: { projectId, traceId: traceId.toLowerCase() },
