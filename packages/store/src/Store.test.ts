@@ -142,19 +142,32 @@ describe('Store (embedded chDB)', () => {
     expect(await store.runs.getRun('p2', 'run-1')).toBeUndefined();
   });
 
-  it('orders spans that start together by their end, then span id, as attempt groups do', async () => {
-    // a retry started in its failed attempt's millisecond: start times alike, ends and ids in other orders
-    const same = (spanId: string, endMs: bigint): SpanRecord =>
+  it('orders spans that start together by attempt, then end, then span id', async () => {
+    // starts in whole milliseconds: a retry starts in its failed attempt's, and ends first when it is quicker
+    const same = (spanId: string, endMs: bigint, attempt = 0): SpanRecord =>
       span({
         projectId: 'p3',
         runId: 'run-ties',
         traceId: 'd'.repeat(32),
         spanId,
         stepKind: 'tool',
+        attempt,
         endTimeUnixNano: T0 + endMs * 1_000_000n,
       });
-    await store.insertSpans([same('00000000000000a1', 3n), same('00000000000000a2', 1n), same('00000000000000a3', 2n)]);
-    const expected = ['00000000000000a2', '00000000000000a3', '00000000000000a1'];
+    await store.insertSpans([
+      same('00000000000000a1', 3n),
+      same('00000000000000a2', 1n),
+      same('00000000000000a3', 2n),
+      same('00000000000000b1', 5n, 2),
+      same('00000000000000b2', 9n, 1),
+    ]);
+    const expected = [
+      '00000000000000a2',
+      '00000000000000a3',
+      '00000000000000a1',
+      '00000000000000b2',
+      '00000000000000b1',
+    ];
     expect((await store.runs.getTraceSpans('p3', 'd'.repeat(32))).map((s) => s.spanId)).toEqual(expected);
     expect((await store.runs.getRun('p3', 'run-ties'))?.spans.map((s) => s.spanId)).toEqual(expected);
   });

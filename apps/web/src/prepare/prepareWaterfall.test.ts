@@ -178,6 +178,25 @@ describe('prepareWaterfall', () => {
     for (const id of ['s4', 's5', 'r1', 's6']) expect(mark(id)).toBeNull();
   });
 
+  it('keeps a retry after its attempt when both start in the same millisecond', () => {
+    // the retry was quicker, so by the ends alone it would come first
+    const rows = prepareWaterfall([
+      span('p', '', 0, 10),
+      span('r2', 'p', 1, 0.2, { stepKind: 'tool', stepName: 'fetch', attempt: 2 }),
+      span('r1', 'p', 1, 0.5, {
+        stepKind: 'tool',
+        stepName: 'fetch',
+        attempt: 1,
+        status: { code: 'error', message: '' },
+      }),
+    ]).rows;
+    expect(rows.map((r) => [r.spanId, r.attempt?.label ?? null])).toEqual([
+      ['p', null],
+      ['r1', 'attempt 1/2'],
+      ['r2', 'attempt 2/2'],
+    ]);
+  });
+
   it('does not group attempts of same-named steps under different parents', () => {
     const rows = prepareWaterfall([
       span('p1', '', 0, 10),

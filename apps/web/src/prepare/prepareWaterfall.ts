@@ -82,8 +82,15 @@ function labelPlacement(offset: number, width: number): WaterfallRow['labelPlace
   return offset >= LABEL_BEFORE_FROM ? 'before' : 'inside';
 }
 
+/**
+ * Start order. Starts may be whole milliseconds (the OpenTelemetry JS SDK's
+ * are) and ends the start plus a precise duration: a retry that starts in
+ * its failed attempt's millisecond goes after it by its attempt number, even
+ * when it seems to end first.
+ */
 function compareSpans(a: Span, b: Span): number {
   if (a.startTimeUnixNano !== b.startTimeUnixNano) return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1;
+  if (a.attempt !== b.attempt) return a.attempt - b.attempt;
   if (a.endTimeUnixNano !== b.endTimeUnixNano) return a.endTimeUnixNano < b.endTimeUnixNano ? -1 : 1;
   return a.name.localeCompare(b.name) || a.spanId.localeCompare(b.spanId);
 }

@@ -60,12 +60,13 @@ SELECT
 FROM spans`;
 
 /**
- * Spans in start order; spans that start together (an SDK's start times may
- * be whole milliseconds) by their end, then span id, as attempt groups order
- * a run's steps: a retry that starts in its failed attempt's millisecond
- * still comes after it.
+ * Spans in start order. An SDK may stamp starts in whole milliseconds (the
+ * OpenTelemetry JS SDK does) and ends as the start plus a precise duration,
+ * so a retry can start in its failed attempt's millisecond and even seem to
+ * end first: spans that start together go by attempt number, then end, then
+ * span id.
  */
-const SPAN_ORDER = 'ORDER BY start_time, end_time, span_id';
+const SPAN_ORDER = 'ORDER BY start_time, attempt, end_time, span_id';
 
 /** Every span of one run, in start order (SPAN_ORDER). */
 export async function getRunSpans(client: ClickHouseClient, projectId: string, runId: string): Promise<SpanDetail[]> {
