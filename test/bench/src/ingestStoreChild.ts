@@ -69,7 +69,8 @@ export interface CeilingResult {
    * for the runs a request holds whole (computeRequestFacts on each
    * request's Arrow message, one thread: `computeCpuS`), then what the drain
    * does with them once the spans are stored (`RunFacts.addRequestFacts`:
-   * the span count check, then the writes: `writeCpuS`, all threads); the
+   * held for a few batches, then the span count check and the writes:
+   * `writeCpuS`, all threads); the
    * runs written, and the runs left to the SQL finaliser.
    */
   workerFacts: { runs: number; leftRuns: number; computeCpuS: number; writeCpuS: number; writeWallS: number };
@@ -248,6 +249,8 @@ async function timeWorkerFacts(store: Store, batches: Uint8Array[][]): Promise<C
     store.runFacts.markRuns(runs);
     await store.runFacts.addRequestFacts(facts);
   }
+  // the facts still held (RunFacts holds them until they cover four drain batches)
+  await store.runFacts.flush();
   const used = process.cpuUsage(cpu);
   return {
     runs: store.runFacts.finalised.incremental - written,

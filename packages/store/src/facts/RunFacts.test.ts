@@ -7,6 +7,8 @@ import { m0003RunFacts } from '../migrations/0003_run_facts.js';
 import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
 import { clientOf } from '../internal/storeRunners.js';
+import { encodeSpanRecordBatch } from '../spans/arrow/encodeSpanRecordBatch.js';
+import { computeRequestFacts } from './incremental/requestFacts.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 
@@ -314,5 +316,92 @@ describe('RunFacts in the background (finalises settled runs: quiet, or pending 
     await store.runFacts.beforeRead('pg');
     expect(store.runFacts.pendingRuns()).toBe(0);
     expect((await factRows(store, 'pg')).map((r) => r.run_id)).toEqual(['busy', 'fresh', 'quiet']);
+  });
+});
+
+/** Stores a run of `steps` steps as one Arrow batch, with the facts an ingest worker computes for it. */
+async function storeWithFacts(store: Store, projectId: string, runId: string, steps: number): Promise<void> {
+  const spans = buildRun({
+    runId,
+    projectId,
+    startNs: T0,
+    steps: Array.from({ length: steps }, (_, i) => ({ kind: 'tool', name: `t${i}` })),
+  });
+  const message = encodeSpanRecordBatch(spans);
+  const facts = computeRequestFacts(projectId, message);
+  expect(facts.runs.map((r) => r.runId)).toEqual([runId]);
+  await store.insertSpanBatches([message], spans, { facts: [{ projectId, ...facts }] });
+}
+
+/** Waits (at most 10 s) until the facts of `runs` runs were written from the workers' facts. */
+async function workerFactsWritten(store: Store, runs: number): Promise<void> {
+  const by = Date.now() + 10_000;
+  while (store.runFacts.finalised.incremental < runs && Date.now() < by) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('RunFacts holding the ingest workers’ facts (written together: each write costs the engine about the same whatever its size)', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-held-'));
+    // a run of 4 steps has 5 spans: two of them fill the hold; the time limit is past the test's
+    store = await Store.open(
+      { kind: 'embedded', dataDir: dir },
+      { runFacts: { holdFacts: { spans: 10, ms: 600_000 } } },
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds them until they cover the spans asked for, then writes them all', async () => {
+    await storeWithFacts(store, 'ph', 'h1', 4);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await factRows(store, 'ph')).toEqual([]);
+    expect(store.runFacts.pendingRuns()).toBe(0);
+    await storeWithFacts(store, 'ph', 'h2', 4);
+    await workerFactsWritten(store, 2);
+    expect(await factRows(store, 'ph')).toEqual([
+      { run_id: 'h1', outcome: 'success', steps: 4 },
+      { run_id: 'h2', outcome: 'success', steps: 4 },
+    ]);
+    expect(store.runFacts.finalised).toEqual({ incremental: 2, sql: 0 });
+  });
+
+  it('writes what it holds before a flush finalises, so a query reads every run stored', async () => {
+    await storeWithFacts(store, 'pf', 'f1', 2);
+    expect(await factRows(store, 'pf')).toEqual([]);
+    await store.runFacts.beforeRead('pf');
+    expect(await factRows(store, 'pf')).toEqual([{ run_id: 'f1', outcome: 'success', steps: 2 }]);
+    expect(store.runFacts.finalised).toEqual({ incremental: 3, sql: 0 });
+  });
+});
+
+describe('RunFacts holding the ingest workers’ facts for a time at most', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-held-ms-'));
+    store = await Store.open(
+      { kind: 'embedded', dataDir: dir },
+      { runFacts: { holdFacts: { spans: 1_000_000, ms: 500 } } },
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes what it holds once it has held it that long', async () => {
+    const stored = Date.now();
+    await storeWithFacts(store, 'pt', 't1', 1);
+    expect(await factRows(store, 'pt')).toEqual([]);
+    await workerFactsWritten(store, 1);
+    expect(Date.now() - stored).toBeGreaterThanOrEqual(500);
+    expect(await factRows(store, 'pt')).toEqual([{ run_id: 't1', outcome: 'success', steps: 1 }]);
+    expect(store.runFacts.finalised).toEqual({ incremental: 1, sql: 0 });
   });
 });

@@ -6,8 +6,19 @@ import { makeSpan } from '../../testing/makeSpan.js';
 import { factSpanOf, type FactSpan } from './FactSpan.js';
 import { readFactSpans } from './readFactSpans.js';
 
-/** A read span as a plain object: its session id is a getter, read when asked for. */
-const asPlain = (s: FactSpan): FactSpan => ({ ...s, sessionId: s.sessionId });
+/** A read span as a plain object: the columns few spans need are getters, read when asked for. */
+const asPlain = (s: FactSpan): FactSpan => ({
+  ...s,
+  name: s.name,
+  serviceName: s.serviceName,
+  errorType: s.errorType,
+  runOutcome: s.runOutcome,
+  toolName: s.toolName,
+  toolArgsHash: s.toolArgsHash,
+  stateHash: s.stateHash,
+  outputHash: s.outputHash,
+  sessionId: s.sessionId,
+});
 
 const base = (over: Partial<SpanRecord>): SpanRecord =>
   makeSpan({ startTimeUnixNano: 1_800_000_000_000_000_000n, stepKind: 'llm', ...over });

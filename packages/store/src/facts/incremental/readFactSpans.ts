@@ -155,25 +155,22 @@ class FactColumns {
 }
 
 /**
- * A fact span read from a batch. Its session id is read from the row's
- * attributes the first time it is asked for: a run's facts want only the
- * earliest span that has one (computeRunFacts compares start times first),
- * so most rows' attributes are never searched.
+ * A fact span read from a batch. The columns every span's facts read are
+ * read at once; those only a run's root, a failed span or a loop step
+ * reads (its name, service, outcome, error, tool and hashes) and its
+ * session id are read from the row the first time they are asked for:
+ * a run's facts want the session id of its earliest span that has one
+ * only (computeRunFacts compares start times first), so most rows'
+ * attributes are never searched.
  */
 class BatchFactSpan implements FactSpan {
   readonly traceId: string;
   readonly spanId: string;
   readonly parentSpanId: string;
-  readonly name: string;
-  readonly serviceName: string;
   readonly isRunRoot: boolean;
   readonly stepKind: string;
   readonly stepName: string;
   readonly attempt: number;
-  readonly toolName: string;
-  readonly toolArgsHash: string;
-  readonly stateHash: string;
-  readonly outputHash: string;
   readonly sideEffect: boolean;
   readonly model: string;
   readonly inputTokens: number;
@@ -183,11 +180,17 @@ class BatchFactSpan implements FactSpan {
   readonly startNs: bigint;
   readonly endNs: bigint;
   readonly statusCode: number;
-  readonly errorType: string;
-  readonly runOutcome: string;
   spanKey: bigint | undefined = undefined;
-  readonly #sessions: SessionReader;
+  readonly #c: FactColumns;
   readonly #row: number;
+  #name: string | undefined = undefined;
+  #serviceName: string | undefined = undefined;
+  #errorType: string | undefined = undefined;
+  #runOutcome: string | undefined = undefined;
+  #toolName: string | undefined = undefined;
+  #toolArgsHash: string | undefined = undefined;
+  #stateHash: string | undefined = undefined;
+  #outputHash: string | undefined = undefined;
   #sessionId: string | undefined = undefined;
 
   constructor(c: FactColumns, i: number) {
@@ -195,16 +198,10 @@ class BatchFactSpan implements FactSpan {
     this.traceId = c.traceId.get(i);
     this.spanId = c.spanId.get(i);
     this.parentSpanId = c.parentSpanId.get(i);
-    this.name = c.name.get(i);
-    this.serviceName = c.service.get(i);
     this.isRunRoot = c.bit(c.isRunRoot, i);
     this.stepKind = c.stepKind.get(i);
     this.stepName = c.stepName.get(i);
     this.attempt = view.getUint16(c.attempt + 2 * i, true);
-    this.toolName = c.toolName.get(i);
-    this.toolArgsHash = c.toolArgsHash.get(i);
-    this.stateHash = c.stateHash.get(i);
-    this.outputHash = c.outputHash.get(i);
     this.sideEffect = c.bit(c.sideEffect, i);
     this.model = c.model.get(i);
     this.inputTokens = c.u64(c.inputTokens, i);
@@ -214,14 +211,36 @@ class BatchFactSpan implements FactSpan {
     this.startNs = view.getBigInt64(c.start + 8 * i, true);
     this.endNs = view.getBigInt64(c.end + 8 * i, true);
     this.statusCode = c.bytes[c.statusCode + i]!;
-    this.errorType = c.errorType.get(i);
-    this.runOutcome = c.runOutcome.get(i);
-    this.#sessions = c.sessions;
+    this.#c = c;
     this.#row = i;
   }
 
+  get name(): string {
+    return (this.#name ??= this.#c.name.get(this.#row));
+  }
+  get serviceName(): string {
+    return (this.#serviceName ??= this.#c.service.get(this.#row));
+  }
+  get errorType(): string {
+    return (this.#errorType ??= this.#c.errorType.get(this.#row));
+  }
+  get runOutcome(): string {
+    return (this.#runOutcome ??= this.#c.runOutcome.get(this.#row));
+  }
+  get toolName(): string {
+    return (this.#toolName ??= this.#c.toolName.get(this.#row));
+  }
+  get toolArgsHash(): string {
+    return (this.#toolArgsHash ??= this.#c.toolArgsHash.get(this.#row));
+  }
+  get stateHash(): string {
+    return (this.#stateHash ??= this.#c.stateHash.get(this.#row));
+  }
+  get outputHash(): string {
+    return (this.#outputHash ??= this.#c.outputHash.get(this.#row));
+  }
   get sessionId(): string {
-    return (this.#sessionId ??= this.#sessions.get(this.#row));
+    return (this.#sessionId ??= this.#c.sessions.get(this.#row));
   }
 }
 
