@@ -14,6 +14,9 @@ const SYSTEM_PROMPT =
  * run in five gets stuck: the same state, the same tool call with the same
  * arguments and the same failed validation, round after round — most hit the
  * iteration cap and fail, a few break out late (a successful but wasteful run).
+ * Each round's is-resolved is the next attempt of the same check, so a run
+ * resolved in its third round recovered that step, and a stuck run's step
+ * never succeeded.
  */
 export const loopingAgent: DemoAgent = {
   runName: 'resolve-incident',
@@ -53,14 +56,19 @@ export const loopingAgent: DemoAgent = {
         return stuck && round < breakOutAt ? 'degraded' : 'ok';
       });
       try {
-        await tt.validate('is-resolved', async (step) => {
-          await env.work(30);
-          const resolved = stuck ? reading === 'ok' : env.chance(0.75);
-          const verdict = { resolved, evidence: args };
-          step.setOutputHash(verdict);
-          step.recordOutput(verdict);
-          if (!resolved) await env.fail('not_resolved', `${service} still degraded`, 5);
-        });
+        await tt.validate(
+          'is-resolved',
+          async (step) => {
+            await env.work(30);
+            const resolved = stuck ? reading === 'ok' : env.chance(0.75);
+            const verdict = { resolved, evidence: args };
+            step.setOutputHash(verdict);
+            step.recordOutput(verdict);
+            if (!resolved) await env.fail('not_resolved', `${service} still degraded`, 5);
+            // each round checks the resolution again: attempts of one check, not a new step every round
+          },
+          { attempt: round },
+        );
         return;
       } catch (err) {
         if (!(err instanceof SimulatedFailure)) throw err; // not resolved yet: next round

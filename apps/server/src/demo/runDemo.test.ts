@@ -136,6 +136,11 @@ describe('runDemo', () => {
         ) >= 3,
     );
     expect(loops.length).toBeGreaterThan(3);
+    // each round checks the resolution again: the rounds' is-resolved spans are attempts 1, 2, 3… of one check
+    for (const r of byAgent('resolve-incident')) {
+      const checks = r.spans.filter((s) => s.name === 'is-resolved').sort((a, b) => ms(a.startTime) - ms(b.startTime));
+      expect(checks.map((s) => s.attributes[TelltaleAttr.stepAttempt])).toEqual(checks.map((_, i) => i + 1));
+    }
 
     // (d) partial execution: a failed refund run after a side effect succeeded.
     const partial = byAgent('process-refund').filter(
