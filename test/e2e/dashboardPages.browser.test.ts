@@ -290,6 +290,17 @@ describe('dashboard pages show the API numbers', () => {
     await shot('sessions');
   });
 
+  it('settings in open mode: says that every span goes to the project default, and that keys need --auth keys', async () => {
+    await page.click('[data-testid="nav-settings"]');
+    await page.waitForURL(/\/settings/);
+    await page.waitForSelector('[data-testid="new-project"]');
+    const note = await page.textContent('[data-testid="open-mode-note"]');
+    expect(note).toContain('--auth none');
+    expect(note).toContain('default');
+    expect(note).toContain('--auth keys');
+    await shot('settings-open-mode');
+  });
+
   it('cost: spend, cost per run and the breakdown by model', async () => {
     await page.goBack();
     await page.click('[data-testid="nav-cost"]');

@@ -48,6 +48,7 @@ describe('settings page: projects and keys through the admin API (--auth keys --
     await page.click('[data-testid="admin-key-submit"]');
     await page.waitForSelector('[data-testid="new-project"]');
     expect(await page.textContent('[data-testid="status-empty"]')).toContain('No projects yet');
+    expect(await page.$('[data-testid="open-mode-note"]')).toBeNull(); // keys mode
     await page.reload();
     await page.waitForSelector('[data-testid="new-project"]');
     expect(await page.$('[data-testid="admin-key-input"]')).toBeNull();

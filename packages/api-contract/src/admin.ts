@@ -84,7 +84,16 @@ export const apiKeySchema = z.object({
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
-export const projectsResponseSchema = z.object({ projects: z.array(projectSchema) });
+/**
+ * The projects, and how the server authenticates: `none` (open mode: one
+ * project, `default`, for everything sent; projects and keys made meanwhile
+ * take effect under `keys`) or `keys` (every request needs a project's key).
+ */
+export const projectsResponseSchema = z.object({
+  projects: z.array(projectSchema),
+  auth: z.enum(['none', 'keys']),
+});
+export type ProjectList = z.infer<typeof projectsResponseSchema>;
 export const projectResponseSchema = z.object({ project: projectSchema });
 export const keysResponseSchema = z.object({ keys: z.array(apiKeySchema) });
 export const keyResponseSchema = z.object({ key: apiKeySchema });

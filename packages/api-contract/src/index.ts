@@ -124,7 +124,16 @@ export {
   keyResponseSchema,
   createdKeySchema,
 } from './admin.js';
-export type { ProjectInput, ProjectChange, ApiKeyKind, KeyInput, Project, ApiKey, CreatedKey } from './admin.js';
+export type {
+  ProjectInput,
+  ProjectChange,
+  ApiKeyKind,
+  KeyInput,
+  Project,
+  ProjectList,
+  ApiKey,
+  CreatedKey,
+} from './admin.js';
 export {
   ALERT_METRICS,
   COMPARISONS,

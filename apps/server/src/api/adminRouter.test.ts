@@ -245,7 +245,11 @@ describe('/api/v1/admin', () => {
     });
     expect(key.status).toBe(201);
     expect(key.body.secret).toMatch(/^tt_ingest_/);
-    expect((await call<{ projects: unknown[] }>(urls.open, 'GET', '/admin/projects')).body.projects).toHaveLength(3);
+    const listed = await call<{ projects: unknown[]; auth: string }>(urls.open, 'GET', '/admin/projects');
+    expect(listed.body.projects).toHaveLength(3);
+    // the dashboard says what projects and keys do in open mode
+    expect(listed.body.auth).toBe('none');
+    expect((await admin<{ auth: string }>('GET', '/admin/projects')).body.auth).toBe('keys');
   });
 
   it('documents the admin routes in the OpenAPI document with the admin key scheme', async () => {

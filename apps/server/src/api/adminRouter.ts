@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store, StoreRows } from '@telltale/store';
 import { generateApiKey } from '../auth/apiKey.js';
+import type { AuthMode } from '../auth/resolveAuthMode.js';
 import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 import { sendError } from './errors.js';
@@ -64,7 +65,7 @@ const keyView = (k: StoreRows.ApiKeyInfo): KeyView => ({
  * never behind a project's read or ingest key. A key's secret is answered
  * once, by the create call; the store keeps only its SHA-256.
  */
-export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOptions): Router {
+export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOptions, auth: AuthMode): Router {
   const router = Router();
   const projectView = projectViewOf(opts.contentDroppedOf);
   const tag = 'admin';
@@ -83,11 +84,12 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
       ...API_ROUTES['get /admin/projects'],
       tag,
       security,
-      summary: 'Every project',
-      returns: '{ projects: Project[] }',
+      summary: 'Every project, and how the server authenticates',
+      returns: "{ projects: Project[], auth: 'none' | 'keys' }",
     },
     async () => ({
       projects: (await store.auth.listProjects()).map(projectView),
+      auth,
     }),
   );
   registry.route(

@@ -68,6 +68,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
       registry,
       opts.store,
       opts.admin ?? { authorize: authenticate === undefined ? () => undefined : adminOff },
+      authenticate === undefined ? 'none' : 'keys',
     ),
   );
   if (authenticate !== undefined) {

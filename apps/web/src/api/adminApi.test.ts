@@ -24,10 +24,12 @@ describe('admin API client', () => {
   it('sends the admin key given, as the bearer', async () => {
     const fetch = cannedFetch(200, {
       projects: [{ id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1, ...CONTENT }],
+      auth: 'keys',
     });
-    expect(await fetchProjects({ fetch, readKey: 'admin-secret' })).toEqual([
-      { id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1, ...CONTENT },
-    ]);
+    expect(await fetchProjects({ fetch, readKey: 'admin-secret' })).toEqual({
+      projects: [{ id: 'shop', name: 'Shop', maxSpansPerSecond: null, createdAtMs: 1, ...CONTENT }],
+      auth: 'keys',
+    });
     expect(fetch.requests[0]).toMatchObject({
       url: '/api/v1/admin/projects',
       method: 'GET',

@@ -1,5 +1,5 @@
 import { storedAdminKey } from './adminKey';
-import type { ApiKey, CreatedKey, KeyInput, Project, ProjectInput } from '@telltale/api-contract';
+import type { ApiKey, CreatedKey, KeyInput, Project, ProjectInput, ProjectList } from '@telltale/api-contract';
 import {
   createdKeySchema,
   keyResponseSchema,
@@ -25,8 +25,9 @@ function withAdminKey(options: RequestOptions = {}): RequestOptions {
   return 'readKey' in options ? options : { ...options, readKey: storedAdminKey() };
 }
 
-export async function fetchProjects(options?: RequestOptions): Promise<Project[]> {
-  return (await getJson(adminUrls.projects(), projectsResponseSchema, withAdminKey(options))).projects;
+/** The projects, and whether the server is in open mode (`auth: 'none'`) or takes keys. */
+export function fetchProjects(options?: RequestOptions): Promise<ProjectList> {
+  return getJson(adminUrls.projects(), projectsResponseSchema, withAdminKey(options));
 }
 
 export async function createProject(input: ProjectInput, options?: RequestOptions): Promise<Project> {

@@ -6,6 +6,7 @@ import { isApiError } from '../../api/ApiError';
 import { ErrorView } from '../../components/ErrorView';
 import { StatusView } from '../../components/StatusView';
 import { AdminKeyPrompt } from '../../components/settings/AdminKeyPrompt';
+import { OpenModeNote } from '../../components/settings/OpenModeNote';
 import { useProjects, useSaveAdminKey } from '../../hooks/useAdmin';
 import { prepareProjectRows, selectProject } from '../../prepare/prepareAdminKeys';
 import { KeysSection } from './KeysSection';
@@ -14,13 +15,14 @@ import { ProjectsSection } from './ProjectsSection';
 /**
  * `/settings`: projects and their API keys, through the server's admin API.
  * With `--auth keys` it asks for the admin key (kept in this browser like the
- * read key); in open mode it needs none. `?project=` picks the project.
+ * read key); in open mode it needs none, and says what projects and keys
+ * do there. `?project=` picks the project.
  */
 export function SettingsPage() {
   const [search, setSearch] = useSearchParams();
   const projects = useProjects();
   const saveAdminKey = useSaveAdminKey();
-  const rows = useMemo(() => prepareProjectRows(projects.data ?? []), [projects.data]);
+  const rows = useMemo(() => prepareProjectRows(projects.data?.projects ?? []), [projects.data]);
   const selected = selectProject(rows, search.get('project'));
   const select = (id: string) =>
     setSearch((prev) => {
@@ -49,6 +51,7 @@ export function SettingsPage() {
         )
       ) : (
         <>
+          {projects.data.auth === 'none' && <OpenModeNote />}
           <ProjectsSection rows={rows} selected={selected} onSelect={select} />
           {selected !== undefined && (
             <KeysSection projectId={selected} projectName={rows.find((r) => r.id === selected)?.name ?? selected} />
