@@ -62,6 +62,8 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
+/** Spans whose run facts the drain holds at most before writing them (see holdFacts below). */
+const MAX_HELD_FACT_SPANS = 256_000;
 /** The dashboard ships inside this package: apps/web builds into dist/web. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web', import.meta.url));
 
@@ -160,8 +162,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       onError: (err) => logger.warn({ err }, 'finalising run facts failed; the runs stay pending'),
       readWaitMs: RUN_FACTS_READ_WAIT_MS,
       orphanQuietMs: config.orphanQuietSeconds * 1000,
-      // the facts of two drain batches are written together (RunFacts: each write costs about the same whatever its size)
-      holdFacts: { spans: 2 * config.drainBatchSpans },
+      // the facts of two drain batches are written together (RunFacts: each write costs about the same whatever its
+      // size), of at most 256,000 spans (about 24 MiB of fact rows held) whatever the batches
+      holdFacts: { spans: Math.min(2 * config.drainBatchSpans, MAX_HELD_FACT_SPANS) },
     },
     onQuery: logStoreQuery(logger),
   });
