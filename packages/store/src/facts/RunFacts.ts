@@ -198,6 +198,7 @@ export class RunFacts {
    */
   async addRequestFacts(facts: ReadonlyArray<{ projectId: string } & RequestFactRows>): Promise<void> {
     for (const { projectId, runs, rows } of facts) {
+      if (runs.length === 0) continue;
       let held = this.held.get(projectId);
       if (held === undefined) this.held.set(projectId, (held = { projectId, requests: [], taken: [] }));
       held.requests.push({ runs, rows });
