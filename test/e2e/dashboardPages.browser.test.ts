@@ -359,6 +359,20 @@ describe('dashboard pages show the API numbers', () => {
     expect(rows).toEqual(
       runs.runs.map((r) => [r.runId, r.outcome, r.outcome === 'failure' ? (causes.get(r.runId) ?? null) : '']),
     );
+    // a run that succeeded after a step failed shows that error as recovered from, not as its failure
+    const errors = await page.$$eval('[data-testid="run-row"]', (els) =>
+      els.flatMap((el) => {
+        const chip = el.querySelector('[data-testid="run-error-type"]');
+        return chip === null
+          ? []
+          : [[el.getAttribute('data-outcome'), chip.classList.contains('recovered'), chip.getAttribute('title')]];
+      }),
+    );
+    expect(errors.some(([outcome]) => outcome === 'success')).toBe(true);
+    for (const [outcome, recovered, title] of errors) {
+      expect(recovered).toBe(outcome === 'success');
+      expect(title).toMatch(outcome === 'success' ? /^Recovered from / : /^(Failed with|Error so far) /);
+    }
     await shot('runs-page');
 
     // the list takes the shared name filters too

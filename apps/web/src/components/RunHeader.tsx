@@ -49,9 +49,12 @@ export function RunHeader({ header }: { header: RunHeaderModel }) {
           </div>
         ))}
       </dl>
-      {header.errorType && (
+      {header.error.errorType && (
         <p className="run-error" data-testid="run-error">
-          <span className="error-type">{header.errorType}</span>
+          <span className="muted">{header.error.errorLabel}</span>{' '}
+          <span className={header.error.recovered ? 'error-type recovered' : 'error-type'}>
+            {header.error.errorType}
+          </span>
         </p>
       )}
     </section>

@@ -115,9 +115,13 @@ export function RunsTable({
                 )}
               </td>
               <td>
-                {row.errorType ? (
-                  <span className="error-type" title={row.errorType}>
-                    {row.errorType}
+                {row.error.errorType ? (
+                  <span
+                    className={row.error.recovered ? 'error-type recovered' : 'error-type'}
+                    title={`${row.error.errorLabel} ${row.error.errorType}`}
+                    data-testid="run-error-type"
+                  >
+                    {row.error.errorType}
                   </span>
                 ) : (
                   <span className="muted">—</span>

@@ -2,6 +2,7 @@ import type { RunOutcome, RunSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
 import { unixNanosToEpochMillis } from '../units';
+import { prepareRunError, type RunError } from './prepareRunError';
 import { runSessionHref } from './sessionsFilters';
 
 export interface RunStat {
@@ -18,7 +19,7 @@ export interface RunHeader {
   outcome: RunOutcome;
   outcomeLabel: string;
   outcomeColor: string;
-  errorType: string;
+  error: RunError;
   /** The run's session ('' for none) and the runs list filtered to it, in a window that holds this run. */
   sessionId: string;
   sessionHref: string;
@@ -35,7 +36,7 @@ export function prepareRunHeader(run: RunSummary, timeZone?: string, nowMs: numb
     outcome: run.outcome,
     outcomeLabel: swatch.label,
     outcomeColor: swatch.color,
-    errorType: run.errorType,
+    error: prepareRunError(run.outcome, run.errorType),
     sessionId: run.sessionId,
     sessionHref:
       run.sessionId === '' ? '' : runSessionHref(run.sessionId, unixNanosToEpochMillis(run.startTimeUnixNano), nowMs),

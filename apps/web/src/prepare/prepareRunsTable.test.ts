@@ -38,7 +38,7 @@ describe('prepareRunsTable', () => {
       costLabel: '$0.0042',
       tokensLabel: '12.3k',
       tokensTitle: '10,000 in / 2,345 out',
-      errorType: 'ToolTimeout',
+      error: { errorType: 'ToolTimeout', recovered: false, errorLabel: 'Failed with' },
       cause: '',
       causeLabel: '',
       loopKinds: [],

@@ -2,6 +2,7 @@ import { type FailureCause, LOOP_KIND_SHORT_LABELS, type LoopKind } from '@tellt
 import type { RunOutcome, RunSummary } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatIso, formatTimestamp, formatTokens, formatUsd } from '../format';
 import { OUTCOME_SWATCHES } from '../palette';
+import { prepareRunError, type RunError } from './prepareRunError';
 import { sessionRunsHref, shortSessionId } from './sessionsFilters';
 
 export interface RunsTableRow {
@@ -19,7 +20,7 @@ export interface RunsTableRow {
   costLabel: string;
   tokensLabel: string;
   tokensTitle: string;
-  errorType: string;
+  error: RunError;
   /** The failed run's primary cause ('' when not failed or not known yet). */
   cause: FailureCause | '';
   causeLabel: string;
@@ -81,7 +82,7 @@ export function prepareRunsTable(
       costLabel: formatUsd(run.costUsd),
       tokensLabel: formatTokens(run.inputTokens + run.outputTokens),
       tokensTitle: `${formatCount(run.inputTokens)} in / ${formatCount(run.outputTokens)} out`,
-      errorType: run.errorType,
+      error: prepareRunError(run.outcome, run.errorType),
       cause,
       causeLabel: cause === '' ? '' : CAUSE_TEXT[cause],
       loopKinds,
