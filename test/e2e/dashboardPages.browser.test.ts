@@ -239,6 +239,11 @@ describe('dashboard pages show the API numbers', () => {
     rows.forEach((r, i) => expectUsd(r.wastedCostUsd, loops.detections[i]?.wastedCostUsd));
     expect(await value('kpi-looping-runs')).toBe(loops.overall.runsFlagged);
     expect(await value('kpi-loop-wasted-time')).toBe(loops.overall.wastedNs);
+    // the looping runs' whole cost beside the repeats' own: in the demo the repeated plans' model calls are below them
+    const cost = await api<{ looping: { costUsd: number; failedUsd: number } }>('cost/summary');
+    await page.waitForSelector('[data-testid="kpi-looping-runs-usd"]');
+    expectUsd(await value('kpi-looping-runs-usd'), cost.looping.costUsd + cost.looping.failedUsd);
+    expect(cost.looping.costUsd + cost.looping.failedUsd).toBeGreaterThan(loops.overall.wastedCostUsd);
     await shot('loops');
 
     const first = rows[0]!;

@@ -12,7 +12,7 @@ import { LOOP_KIND_LABELS, prepareLoopKinds, prepareLoopRows } from '../prepare/
 import { LOOPS_PAGE_SIZE, prepareLoopsOptions } from '../prepare/prepareLoopsOptions';
 import { preparePagination } from '../prepare/preparePagination';
 import { tileStatus } from '../prepare/tileStatus';
-import { fraction } from '../units';
+import { fraction, usd } from '../units';
 
 /** `/loops`: looping runs with what repeated, how often, and the time and money it wasted. */
 export function LoopsPage() {
@@ -42,6 +42,10 @@ export function LoopsPage() {
   const rows = useMemo(() => (loops.data ? prepareLoopRows(loops.data) : []), [loops.data]);
   const kinds = useMemo(() => (loops.data ? prepareLoopKinds(loops.data) : []), [loops.data]);
   const overall = loops.data?.overall;
+  // what the looping runs cost as whole runs (a repeat's wasted cost is its own span's only)
+  const cost = useAnalytics('costSummary', params);
+  const looping = cost.data?.looping;
+  const loopingRunsUsd = looping ? usd(looping.costUsd + looping.failedUsd) : undefined;
 
   return (
     <div className="dash-page" data-testid="page-loops">
@@ -92,7 +96,20 @@ export function LoopsPage() {
                   value={overall.wastedCostUsd}
                   testId="kpi-loop-wasted-usd"
                   tone={overall.wastedCostUsd > 0 ? 'bad' : 'neutral'}
-                />
+                >
+                  the repeats' own
+                </Kpi>
+                {loopingRunsUsd !== undefined && (
+                  <Kpi
+                    label="Looping runs cost"
+                    display={formatUsd(loopingRunsUsd)}
+                    value={loopingRunsUsd}
+                    testId="kpi-looping-runs-usd"
+                    tone={loopingRunsUsd > 0 ? 'bad' : 'neutral'}
+                  >
+                    whole runs, failed or not
+                  </Kpi>
+                )}
               </div>
             )
           }
