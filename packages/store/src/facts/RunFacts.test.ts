@@ -339,24 +339,27 @@ async function workerFactsWritten(store: Store, runs: number): Promise<void> {
   while (store.runFacts.finalised.incremental < runs && Date.now() < by) await new Promise((r) => setTimeout(r, 20));
 }
 
-describe('RunFacts holding the ingest workers’ facts (written together: each write costs the engine about the same whatever its size)', () => {
+/** A store of the describe block's own, holding the workers' facts as asked. */
+function storeHolding(holdFacts: { spans: number; ms: number }): () => Store {
   let dir: string;
   let store: Store;
-
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'telltale-facts-held-'));
-    // a run of 4 steps has 5 spans: two of them fill the hold; the time limit is past the test's
-    store = await Store.open(
-      { kind: 'embedded', dataDir: dir },
-      { runFacts: { holdFacts: { spans: 10, ms: 600_000 } } },
-    );
+    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { holdFacts } });
   });
   afterAll(async () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  return () => store;
+}
+
+describe('RunFacts holding the ingest workers’ facts (written together: each write costs the engine about the same whatever its size)', () => {
+  // a run of 4 steps has 5 spans: two of them fill the hold; the time limit is past the test's
+  const storeOf = storeHolding({ spans: 10, ms: 600_000 });
 
   it('holds them until they cover the spans asked for, then writes them all', async () => {
+    const store = storeOf();
     await storeWithFacts(store, 'ph', 'h1', 4);
     await new Promise((r) => setTimeout(r, 200));
     expect(await factRows(store, 'ph')).toEqual([]);
@@ -371,6 +374,7 @@ describe('RunFacts holding the ingest workers’ facts (written together: each w
   });
 
   it('writes what it holds before a flush finalises, so a query reads every run stored', async () => {
+    const store = storeOf();
     await storeWithFacts(store, 'pf', 'f1', 2);
     expect(await factRows(store, 'pf')).toEqual([]);
     await store.runFacts.beforeRead('pf');
@@ -380,27 +384,15 @@ describe('RunFacts holding the ingest workers’ facts (written together: each w
 });
 
 describe('RunFacts holding the ingest workers’ facts for a time at most', () => {
-  let dir: string;
-  let store: Store;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-held-ms-'));
-    store = await Store.open(
-      { kind: 'embedded', dataDir: dir },
-      { runFacts: { holdFacts: { spans: 1_000_000, ms: 500 } } },
-    );
-  });
-  afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const storeOf = storeHolding({ spans: 1_000_000, ms: 2_000 });
 
   it('writes what it holds once it has held it that long', async () => {
+    const store = storeOf();
     const stored = Date.now();
     await storeWithFacts(store, 'pt', 't1', 1);
     expect(await factRows(store, 'pt')).toEqual([]);
     await workerFactsWritten(store, 1);
-    expect(Date.now() - stored).toBeGreaterThanOrEqual(500);
+    expect(Date.now() - stored).toBeGreaterThanOrEqual(2_000);
     expect(await factRows(store, 'pt')).toEqual([{ run_id: 't1', outcome: 'success', steps: 1 }]);
     expect(store.runFacts.finalised).toEqual({ incremental: 1, sql: 0 });
   });
