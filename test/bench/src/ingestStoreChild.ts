@@ -249,7 +249,7 @@ async function timeWorkerFacts(store: Store, batches: Uint8Array[][]): Promise<C
     store.runFacts.markRuns(runs);
     await store.runFacts.addRequestFacts(facts);
   }
-  // the facts still held (RunFacts holds them until they cover four drain batches)
+  // the facts still held (RunFacts holds them until they cover two drain batches)
   await store.runFacts.flush();
   const used = process.cpuUsage(cpu);
   return {
