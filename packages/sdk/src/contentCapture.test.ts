@@ -143,6 +143,27 @@ describe('content capture', () => {
     expect(attr(mem.span('two'), TelltaleAttr.contentOutput)).toBe('order-42 by bob@corp.example');
   });
 
+  it('counts the strings redacted on both sides of a step, a side recorded again replacing its own', async () => {
+    const mem = inMemoryTelltale();
+    const t = createTelltale({ tracerProvider: mem.provider, capture: 'full' });
+    await t.tool('mail', { to: 'a@corp.example', cc: 'b@corp.example', key: PLANTED_KEY }, () => ({
+      sent: 'c@corp.example',
+      bcc: 'd@corp.example',
+    }));
+    expect(attr(mem.span('mail'), TelltaleAttr.contentRedactions)).toBe(5);
+    await t.llm('draft', { model: 'm' }, (s) => {
+      s.recordInput([
+        { role: 'user', content: 'x@corp.example' },
+        { role: 'user', content: PLANTED_KEY },
+      ]);
+      s.recordOutput('to y@corp.example');
+      s.recordInput('nothing secret');
+    });
+    expect(attr(mem.span('draft'), TelltaleAttr.contentRedactions)).toBe(1);
+    await t.act('plain', () => 'nothing secret', { state: { owner: 'z@corp.example' } });
+    expect(attr(mem.span('plain'), TelltaleAttr.contentRedactions)).toBe(1);
+  });
+
   it('survives cyclic values and never throws into the step', async () => {
     const mem = inMemoryTelltale();
     const t = createTelltale({ tracerProvider: mem.provider, capture: 'full' });

@@ -35,6 +35,8 @@ export class StepRecorder implements StepHandle {
   entered = false;
   private usage: Usage | undefined;
   private methods: Methods | undefined;
+  /** Strings the redactors changed in the recorded input and output: the span's count is their sum. */
+  private readonly redactions: Record<ContentDirection, number>;
 
   constructor(
     span: Span | undefined,
@@ -43,8 +45,11 @@ export class StepRecorder implements StepHandle {
     private readonly runGuard?: RunGuardState,
     /** The step kind (how content is named) and what of it to capture. */
     private readonly content: { kind: string; settings: ContentSettings } = { kind: '', settings: NO_CONTENT },
+    /** Strings redacted in the input the step started with (its span's attributes hold it). */
+    inputRedactions = 0,
   ) {
     this.span = span ?? trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+    this.redactions = { input: inputRedactions, output: 0 };
   }
 
   get setAttribute(): Methods['setAttribute'] {
@@ -110,7 +115,14 @@ export class StepRecorder implements StepHandle {
   private recordContent(direction: ContentDirection, value: unknown): void {
     const { kind, settings } = this.content;
     if (settings.mode === 'none') return;
-    this.span.setAttributes(contentAttributes(kind, direction, value, settings));
+    const attributes = contentAttributes(kind, direction, value, settings);
+    if (Object.keys(attributes).length === 0) return;
+    // a side recorded again replaces its count; the other side's stays in the sum
+    const before = this.redactions.input + this.redactions.output;
+    this.redactions[direction] = Number(attributes[TelltaleAttr.contentRedactions] ?? 0);
+    const total = this.redactions.input + this.redactions.output;
+    if (total > 0 || before > 0) attributes[TelltaleAttr.contentRedactions] = total;
+    this.span.setAttributes(attributes);
   }
 
   private addUsage(usage: LlmUsage): void {

@@ -84,7 +84,8 @@ export async function runInSpan<T>(
     if (span !== undefined) endGuarded(span, stop, spec, clock);
     throw stop;
   }
-  const recorder = new StepRecorder(span, runId, spec.attempt, runGuard, spec.content);
+  const inputRedactions = Number(spec.attributes[TelltaleAttr.contentRedactions] ?? 0);
+  const recorder = new StepRecorder(span, runId, spec.attempt, runGuard, spec.content, inputRedactions);
   let result: T;
   try {
     const returned = callInContext(ctx, fn, recorder, args);
