@@ -116,6 +116,29 @@ describe('instrumentAnthropic', () => {
     expect(mem.span(`chat ${RATE_LIMITED_MODEL}`).attributes[OtelAttr.errorType]).toBe('rate_limit');
   });
 
+  it("records each call once when the client traces its own calls: the step, not the client's span under it", async () => {
+    const mem = inMemoryTelltale();
+    // the client's own tracing, sent where the steps go (as it is when both use the global provider)
+    const raw = new Anthropic({
+      apiKey: 'sk-ant-test',
+      baseURL: server.origin,
+      maxRetries: 0,
+      openTelemetry: { tracerProvider: mem.provider },
+    });
+    await raw.messages.create(params);
+    const own = mem.spans();
+    expect(own).toHaveLength(1);
+    expect(own[0]!.attributes[TelltaleAttr.stepKind]).toBeUndefined();
+    const client = instrumentAnthropic(raw, { telltale: mem.telltale });
+    await client.messages.create(params);
+    await client.messages.stream(params).finalMessage();
+    await client.messages.create({ ...params, model: RATE_LIMITED_MODEL }).catch(() => undefined);
+    const steps = mem.spans().slice(1);
+    expect(steps.map((s) => s.name)).toEqual([`chat ${MODEL}`, `chat ${MODEL}`, `chat ${RATE_LIMITED_MODEL}`]);
+    expect(steps.every((s) => s.attributes[TelltaleAttr.stepKind] === 'llm')).toBe(true);
+    expect(steps[2]!.attributes[OtelAttr.errorType]).toBe('rate_limit');
+  });
+
   it('leaves the client alone unless patch is asked for', async () => {
     const { mem, raw } = setup();
     await raw.messages.create(params);

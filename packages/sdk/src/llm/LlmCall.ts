@@ -1,5 +1,7 @@
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
+import { context } from '@opentelemetry/api';
 import type { Attributes } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import type { Telltale } from '../createTelltale.js';
 import type { StepHandle, StepOptions } from '../types.js';
 import type { LlmCallUsage } from './LlmCallUsage.js';
@@ -39,7 +41,8 @@ export class LlmCall {
 
   /**
    * Opens the step and runs `invoke` inside it (synchronously, in the step's
-   * context), returning what `invoke` returns. When a run guard stops the
+   * context, with tracing suppressed: the client's own spans, if it makes
+   * any, are not recorded), returning what `invoke` returns. When a run guard stops the
    * call, `invoke` is not run and the guard's rejected promise is returned.
    */
   static open<R>(
@@ -59,7 +62,9 @@ export class LlmCall {
           call.step = step;
           call.end = { ok, fail };
           try {
-            outcome = { value: invoke(call) };
+            // the step is the call's span: a client that traces its own calls (the Anthropic SDK
+            // does) would record each call a second time, as a model-call span under the step
+            outcome = { value: context.with(suppressTracing(context.active()), () => invoke(call)) };
           } catch (error) {
             outcome = { error };
             call.fail(error);
