@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { OtelAttr, TelltaleAttr, VercelAiAttr } from '@telltale/semconv';
+import { isContentAttribute, OtelAttr, TelltaleAttr, VercelAiAttr } from '@telltale/semconv';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -72,5 +72,72 @@ describe('telltaleTelemetry (Vercel AI SDK)', () => {
       await new Promise((r) => setTimeout(r, 5));
     const s = mem.span('ai.streamText.doStream').attributes;
     expect(s[VercelAiAttr.inputTokens] ?? s[OtelAttr.genAiInputTokens]).toBe(usageOf('openai-chat').prompt_tokens);
+  });
+
+  describe('content', () => {
+    const PLANTED_KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789';
+
+    /** A tool loop whose prompt and tool arguments hold an e-mail address and an API key, under `capture`. */
+    async function toolLoop(options: Parameters<typeof telltaleTelemetry>[0] = {}) {
+      const mem = inMemoryTelltale();
+      await generateText({
+        model: model(),
+        prompt: `Where is order A-1042? I am bob@corp.example, key ${PLANTED_KEY}`,
+        tools: {
+          lookupOrder: tool({
+            description: 'Looks an order up',
+            inputSchema: z.object({ orderId: z.string() }),
+            execute: () => Promise.resolve({ status: 'refunded', contact: 'desk@corp.example' }),
+          }),
+        },
+        stopWhen: stepCountIs(3),
+        experimental_telemetry: telltaleTelemetry({ tracerProvider: mem.provider, ...options }),
+      });
+      const spans = mem.spans();
+      const exported = JSON.stringify(spans.map((s) => s.attributes));
+      return { spans, exported, tool: mem.span('ai.toolCall').attributes };
+    }
+
+    it('keeps none of it by default, and still hashes the tool arguments', async () => {
+      const { spans, exported, tool: toolCall } = await toolLoop();
+      for (const s of spans) expect(Object.keys(s.attributes).filter(isContentAttribute)).toEqual([]);
+      expect(exported).not.toContain('bob@corp.example');
+      expect(exported).not.toContain('A-1042');
+      expect(exported).not.toContain('desk@corp.example');
+      expect(exported).not.toContain('Your refund');
+      expect(toolCall[TelltaleAttr.toolArgsHash]).toMatch(/^[0-9a-f]{16}$/);
+      expect(toolCall[TelltaleAttr.contentCapture]).toBeUndefined();
+      // the same arguments, the same hash: repeated calls are still detected as loops
+      expect((await toolLoop()).tool[TelltaleAttr.toolArgsHash]).toBe(toolCall[TelltaleAttr.toolArgsHash]);
+    });
+
+    it('redacts every string under full, counting what it changed', async () => {
+      const { exported, spans, tool: toolCall } = await toolLoop({ capture: 'full' });
+      expect(exported).not.toContain(PLANTED_KEY);
+      expect(exported).not.toContain('bob@corp.example');
+      expect(exported).not.toContain('desk@corp.example');
+      expect(exported).toContain('A-1042');
+      expect(exported).toContain('[REDACTED:email]');
+      const outer = spans.find((s) => s.name === 'ai.generateText')!.attributes;
+      const prompt = JSON.parse(outer[VercelAiAttr.prompt] as string) as { prompt: string };
+      expect(prompt.prompt).toBe('Where is order A-1042? I am [REDACTED:email], key [REDACTED:api_key]');
+      expect(outer[TelltaleAttr.contentCapture]).toBe('full');
+      expect(outer[TelltaleAttr.contentRedactions]).toBe(1);
+      expect(JSON.parse(toolCall[VercelAiAttr.toolCallArgs] as string)).toEqual({ orderId: 'A-1042' });
+      expect(JSON.parse(toolCall[VercelAiAttr.toolCallResult] as string)).toEqual({
+        status: 'refunded',
+        contact: '[REDACTED:email]',
+      });
+      expect(toolCall[TelltaleAttr.contentRedactions]).toBe(1);
+      expect(toolCall[TelltaleAttr.toolArgsHash]).toBe((await toolLoop()).tool[TelltaleAttr.toolArgsHash]);
+    });
+
+    it('keeps only the shape under metadata', async () => {
+      const { exported, tool: toolCall } = await toolLoop({ capture: 'metadata' });
+      expect(exported).not.toContain('bob@corp.example');
+      expect(exported).not.toContain('A-1042');
+      expect(JSON.parse(toolCall[VercelAiAttr.toolCallArgs] as string)).toEqual({ orderId: '[6 chars]' });
+      expect(toolCall[TelltaleAttr.contentCapture]).toBe('metadata');
+    });
   });
 });
