@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTelltale } from './createTelltale.js';
 import { createTracerProvider } from './createTracerProvider.js';
 import { setErrorHandler } from './errorHandler.js';
+import { init, shutdown } from './init.js';
 import { telltaleStats } from './telltaleStats.js';
 
 /** A collector that never answers: each export hangs until released. */
@@ -40,6 +41,7 @@ describe('telltaleStats', () => {
     expect(exporter.pending.map((p) => p.spans)).toEqual([10]);
     expect(mid.droppedSpans - before.droppedSpans).toBe(5);
     expect(mid.queuedSpans - before.queuedSpans).toBe(10);
+    expect(mid.exportingSpans - before.exportingSpans).toBe(10);
     expect(faults.map((f) => f.message)).toEqual([expect.stringContaining('span queue full (10)')]);
 
     // The collector comes back: the stalled batch fails, the queued one succeeds.
@@ -51,8 +53,35 @@ describe('telltaleStats', () => {
     await flushed;
     const after = telltaleStats();
     expect(after.queuedSpans - before.queuedSpans).toBe(0);
+    expect(after.exportingSpans - before.exportingSpans).toBe(0);
     expect(after.failedSpans - before.failedSpans).toBe(10);
     expect(after.exportedSpans - before.exportedSpans).toBe(10);
     await provider.shutdown();
+  });
+
+  it('a shutdown that gives up says how many spans are left, and in which state', async () => {
+    const faults: TelltaleError[] = [];
+    const exporter = new StalledExporter();
+    const before = telltaleStats();
+    init({
+      exporter,
+      batch: { scheduledDelayMillis: 60_000, exportTimeoutMillis: 60_000 },
+      onError: (e) => faults.push(e as TelltaleError),
+    });
+    const tt = createTelltale();
+    for (let i = 0; i < 3; i++) await tt.tool('lookup', { i }, () => i);
+    expect(telltaleStats().queuedSpans - before.queuedSpans).toBe(3);
+    await shutdown({ timeoutMs: 100 });
+    const left = telltaleStats();
+    expect(left.queuedSpans - before.queuedSpans).toBe(0);
+    expect(left.exportingSpans - before.exportingSpans).toBe(3);
+    expect(faults.map((f) => f.message)).toEqual([
+      expect.stringMatching(/gave up after 100 ms, 3 spans not exported yet \(0 queued, 3 in an export/),
+    ]);
+    // the collector answers at last: the export ends, and the spans are counted as exported
+    for (const p of exporter.pending.splice(0)) p.done({ code: ExportResultCode.SUCCESS });
+    const done = telltaleStats();
+    expect(done.exportingSpans - before.exportingSpans).toBe(0);
+    expect(done.exportedSpans - before.exportedSpans).toBe(3);
   });
 });

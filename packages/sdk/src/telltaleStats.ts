@@ -4,6 +4,8 @@ import { counters } from './internal/stats.js';
 export interface TelltaleStats {
   /** Spans waiting in the batch queue now (bounded by `batch.maxQueueSize`, default 2048). */
   queuedSpans: number;
+  /** Spans in an export that has not ended yet (with the collector down, the exporter retries them for up to 10 s). */
+  exportingSpans: number;
   /** Spans dropped because the queue was full (the collector is down or slow). */
   droppedSpans: number;
   /** Spans whose export succeeded. */
@@ -20,6 +22,7 @@ export interface TelltaleStats {
 export function telltaleStats(): TelltaleStats {
   return {
     queuedSpans: counters.queued,
+    exportingSpans: counters.exporting,
     droppedSpans: counters.dropped,
     exportedSpans: counters.exported,
     failedSpans: counters.failed,

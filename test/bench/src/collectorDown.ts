@@ -111,6 +111,7 @@ export async function agentWithCollectorDown(mode: 'plain' | 'sdk', runs: number
     const now = telltaleStats();
     result.stats = {
       queuedSpans: now.queuedSpans - before.queuedSpans,
+      exportingSpans: now.exportingSpans - before.exportingSpans,
       droppedSpans: now.droppedSpans - before.droppedSpans,
       exportedSpans: now.exportedSpans - before.exportedSpans,
       failedSpans: now.failedSpans - before.failedSpans,

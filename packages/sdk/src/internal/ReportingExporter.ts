@@ -18,9 +18,11 @@ export class ReportingExporter implements SpanExporter {
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     let called = false;
     this.onHandOver?.(spans.length);
+    counters.exporting += spans.length;
     const done = (result: ExportResult): void => {
       if (called) return;
       called = true;
+      counters.exporting -= spans.length;
       if (result.code === ExportResultCode.SUCCESS) counters.exported += spans.length;
       else counters.failed += spans.length;
       if (result.code !== ExportResultCode.SUCCESS) {

@@ -2,6 +2,8 @@
 export const counters = {
   /** Spans waiting in batch queues now. */
   queued: 0,
+  /** Spans handed to an exporter whose export has not ended yet (it may be retrying). */
+  exporting: 0,
   /** Spans dropped because a queue was full (`maxQueueSize`): the agent never waits for the exporter. */
   dropped: 0,
   /** Spans handed to an exporter whose export succeeded / failed. */

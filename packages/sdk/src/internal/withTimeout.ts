@@ -1,5 +1,6 @@
 import type { FaultKind } from './reportFault.js';
 import { reportFault } from './reportFault.js';
+import { counters } from './stats.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -19,10 +20,17 @@ export async function withTimeout(
   });
   try {
     const outcome = await Promise.race([work.then(() => 'done' as const), timeout]);
-    if (outcome === 'timeout') reportFault(kind, new Error(`gave up after ${timeoutMs} ms`));
+    if (outcome === 'timeout') reportFault(kind, new Error(`gave up after ${timeoutMs} ms${unexported()}`));
   } catch (err) {
     reportFault(kind, err);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a flush or shutdown that gave up leaves behind, in the SDK's counters (all its processors). */
+function unexported(): string {
+  const { queued, exporting } = counters;
+  if (queued + exporting === 0) return '';
+  return `, ${queued + exporting} spans not exported yet (${queued} queued, ${exporting} in an export the exporter may still be retrying)`;
 }
