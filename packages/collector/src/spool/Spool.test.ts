@@ -104,6 +104,26 @@ describe('Spool', () => {
     expect(again.usedBytes).toBeLessThanOrEqual(600 + H);
   });
 
+  it('with a cap below the segment size, frees what is stored, and counts nothing stored after a reopen', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const limits = { maxBytes: 100_000, segmentBytes: 1 << 20 };
+    const spool = await openSpool(dir, limits);
+    // ten times the cap, each record stored before the next arrives: none is refused
+    for (let i = 0; i < 100; i++) {
+      await spool.append([Buffer.alloc(10_000, i)], 1);
+      expect(await drainAll(spool)).toHaveLength(1);
+    }
+    expect(spool.usedBytes).toBeLessThan(limits.maxBytes);
+    // stored records left in the segment at a stop do not count against the cap after it
+    await spool.append([Buffer.alloc(40_000, 1)], 1);
+    await drainAll(spool);
+    await close(spool);
+    const again = await openSpool(dir, limits);
+    expect(again.usedBytes).toBe(0);
+    await again.append([Buffer.alloc(90_000, 2)], 1);
+    expect(await drainAll(again)).toHaveLength(1);
+  });
+
   it('cuts a torn tail on open and keeps every complete record before it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spool-'));
     const spool = await openSpool(dir);

@@ -202,6 +202,8 @@ export class Spool {
         await spool.io.stop();
         throw err;
       });
+      // segments drained before the stop no longer count against the cap
+      await spool.dropDrainedHead();
       return spool;
     } catch (err) {
       await unlock();
@@ -379,6 +381,26 @@ export class Spool {
     this.undrainedWeight -= batch.weight;
     this.undrainedRecords -= batch.records;
     this.acked += batch.weight;
+    await this.dropDrainedHead();
+    await this.releaseDrainedActive();
+  }
+
+  /**
+   * Seals and deletes the segment being written once all of it is stored,
+   * when it holds half the cap or more: space comes back a sealed segment at
+   * a time, so a cap below the segment size would otherwise fill with
+   * stored records and refuse every append.
+   */
+  private async releaseDrainedActive(): Promise<void> {
+    const active = this.active;
+    if (active === undefined || this.writing !== undefined || this.queue.length > 0) return;
+    const { segment } = active;
+    const stored =
+      segment.seq === this.drain.seq && this.drain.offset >= segment.size && this.drain.pendingTo === undefined;
+    if (!stored || this.diskBytes * 2 < this.maxBytes) return;
+    segment.sealed = true;
+    this.active = undefined; // an append from now on starts a new segment
+    await this.io.closeFile(active.fd);
     await this.dropDrainedHead();
   }
 
