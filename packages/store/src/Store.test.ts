@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,5 +184,43 @@ describe('Store (embedded chDB)', () => {
   it('sets retention as a TTL and rejects nonsense', async () => {
     await store.setRetentionDays(7);
     await expect(store.setRetentionDays(0)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+  });
+});
+
+describe('Store.open (remote ClickHouse)', () => {
+  /** A port nothing listens on: one the system gave out, then closed. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
+  it('fails with STORAGE naming the address, without its credentials, when nothing listens there', async () => {
+    const port = await closedPort();
+    const opened = Store.open({ kind: 'remote', url: `http://admin:hunter22@127.0.0.1:${port}` });
+    await expect(opened).rejects.toMatchObject({
+      code: 'STORAGE',
+      message: `no ClickHouse at http://127.0.0.1:${port}: nothing listens there (connection refused)`,
+    });
+  });
+
+  it('fails with STORAGE when another service answers on that port', async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end('this port serves /metrics'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const err = await Store.open({ kind: 'remote', url: `http://127.0.0.1:${port}` }).then(
+        () => undefined,
+        (e: unknown) => e as { code: string; message: string },
+      );
+      expect(err?.code).toBe('STORAGE');
+      expect(err?.message).toMatch(
+        new RegExp(`^no ClickHouse at http://127\\.0\\.0\\.1:${port}: its /ping did not answer like ClickHouse`),
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

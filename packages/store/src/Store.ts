@@ -109,6 +109,7 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
+      if (conn.kind === 'remote') await expectClickHouse(store.#client, conn.url);
       // several processes may share remote storage: they take turns (a lease in storage)
       if (conn.kind === 'remote')
         await migrateLocked(store.#client, opts.onMigrationProgress, {
@@ -247,6 +248,31 @@ export class Store {
 }
 
 /** chDB lets one process open a data directory: name the holder instead of a bare connection error. */
+/**
+ * Fails with STORAGE, naming the address (without credentials) and why,
+ * unless a ClickHouse server answers its `/ping` there: nothing listening,
+ * a name that does not resolve, or another service on that port.
+ */
+async function expectClickHouse(client: ClickHouseClient, url: string): Promise<void> {
+  const result = await client.ping();
+  if (result.success) return;
+  const address = new URL(url);
+  address.username = '';
+  address.password = '';
+  const { code, message } = result.error as NodeJS.ErrnoException;
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'nothing listens there (connection refused)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? `the host ${address.hostname} does not resolve`
+        : `its /ping did not answer like ClickHouse: ${message.split('\n', 1)[0]}`;
+  throw new TelltaleError({
+    code: TelltaleErrorCode.STORAGE,
+    message: `no ClickHouse at ${address.origin}${address.pathname === '/' ? '' : address.pathname}: ${why}`,
+    cause: result.error,
+  });
+}
+
 function explainOpenFailure(conn: StoreConnection, err: unknown): unknown {
   if (conn.kind !== 'embedded') return err;
   const pid = dataDirHolder(conn.dataDir);

@@ -54,11 +54,15 @@ export const CLUSTER_QUERY_SETTINGS: Readonly<ClickHouseSettings> = {
   deduplicate_blocks_in_dependent_materialized_views: 1,
 };
 
-/** The client's `log` setting: its warnings and errors go to `sink` (the client constructs the logger class itself). */
+/**
+ * The client's `log` setting: its warnings and errors go to `sink` (the
+ * client constructs the logger class itself); with no sink, nowhere (what
+ * fails reaches the caller as an error: a CLI command prints one line).
+ */
 function clientLog(sink: ClientLogSink | undefined): {
-  log?: { LoggerClass: new () => ClientLogger; level: ClickHouseLogLevel };
+  log: { LoggerClass?: new () => ClientLogger; level: ClickHouseLogLevel };
 } {
-  if (sink === undefined) return {};
+  if (sink === undefined) return { log: { level: ClickHouseLogLevel.OFF } };
   return {
     log: {
       LoggerClass: class implements ClientLogger {
