@@ -232,7 +232,7 @@ describe('binding beyond loopback', () => {
         ['start', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir, ...extra],
         { timeoutMs: 20_000 },
       );
-      expect(code).toBe(1);
+      expect(code).toBe(2);
       expect(stderr).toMatch(/^telltale: refusing to listen on 0\.0\.0\.0 without authentication.*--auth keys/m);
       expect(stdout).not.toContain('telltale listening');
     } finally {
@@ -256,7 +256,7 @@ describe('binding beyond loopback', () => {
       ['start', '--auth', 'keys', '--demo', '--port', '0', '--data-dir', join(tmpdir(), 'telltale-never')],
       { timeoutMs: 20_000 },
     );
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toContain('--demo sends spans without a key');
   });
 });

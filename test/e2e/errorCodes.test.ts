@@ -50,10 +50,24 @@ describe('error codes reach the user', () => {
     expect(result.stderr).toMatch(/^telltale: unknown option '--bogus' \[USAGE\]\n/);
   });
 
-  it('an admin command without its argument prints USAGE', async () => {
+  it('an admin command without its argument or a required option prints USAGE and exits 2', async () => {
     const result = await runCli(['projects', 'create']);
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^telltale: missing required argument 'id' \[USAGE\]\n/);
+    const noKind = await runCli(['keys', 'create', '--project', 'codes', '--endpoint', telltale.url]);
+    expect(noKind.code).toBe(2);
+    expect(noKind.stderr).toMatch(/^telltale: required option '--kind <kind>' not specified \[USAGE\]\n/);
+    const unknown = await runCli(['nosuchcmd']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^telltale: unknown command 'nosuchcmd' \[USAGE\]\n/);
+  });
+
+  it('a ClickHouse that does not answer is STORAGE, in one line', async () => {
+    const result = await runCli(['migrate', '--clickhouse-url', 'http://default:hunter22@127.0.0.1:1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'telltale: no ClickHouse at http://127.0.0.1:1: nothing listens there (connection refused) [STORAGE]\n',
+    );
   });
 
   it('a server that does not answer is UNREACHABLE', async () => {

@@ -3,7 +3,14 @@
 import './memory/beforeEngineLoads.js';
 import { Command, Option } from 'commander';
 import { TelltaleErrorCode, toTelltaleError } from '@telltale/semconv';
-import { CliError, cliErrorLine, EXIT, withUsageErrorOutput, writeUsageError } from './cli/CliError.js';
+import {
+  CliError,
+  cliErrorLine,
+  EXIT,
+  exitOnUsageError,
+  withUsageErrorOutput,
+  writeUsageError,
+} from './cli/CliError.js';
 import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
@@ -25,15 +32,15 @@ const program = new Command()
   .description('Reliability observability for AI agents: OTLP collector, ClickHouse storage, API and dashboard')
   .version(packageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError()
-  // usage errors of every command created below name their code (start and the query commands answer one line)
-  .configureOutput({ outputError: writeUsageError });
+  // usage errors of every command created below name their code (start and the query commands answer one line) and exit 2
+  .configureOutput({ outputError: writeUsageError })
+  .exitOverride(exitOnUsageError);
 
 const start = addStartOptions(
   program.command('start').description('run the collector, API and dashboard in one process'),
 )
   // usage errors (unknown flag, missing value) answer one line and exit 2, like a bad value
   .showHelpAfterError(false)
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE))
   .action(async (_opts: unknown, command: Command) => {
     // Signals are handled from the start: one that arrives while the server starts (the default action would end the
     // process at once, leaving accepted spans to the next start's replay) shuts it down once it is up. A second signal
@@ -71,7 +78,7 @@ const start = addStartOptions(
     if (config.demo && config.auth === 'keys') {
       throw new CliError(
         '--demo sends spans without a key: start with --auth none, or run `telltale demo --api-key <ingest key>` against the server',
-        1,
+        EXIT.USAGE,
         TelltaleErrorCode.INVALID_CONFIG,
       );
     }
@@ -138,8 +145,7 @@ function queryCommand(name: string, description: string): Command {
     .option('--endpoint <url>', 'the Telltale server', DEFAULT_ENDPOINT)
     .option('--since <duration>', 'window ending now: 30m, 2h, 7d', '24h')
     .option('--agent <name>', 'only this agent (the run root name)')
-    .addOption(new Option('--api-key <key>', 'API key (Authorization: Bearer)').env('TELLTALE_API_KEY'))
-    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT.USAGE));
+    .addOption(new Option('--api-key <key>', 'API key (Authorization: Bearer)').env('TELLTALE_API_KEY'));
 }
 
 queryCommand('report', 'print the reliability report of a running server')
@@ -169,5 +175,6 @@ program.parseAsync().catch((caught: unknown) => {
   }
   const err = toTelltaleError(caught);
   console.error(cliErrorLine(redactor.text(err.message).split('\n', 1)[0] ?? '', err.code));
-  process.exit(1);
+  // a configuration refused later than its parsing (a public address without --auth keys) is still a usage error
+  process.exit(err.code === TelltaleErrorCode.INVALID_CONFIG || err.code === TelltaleErrorCode.USAGE ? EXIT.USAGE : 1);
 });

@@ -28,9 +28,14 @@ export function writeUsageError(text: string, write: (line: string) => void): vo
   write(`${cliErrorLine(message, TelltaleErrorCode.USAGE)}\n`);
 }
 
-/** Gives a command built on its own (then added with addCommand) and all its subcommands the USAGE error line. */
+/** Ends the process for a usage error commander found (exit 2), or after help and the version (exit 0). */
+export function exitOnUsageError(err: { exitCode: number }): never {
+  process.exit(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
+}
+
+/** Gives a command built on its own (then added with addCommand) and all its subcommands the USAGE error line and exit 2. */
 export function withUsageErrorOutput(command: Command): Command {
-  command.configureOutput({ outputError: writeUsageError });
+  command.configureOutput({ outputError: writeUsageError }).exitOverride(exitOnUsageError);
   for (const sub of command.commands) withUsageErrorOutput(sub);
   return command;
 }

@@ -10,7 +10,6 @@ interface Def {
   values?: readonly unknown[];
   format?: string;
   protocol?: RegExp;
-  minLength?: number;
 }
 
 function defOf(schema: z.ZodType): Def {
@@ -30,14 +29,15 @@ function describeNumber(schema: z.ZodType): string {
   return kind;
 }
 
-function describeString(def: Def): string {
+function describeString(schema: z.ZodType, def: Def): string {
   if (def.format === 'url') {
     const protocols = ['http', 'https', 'ftp'].filter((p) => def.protocol?.test(p) ?? true);
     return protocols.length > 0 && def.protocol !== undefined
       ? `a URL starting ${protocols.map((p) => `${p}://`).join(' or ')}`
       : 'a URL';
   }
-  return (def.minLength ?? 0) > 0 ? 'a non-empty value' : 'text';
+  const min = (schema as unknown as { minLength: number | null }).minLength ?? 0;
+  return min > 1 ? `text of at least ${min} characters` : min === 1 ? 'a non-empty value' : 'text';
 }
 
 /**
@@ -60,7 +60,7 @@ export function describeExpected(schema: z.ZodType): string | undefined {
     case 'boolean':
       return 'true, false, 1 or 0';
     case 'string':
-      return describeString(def);
+      return describeString(schema, def);
     case 'enum':
       return `one of ${Object.values(def.entries ?? {}).join(', ')}`;
     case 'literal':

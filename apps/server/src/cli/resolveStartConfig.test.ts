@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StartConfigSchema, type StartConfig } from '../config.js';
 import { CliError } from './CliError.js';
 import { resolveStartConfig } from './resolveStartConfig.js';
@@ -15,6 +18,19 @@ interface Case {
   flag: string[];
   fromFlag: Partial<StartConfig>;
 }
+
+/** A dashboard build to point `--web-dir` at: a directory with an index.html. */
+function webBuild(name: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'telltale-web-')), name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'index.html'), '<!doctype html>');
+  return dir;
+}
+const WEB_A = webBuild('a');
+const WEB_B = webBuild('b');
+afterAll(() => {
+  for (const dir of [WEB_A, WEB_B]) rmSync(dirname(dir), { recursive: true, force: true });
+});
 
 /** One case per `telltale start` flag: a flag without a case fails the test below. */
 const CASES: Record<string, Case> = {
@@ -145,10 +161,10 @@ const CASES: Record<string, Case> = {
     fromFlag: { orphanQuietSeconds: 0.5 },
   },
   '--web-dir': {
-    env: '/web/a',
-    fromEnv: { webDir: '/web/a' },
-    flag: ['--web-dir', '/web/b'],
-    fromFlag: { webDir: '/web/b' },
+    env: WEB_A,
+    fromEnv: { webDir: WEB_A },
+    flag: ['--web-dir', WEB_B],
+    fromFlag: { webDir: WEB_B },
   },
   // a switch: the variable takes true/false/1/0; the flag (on) beats a variable saying off
   '--demo': { env: '1', fromEnv: { demo: true }, flag: ['--demo'], fromFlag: { demo: true } },
@@ -321,6 +337,22 @@ describe('resolveStartConfig: a bad value is one line naming flag and variable',
       ['--clickhouse-cluster', 'tell-tale', '--clickhouse-url', 'http://ch:8123'],
       {},
       '--clickhouse-cluster (TELLTALE_CLICKHOUSE_CLUSTER) must be a cluster name of letters, digits and _ (as in remote_servers), got "tell-tale"',
+    ],
+    // a secret's value is never echoed; its length is what it must fix
+    [
+      ['--auth', 'keys', '--admin-key', 'short-admin-key'],
+      {},
+      '--admin-key (TELLTALE_ADMIN_KEY) must be text of at least 24 characters',
+    ],
+    [
+      ['--auth', 'keys'],
+      { TELLTALE_METRICS_TOKEN: 'short' },
+      '--metrics-token (TELLTALE_METRICS_TOKEN) must be text of at least 16 characters',
+    ],
+    [
+      ['--web-dir', '/nonexistent/web'],
+      {},
+      `--web-dir (TELLTALE_WEB_DIR) must be a directory holding the dashboard's build (its index.html), got "/nonexistent/web"`,
     ],
     // credentials in a bad URL are not echoed
     [

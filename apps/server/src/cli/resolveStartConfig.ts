@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, CommanderError, type Option } from 'commander';
 import { TelltaleErrorCode } from '@telltale/semconv';
 import type { z } from 'zod';
@@ -91,6 +93,9 @@ export function startConfigOf(command: Command, env: Env): StartConfig {
       EXIT.USAGE,
       TelltaleErrorCode.INVALID_CONFIG,
     );
+  const webDir = result.data.webDir;
+  if (webDir !== undefined && !existsSync(join(webDir, 'index.html')))
+    throw badValue(given.get('webDir')!, "a directory holding the dashboard's build (its index.html)");
   return result.data;
 }
 
