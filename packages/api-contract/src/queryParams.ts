@@ -3,9 +3,9 @@ import { z } from 'zod';
 /** The query of a route that takes none. */
 export const NoQuery = z.object({}).strict();
 
-/** A time bound as unix milliseconds or ISO-8601 text, converted to nanoseconds. */
+/** A time bound as unix milliseconds or ISO-8601 text (a date is its midnight UTC), converted to nanoseconds. */
 export const TimeParam = z
-  .union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true })])
+  .union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((value, ctx) => {
     const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
     if (!Number.isFinite(ms)) {
@@ -14,6 +14,11 @@ export const TimeParam = z
     }
     return BigInt(ms) * 1_000_000n;
   });
+
+/** Whether a query's window, when it gives both ends, starts before it ends. */
+export function fromBeforeTo(q: { from?: bigint | undefined; to?: bigint | undefined }): boolean {
+  return q.from === undefined || q.to === undefined || q.from < q.to;
+}
 
 /** Query parameters `attr.<key>=<value>` filter on raw span attributes. */
 export const ATTR_PREFIX = 'attr.';

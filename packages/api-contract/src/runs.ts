@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimeParam, pageQuery } from './queryParams.js';
+import { TimeParam, fromBeforeTo, pageQuery } from './queryParams.js';
 import { Count, DurationString, Money, UnixNanosString } from './wire.js';
 
 /** `/runs`, `/sessions` and `/traces`: queries and answers. */
@@ -43,7 +43,8 @@ export const ListRunsQuery = z
     from: TimeParam.optional(),
     to: TimeParam.optional(),
   })
-  .strict();
+  .strict()
+  .refine(fromBeforeTo, { path: ['from'], message: 'must be before to' });
 
 export const ListSessionsQuery = z
   .object({
@@ -52,7 +53,8 @@ export const ListSessionsQuery = z
     from: TimeParam.optional(),
     to: TimeParam.optional(),
   })
-  .strict();
+  .strict()
+  .refine(fromBeforeTo, { path: ['from'], message: 'must be before to' });
 
 export const RunIdParams = z.object({ runId: z.string().min(1).max(256) });
 export const TraceIdParams = z.object({

@@ -56,6 +56,18 @@ describe('/runs filters shared with the analytics routes', () => {
     const page = await get<{ runs: { name: string }[] }>(`/runs?${window}&agent=plain&limit=50`);
     expect(new Set(page.body.runs.map((r) => r.name))).toEqual(new Set(['plain']));
   });
+
+  it('takes ISO dates as window ends, and refuses a window that ends before it starts', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const since = await get<{ total: number }>(`/runs?from=2020-01-01&to=${day}T23:59:59Z`);
+    expect(since.status).toBe(200);
+    expect(since.body.total).toBe(15);
+    for (const path of ['/runs?from=2000&to=1000', '/sessions?from=2000&to=2000']) {
+      const { status, body } = await get<{ error: { message: string } }>(path);
+      expect(status).toBe(400);
+      expect(body.error.message).toBe('invalid query parameter from: must be before to');
+    }
+  });
 });
 
 describe('/loops', () => {
