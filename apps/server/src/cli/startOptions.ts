@@ -45,7 +45,7 @@ export function addStartOptions(command: Command): Command {
       '--clickhouse-cluster <name>',
       'with --clickhouse-url: create and use the cluster schema on this cluster (Replicated tables, Distributed in front)',
     )
-    .option('--retention-days <days>', 'drop spans older than this')
+    .option('--retention-days <days>', 'drop spans older than this (default: 30; storage keeps the last value given)')
     .option(
       '--content-retention-days <days>',
       'drop span content (prompts, tool arguments…) older than this (default: 7)',
