@@ -237,6 +237,8 @@ describe('no secret reaches the logs (auth keys, remote ClickHouse, debug level)
       ]),
     );
     expect(access).toHaveLength(9);
+    // a request refused before routing is logged under the route it names
+    expect(access.filter((e) => e.status === 401 || e.status === 403).every((e) => e.path === undefined)).toBe(true);
     for (const line of access) expect(line.durationMs).toEqual(expect.any(Number));
 
     const otlp = entries.filter((e) => e.msg === 'otlp request');
