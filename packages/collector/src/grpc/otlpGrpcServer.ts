@@ -1,7 +1,9 @@
 import {
+  logVerbosity,
   Metadata,
   Server,
   ServerCredentials,
+  setLogVerbosity,
   type sendUnaryData,
   type ServerUnaryCall,
   type ServiceDefinition,
@@ -56,6 +58,10 @@ function firstValue(metadata: Metadata, key: string): string | undefined {
  */
 export async function startOtlpGrpcServer(host: string, port: number, intake: ExportIntake): Promise<OtlpGrpcServer> {
   const { maxBodyBytes: maxMessageBytes, maxInFlightBytes, retryAfterSeconds: retryAfter } = intake.limits;
+  // what fails reaches the caller as an error (a port in use: LISTEN_FAILED): grpc-js's own console lines only
+  // when asked for, as its GRPC_VERBOSITY documents
+  if (process.env.GRPC_NODE_VERBOSITY === undefined && process.env.GRPC_VERBOSITY === undefined)
+    setLogVerbosity(logVerbosity.NONE);
   const budget = new ByteBudget(maxInFlightBytes);
 
   async function handle(call: ServerUnaryCall<Buffer, Uint8Array>, progress: ExportProgress): Promise<Uint8Array> {
