@@ -43,8 +43,10 @@ async function answer(question, city) {
     const ok = await validate('mentions-city', (step) => {
       const verdict = { ok: reply.includes(city) };
       step.setOutputHash(verdict);
-      return verdict.ok;
-    });
+      // a failed check fails its step (a returned false would be a passed one)
+      if (!verdict.ok) throw new CheckFailed(`the answer does not mention ${city}`);
+      return true;
+    }).catch((err) => (err instanceof CheckFailed ? false : Promise.reject(err)));
     if (!ok) {
       r.setOutcome('failure', 'answer does not mention the city');
       return;
@@ -52,6 +54,8 @@ async function answer(question, city) {
     await act('post-answer', () => console.log(`[${r.runId.slice(0, 8)}] ${reply}`), { sideEffect: true });
   });
 }
+
+class CheckFailed extends Error {}
 
 for (const city of ['Paris', 'Lyon', 'Oslo', 'Lima', 'Kyoto']) {
   try {

@@ -92,11 +92,15 @@ async function finish(r, reply, refunds) {
     const claimsRefund = /refunded/i.test(reply);
     const verdict = { claimsRefund, refunds: refunds.length };
     step.setOutputHash(verdict);
-    return !claimsRefund || refunds.length > 0;
-  });
+    // a failed check fails its step (a returned false would be a passed one)
+    if (claimsRefund && refunds.length === 0) throw new CheckFailed('the reply claims a refund no tool made');
+    return true;
+  }).catch((err) => (err instanceof CheckFailed ? false : Promise.reject(err)));
   if (!backed) return r.setOutcome('failure', 'the reply claims a refund no tool made');
   await act('send-reply', () => console.log(`  → ${reply}`), { sideEffect: true });
 }
+
+class CheckFailed extends Error {}
 
 async function startLocalModel() {
   const { ModelServer } = await import('@telltale/model-server');

@@ -58,7 +58,7 @@ const OPENAI: Expected[] = [
   {
     scenario: 'refund-claimed-after-failure',
     turns: [0, 1, 2],
-    steps: ['llm', 'tool:lookup_order', 'llm', 'tool:refund_order!', 'llm', 'validate'],
+    steps: ['llm', 'tool:lookup_order', 'llm', 'tool:refund_order!', 'llm', 'validate!'],
     outcome: 'failure',
   },
   {

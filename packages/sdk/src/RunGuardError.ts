@@ -6,7 +6,9 @@ import { TelltaleError, TelltaleErrorCode, type RunStopReason } from '@telltale/
  * `max_steps`, `budget` (recorded cost above `maxCostUsd`) or `timeout`
  * (longer than `maxDurationMs`). The step that tripped the guard is recorded
  * as a failed span but its function is not called; the run span carries
- * `telltale.run.stop_reason`. Catch it to fall back. Its code is RUN_STOPPED.
+ * `telltale.run.stop_reason`. Spans it fails have `error.type`
+ * `run_guard.<reason>` (`run_guard.timeout`…). Catch it to fall back. Its
+ * code is RUN_STOPPED.
  */
 export class RunGuardError extends TelltaleError {
   override readonly name: string = 'RunGuardError';

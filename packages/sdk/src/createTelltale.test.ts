@@ -202,6 +202,27 @@ describe('createTelltale', () => {
     expect(attr(root, TelltaleAttr.runOutcome)).toBe('failure');
   });
 
+  it('fails a validate step when its check throws, not when it returns false (the README idiom)', async () => {
+    class PolicyViolation extends Error {}
+    const t = inMemoryTelltale();
+    const { run, validate } = t.telltale;
+    await run('agent', async (r) => {
+      expect(await validate('returns-false', () => false)).toBe(false);
+      const ok = await validate('throws', () => {
+        throw new PolicyViolation('no refunds over $500');
+      }).catch((err: unknown) => {
+        if (err instanceof PolicyViolation) return false;
+        throw err;
+      });
+      if (!ok) r.setOutcome('failure', 'policy check failed');
+    });
+    expect(t.span('returns-false').status.code).toBe(SpanStatusCode.OK);
+    const failed = t.span('throws');
+    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no refunds over $500' });
+    expect(attr(failed, OtelAttr.errorType)).toBe('PolicyViolation');
+    expect(attr(t.span('agent'), TelltaleAttr.runOutcome)).toBe('failure');
+  });
+
   it('keeps concurrent runs apart', async () => {
     const t = inMemoryTelltale();
     const { run, tool } = t.telltale;

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { Attributes, Tracer, TracerProvider } from '@opentelemetry/api';
-import { GenAiOperation, OtelAttr, StepKind, TelltaleAttr } from '@telltale/semconv';
+import { GenAiOperation, OtelAttr, StepKind, TelltaleAttr, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import {
+  argumentError,
+  captureProblem,
+  llmProblem,
+  retryProblem,
+  runProblem,
+  stepKindProblem,
+  stepProblem,
+} from './internal/arguments.js';
+import { noteGlobalSpan } from './internal/globalProvider.js';
 import { reportFault } from './internal/reportFault.js';
 import { runAttempts } from './internal/runAttempts.js';
 import { runInSpan } from './internal/runInSpan.js';
@@ -22,7 +32,11 @@ import type {
   StepOptions,
 } from './types.js';
 
-/** The step wrappers, bound to one tracer provider. */
+/**
+ * The step wrappers, bound to one tracer provider. Each returns a promise: a
+ * call with an invalid argument rejects with a `TelltaleError` (code
+ * BAD_REQUEST) naming the argument, without running `fn`.
+ */
 export interface Telltale {
   /** The run root: a span of step kind `run` whose run id is stamped on every span inside. */
   run: <T>(name: string, fn: (run: RunHandle) => T | PromiseLike<T>, opts?: RunOptions) => Promise<T>;
@@ -36,8 +50,8 @@ export interface Telltale {
     fn: (args: A, step: StepHandle) => T | PromiseLike<T>,
     opts?: StepOptions,
   ) => Promise<T>;
-  /** A model call; record its usage with `step.recordUsage`. */
-  llm: <T>(name: string, model: LlmModel, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
+  /** A model call to `model` (a model name, or the model with its provider); record its usage with `step.recordUsage`. */
+  llm: <T>(name: string, model: string | LlmModel, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
   /** A step of any kind (`retrieval`, `handoff`, `guardrail`, `custom`…). */
   step: <T>(kind: StepKindName, name: string, fn: StepFn<T>, opts?: StepOptions) => Promise<T>;
   /** Attempts `fn` up to `opts.attempts` times, one span per attempt. */
@@ -65,15 +79,21 @@ export interface CreateTelltaleOptions extends ContentOptions {
  */
 export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
   const { tracerProvider, clock } = options;
+  const badCapture = captureProblem(options.capture);
+  if (badCapture !== undefined) {
+    const message = `createTelltale: ${badCapture}: ignored`;
+    reportFault('config', new TelltaleError({ code: TelltaleErrorCode.INVALID_CONFIG, message }));
+  }
   const contentOptions: ContentOptions = {
-    ...(options.capture === undefined ? {} : { capture: options.capture }),
+    ...(options.capture === undefined || badCapture !== undefined ? {} : { capture: options.capture }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
   };
   let ownTracer: Tracer | undefined;
-  const getTracer = (): Tracer =>
-    tracerProvider === undefined
-      ? trace.getTracer(SDK_NAME, SDK_VERSION)
-      : (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
+  const getTracer = (): Tracer => {
+    if (tracerProvider !== undefined) return (ownTracer ??= tracerProvider.getTracer(SDK_NAME, SDK_VERSION));
+    noteGlobalSpan();
+    return trace.getTracer(SDK_NAME, SDK_VERSION);
+  };
   const env: SpanEnv = { getTracer, clock };
 
   function execute<T>(
@@ -103,11 +123,22 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
     });
   }
 
-  const step: Telltale['step'] = (kind, name, fn, opts) =>
-    execute(name, stepAttributes(kind, name, opts), opts, fn, stateInput(opts));
+  function kindStep<T>(
+    call: string,
+    kind: StepKindName,
+    name: string,
+    fn: StepFn<T>,
+    opts: StepOptions | undefined,
+  ): Promise<T> {
+    const problem = stepProblem(name, fn, opts);
+    if (problem !== undefined) return Promise.reject(argumentError(call, name, problem));
+    return execute(name, stepAttributes(kind, name, opts), opts, fn, stateInput(opts));
+  }
 
   return {
     run: (name, fn, opts) => {
+      const problem = runProblem(name, fn, opts);
+      if (problem !== undefined) return Promise.reject(argumentError('run', name, problem));
       const runId = opts?.runId ?? randomUUID();
       const attributes: Attributes = {
         ...opts?.attributes,
@@ -122,11 +153,17 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
         fn(recorder as RunHandle),
       );
     },
-    plan: (name, fn, opts) => step(StepKind.plan, name, fn, opts),
-    act: (name, fn, opts) => step(StepKind.act, name, fn, opts),
-    validate: (name, fn, opts) => step(StepKind.validate, name, fn, opts),
-    step,
+    plan: (name, fn, opts) => kindStep('plan', StepKind.plan, name, fn, opts),
+    act: (name, fn, opts) => kindStep('act', StepKind.act, name, fn, opts),
+    validate: (name, fn, opts) => kindStep('validate', StepKind.validate, name, fn, opts),
+    step: (kind, name, fn, opts) => {
+      const problem = stepKindProblem(kind);
+      if (problem !== undefined) return Promise.reject(argumentError('step', name, problem));
+      return kindStep('step', kind, name, fn, opts);
+    },
     tool: (name, args, fn, opts) => {
+      const problem = stepProblem(name, fn, opts);
+      if (problem !== undefined) return Promise.reject(argumentError('tool', name, problem));
       let argsHash: string | undefined;
       try {
         argsHash = stableHash(args);
@@ -147,13 +184,18 @@ export function createTelltale(options: CreateTelltaleOptions = {}): Telltale {
       return runInSpan(env, { name, attempt, attributes, content }, fn, args);
     },
     llm: (name, model, fn, opts) => {
+      const problem = llmProblem(name, model, fn, opts);
+      if (problem !== undefined) return Promise.reject(argumentError('llm', name, problem));
+      const spec: LlmModel = typeof model === 'string' ? { model } : model;
       const attributes = stepAttributes(StepKind.llm, name, opts);
-      attributes[OtelAttr.genAiOperationName] = model.operation ?? GenAiOperation.chat;
-      attributes[OtelAttr.genAiRequestModel] = model.model;
-      if (model.provider !== undefined) attributes[OtelAttr.genAiProviderName] = model.provider;
+      attributes[OtelAttr.genAiOperationName] = spec.operation ?? GenAiOperation.chat;
+      attributes[OtelAttr.genAiRequestModel] = spec.model;
+      if (spec.provider !== undefined) attributes[OtelAttr.genAiProviderName] = spec.provider;
       return execute(name, attributes, opts, fn);
     },
     retry: (name, fn, opts) => {
+      const problem = retryProblem(name, fn, opts);
+      if (problem !== undefined) return Promise.reject(argumentError('retry', name, problem));
       const { attempts, backoff, retryIf, kind = StepKind.act, ...stepOpts } = opts;
       return execute(
         name,

@@ -108,6 +108,13 @@ describe('init reads the standard OTel and TELLTALE_* environment', () => {
     expect(resource['deployment.environment']).toBe('prod');
   });
 
+  it('uses an endpoint that already ends in /v1/traces as is', async () => {
+    expect((await oneRun({ endpoint: `${base}/v1/traces` })).request.path).toBe('/v1/traces');
+    received.length = 0;
+    vi.stubEnv('TELLTALE_ENDPOINT', `${base}/tt/v1/traces/`);
+    expect((await oneRun({})).request.path).toBe('/tt/v1/traces');
+  });
+
   it('registers the W3C trace-context + baggage propagator, and removes it on shutdown', async () => {
     vi.stubEnv('TELLTALE_ENDPOINT', base);
     init();

@@ -1,9 +1,12 @@
 import { ProxyTracerProvider, propagation, trace } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { createTracerProvider } from './createTracerProvider.js';
 import type { TracerProviderOptions } from './createTracerProvider.js';
 import { setErrorHandler } from './errorHandler.js';
+import { captureProblem, isRecord, shown } from './internal/arguments.js';
 import { ensureContextManager } from './internal/ensureContextManager.js';
+import { isGlobalProviderRegistered, setShutDown } from './internal/globalProvider.js';
 import { installPropagator } from './internal/installPropagator.js';
 import { reportFault } from './internal/reportFault.js';
 import { withTimeout } from './internal/withTimeout.js';
@@ -36,6 +39,8 @@ interface Installed {
 }
 
 let current: Installed | undefined;
+/** The options `current` was set up with. */
+let currentOptions: TelltaleInitOptions = {};
 
 /**
  * Sets up tracing for the module-level `run`, `tool`… wrappers. If a global
@@ -46,19 +51,32 @@ let current: Installed | undefined;
  * registered already), plus an AsyncLocalStorage context manager if none
  * works yet. Unset options come from the environment: `TELLTALE_ENDPOINT`,
  * `TELLTALE_API_KEY`, then the standard `OTEL_EXPORTER_OTLP_*`,
- * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`.
- * Calling `init` again before `shutdown` returns the same handle. Never throws.
+ * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`. Settings it cannot use
+ * go to the error handler: an unknown `capture` is ignored, and with an
+ * endpoint that is not an http(s) URL no span is exported.
+ * Calling `init` again before `shutdown` returns the same handle; options
+ * given to that call that differ from the first call's are reported as
+ * ignored. Never throws.
  */
 export function init(opts: TelltaleInitOptions = {}): TelltaleHandle {
-  if (current !== undefined) return current.handle;
-  if (opts.onError !== undefined) setErrorHandler(opts.onError);
+  if (current !== undefined) {
+    reportIgnoredOptions(opts);
+    return current.handle;
+  }
+  const given: TelltaleInitOptions = isRecord(opts) ? opts : {};
+  if (given.onError !== undefined) setErrorHandler(given.onError);
+  if (given !== opts) reportConfig(`init: options must be an object, got ${shown(opts)}: ignored`);
+  const badCapture = captureProblem(given.capture);
+  if (badCapture !== undefined) reportConfig(`init: ${badCapture}: ignored, nothing is captured`);
   setContentDefaults({
-    ...(opts.capture === undefined ? {} : { capture: opts.capture }),
-    ...(opts.redact === undefined ? {} : { redact: opts.redact }),
+    ...(given.capture === undefined || badCapture !== undefined ? {} : { capture: given.capture }),
+    ...(given.redact === undefined ? {} : { redact: given.redact }),
   });
+  currentOptions = given;
+  setShutDown(false);
   try {
     ensureContextManager();
-    current = isGlobalProviderRegistered() ? adoptExisting() : install(opts);
+    current = isGlobalProviderRegistered() ? adoptExisting() : install(given);
   } catch (err) {
     reportFault('init', err);
     current = adoptExisting();
@@ -88,6 +106,7 @@ function install(opts: TelltaleInitOptions): Installed {
     try {
       trace.disable();
       if (ownPropagator) propagation.disable();
+      setShutDown(true);
     } catch (err) {
       reportFault('shutdown', err);
     }
@@ -125,9 +144,30 @@ function adoptExisting(): Installed {
   return { handle, close };
 }
 
-function isGlobalProviderRegistered(): boolean {
-  const global = trace.getTracerProvider();
-  if (!(global instanceof ProxyTracerProvider)) return true;
-  // A fresh proxy's delegate is the API's no-op provider.
-  return global.getDelegate() !== new ProxyTracerProvider().getDelegate();
+function reportConfig(message: string): void {
+  reportFault('config', new TelltaleError({ code: TelltaleErrorCode.INVALID_CONFIG, message }));
+}
+
+/** A later `init` call keeps the first call's setup: the options it gives that differ are reported. */
+function reportIgnoredOptions(opts: unknown): void {
+  const given = isRecord(opts) ? opts : { options: opts };
+  const first = currentOptions as Record<string, unknown>;
+  const differing = Object.keys(given).filter((key) => given[key] !== undefined && !sameValue(given[key], first[key]));
+  if (differing.length === 0) return;
+  const message = `init() already ran, so the options of this call are ignored (${differing.join(', ')} differ); call shutdown() first to apply them`;
+  reportFault('init', new TelltaleError({ code: TelltaleErrorCode.INVALID_CONFIG, message }));
+}
+
+/** Equal primitives, the same object, or plain objects / arrays of equal values. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (!isPlainData(a) || !isPlainData(b) || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+}
+
+function isPlainData(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
 }

@@ -105,12 +105,17 @@ describe('retry', () => {
     expect(spans.every((s) => attr(s, TelltaleAttr.toolName) === 'search')).toBe(true);
   });
 
-  it('treats a non-positive attempt budget as one attempt', async () => {
+  it('rejects an attempt budget that is not an integer ≥ 1, running nothing', async () => {
     const t = inMemoryTelltale();
-    await expect(t.telltale.retry('once', () => Promise.reject(new Error('no')), { attempts: 0 })).rejects.toThrow(
-      'no',
-    );
-    expect(t.spans()).toHaveLength(1);
+    let calls = 0;
+    for (const attempts of [0, -1, 2.5, 'three', undefined]) {
+      await expect(t.telltale.retry('once', () => ++calls, { attempts } as never)).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        message: `retry("once"): options.attempts must be an integer ≥ 1, got ${attempts === 'three' ? '"three"' : String(attempts)}`,
+      });
+    }
+    expect(calls).toBe(0);
+    expect(t.spans()).toHaveLength(0);
   });
 });
 

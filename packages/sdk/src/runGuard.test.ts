@@ -31,7 +31,7 @@ describe('run guards', () => {
     // three identical calls are on record (the server's repeated-action rule), the third one failed unrun
     expect(searches).toHaveLength(3);
     expect(searches[2]!.status.code).toBe(SpanStatusCode.ERROR);
-    expect(attr(searches[2]!, OtelAttr.errorType)).toBe('RunGuardError');
+    expect(attr(searches[2]!, OtelAttr.errorType)).toBe('run_guard.loop');
     const root = t.span('looper');
     expect(attr(root, TelltaleAttr.runStopReason)).toBe('loop');
     expect(attr(root, TelltaleAttr.runOutcome)).toBe('failure');
@@ -94,6 +94,17 @@ describe('run guards', () => {
       'budget',
       'timeout',
     ]);
+    // the stopped step and the run it left say what stopped it; the server reads /timeout/i as a timeout
+    const stopped = t.spans().filter((s) => s.status.code === SpanStatusCode.ERROR);
+    expect(stopped.map((s) => [s.name, attr(s, OtelAttr.errorType)])).toEqual([
+      ['step-4', 'run_guard.max_steps'],
+      ['runaway', 'run_guard.max_steps'],
+      ['call', 'run_guard.budget'],
+      ['spender', 'run_guard.budget'],
+      ['tick', 'run_guard.timeout'],
+      ['slow', 'run_guard.timeout'],
+    ]);
+    expect(attr(t.span('slow'), OtelAttr.errorType)).toMatch(/timeout/i);
   });
 
   it('steps outside a guarded run are never stopped', async () => {

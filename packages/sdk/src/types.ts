@@ -62,11 +62,11 @@ export interface RunHandle extends StepHandle {
 export type Backoff = BackoffPolicy | ((failedAttempt: number) => number);
 
 export interface BackoffPolicy {
-  /** Delay after the first failed attempt. */
+  /** Delay after the first failed attempt (≥ 0). */
   initialMs: number;
-  /** Multiplier per further attempt (default 2). */
+  /** Multiplier per further attempt (> 0, default 2). */
   factor?: number;
-  /** Upper bound of one delay (default: none). */
+  /** Upper bound of one delay (≥ 0, default: none). */
   maxMs?: number;
   /**
    * Randomised share of each delay: `true` = full jitter (0…delay), a number
@@ -76,7 +76,7 @@ export interface BackoffPolicy {
 }
 
 export interface RetryPolicy {
-  /** Maximum number of attempts, including the first (≥ 1). */
+  /** Maximum number of attempts, including the first: an integer ≥ 1. */
   attempts: number;
   backoff?: Backoff;
   /** Return false to stop retrying on this error (it is rethrown at once). Default: retry every error. */
@@ -88,7 +88,7 @@ export interface StepOptions {
   sideEffect?: boolean;
   /** Agent state the step saw; hashed into `telltale.state.hash`, and with content capture on, the step's input. */
   state?: unknown;
-  /** Attempt number when the agent retries by itself (default 1). Ignored with `retry`. */
+  /** Attempt number when the agent retries by itself (an integer ≥ 1, default 1). Ignored with `retry`. */
   attempt?: number;
   /** Extra span attributes. The SDK's own attributes win on a clash. */
   attributes?: Attributes;
@@ -103,16 +103,17 @@ export interface StepOptions {
 
 /**
  * Limits that stop a run in-process with a RunGuardError (checked before each
- * step starts; the step crossing a limit is recorded as failed, not run).
+ * step starts; the step crossing a limit is recorded as failed, not run, with
+ * `error.type` `run_guard.<reason>`).
  */
 export interface RunGuard {
-  /** Stop at the Nth call of the same tool with the same arguments (a repeated action); ≥ 2. */
+  /** Stop at the Nth call of the same tool with the same arguments (a repeated action); an integer ≥ 2. */
   maxRepeats?: number;
-  /** Stop at the step after this many steps. */
+  /** Stop at the step after this many steps; an integer ≥ 1. */
   maxSteps?: number;
-  /** Stop at the next step once the cost recorded with `recordUsage({ costUsd })` exceeds this. */
+  /** Stop at the next step once the cost recorded with `recordUsage({ costUsd })` exceeds this (≥ 0). */
   maxCostUsd?: number;
-  /** Stop at the next step once the run has taken longer than this. */
+  /** Stop at the next step once the run has taken longer than this many ms (≥ 0). */
   maxDurationMs?: number;
 }
 
@@ -128,6 +129,7 @@ export interface RunOptions {
   sessionId?: string;
 }
 
+/** The model an `llm` step calls (a plain string is the model name). */
 export interface LlmModel {
   /** `gen_ai.request.model`, e.g. `gpt-4o-mini`. */
   model: string;

@@ -1,7 +1,10 @@
 import type { Backoff } from '../types.js';
 import { reportFault } from './reportFault.js';
 
-/** Milliseconds to wait after attempt `failedAttempt` (1-based) failed. Never negative, never throws. */
+/**
+ * Milliseconds to wait after attempt `failedAttempt` (1-based) failed, under a
+ * checked backoff policy (`jitter` from 0 to 1). Never negative, never throws.
+ */
 export function backoffDelay(
   backoff: Backoff | undefined,
   failedAttempt: number,
@@ -12,7 +15,7 @@ export function backoffDelay(
     if (typeof backoff === 'function') return sanitize(backoff(failedAttempt));
     const { initialMs, factor = 2, maxMs = Number.POSITIVE_INFINITY, jitter = 0 } = backoff;
     const base = Math.min(maxMs, initialMs * factor ** (failedAttempt - 1));
-    const share = jitter === true ? 1 : jitter === false ? 0 : Math.min(1, Math.max(0, jitter));
+    const share = jitter === true ? 1 : jitter === false ? 0 : jitter;
     return sanitize(base * (1 - share * random()));
   } catch (err) {
     reportFault('retry', err);

@@ -8,6 +8,12 @@ import { DEFAULT_REDACTORS, type Redactor } from '../redactors.js';
  */
 export type CaptureMode = 'none' | 'metadata' | 'full';
 
+export const CAPTURE_MODES: readonly CaptureMode[] = ['none', 'metadata', 'full'];
+
+export function isCaptureMode(value: unknown): value is CaptureMode {
+  return CAPTURE_MODES.includes(value as CaptureMode);
+}
+
 export interface ContentOptions {
   /** What to capture (default `none`). */
   capture?: CaptureMode;

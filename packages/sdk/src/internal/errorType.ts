@@ -1,11 +1,13 @@
 import { TelltaleError } from '@telltale/semconv';
+import { RunGuardError } from '../RunGuardError.js';
 
 /** `code` values that look like identifiers (ETIMEDOUT, rate_limit_exceeded, ERR_X) qualify as error types. */
 const CODE_PATTERN = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
 
 /**
  * The low-cardinality `error.type` of a thrown value:
- * 0. a named subclass of TelltaleError by its name (`RunGuardError`, not its code `RUN_STOPPED`);
+ * 0. a run guard's stop as `run_guard.<reason>` (`run_guard.timeout`, which the
+ *    server counts as a timeout), another named subclass of TelltaleError by its name;
  * 1. a string `code` property that looks like an identifier (`ETIMEDOUT`);
  * 2. else the error's `name`, unless it is the generic `Error`;
  * 3. else its constructor's name (`class RateLimitError extends Error` → `RateLimitError`);
@@ -13,6 +15,7 @@ const CODE_PATTERN = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
  */
 export function errorTypeOf(err: unknown): string {
   if (typeof err !== 'object' || err === null) return '_OTHER';
+  if (err instanceof RunGuardError) return `run_guard.${err.reason}`;
   if (err instanceof TelltaleError && err.name !== 'TelltaleError') return err.name;
   const { code, name } = err as { code?: unknown; name?: unknown };
   if (typeof code === 'string' && CODE_PATTERN.test(code)) return code;

@@ -15,7 +15,8 @@ export type FaultKind =
   | 'init'
   | 'shutdown'
   | 'processor'
-  | 'queue';
+  | 'queue'
+  | 'config';
 
 const warned = new Set<FaultKind>();
 /** Causes already reported (a failed export resurfaces as a flush/shutdown rejection). */
@@ -28,7 +29,10 @@ export function setFaultHandler(next: TelltaleErrorHandler | undefined): void {
   handler = next ?? defaultHandler;
 }
 
-/** Reports an internal fault, once per cause object. Never throws, whatever the handler does. */
+/**
+ * Reports an internal fault, once per cause object. Never throws, whatever the
+ * handler does. The fault keeps the code of a `TelltaleError` cause.
+ */
 export function reportFault(kind: FaultKind, cause: unknown): void {
   try {
     if (typeof cause === 'object' && cause !== null) {
@@ -36,7 +40,12 @@ export function reportFault(kind: FaultKind, cause: unknown): void {
       reported.add(cause);
     }
     const detail = cause instanceof Error ? cause.message : String(cause);
-    const code = kind === 'export' || kind === 'queue' ? TelltaleErrorCode.UNAVAILABLE : TelltaleErrorCode.INTERNAL;
+    const code =
+      cause instanceof TelltaleError
+        ? cause.code
+        : kind === 'export' || kind === 'queue'
+          ? TelltaleErrorCode.UNAVAILABLE
+          : TelltaleErrorCode.INTERNAL;
     const error = new TelltaleError({ code, message: `telltale sdk ${kind}: ${detail}`, cause });
     if (handler === defaultHandler) {
       if (warned.has(kind)) return;

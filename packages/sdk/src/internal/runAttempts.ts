@@ -4,11 +4,12 @@ import { backoffDelay } from './backoffDelay.js';
 import { reportFault } from './reportFault.js';
 
 /**
- * Calls `attempt(n, max)` for n = 1…max until one resolves; returns that
- * value, or rethrows the last error unchanged (at once when `retryIf` says no).
+ * Calls `attempt(n, max)` for n = 1…max (`policy` is checked: `attempts` is an
+ * integer ≥ 1) until one resolves; returns that value, or rethrows the last
+ * error unchanged (at once when `retryIf` says no).
  */
 export async function runAttempts<T>(policy: RetryPolicy, attempt: (n: number, max: number) => Promise<T>): Promise<T> {
-  const max = Number.isFinite(policy.attempts) ? Math.max(1, Math.floor(policy.attempts)) : 1;
+  const max = policy.attempts;
   for (let n = 1; ; n++) {
     try {
       return await attempt(n, max);
