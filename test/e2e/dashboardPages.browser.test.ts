@@ -34,6 +34,7 @@ interface Loops {
   total: number;
   runs: number;
   overall: { runsFlagged: number; wastedNs: number; wastedCostUsd: number };
+  byKind: Record<string, { wastedNs: number }>;
 }
 interface Cost {
   totalUsd: number;
@@ -130,6 +131,11 @@ describe('dashboard pages show the API numbers', () => {
     expect(await page.getAttribute('[data-testid="fix-first"]', 'data-step')).toBe(weakest.stepName);
     expect(Number(await page.getAttribute('[data-testid="fix-first"]', 'data-gain'))).toBe(weakest.whatIfGain);
     expect(await page.textContent('[data-testid="fix-first"]')).toContain(`If ${weakest.stepName} reached 99%`);
+    // the gain and the gap are both differences of rates: percentage points
+    expect(await page.textContent('[data-testid="fix-first-gain"] .kpi-value')).toBe(
+      `+${(weakest.whatIfGain! * 100).toFixed(1)} pts`,
+    );
+    expect(await page.textContent('[data-testid="kpi-gap"] .kpi-value')).toMatch(/^(?:[+−]\d+\.\d|0) pts$/);
 
     const loops = await api<Loops>('loops', { limit: '1' });
     expect(loops.overall.runsFlagged).toBeGreaterThan(0);
@@ -213,9 +219,31 @@ describe('dashboard pages show the API numbers', () => {
       els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),
     );
     expect(new Map(rows)).toEqual(new Map(steps.groups.map((g) => [g.key, g.percentilesNs.p99])));
+    const columns = await page.$$eval('[data-testid="latency-table"] th', (els) => els.map((el) => el.textContent));
+    expect(columns).toEqual(['step', 'Count', 'P50', 'P90', 'P95', 'P99', 'P99.9']);
 
-    const tail = await api<{ tailDriver: string | null }>('latency/tail');
+    // the chart draws the slowest steps over the window, not the busiest
+    const slowest = [...steps.groups].sort((a, b) => b.percentilesNs.p99 - a.percentilesNs.p99);
+    expect(slowest.length).toBeGreaterThan(8);
+    const lines = JSON.parse(
+      (await page.getAttribute('[data-testid="chart-latency"]', 'data-lines')) ?? '[]',
+    ) as string[];
+    expect(lines).toHaveLength(8);
+    expect(lines).toContain(slowest[0]!.key);
+    const drawn = slowest.filter((g) => lines.includes(g.key)).map((g) => g.percentilesNs.p99);
+    const left = slowest.filter((g) => !lines.includes(g.key)).map((g) => g.percentilesNs.p99);
+    expect(Math.min(...drawn)).toBeGreaterThanOrEqual(Math.max(...left));
+    expect(await page.getAttribute('[data-testid="tile-latency-lines"]', 'aria-label')).toBe(
+      `P99 duration over time, the 8 slowest of ${steps.groups.length} steps`,
+    );
+
+    const tail = await api<{ tailDriver: string | null; tailRuns: number; steps: unknown[] }>('latency/tail');
     expect(await page.getAttribute('[data-testid="tail"]', 'data-driver')).toBe(tail.tailDriver ?? '');
+    expect(tail.steps.length).toBeGreaterThan(10);
+    expect(await page.$$('[data-testid="tail-row"]')).toHaveLength(10);
+    const basis = await page.textContent('[data-testid="tail-basis"]');
+    expect(basis).toContain(`Top 10 of ${tail.steps.length} steps`);
+    expect(basis).toContain(`from the ${tail.tailRuns} slowest runs`);
     await shot('latency');
   });
 
@@ -244,6 +272,17 @@ describe('dashboard pages show the API numbers', () => {
     await page.waitForSelector('[data-testid="kpi-looping-runs-usd"]');
     expectUsd(await value('kpi-looping-runs-usd'), cost.looping.costUsd + cost.looping.failedUsd);
     expect(cost.looping.costUsd + cost.looping.failedUsd).toBeGreaterThan(loops.overall.wastedCostUsd);
+    // kinds without detections waste no time: a bare 0, not "0 ns"
+    const wastedTimes = await page.$$eval('[data-testid="loop-kind-row"]', (els) =>
+      els.map((el) => [el.getAttribute('data-kind'), el.querySelector('td:nth-child(4)')?.textContent] as const),
+    );
+    const idle = wastedTimes.filter(([kind]) => loops.byKind[kind ?? '']?.wastedNs === 0);
+    expect(idle.length).toBeGreaterThan(0);
+    for (const [kind, text] of idle) expect(text, kind ?? '').toBe('0');
+    // ordered by cost, not by time: the pager says previous / next
+    expect(loops.total).toBeGreaterThan(50);
+    expect(await page.textContent('[data-testid="pager"]')).toContain('Next →');
+    expect(await page.textContent('[data-testid="pager"]')).not.toContain('Older');
     await shot('loops');
 
     const first = rows[0]!;
@@ -276,6 +315,23 @@ describe('dashboard pages show the API numbers', () => {
     expect(calls.filter((c) => c.kept).length).toBeGreaterThanOrEqual(3);
     expect(calls.filter((c) => c.kept && c.same === 'true').length).toBeGreaterThanOrEqual(2);
     await shot('run-from-loops');
+
+    // the run's own span keeps no content: said so
+    await page.click('[data-testid="waterfall-row"][data-step-kind="run"]');
+    await page.waitForSelector('[data-testid="span-content"][data-state="none"]', { timeout: 10_000 });
+    const fields = await page.$$eval('[data-testid="span-panel"] .field-row', (els) =>
+      els.map((el) => [el.querySelector('dt')?.textContent, el.querySelector('dd')?.textContent]),
+    );
+    expect(fields).toContainEqual(['Starts at', '+0']);
+    // beside the panel, no span's name or error is cut short
+    const cut = await page.$$eval('[data-testid="waterfall"] .wf-name, [data-testid="waterfall"] .wf-error', (els) =>
+      els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+    );
+    expect(cut).toEqual([]);
+    await shot('run-from-loops-panel');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="span-panel"]', { state: 'detached', timeout: 10_000 });
+    expect(new URL(page.url()).searchParams.has('span')).toBe(false);
   });
 
   it('sessions: the support bot’s conversations, as the API counts them', async () => {
@@ -324,6 +380,30 @@ describe('dashboard pages show the API numbers', () => {
     expectUsd(await value('kpi-cost-p99'), cost.perRun.p99Usd);
     expectUsd(await value('kpi-cost-wasted'), cost.wasted.totalUsd);
     expectUsd(await value('kpi-cost-looping'), cost.looping.costUsd + cost.looping.failedUsd);
+    // the demo's looping runs include some that failed and some that did not
+    expect(cost.looping.failedRuns).toBeGreaterThan(0);
+    expect(cost.looping.runs).toBeGreaterThan(0);
+    const { runs: okRuns, failedRuns } = cost.looping;
+    expect(await page.textContent('[data-testid="kpi-cost-looping"] .kpi-detail')).toMatch(
+      new RegExp(
+        `^${okRuns + failedRuns} runs: ${failedRuns} failed \\(\\$\\d+\\.\\d\\d\\), ${okRuns} did not \\(\\$\\d+\\.\\d\\d\\)$`,
+      ),
+    );
+    // amounts for the whole window all in cents (the demo spends more than a dollar)
+    expect(cost.totalUsd).toBeGreaterThan(1);
+    const amounts = await page.$$eval(
+      [
+        '[data-testid="kpi-cost-total"] .kpi-value',
+        '[data-testid="kpi-cost-wasted"] .kpi-value',
+        '[data-testid="kpi-cost-wasted"] .kpi-detail',
+        '[data-testid="kpi-cost-looping"] .kpi-value',
+        '[data-testid="kpi-cost-looping"] .kpi-detail',
+        '[data-testid="cost-model-row"] .bar-value',
+      ].join(', '),
+      (els) => els.flatMap((el) => el.textContent?.match(/\$[\d,.]*\d/g) ?? []),
+    );
+    expect(amounts.length).toBeGreaterThan(6);
+    for (const amount of amounts) expect(amount).toMatch(/^\$(?:0|[\d,]+\.\d\d)$/);
     const histogram = await api<{ runs: number; buckets: { runs: number }[] }>('cost/histogram', { buckets: '40' });
     const bars = await page.$$eval('[data-testid="cost-histogram-bar"]', (els) =>
       els.map((el) => Number(el.getAttribute('data-value'))),
@@ -374,6 +454,7 @@ describe('dashboard pages show the API numbers', () => {
       }),
     );
     expect(errors.some(([outcome]) => outcome === 'success')).toBe(true);
+    expect(await page.textContent('[data-testid="pager"]')).toContain('Older →');
     for (const [outcome, recovered, title] of errors) {
       expect(recovered).toBe(outcome === 'success');
       expect(title).toMatch(outcome === 'success' ? /^Recovered from / : /^(Failed with|Error so far) /);
@@ -442,5 +523,113 @@ describe('dashboard pages show the API numbers', () => {
     const to = Number(await page.getAttribute('[data-testid="time-window"]', 'data-to'));
     expect(to - from).toBe(3_600_000);
     await shot('reliability-filtered');
+  });
+
+  it('an inverted custom range says so, instead of showing another window', async () => {
+    // swapped, the bounds hold every demo run
+    const now = Date.now();
+    const later = new Date(now + 300_000).toISOString();
+    const earlier = new Date(now - 3 * 3_600_000).toISOString();
+    await page.goto(`${telltale.url}/runs?range=custom&from=${later}&to=${earlier}`);
+    await page.waitForSelector('[data-testid="range-inverted"]');
+    expect(await page.textContent('[data-testid="range-inverted"]')).toContain('The time range is inverted');
+    expect(await page.$('[data-testid="run-row"]')).toBeNull();
+    expect(await page.$('[data-testid="status-empty"]')).toBeNull();
+    await page.click('[data-testid="range-swap"]');
+    await page.waitForSelector('[data-testid="run-row"]');
+    const search = new URL(page.url()).searchParams;
+    expect(Date.parse(search.get('from') ?? '')).toBe(Date.parse(earlier));
+    expect(Date.parse(search.get('to') ?? '')).toBe(Date.parse(later));
+    expect(await page.$('[data-testid="range-inverted"]')).toBeNull();
+  });
+
+  it('fits a phone: no page scrolls sideways, and a run’s waterfall keeps its labels apart and shows the span tapped', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const fits = async (what: string): Promise<void> => {
+        const [scrollWidth, innerWidth] = await page.evaluate(() => [
+          document.documentElement.scrollWidth,
+          window.innerWidth,
+        ]);
+        expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
+      };
+      const pages: [string, string[]][] = [
+        [
+          '/',
+          ['[data-testid="tile-success"][data-status="ready"]', '[data-testid="tile-failures"][data-status="ready"]'],
+        ],
+        ['/reliability', ['[data-testid="tile-steps"][data-status="ready"]']],
+        [
+          '/latency',
+          ['[data-testid="tile-tail"][data-status="ready"]', '[data-testid="tile-latency-table"][data-status="ready"]'],
+        ],
+        ['/loops', ['[data-testid="tile-loop-kinds"][data-status="ready"]', '[data-testid="loop-row"]']],
+        [
+          '/cost',
+          [
+            '[data-testid="tile-cost-summary"][data-status="ready"]',
+            '[data-testid="tile-cost-tool"][data-status="ready"]',
+          ],
+        ],
+        ['/runs', ['[data-testid="run-row"]']],
+        ['/sessions', ['[data-testid="session-row"]']],
+        ['/alerts', ['[data-testid="alert-rules-table"], [data-testid="status-empty"]']],
+        ['/settings', ['[data-testid="new-project"]']],
+      ];
+      for (const [path, ready] of pages) {
+        await page.goto(`${telltale.url}${path}`);
+        for (const selector of ready) await page.waitForSelector(selector);
+        await fits(path);
+      }
+      // the nav scrolls within itself, the current page's link in view
+      const settings = await page.locator('[data-testid="nav-settings"]').boundingBox();
+      expect(settings!.x + settings!.width).toBeLessThanOrEqual(390);
+
+      await page.goto(`${telltale.url}/loops`);
+      await page.waitForSelector('[data-testid="loop-row"]');
+      const runId = (await api<Loops>('loops', { orderBy: 'wasted_cost', limit: '1' })).detections[0]!.runId;
+      await page.goto(`${telltale.url}/runs/${runId}`);
+      await page.waitForSelector('[data-testid="trace"][data-loops="ready"]');
+      await page.waitForSelector('[data-testid="waterfall-row"][data-loop]:not([data-loop=""])');
+      await fits('run detail');
+      // each span's duration clear of its name and badges, the axis labels clear of each other
+      const overlaps = await page.$$eval('[data-testid="waterfall-row"]', (rows) =>
+        rows.flatMap((row) => {
+          const d = row.querySelector('.wf-duration')!.getBoundingClientRect();
+          return Array.from(row.querySelectorAll('.wf-label-cell > *'))
+            .filter((el) => {
+              const r = el.getBoundingClientRect();
+              return r.right > d.left && r.left < d.right && r.bottom > d.top && r.top < d.bottom;
+            })
+            .map((el) => `${row.getAttribute('data-span-id')}: ${el.textContent}`);
+        }),
+      );
+      expect(overlaps).toEqual([]);
+      const ticks = await page.$$eval('[data-testid="waterfall"] .wf-tick-label', (els) =>
+        els.map((el) => el.getBoundingClientRect()).map((r) => [r.left, r.right] as const),
+      );
+      expect(ticks.length).toBeGreaterThan(1);
+      for (let i = 1; i < ticks.length; i++) expect(ticks[i]![0]).toBeGreaterThanOrEqual(ticks[i - 1]![1]);
+      await shot('run-phone');
+
+      // a tapped span's details open below the waterfall: scrolled into view; Esc closes them
+      const tool = page.locator('[data-testid="waterfall-row"][data-step-kind="tool"]').first();
+      const spanId = await tool.getAttribute('data-span-id');
+      await tool.click();
+      await page.waitForSelector(`[data-testid="span-panel"][data-span-id="${spanId}"]`);
+      await page.waitForFunction(
+        () => {
+          const top = document.querySelector('[data-testid="span-panel"]')!.getBoundingClientRect().top;
+          return top >= 0 && top < window.innerHeight / 2;
+        },
+        undefined,
+        { timeout: 10_000 },
+      );
+      await shot('run-phone-span');
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[data-testid="span-panel"]', { state: 'detached', timeout: 10_000 });
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 });

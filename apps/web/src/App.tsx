@@ -15,6 +15,7 @@ import { RunDetailPage } from './pages/RunDetailPage';
 import { RunsPage } from './pages/RunsPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
+import { TimeRangeGuard } from './pages/TimeRangeGuard';
 
 export function createRouter() {
   return createBrowserRouter([
@@ -22,14 +23,19 @@ export function createRouter() {
       path: '/',
       element: <AppLayout />,
       children: [
-        { index: true, element: <OverviewPage /> },
-        { path: 'reliability', element: <ReliabilityPage /> },
-        { path: 'latency', element: <LatencyPage /> },
-        { path: 'loops', element: <LoopsPage /> },
-        { path: 'cost', element: <CostPage /> },
-        { path: 'runs', element: <RunsPage /> },
+        {
+          element: <TimeRangeGuard />,
+          children: [
+            { index: true, element: <OverviewPage /> },
+            { path: 'reliability', element: <ReliabilityPage /> },
+            { path: 'latency', element: <LatencyPage /> },
+            { path: 'loops', element: <LoopsPage /> },
+            { path: 'cost', element: <CostPage /> },
+            { path: 'runs', element: <RunsPage /> },
+            { path: 'sessions', element: <SessionsPage /> },
+          ],
+        },
         { path: 'runs/:runId', element: <RunDetailPage /> },
-        { path: 'sessions', element: <SessionsPage /> },
         {
           path: 'alerts',
           children: [

@@ -4,6 +4,7 @@ import {
   formatDuration,
   formatIso,
   formatPercent,
+  formatPoints,
   formatTimestamp,
   formatTokens,
   formatUsd,
@@ -14,7 +15,7 @@ const ns = nanoseconds;
 
 describe('formatDuration', () => {
   it.each([
-    [0, '0 ns'],
+    [0, '0'],
     [850, '850 ns'],
     [1_000, '1 µs'],
     [12_500, '12.5 µs'],
@@ -52,6 +53,33 @@ describe('formatUsd', () => {
 
   it('shows unknown costs as a dash', () => {
     expect(formatUsd(null)).toBe('–');
+  });
+
+  it.each([
+    [1.5635889, 5.9, '$1.56'],
+    [0.4270764, 5.9, '$0.43'],
+    [0.4, 5.9, '$0.40'],
+    [0.004, 5.9, '<$0.01'],
+    [0, 5.9, '$0'],
+    [0.0013304, 0.105, '$0.0013'],
+    [0.1, 0.105, '$0.1000'],
+    [1234.5, 5000, '$1,235'],
+    [0.5, 5000, '<$1'],
+    [2345.678, 12, '$2,345.68'],
+  ])('%d at the scale of %d → %s', (value, scale, expected) => {
+    expect(formatUsd(usd(value), scale)).toBe(expected);
+  });
+});
+
+describe('formatPoints', () => {
+  it.each([
+    [0.045, '+4.5 pts'],
+    [-0.032, '−3.2 pts'],
+    [0.0004, '0 pts'],
+    [-0.0004, '0 pts'],
+    [0, '0 pts'],
+  ])('%d → %s', (value, expected) => {
+    expect(formatPoints(value)).toBe(expected);
   });
 });
 

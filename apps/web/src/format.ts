@@ -23,11 +23,12 @@ const DURATION_UNITS: readonly (readonly [number, string, number])[] = [
 ];
 
 /**
- * A duration in the most readable unit: `850 ns`, `12.5 µs`, `4.56 ms`, `1.23 s`,
+ * A duration in the most readable unit: `0`, `850 ns`, `12.5 µs`, `4.56 ms`, `1.23 s`,
  * `2m 05s`, `1h 02m`. Durations can be sub-millisecond, so nanoseconds go all the way down.
  */
 export function formatDuration(ns: Nanoseconds): string {
   if (!Number.isFinite(ns) || ns < 0) return '–';
+  if (ns === 0) return '0';
   for (const [limit, unit, perUnit] of DURATION_UNITS) {
     const text = sig3(ns / perUnit);
     // Rounding can carry into the next unit (999.7 µs → "1000"): fall through to it.
@@ -43,19 +44,42 @@ function pad2(n: number): string {
   return n.toString().padStart(2, '0');
 }
 
+/** Decimals for dollar amounts up to `scale`: whole dollars from $1,000, cents from $1, else hundredths of a cent. */
+function usdDigits(scale: number): number {
+  return scale >= 1_000 ? 0 : scale >= 1 ? 2 : 4;
+}
+
 /**
  * Dollars with precision that suits agent costs: `$0`, `$0.0042`, `$0.42`, `$12.35`,
  * `$1,234`. Values below a hundredth of a cent read `<$0.0001`.
+ *
+ * With `scale`, amounts read side by side get one precision, the one that suits
+ * `scale` (their total, their largest): `$1.56`, `$0.43`, `<$0.01`, trailing zeros kept.
  */
-export function formatUsd(value: Usd | null): string {
+export function formatUsd(value: Usd | null, scale?: number): string {
   if (value === null || !Number.isFinite(value)) return '–';
   if (value === 0) return '$0';
   const sign = value < 0 ? '-' : '';
   const abs = Math.abs(value);
+  if (scale !== undefined && Number.isFinite(scale)) {
+    const digits = usdDigits(Math.abs(scale));
+    const smallest = 10 ** -digits;
+    if (abs < smallest) return `${sign}<$${smallest.toFixed(digits)}`;
+    return `${sign}$${abs.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+  }
   if (abs < 0.0001) return `${sign}<$0.0001`;
-  if (abs < 1) return `${sign}$${stripZeros(abs.toFixed(4))}`;
-  if (abs < 1_000) return `${sign}$${abs.toFixed(2)}`;
-  return `${sign}$${integer.format(abs)}`;
+  if (abs < 1) return `${sign}$${stripZeros(abs.toFixed(usdDigits(abs)))}`;
+  return `${sign}$${abs < 1_000 ? abs.toFixed(usdDigits(abs)) : integer.format(abs)}`;
+}
+
+/**
+ * A difference of two rates in percentage points, signed: `+4.5 pts`, `−3.2 pts`,
+ * `0 pts` (what rounds to nothing).
+ */
+export function formatPoints(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  const text = Math.abs(value * 100).toFixed(1);
+  return text === '0.0' ? '0 pts' : `${value > 0 ? '+' : '−'}${text} pts`;
 }
 
 /** A ratio as a percentage: `0%`, `83.3%`, `100%`. */

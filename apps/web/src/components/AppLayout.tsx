@@ -1,8 +1,18 @@
-import { NavLink, Outlet } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { FilterNavLink } from './FilterLink';
 
-/** The frame of every page: top navigation (carrying the current filters) and the page below it. */
+/**
+ * The frame of every page: top navigation (carrying the current filters) and
+ * the page below it. On a narrow screen the links scroll sideways, the current
+ * page's link kept in view.
+ */
 export function AppLayout() {
+  const { pathname } = useLocation();
+  const links = useRef<HTMLElement>(null);
+  useEffect(() => {
+    links.current?.querySelector('.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
     <div className="app">
       <header className="topnav">
@@ -10,7 +20,7 @@ export function AppLayout() {
           <span className="brand-mark" aria-hidden="true" />
           Telltale
         </NavLink>
-        <nav className="topnav-links" aria-label="Main">
+        <nav ref={links} className="topnav-links" aria-label="Main">
           <FilterNavLink to="/" end>
             Overview
           </FilterNavLink>

@@ -73,6 +73,9 @@ export function DashboardFilterBar({
     else onChange({ range, fromMs: undefined, toMs: undefined });
   };
   const active = fields.filter((f) => filters[f] !== '');
+  // a custom range's bounds as given (an inverted one included), the window's where one is missing
+  const fromMs = filters.fromMs ?? window.fromMs;
+  const toMs = filters.toMs ?? window.toMs;
   return (
     <form className="card dash-filters" role="search" onSubmit={(e) => e.preventDefault()} data-testid="filter-bar">
       <div
@@ -104,10 +107,10 @@ export function DashboardFilterBar({
             <span className="field-label">From</span>
             <input
               type="datetime-local"
-              value={toLocalInput(window.fromMs)}
+              value={toLocalInput(fromMs)}
               onChange={(e) => {
                 const ms = Date.parse(e.target.value);
-                if (Number.isFinite(ms)) onChange({ range: 'custom', fromMs: ms, toMs: window.toMs });
+                if (Number.isFinite(ms)) onChange({ range: 'custom', fromMs: ms, toMs });
               }}
               data-testid="range-from"
             />
@@ -116,10 +119,10 @@ export function DashboardFilterBar({
             <span className="field-label">To</span>
             <input
               type="datetime-local"
-              value={toLocalInput(window.toMs)}
+              value={toLocalInput(toMs)}
               onChange={(e) => {
                 const ms = Date.parse(e.target.value);
-                if (Number.isFinite(ms)) onChange({ range: 'custom', fromMs: window.fromMs, toMs: ms });
+                if (Number.isFinite(ms)) onChange({ range: 'custom', fromMs, toMs: ms });
               }}
               data-testid="range-to"
             />

@@ -11,7 +11,7 @@ export function Pager({ pagination, onPage }: { pagination: Pagination; onPage: 
           disabled={!pagination.hasPrev}
           onClick={() => onPage(pagination.page - 1)}
         >
-          ← Newer
+          {pagination.prevLabel}
         </button>
         <span className="pager-page">
           Page {pagination.page} of {pagination.pageCount}
@@ -22,7 +22,7 @@ export function Pager({ pagination, onPage }: { pagination: Pagination; onPage: 
           disabled={!pagination.hasNext}
           onClick={() => onPage(pagination.page + 1)}
         >
-          Older →
+          {pagination.nextLabel}
         </button>
       </span>
     </nav>

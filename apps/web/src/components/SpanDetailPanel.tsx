@@ -1,8 +1,13 @@
+import { useEffect, useRef } from 'react';
 import type { SpanDetail } from '../prepare/prepareSpanDetail';
 import { AttributeTable } from './AttributeTable';
 import { SpanContentSection } from './SpanContentSection';
 
-/** Everything about one span: fields, its input and output, attributes, resource attributes and events. */
+/**
+ * Everything about one span: fields, its input and output, attributes, resource
+ * attributes and events. Scrolled into view when the span changes and the panel
+ * starts off-screen (below the waterfall on a narrow screen); Esc closes it.
+ */
 export function SpanDetailPanel({
   runId,
   detail,
@@ -12,8 +17,28 @@ export function SpanDetailPanel({
   detail: SpanDetail;
   onClose: () => void;
 }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const panel = ref.current;
+    if (panel === null) return;
+    const top = panel.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) panel.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [detail.spanId]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
-    <aside className="card span-panel" data-testid="span-panel" data-span-id={detail.spanId} aria-label="Span details">
+    <aside
+      ref={ref}
+      className="card span-panel"
+      data-testid="span-panel"
+      data-span-id={detail.spanId}
+      aria-label="Span details"
+    >
       <header className="span-panel-head">
         <span className="kind-chip" style={{ color: detail.color, borderColor: detail.color }}>
           {detail.kindLabel}

@@ -48,7 +48,12 @@ export function TimeLineChart({
   numericX?: boolean;
 }) {
   return (
-    <div className="chart" data-testid={testId} data-points={rows.length}>
+    <div
+      className="chart"
+      data-testid={testId}
+      data-points={rows.length}
+      data-lines={JSON.stringify(lines.map((l) => l.label))}
+    >
       <ResponsiveContainer width="100%" height={height}>
         <ComposedChart data={[...rows]} margin={{ top: 8, right: 16, bottom: 0, left: 4 }}>
           <CartesianGrid stroke="#eef0f3" vertical={false} />

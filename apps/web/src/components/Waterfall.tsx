@@ -1,9 +1,14 @@
 import type { CSSProperties } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Waterfall as WaterfallModel, WaterfallRow } from '../prepare/prepareWaterfall';
 
 const INDENT_PX = 16;
 
-/** The span tree on the run's time axis; a click on a row selects the span. `loopSpans` marks loop evidence (span id → kind). */
+/**
+ * The span tree on the run's time axis; a click on a row selects the span, and
+ * when the selection is cleared its row takes the focus back. `loopSpans` marks
+ * loop evidence (span id → kind).
+ */
 export function Waterfall({
   waterfall,
   selectedSpanId,
@@ -15,8 +20,16 @@ export function Waterfall({
   onSelect: (spanId: string) => void;
   loopSpans?: ReadonlyMap<string, string>;
 }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const previous = useRef(selectedSpanId);
+  useEffect(() => {
+    const closed = previous.current;
+    previous.current = selectedSpanId;
+    if (closed === undefined || selectedSpanId !== undefined) return;
+    ref.current?.querySelector<HTMLElement>(`[data-span-id="${CSS.escape(closed)}"]`)?.focus();
+  }, [selectedSpanId]);
   return (
-    <div className="waterfall" data-testid="waterfall" role="group" aria-label="Spans">
+    <div ref={ref} className="waterfall" data-testid="waterfall" role="group" aria-label="Spans">
       <div className="wf-head" aria-hidden="true">
         <div className="wf-label-cell wf-head-label">Span</div>
         <div className="wf-timeline">
@@ -108,7 +121,7 @@ function WaterfallRowView({
         )}
         {loopKind && (
           <span className="loop-chip" title={`Loop evidence: ${loopKind}`}>
-            ⟳ {loopKind}
+            ⟳ <span className="wf-loop-kind">{loopKind}</span>
           </span>
         )}
         {row.sideEffect && (

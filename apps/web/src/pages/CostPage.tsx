@@ -10,12 +10,17 @@ import { formatCount, formatPercent, formatUsd } from '../format';
 import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
 import { prepareHistogram } from '../prepare/prepareHistogram';
-import { prepareCostBars, prepareCostDistribution, prepareCostSeries, trimEmptyEnds } from '../prepare/prepareCost';
+import {
+  loopingRunsDetail,
+  prepareCostBars,
+  prepareCostDistribution,
+  prepareCostSeries,
+  trimEmptyEnds,
+} from '../prepare/prepareCost';
 import { timeLabel } from '../prepare/prepareTimeBuckets';
 import { tileStatus } from '../prepare/tileStatus';
 import { usd } from '../units';
 
-const money = (v: number): string => formatUsd(usd(v));
 const BREAKDOWNS: readonly { groupBy: CostGroupBy; title: string }[] = [
   { groupBy: 'model', title: 'By model' },
   { groupBy: 'step', title: 'By step' },
@@ -45,7 +50,11 @@ function BreakdownTile({
   );
 }
 
-/** `/cost`: cost per run, what was wasted, and where the money goes by model, step and tool. */
+/**
+ * `/cost`: cost per run, what was wasted, and where the money goes by model,
+ * step and tool. Amounts for the whole window read to the precision of the
+ * total spend, per-run amounts to that of the costliest run.
+ */
 export function CostPage() {
   const { filters, window, params, setFilters } = useDashboardFilters();
   const label = (t: number): string => timeLabel(t, window.toMs - window.fromMs);
@@ -53,6 +62,9 @@ export function CostPage() {
   const series = useAnalytics('costSeries', params);
   const loops = useAnalytics('loops', { ...params, limit: 1 });
   const histogram = useAnalytics('costHistogram', { ...params, buckets: 40 });
+  const s = summary.data;
+  const total = (v: number): string => formatUsd(usd(v), s?.totalUsd);
+  const perRun = (v: number | null): string => formatUsd(v === null ? null : usd(v), s?.perRun.maxUsd);
 
   const distribution = useMemo(() => (summary.data ? prepareCostDistribution(summary.data) : []), [summary.data]);
   const histogramView = useMemo(
@@ -64,7 +76,7 @@ export function CostPage() {
               .filter((d) => d.key === 'p50' || d.key === 'p95' || d.key === 'p99')
               .map((d) => ({ key: d.key, label: d.label, value: d.usd })),
             (v) => v,
-            money,
+            perRun,
           )
         : null,
     [histogram.data, distribution],
@@ -73,7 +85,6 @@ export function CostPage() {
     () => (series.data ? trimEmptyEnds(prepareCostSeries(series.data, label)) : []),
     [series.data, window],
   );
-  const s = summary.data;
 
   return (
     <div className="dash-page" data-testid="page-cost">
@@ -95,24 +106,24 @@ export function CostPage() {
         {() =>
           s && (
             <div className="kpi-row">
-              <Kpi label="Total" display={formatUsd(s.totalUsd)} value={s.totalUsd} testId="kpi-cost-total">
+              <Kpi label="Total" display={total(s.totalUsd)} value={s.totalUsd} testId="kpi-cost-total">
                 {formatCount(s.runs.total)} runs
               </Kpi>
               <Kpi
                 label="Per run P50"
-                display={formatUsd(s.perRun.p50Usd)}
+                display={perRun(s.perRun.p50Usd)}
                 value={s.perRun.p50Usd}
                 testId="kpi-cost-p50"
               />
               <Kpi
                 label="Per run P99"
-                display={formatUsd(s.perRun.p99Usd)}
+                display={perRun(s.perRun.p99Usd)}
                 value={s.perRun.p99Usd}
                 testId="kpi-cost-p99"
               />
               <Kpi
                 label="Per success"
-                display={formatUsd(s.perSuccessUsd)}
+                display={perRun(s.perSuccessUsd)}
                 value={s.perSuccessUsd}
                 testId="kpi-cost-per-success"
               >
@@ -120,32 +131,31 @@ export function CostPage() {
               </Kpi>
               <Kpi
                 label="Wasted"
-                display={formatUsd(s.wasted.totalUsd)}
+                display={total(s.wasted.totalUsd)}
                 value={s.wasted.totalUsd}
                 testId="kpi-cost-wasted"
                 tone={s.wasted.totalUsd > 0 ? 'bad' : 'neutral'}
               >
-                {formatPercent(s.wasted.share)} of spend: failed runs {formatUsd(s.wasted.failedRunsUsd)}
+                {formatPercent(s.wasted.share)} of spend: failed runs {total(s.wasted.failedRunsUsd)}
                 {s.wasted.loopingRunsUsd !== null
-                  ? ` + looping runs that did not fail ${formatUsd(s.wasted.loopingRunsUsd)}`
+                  ? ` + looping runs that did not fail ${total(s.wasted.loopingRunsUsd)}`
                   : ''}
               </Kpi>
               {s.looping !== null && (
                 <Kpi
                   label="Looping runs"
-                  display={formatUsd(usd(s.looping.costUsd + s.looping.failedUsd))}
+                  display={total(s.looping.costUsd + s.looping.failedUsd)}
                   value={s.looping.costUsd + s.looping.failedUsd}
                   testId="kpi-cost-looping"
                   tone={s.looping.costUsd + s.looping.failedUsd > 0 ? 'bad' : 'neutral'}
                 >
-                  {formatCount(s.looping.runs + s.looping.failedRuns)} runs; {formatUsd(s.looping.costUsd)} of them did
-                  not fail
+                  {loopingRunsDetail(s.looping, s.totalUsd)}
                 </Kpi>
               )}
               {loops.data && (
                 <Kpi
                   label="Wasted in loop repeats"
-                  display={formatUsd(loops.data.overall.wastedCostUsd)}
+                  display={total(loops.data.overall.wastedCostUsd)}
                   value={loops.data.overall.wastedCostUsd}
                   testId="kpi-loop-wasted-usd"
                 />
@@ -177,7 +187,7 @@ export function CostPage() {
           {() =>
             histogramView && (
               <>
-                <HistogramChart view={histogramView} format={money} testId="cost-histogram" />
+                <HistogramChart view={histogramView} format={perRun} testId="cost-histogram" />
                 <ul className="mark-list small muted" data-testid="cost-distribution">
                   {distribution.map((d) => (
                     <li key={d.key} data-testid="cost-distribution-value" data-key={d.key} data-value={d.usd}>
@@ -202,7 +212,7 @@ export function CostPage() {
                 { dataKey: 'totalUsd', label: 'Total', color: '#0d9488' },
                 { dataKey: 'failureUsd', label: 'On failed runs', color: '#dc2626' },
               ]}
-              format={money}
+              format={total}
               height={200}
             />
           )}

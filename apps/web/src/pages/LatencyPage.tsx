@@ -10,9 +10,11 @@ import { useAnalytics } from '../hooks/useAnalytics';
 import { useDashboardFilters } from '../hooks/useDashboardFilters';
 import {
   LEVEL_LABELS,
-  prepareLatencyLines,
+  LINE_CANDIDATES,
+  latencyChartTitle,
   preparePercentileTable,
   prepareRunDurationMarks,
+  prepareSlowestLines,
   prepareTail,
 } from '../prepare/prepareLatency';
 import { prepareHistogram } from '../prepare/prepareHistogram';
@@ -38,15 +40,15 @@ export function LatencyPage() {
   const label = (t: number): string => timeLabel(t, window.toMs - window.fromMs);
 
   // sketch percentiles (±1%): the step / tool / model groupings then read the per-minute rollups
-  const series = useAnalytics('latencySeries', { ...params, groupBy, top: 8, precision: 'sketch' });
+  const series = useAnalytics('latencySeries', { ...params, groupBy, top: LINE_CANDIDATES, precision: 'sketch' });
   const groups = useAnalytics('latencyPercentiles', { ...params, groupBy, precision: 'sketch' });
   const runs = useAnalytics('latencyPercentiles', { ...params, groupBy: 'run' });
   const tail = useAnalytics('latencyTail', params);
   const histogram = useAnalytics('latencyHistogram', { ...params, buckets: 40 });
 
   const lines = useMemo(
-    () => (series.data ? prepareLatencyLines(series.data, level, label) : null),
-    [series.data, level, window],
+    () => (series.data && groups.data ? prepareSlowestLines(series.data, groups.data, level, label) : null),
+    [series.data, groups.data, level, window],
   );
   const table = useMemo(() => (groups.data ? preparePercentileTable(groups.data).slice(0, 50) : []), [groups.data]);
   const marks = useMemo(() => (runs.data ? prepareRunDurationMarks(runs.data) : []), [runs.data]);
@@ -79,9 +81,9 @@ export function LatencyPage() {
       <DashboardFilterBar filters={filters} window={window} onChange={setFilters} />
 
       <Tile
-        title={`${LEVEL_LABELS[level]} duration over time, by ${groupBy}`}
+        title={lines?.title ?? latencyChartTitle(level, groupBy)}
         testId="tile-latency-lines"
-        status={tileStatus([series], () =>
+        status={tileStatus([series, groups], () =>
           lines === null || lines.lines.length === 0 ? 'No spans in this window' : false,
         )}
         subtitle={
@@ -156,38 +158,43 @@ export function LatencyPage() {
             tailView && (
               <div data-testid="tail" data-driver={tailView.driver ?? ''}>
                 <p className="tail-sentence">{tailView.sentence}</p>
-                <table className="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Step</th>
-                      <th scope="col" className="num">
-                        Share in slowest runs
-                      </th>
-                      <th scope="col" className="num">
-                        Share in median runs
-                      </th>
-                      <th scope="col" className="num">
-                        Growth
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {tailView.rows.map((r) => (
-                      <tr
-                        key={r.stepName}
-                        className={r.isDriver ? 'highlight' : undefined}
-                        data-testid="tail-row"
-                        data-step={r.stepName}
-                        data-value={r.delta}
-                      >
-                        <td>{r.label}</td>
-                        <td className="num">{r.tailLabel}</td>
-                        <td className="num">{r.medianLabel}</td>
-                        <td className="num">{r.deltaLabel}</td>
+                <p className="muted small" data-testid="tail-basis">
+                  {tailView.basis}
+                </p>
+                <div className="table-wrap">
+                  <table className="table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Step</th>
+                        <th scope="col" className="num">
+                          Share in slowest runs
+                        </th>
+                        <th scope="col" className="num">
+                          Share in median runs
+                        </th>
+                        <th scope="col" className="num">
+                          Growth
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {tailView.rows.map((r) => (
+                        <tr
+                          key={r.stepName}
+                          className={r.isDriver ? 'highlight' : undefined}
+                          data-testid="tail-row"
+                          data-step={r.stepName}
+                          data-value={r.delta}
+                        >
+                          <td>{r.label}</td>
+                          <td className="num">{r.tailLabel}</td>
+                          <td className="num">{r.medianLabel}</td>
+                          <td className="num">{r.deltaLabel}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </div>
             )
           }
@@ -213,6 +220,9 @@ export function LatencyPage() {
                     P50
                   </th>
                   <th scope="col" className="num">
+                    P90
+                  </th>
+                  <th scope="col" className="num">
                     P95
                   </th>
                   <th scope="col" className="num">
@@ -231,6 +241,7 @@ export function LatencyPage() {
                     </td>
                     <td className="num">{formatCount(r.count)}</td>
                     <td className="num">{r.p50}</td>
+                    <td className="num">{r.p90}</td>
                     <td className="num">{r.p95}</td>
                     <td className="num">{r.p99}</td>
                     <td className="num">{r.p999}</td>

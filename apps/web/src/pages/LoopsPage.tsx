@@ -116,36 +116,38 @@ export function LoopsPage() {
         </Tile>
         <Tile title="By kind" testId="tile-loop-kinds" status={tileStatus([loops], () => false)}>
           {() => (
-            <table className="table" data-testid="loop-kinds">
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col" className="num">
-                    Runs
-                  </th>
-                  <th scope="col" className="num">
-                    Detections
-                  </th>
-                  <th scope="col" className="num">
-                    Wasted time
-                  </th>
-                  <th scope="col" className="num">
-                    Wasted cost
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {kinds.map((k) => (
-                  <tr key={k.kind} data-testid="loop-kind-row" data-kind={k.kind} data-value={k.detections}>
-                    <td>{k.label}</td>
-                    <td className="num">{formatCount(k.runs)}</td>
-                    <td className="num">{formatCount(k.detections)}</td>
-                    <td className="num">{k.wastedTimeLabel}</td>
-                    <td className="num">{k.wastedCostLabel}</td>
+            <div className="table-wrap">
+              <table className="table" data-testid="loop-kinds">
+                <thead>
+                  <tr>
+                    <th scope="col">Kind</th>
+                    <th scope="col" className="num">
+                      Runs
+                    </th>
+                    <th scope="col" className="num">
+                      Detections
+                    </th>
+                    <th scope="col" className="num">
+                      Wasted time
+                    </th>
+                    <th scope="col" className="num">
+                      Wasted cost
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {kinds.map((k) => (
+                    <tr key={k.kind} data-testid="loop-kind-row" data-kind={k.kind} data-value={k.detections}>
+                      <td>{k.label}</td>
+                      <td className="num">{formatCount(k.runs)}</td>
+                      <td className="num">{formatCount(k.detections)}</td>
+                      <td className="num">{k.wastedTimeLabel}</td>
+                      <td className="num">{k.wastedCostLabel}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Tile>
       </div>
@@ -246,14 +248,10 @@ export function LoopsPage() {
             </div>
             {loops.data && (
               <Pager
-                pagination={{
-                  ...preparePagination({
-                    total: loops.data.total,
-                    limit: LOOPS_PAGE_SIZE,
-                    offset: loops.data.offset,
-                    shown: rows.length,
-                  }),
-                }}
+                pagination={preparePagination(
+                  { total: loops.data.total, limit: LOOPS_PAGE_SIZE, offset: loops.data.offset, shown: rows.length },
+                  { noun: 'detections', newestFirst: orderBy === 'recent' },
+                )}
                 onPage={(p) => setOption({ page: String(p) })}
               />
             )}

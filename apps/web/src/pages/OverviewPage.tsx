@@ -119,7 +119,7 @@ export function OverviewPage() {
                   />
                   <Kpi
                     label="Gain"
-                    display={`+${formatPercent(fraction(fixFirst.gain))}`}
+                    display={fixFirst.gainLabel}
                     value={fixFirst.gain}
                     testId="fix-first-gain"
                     tone="good"

@@ -88,7 +88,7 @@ export function SessionsPage() {
         )}
         {data && (data.total > 0 || page > 1) && (
           <Pager
-            pagination={preparePagination({ ...data, shown: data.sessions.length }, 'sessions')}
+            pagination={preparePagination({ ...data, shown: data.sessions.length }, { noun: 'sessions' })}
             onPage={(next) => void navigate({ search: `?${sessionsPageToSearch(next, search).toString()}` })}
           />
         )}

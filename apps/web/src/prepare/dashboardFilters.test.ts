@@ -4,6 +4,7 @@ import {
   analyticsParams,
   carriedSearch,
   filtersToSearch,
+  isInvertedRange,
   linkWithFilters,
   parseFilters,
   parseTimeBound,
@@ -108,6 +109,18 @@ describe('resolveWindow', () => {
       fromMs: from - 24 * HOUR,
       toMs: from,
     });
+  });
+
+  it('tells an inverted custom range from the others', () => {
+    const from = Date.parse('2026-11-28T01:00:00Z');
+    const custom = { ...DEFAULT_FILTERS, range: 'custom' as const };
+    expect(isInvertedRange({ ...custom, fromMs: from, toMs: from - HOUR })).toBe(true);
+    expect(isInvertedRange({ ...custom, fromMs: from, toMs: from })).toBe(true);
+    expect(isInvertedRange({ ...custom, fromMs: from, toMs: from + HOUR })).toBe(false);
+    expect(isInvertedRange({ ...custom, fromMs: from, toMs: undefined })).toBe(false);
+    expect(
+      isInvertedRange(parseFilters(new URLSearchParams('range=custom&from=2026-11-28T01:00Z&to=2026-11-28T00:00Z'))),
+    ).toBe(true);
   });
 
   it('gives the API the window and the non-empty name filters', () => {

@@ -122,6 +122,16 @@ export function hasNameFilter(filters: DashboardFilters): boolean {
   return NAME_FILTERS.some((key) => filters[key] !== '');
 }
 
+/** A custom range whose `from` is not before its `to`: it holds no time, and the pages say so instead of showing data. */
+export function isInvertedRange(filters: DashboardFilters): boolean {
+  return (
+    filters.range === 'custom' &&
+    filters.fromMs !== undefined &&
+    filters.toMs !== undefined &&
+    filters.fromMs >= filters.toMs
+  );
+}
+
 /** A resolved time window, epoch ms, `to` exclusive. */
 export interface TimeWindow {
   fromMs: number;
@@ -133,7 +143,8 @@ const MINUTE_MS = 60_000;
 /**
  * The window the filters select at `nowMs`. Presets end at the next whole
  * minute, so queries (and their cache keys) stay the same for a minute at a
- * time; a custom window missing a bound falls back to 24 h on that side.
+ * time; a custom window missing a bound falls back to 24 h on that side, and
+ * an inverted one (see isInvertedRange) to the 24 h before its `to`.
  */
 export function resolveWindow(filters: DashboardFilters, nowMs: number): TimeWindow {
   const end = Math.ceil((nowMs + 1) / MINUTE_MS) * MINUTE_MS;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { costBreakdownSchema, costSeriesSchema, failureBreakdownSchema } from '@telltale/api-contract';
 import { costSummary } from '../testing/analyticsFixtures';
+import { usd } from '../units';
 import {
   prepareCostBars,
   prepareCostDistribution,
   prepareCostSeries,
   prepareFailureCauses,
+  loopingRunsDetail,
   trimEmptyEnds,
 } from './prepareCost';
 
@@ -55,13 +57,29 @@ describe('prepareCostBars', () => {
 describe('prepareCostDistribution', () => {
   it('orders P50, mean, P95, P99, max; nothing without completed runs', () => {
     expect(prepareCostDistribution(costSummary()).map((b) => [b.key, b.usd, b.valueLabel])).toEqual([
-      ['p50', 0.1, '$0.1'],
-      ['mean', 0.125, '$0.125'],
-      ['p95', 0.3, '$0.3'],
-      ['p99', 0.9, '$0.9'],
+      ['p50', 0.1, '$0.10'],
+      ['mean', 0.125, '$0.13'],
+      ['p95', 0.3, '$0.30'],
+      ['p99', 0.9, '$0.90'],
       ['max', 1.2, '$1.20'],
     ]);
     expect(prepareCostDistribution(costSummary({ completed: 0 }))).toEqual([]);
+  });
+});
+
+describe('loopingRunsDetail', () => {
+  it('splits the looping runs by outcome, at the precision of the scale', () => {
+    const looping = (runs: number, costUsd: number, failedRuns: number, failedUsd: number) => ({
+      runs,
+      costUsd: usd(costUsd),
+      failedRuns,
+      failedUsd: usd(failedUsd),
+    });
+    expect(loopingRunsDetail(looping(8, 0.4270764, 24, 1.4071329), 5.9)).toBe(
+      '32 runs: 24 failed ($1.41), 8 did not ($0.43)',
+    );
+    expect(loopingRunsDetail(looping(3, 0.02, 0, 0), 0.5)).toBe('3 runs, none failed');
+    expect(loopingRunsDetail(looping(0, 0, 1, 0.02), 0.5)).toBe('1 run, all failed');
   });
 });
 

@@ -21,7 +21,10 @@ const NO_KEY_LABELS: Readonly<Record<CostBreakdown['groupBy'], string>> = {
   tool: '(not a tool call)',
 };
 
-/** Cost by model / step / tool, most expensive first, at most `limit` rows (the rest summed in one). */
+/**
+ * Cost by model / step / tool, most expensive first, at most `limit` rows (the
+ * rest summed in one), every amount to the precision of the breakdown's total.
+ */
 export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] {
   const sorted = [...breakdown.rows].sort((a, b) => b.costUsd - a.costUsd || a.key.localeCompare(b.key));
   const shown = sorted.slice(0, limit);
@@ -31,7 +34,7 @@ export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] 
     key: r.key,
     label: r.key === '' ? NO_KEY_LABELS[breakdown.groupBy] : r.key,
     value: r.costUsd,
-    valueLabel: formatUsd(r.costUsd),
+    valueLabel: formatUsd(r.costUsd, breakdown.totalUsd),
     bar: max > 0 ? r.costUsd / max : 0,
     detail: `${formatPercent(r.share)} · ${formatCount(r.calls)} calls${r.unpricedSpans > 0 ? ` · ${formatCount(r.unpricedSpans)} unpriced` : ''}`,
   }));
@@ -41,7 +44,7 @@ export function prepareCostBars(breakdown: CostBreakdown, limit = 10): BarRow[] 
       key: '__rest',
       label: `${rest.length} more`,
       value: sum,
-      valueLabel: formatUsd(sum as Usd),
+      valueLabel: formatUsd(sum as Usd, breakdown.totalUsd),
       bar: max > 0 ? Math.min(1, sum / max) : 0,
       detail: '',
     });
@@ -56,17 +59,35 @@ export interface CostDistributionBar {
   valueLabel: string;
 }
 
-/** The cost-per-run distribution as ordered marks: P50, mean, P95, P99, max (completed runs). */
+/** The cost-per-run distribution as ordered marks: P50, mean, P95, P99, max (completed runs), to the precision of the max. */
 export function prepareCostDistribution(summary: CostSummary): CostDistributionBar[] {
   const p = summary.perRun;
-  const bars: CostDistributionBar[] = [
-    { key: 'p50', label: 'P50', usd: p.p50Usd, valueLabel: formatUsd(p.p50Usd) },
-    { key: 'mean', label: 'Mean', usd: p.meanUsd, valueLabel: formatUsd(p.meanUsd) },
-    { key: 'p95', label: 'P95', usd: p.p95Usd, valueLabel: formatUsd(p.p95Usd) },
-    { key: 'p99', label: 'P99', usd: p.p99Usd, valueLabel: formatUsd(p.p99Usd) },
-    { key: 'max', label: 'Max', usd: p.maxUsd, valueLabel: formatUsd(p.maxUsd) },
+  const bar = (key: CostDistributionBar['key'], label: string, value: Usd): CostDistributionBar => ({
+    key,
+    label,
+    usd: value,
+    valueLabel: formatUsd(value, p.maxUsd),
+  });
+  const bars = [
+    bar('p50', 'P50', p.p50Usd),
+    bar('mean', 'Mean', p.meanUsd),
+    bar('p95', 'P95', p.p95Usd),
+    bar('p99', 'P99', p.p99Usd),
+    bar('max', 'Max', p.maxUsd),
   ];
   return summary.runs.completed === 0 ? [] : bars;
+}
+
+/**
+ * What the runs with a loop detection cost, split by outcome, to the precision
+ * of `scale`: `32 runs: 24 failed ($1.41), 8 did not ($0.43)`.
+ */
+export function loopingRunsDetail(looping: NonNullable<CostSummary['looping']>, scale: number): string {
+  const runs = looping.runs + looping.failedRuns;
+  const all = `${formatCount(runs)} ${runs === 1 ? 'run' : 'runs'}`;
+  if (looping.failedRuns === 0) return `${all}, none failed`;
+  if (looping.runs === 0) return `${all}, all failed`;
+  return `${all}: ${formatCount(looping.failedRuns)} failed (${formatUsd(looping.failedUsd, scale)}), ${formatCount(looping.runs)} did not (${formatUsd(looping.costUsd, scale)})`;
 }
 
 export interface CostPoint {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { latencyPercentilesSchema, latencySeriesSchema, tailAttributionSchema } from '@telltale/api-contract';
-import { prepareLatencyLines, preparePercentileTable, prepareRunDurationMarks, prepareTail } from './prepareLatency';
+import {
+  prepareLatencyLines,
+  preparePercentileTable,
+  prepareRunDurationMarks,
+  prepareSlowestLines,
+  prepareTail,
+} from './prepareLatency';
 import { prepareLatencyOptions } from './prepareLatencyOptions';
 
 const pct = (p50: number, p99: number) => ({ p50, p90: p99 * 0.8, p95: p99 * 0.9, p99, p999: p99 * 1.5 });
@@ -36,6 +42,57 @@ describe('prepareLatencyLines', () => {
   });
 });
 
+describe('prepareSlowestLines', () => {
+  const group = (key: string, count: number, p99: number) => ({
+    key,
+    service: '',
+    count,
+    meanNs: 1,
+    maxNs: p99,
+    percentilesNs: pct(p99 / 10, p99),
+  });
+  const line = (key: string, count: number) => ({
+    key,
+    service: '',
+    count,
+    points: [{ startUnixMs: 1000, count, percentilesNs: pct(1e6, 1e6) }],
+  });
+  // the busiest first, as the series route answers; synthesize is the slowest over the window
+  const series = latencySeriesSchema.parse({
+    groupBy: 'step',
+    intervalSeconds: 300,
+    series: [line('web_search', 441), line('plan', 240), line('reason', 177), line('synthesize', 78)],
+  });
+  const percentiles = latencyPercentilesSchema.parse({
+    groupBy: 'step',
+    groups: [
+      group('web_search', 441, 1.9e9),
+      group('plan', 240, 6.7e9),
+      group('reason', 177, 14.7e9),
+      group('synthesize', 78, 29.6e9),
+    ],
+  });
+
+  it('draws the groups slowest at the level over the window, not the busiest', () => {
+    const view = prepareSlowestLines(series, percentiles, 'p99', String, 2);
+    expect(view.lines.map((l) => l.label)).toEqual(['synthesize', 'reason']);
+    expect(view.title).toBe('P99 duration over time, the 2 slowest of 4 steps');
+    const p50 = prepareSlowestLines(series, percentiles, 'p50', String, 2);
+    expect(p50.title).toBe('P50 duration over time, the 2 slowest of 4 steps');
+  });
+
+  it('says "by step" when it draws every group, and when it picked among the busiest only', () => {
+    expect(prepareSlowestLines(series, percentiles, 'p99', String).title).toBe('P99 duration over time, by step');
+    const more = latencyPercentilesSchema.parse({
+      groupBy: 'step',
+      groups: [...percentiles.groups, group('rare', 1, 60e9)],
+    });
+    expect(prepareSlowestLines(series, more, 'p99', String, 2).title).toBe(
+      'P99 duration over time, the 2 slowest of the 4 busiest steps',
+    );
+  });
+});
+
 describe('run duration marks and the percentile table', () => {
   const runs = latencyPercentilesSchema.parse({
     groupBy: 'run',
@@ -63,9 +120,9 @@ describe('run duration marks and the percentile table', () => {
         { key: '', service: '', count: 3, meanNs: 1, maxNs: 2, percentilesNs: pct(1e3, 2e9) },
       ],
     });
-    expect(preparePercentileTable(groups).map((r) => [r.key, r.p99])).toEqual([
-      ['(none)', '2 s'],
-      ['fast', '2 µs'],
+    expect(preparePercentileTable(groups).map((r) => [r.key, r.p90, r.p99])).toEqual([
+      ['(none)', '1.6 s', '2 s'],
+      ['fast', '1.6 µs', '2 µs'],
     ]);
   });
 });
@@ -87,12 +144,21 @@ describe('prepareTail', () => {
   it('orders steps by growth, marks the driver and says it in a sentence', () => {
     const view = prepareTail(tail);
     expect(view.rows.map((r) => [r.label, r.deltaLabel, r.isDriver])).toEqual([
-      ['web.fetch', '+50%', true],
-      ['(run overhead)', '+5%', false],
-      ['plan', '−20%', false],
+      ['web.fetch', '+50.0 pts', true],
+      ['(run overhead)', '+5.0 pts', false],
+      ['plan', '−20.0 pts', false],
     ]);
     expect(view.sentence).toBe(
       'web.fetch takes 60% of the time in runs at or above P99 (53 s) against 10% in median runs.',
+    );
+    expect(view.basis).toBe(
+      'All 3 steps by growth, from the 3 slowest runs (at or above P99) against 30 runs around the median.',
+    );
+  });
+
+  it('says how many steps it leaves out and how few runs it rests on', () => {
+    expect(prepareTail({ ...tail, tailRuns: 1 }, 2).basis).toBe(
+      'Top 2 of 3 steps by growth, from the slowest run (at or above P99) against 30 runs around the median.',
     );
   });
 

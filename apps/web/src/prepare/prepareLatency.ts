@@ -1,7 +1,7 @@
 import type { LatencyLevel, LatencyPercentiles, LatencySeries, TailAttribution } from '@telltale/api-contract';
-import { formatDuration, formatPercent } from '../format';
+import { formatCount, formatDuration, formatPercent, formatPoints } from '../format';
 import type { Milliseconds, Nanoseconds } from '../units';
-import { fraction, nanoseconds, nanosToMillis } from '../units';
+import { nanoseconds, nanosToMillis } from '../units';
 
 export const LEVEL_LABELS: Readonly<Record<LatencyLevel, string>> = {
   p50: 'P50',
@@ -64,6 +64,57 @@ export function prepareLatencyLines(
   return { rows, lines };
 }
 
+/** How many groups the latency chart draws, and how many it picks them from (the most the series route answers). */
+export const SLOWEST_LINES = 8;
+export const LINE_CANDIDATES = 50;
+
+export interface SlowestLines extends LatencyLines {
+  /** What the chart draws: `P99 duration over time, the 8 slowest of 21 steps`. */
+  title: string;
+}
+
+/**
+ * The `limit` groups slowest at `level` over the whole window (their
+ * percentile in `percentiles`, not in any one bucket), as lines, slowest first.
+ * `series` holds the candidates: the busiest groups, so the title says when
+ * there were more groups than candidates.
+ */
+export function prepareSlowestLines(
+  series: LatencySeries,
+  percentiles: LatencyPercentiles,
+  level: LatencyLevel,
+  label: (ms: number) => string,
+  limit = SLOWEST_LINES,
+): SlowestLines {
+  const overall = new Map(percentiles.groups.map((g) => [`${g.service}\u0000${g.key}`, g.percentilesNs[level]]));
+  const value = (s: LatencySeries['series'][number]): number =>
+    overall.get(`${s.service}\u0000${s.key}`) ?? Number.NEGATIVE_INFINITY;
+  const slowest = [...series.series].sort((a, b) => value(b) - value(a) || b.count - a.count).slice(0, limit);
+  const title = latencyChartTitle(level, series.groupBy, {
+    shown: slowest.length,
+    candidates: series.series.length,
+    groups: Math.max(percentiles.groups.length, series.series.length),
+  });
+  return { ...prepareLatencyLines({ ...series, series: slowest }, level, label), title };
+}
+
+/**
+ * The latency chart's title: `P99 duration over time, by step` (every group, or
+ * not known yet), `…, the 8 slowest of 21 steps`, or `…, the 8 slowest of the
+ * 50 busiest steps` when there were more groups than candidates.
+ */
+export function latencyChartTitle(
+  level: LatencyLevel,
+  groupBy: string,
+  counts?: { shown: number; candidates: number; groups: number },
+): string {
+  const what = `${LEVEL_LABELS[level]} duration over time`;
+  if (counts === undefined || counts.shown >= counts.groups) return `${what}, by ${groupBy}`;
+  return counts.candidates >= counts.groups
+    ? `${what}, the ${counts.shown} slowest of ${formatCount(counts.groups)} ${groupBy}s`
+    : `${what}, the ${counts.shown} slowest of the ${formatCount(counts.candidates)} busiest ${groupBy}s`;
+}
+
 export interface PercentileMark {
   level: LatencyLevel | 'max';
   label: string;
@@ -97,6 +148,7 @@ export interface PercentileTableRow {
   key: string;
   count: number;
   p50: string;
+  p90: string;
   p95: string;
   p99: string;
   p999: string;
@@ -111,6 +163,7 @@ export function preparePercentileTable(percentiles: LatencyPercentiles): Percent
       key: g.key === '' ? '(none)' : g.key,
       count: g.count,
       p50: formatDuration(g.percentilesNs.p50),
+      p90: formatDuration(g.percentilesNs.p90),
       p95: formatDuration(g.percentilesNs.p95),
       p99: formatDuration(g.percentilesNs.p99),
       p999: formatDuration(g.percentilesNs.p999),
@@ -133,6 +186,8 @@ export interface TailRow {
 export interface TailView {
   driver: string | null;
   sentence: string;
+  /** What the table rests on: `Top 10 of 22 steps by growth, from the 4 slowest runs (at or above P99) against 31 runs around the median.` */
+  basis: string;
   rows: TailRow[];
   p99: Nanoseconds;
   p50: Nanoseconds;
@@ -154,7 +209,7 @@ export function prepareTail(tail: TailAttribution, limit = 10): TailView {
       delta: s.delta,
       tailLabel: formatPercent(s.tailShare),
       medianLabel: formatPercent(s.medianShare),
-      deltaLabel: `${s.delta >= 0 ? '+' : '−'}${formatPercent(fraction(Math.abs(s.delta)))}`,
+      deltaLabel: formatPoints(s.delta),
       isDriver: tail.tailDriver !== null && s.stepName === tail.tailDriver,
     }));
   const driverRow = rows.find((r) => r.isDriver);
@@ -162,9 +217,18 @@ export function prepareTail(tail: TailAttribution, limit = 10): TailView {
     tail.tailDriver === null || driverRow === undefined
       ? 'No step grows its share of run time in the slowest runs.'
       : `${tail.tailDriver} takes ${driverRow.tailLabel} of the time in runs at or above P99 (${formatDuration(tail.thresholdsNs.p99)}) against ${driverRow.medianLabel} in median runs.`;
+  const steps = tail.steps.length;
+  const which =
+    rows.length < steps
+      ? `Top ${rows.length} of ${formatCount(steps)} steps by growth`
+      : `${steps === 1 ? 'The one step' : `All ${formatCount(steps)} steps`} by growth`;
+  const slowest = tail.tailRuns === 1 ? 'slowest run' : `${formatCount(tail.tailRuns)} slowest runs`;
+  const median = `${formatCount(tail.medianRuns)} ${tail.medianRuns === 1 ? 'run' : 'runs'} around the median`;
+  const basis = `${which}, from the ${slowest} (at or above P99) against ${median}.`;
   return {
     driver: tail.tailDriver,
     sentence,
+    basis,
     rows,
     p99: tail.thresholdsNs.p99,
     p50: nanoseconds(tail.thresholdsNs.p50),

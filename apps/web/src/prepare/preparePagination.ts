@@ -8,11 +8,14 @@ export interface Pagination {
   hasNext: boolean;
   /** `1–50 of 1,234`, or `No runs` (`No sessions`, … with another noun). */
   rangeLabel: string;
+  /** `← Newer` / `Older →` for a list newest first, `← Previous` / `Next →` for any other order. */
+  prevLabel: string;
+  nextLabel: string;
 }
 
 export function preparePagination(
   page: { total: number; limit: number; offset: number; shown: number },
-  noun = 'runs',
+  { noun = 'runs', newestFirst = true }: { noun?: string; newestFirst?: boolean } = {},
 ): Pagination {
   const limit = Math.max(1, page.limit);
   const current = Math.floor(page.offset / limit) + 1;
@@ -24,6 +27,8 @@ export function preparePagination(
     pageCount,
     hasPrev: current > 1,
     hasNext: page.offset + limit < page.total,
+    prevLabel: newestFirst ? '← Newer' : '← Previous',
+    nextLabel: newestFirst ? 'Older →' : 'Next →',
     rangeLabel:
       page.shown === 0
         ? `No ${noun}${page.total > 0 ? ` on this page (${formatCount(page.total)} in total)` : ''}`

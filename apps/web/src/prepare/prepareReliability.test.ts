@@ -22,6 +22,7 @@ describe('prepareFixFirst', () => {
     const fix = prepareFixFirst(s);
     expect(fix).toMatchObject({ stepName: 'retrieve', current: 0.9, predictedNow: 0.81, predictedAfter: 0.88 });
     expect(fix?.gain).toBeCloseTo(0.07, 12);
+    expect(fix?.gainLabel).toBe('+7.0 pts');
     expect(fix?.sentence).toBe('If retrieve reached 99%, predicted end-to-end success would rise from 81% to 88%.');
   });
 
@@ -59,7 +60,7 @@ describe('rankByImpact and the step table', () => {
       recoveryLabel: '50%',
       retryTimeLabel: '2 s',
       retryCostLabel: '$0.25',
-      gainLabel: '+8%',
+      gainLabel: '+8.0 pts',
       gainBar: 1,
     });
     expect(rows[0]?.eventualInterval).toBe('95% 88%–91%');

@@ -1,5 +1,5 @@
 import type { CompoundingCurve, Estimate, ReliabilitySummary, StepReliability } from '@telltale/api-contract';
-import { formatDuration, formatMaybePercent, formatPercent, formatUsd } from '../format';
+import { formatDuration, formatMaybePercent, formatPercent, formatPoints, formatUsd } from '../format';
 import type { Fraction } from '../units';
 import { fraction } from '../units';
 
@@ -16,6 +16,7 @@ export interface FixFirst {
   predictedNow: Fraction;
   predictedAfter: Fraction;
   gain: number;
+  gainLabel: string;
   sentence: string;
 }
 
@@ -44,6 +45,7 @@ export function prepareFixFirst(summary: ReliabilitySummary, target: Fraction = 
     predictedNow,
     predictedAfter,
     gain: best.whatIfGain,
+    gainLabel: formatPoints(best.whatIfGain),
     sentence: `If ${best.stepName} reached ${formatPercent(target, 0)}, predicted end-to-end success would rise from ${formatPercent(predictedNow, 0)} to ${formatPercent(predictedAfter, 0)}.`,
   };
 }
@@ -98,7 +100,7 @@ export function prepareStepTable(summary: ReliabilitySummary): StepRow[] {
     recoveryLabel: s.recovery.n > 0 ? formatMaybePercent(s.recovery.value) : '—',
     retryTimeLabel: s.retryExtraNs > 0 ? formatDuration(s.retryExtraNs) : '—',
     retryCostLabel: s.retryExtraCostUsd > 0 ? formatUsd(s.retryExtraCostUsd) : '—',
-    gainLabel: s.whatIfGain !== null && s.whatIfGain > 0 ? `+${formatPercent(fraction(s.whatIfGain))}` : '—',
+    gainLabel: s.whatIfGain !== null && s.whatIfGain > 0 ? formatPoints(s.whatIfGain) : '—',
     gainBar: maxGain > 0 ? Math.max(0, s.whatIfGain ?? 0) / maxGain : 0,
   }));
 }
@@ -198,16 +200,14 @@ export interface GapView {
 /** The coordination gap O − P with its reading. */
 export function prepareGap(summary: ReliabilitySummary): GapView {
   const g = summary.gap;
-  const points = (v: number | null): string =>
-    v === null ? '–' : `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)} pts`;
   if (g.value === null || g.low === null || g.high === null) {
     return { value: null, label: '–', interval: '', meaning: 'No completed runs to compare.', tone: 'neutral' };
   }
   const significant = g.low > 0 || g.high < 0;
   return {
     value: g.value,
-    label: points(g.value),
-    interval: `95% ${points(g.low)} to ${points(g.high)}`,
+    label: formatPoints(g.value),
+    interval: `95% ${formatPoints(g.low)} to ${formatPoints(g.high)}`,
     meaning: !significant
       ? 'Runs succeed about as often as their steps predict.'
       : g.value < 0

@@ -123,6 +123,8 @@ describe('preparePagination', () => {
       hasPrev: true,
       hasNext: true,
       rangeLabel: '51–100 of 1,234',
+      prevLabel: '← Newer',
+      nextLabel: 'Older →',
     });
     expect(preparePagination({ total: 120, limit: 50, offset: 100, shown: 20 })).toMatchObject({
       page: 3,
@@ -142,7 +144,16 @@ describe('preparePagination', () => {
     expect(preparePagination({ total: 10, limit: 50, offset: 500, shown: 0 }).rangeLabel).toBe(
       'No runs on this page (10 in total)',
     );
-    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 }, 'sessions').rangeLabel).toBe('No sessions');
+    expect(preparePagination({ total: 0, limit: 50, offset: 0, shown: 0 }, { noun: 'sessions' }).rangeLabel).toBe(
+      'No sessions',
+    );
+  });
+
+  it('labels the buttons by time only for a list newest first', () => {
+    expect(preparePagination({ total: 120, limit: 50, offset: 0, shown: 50 }, { newestFirst: false })).toMatchObject({
+      prevLabel: '← Previous',
+      nextLabel: 'Next →',
+    });
   });
 });
 

@@ -80,7 +80,7 @@ describe('prepareSessionsTable', () => {
     expect(rows[1]).toMatchObject({
       sessionLabel: 'a-very-long-conversation…',
       href: `/runs?session=${long}`,
-      durationLabel: '0 ns',
+      durationLabel: '0',
       agentsLabel: '',
     });
     expect(rows[1]!.outcomes.map((o) => [o.outcome, o.runs])).toEqual([['incomplete', 1]]);

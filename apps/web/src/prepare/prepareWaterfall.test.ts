@@ -253,7 +253,7 @@ describe('prepareWaterfall', () => {
     expect(prepareWaterfall([]).rows).toEqual([]);
     const { rows, total } = prepareWaterfall([span('a', '', 0, 0)]);
     expect(total).toBe(0);
-    expect(rows[0]).toMatchObject({ offsetFraction: 0, widthFraction: 0, durationLabel: '0 ns' });
+    expect(rows[0]).toMatchObject({ offsetFraction: 0, widthFraction: 0, durationLabel: '0' });
   });
 });
 
