@@ -75,7 +75,7 @@ export function DestinationForm({
             </span>
           )}
         </label>
-        <label className="field alert-field">
+        <label className="field alert-field alert-field-fit">
           <span className="field-label">Format</span>
           <select
             data-testid="destination-field-format"
