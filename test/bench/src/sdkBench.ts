@@ -58,7 +58,7 @@ function render(o: OverheadResult, plain: CollectorDownResult, sdk: CollectorDow
         `| ${r.mode === 'sdk' ? 'with the SDK' : 'plain'} | ${f(r.p50Us, 1)} | ${f(r.p99Us, 1)} | ${f(r.maxUs)} | ${f(r.wallMs)} | ${f(r.loopDelayMaxMs, 1)} | ${f(r.heapEarlyMiB, 1)} / ${f(r.heapEndMiB, 1)} / ${f(r.heapMaxMiB, 1)} | ${f(r.rssMaxMiB)} |`,
     ),
     '',
-    `- \`telltaleStats()\` at the end: ${f(s.droppedSpans)} of ${f(spans)} spans dropped (queue full), ${f(s.queuedSpans)} queued (the default \`maxQueueSize\` 2048), ${f(s.exportedSpans)} exported, ${f(s.failedSpans)} failed; the first drop went to the error handler.`,
+    `- \`telltaleStats()\` at the end: ${f(s.droppedSpans)} of ${f(spans)} spans dropped (queue full), ${f(s.queuedSpans)} queued (the default \`maxQueueSize\` 2048), ${f(s.exportingSpans)} in the export still retrying, ${f(s.exportedSpans)} exported, ${f(s.failedSpans)} failed; the first drop went to the error handler.`,
     `- \`shutdown({ timeoutMs: 5000 })\` returned after ${f(sdk.shutdownMs!)} ms (the export to the closed port was still retrying; shutdown is bounded and never rejects).`,
     '',
   ].join('\n');
