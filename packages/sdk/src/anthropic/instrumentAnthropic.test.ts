@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTelltale } from '../createTelltale.js';
 import { inMemoryTelltale } from '../testing/inMemoryTelltale.js';
 import { ModelServer, RATE_LIMITED_MODEL, recording as llmFixture } from '@telltale/model-server';
 import { instrumentAnthropic } from './instrumentAnthropic.js';
@@ -114,6 +115,36 @@ describe('instrumentAnthropic', () => {
       );
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     expect(mem.span(`chat ${RATE_LIMITED_MODEL}`).attributes[OtelAttr.errorType]).toBe('rate_limit');
+  });
+
+  it('records what each call sent and answered, streamed or not, under capture full', async () => {
+    const mem = inMemoryTelltale();
+    const telltale = createTelltale({ tracerProvider: mem.provider, capture: 'full' });
+    const client = instrumentAnthropic(
+      new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.origin, maxRetries: 0 }),
+      {
+        telltale,
+      },
+    );
+    const withSystem = { ...params, system: 'You answer refunds.' };
+    await client.messages.create(withSystem);
+    let text = '';
+    for await (const e of await client.messages.create({ ...withSystem, stream: true }))
+      if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') text += e.delta.text;
+    await client.messages.stream(withSystem).finalMessage();
+    const spans = mem.spans();
+    expect(spans).toHaveLength(3);
+    const sent = spans.map((s) => JSON.parse(s.attributes[OtelAttr.genAiInputMessages] as string) as unknown);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[2]).toEqual(sent[0]);
+    expect(sent[0]).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: 'You answer refunds.' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'refund?' }] },
+    ]);
+    const answered = spans.map((s) => JSON.parse(s.attributes[OtelAttr.genAiOutputMessages] as string) as unknown);
+    expect(answered[1]).toEqual(answered[0]);
+    expect(answered[2]).toEqual(answered[0]);
+    expect(JSON.stringify(answered[1])).toContain(JSON.stringify(text).slice(1, -1));
   });
 
   it("records each call once when the client traces its own calls: the step, not the client's span under it", async () => {

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { OtelAttr, TelltaleAttr } from '@telltale/semconv';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTelltale } from '../createTelltale.js';
 import { inMemoryTelltale } from '../testing/inMemoryTelltale.js';
 import { ModelServer, RATE_LIMITED_MODEL, recording as llmFixture } from '@telltale/model-server';
 import { instrumentOpenAI } from './instrumentOpenAI.js';
@@ -26,6 +27,33 @@ const chatUsage = (llmFixture('openai-chat').body as { usage: unknown }).usage a
 };
 
 describe('instrumentOpenAI: chat.completions.create', () => {
+  it('records a streamed answer as the messages it was put together from, as far as it was read', async () => {
+    const mem = inMemoryTelltale();
+    const telltale = createTelltale({ tracerProvider: mem.provider, capture: 'full' });
+    const client = instrumentOpenAI(new OpenAI({ apiKey: 'sk-test', baseURL: `${server.origin}/v1`, maxRetries: 0 }), {
+      telltale,
+    });
+    const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'refund?' }] };
+    const whole = await client.chat.completions.create(params);
+    let text = '';
+    for await (const chunk of await client.chat.completions.create({ ...params, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? '';
+    const [plain, streamed] = mem
+      .spans()
+      .map((s) => JSON.parse(s.attributes[OtelAttr.genAiOutputMessages] as string) as unknown);
+    expect(text).toBe(whole.choices[0]!.message.content);
+    expect(streamed).toEqual(plain);
+    expect(streamed).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: text }], finish_reason: 'stop' }]);
+    // a stream left after its first words keeps those
+    for await (const chunk of await client.chat.completions.create({ ...params, stream: true }))
+      if ((chunk.choices[0]?.delta.content ?? '') !== '') break;
+    const cut = JSON.parse(mem.spans()[2]!.attributes[OtelAttr.genAiOutputMessages] as string) as {
+      parts: { content: string }[];
+    }[];
+    expect(text.startsWith(cut[0]!.parts[0]!.content)).toBe(true);
+    expect(cut[0]!.parts[0]!.content.length).toBeGreaterThan(0);
+  });
+
   it('records a non-streamed call as an llm step with the recorded usage', async () => {
     const { mem, client } = setup();
     const res = await mem.telltale.run('agent', () =>

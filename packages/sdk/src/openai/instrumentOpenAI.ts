@@ -69,10 +69,14 @@ function recordChat(res: ChatCompletion, call: LlmCall): void {
 
 function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: LlmCall, hideUsageChunk: boolean): void {
   const reasons: string[] = [];
+  const answers = new StreamedChoices();
   let model: string | undefined;
   let id: string | undefined;
   let usage: ChatCompletionChunk['usage'];
-  const record = (): void => call.response({ model, id, finishReasons: reasons, usage: chatUsage(usage) });
+  const record = (): void => {
+    call.output(answers.messages(reasons));
+    call.response({ model, id, finishReasons: reasons, usage: chatUsage(usage) });
+  };
   observeIterable(stream, {
     item: (chunk) => {
       model ??= chunk.model;
@@ -80,6 +84,7 @@ function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: Llm
       if (chunk.usage) usage = chunk.usage;
       for (const c of chunk.choices) {
         if (c.finish_reason) reasons[c.index] = c.finish_reason;
+        answers.add(c);
         const d = c.delta as { content?: string | null; refusal?: string | null; tool_calls?: unknown[] } | undefined;
         if (d && ((d.content ?? '') !== '' || (d.refusal ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0))
           call.firstChunk();
@@ -93,6 +98,43 @@ function observeChatStream(stream: AsyncIterable<ChatCompletionChunk>, call: Llm
     },
     ...failOrAbandon(call, record),
   });
+}
+
+type StreamedToolCall = { id?: string; type?: string; function: { name: string; arguments: string } };
+
+/** The answer of each choice of a chat stream, put together from its deltas as far as read. */
+class StreamedChoices {
+  private readonly choices: { role: string; content: string; toolCalls: StreamedToolCall[] }[] = [];
+
+  add(c: ChatCompletionChunk['choices'][number]): void {
+    const at = (this.choices[c.index] ??= { role: 'assistant', content: '', toolCalls: [] });
+    const d = c.delta;
+    if (d.role) at.role = d.role;
+    if (d.content) at.content += d.content;
+    for (const t of d.tool_calls ?? []) {
+      const call = (at.toolCalls[t.index] ??= { function: { name: '', arguments: '' } });
+      if (t.id) call.id = t.id;
+      if (t.type) call.type = t.type;
+      if (t.function?.name) call.function.name += t.function.name;
+      if (t.function?.arguments) call.function.arguments += t.function.arguments;
+    }
+  }
+
+  /** The answers as a non-streamed completion's messages. */
+  messages(reasons: readonly string[]): unknown[] {
+    return this.choices.flatMap((c, i) =>
+      c === undefined
+        ? []
+        : [
+            {
+              role: c.role,
+              content: c.content,
+              ...(c.toolCalls.length === 0 ? {} : { tool_calls: c.toolCalls.filter((t) => t !== undefined) }),
+              ...(reasons[i] === undefined ? {} : { finish_reason: reasons[i] }),
+            },
+          ],
+    );
+  }
 }
 
 function createResponse(call: LlmCall, body: unknown, send: () => unknown): unknown {
