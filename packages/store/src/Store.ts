@@ -109,13 +109,13 @@ export class Store {
       throw explainOpenFailure(conn, err);
     }
     try {
-      if (conn.kind === 'remote') await expectClickHouse(store.#client, conn.url);
-      // several processes may share remote storage: they take turns (a lease in storage)
-      if (conn.kind === 'remote')
+      if (conn.kind === 'remote') {
+        await expectClickHouse(store.#client, conn.url);
+        // several processes may share remote storage: they take turns (a lease in storage)
         await migrateLocked(store.#client, opts.onMigrationProgress, {
           ...(conn.cluster !== undefined ? { cluster: conn.cluster } : {}),
         });
-      else await migrate(store.#client, undefined, opts.onMigrationProgress);
+      } else await migrate(store.#client, undefined, opts.onMigrationProgress);
       // the engine now holds the data directory: no other process stages inserts in its staging dir
       if (stagingDir !== undefined)
         await (opts.arrowTempDir === undefined ? emptyStagingDir(stagingDir) : mkdir(stagingDir, { recursive: true }));
@@ -247,7 +247,6 @@ export class Store {
   }
 }
 
-/** chDB lets one process open a data directory: name the holder instead of a bare connection error. */
 /**
  * Fails with STORAGE, naming the address (without credentials) and why,
  * unless a ClickHouse server answers its `/ping` there: nothing listening,
@@ -273,6 +272,7 @@ async function expectClickHouse(client: ClickHouseClient, url: string): Promise<
   });
 }
 
+/** chDB lets one process open a data directory: name the holder instead of a bare connection error. */
 function explainOpenFailure(conn: StoreConnection, err: unknown): unknown {
   if (conn.kind !== 'embedded') return err;
   const pid = dataDirHolder(conn.dataDir);
