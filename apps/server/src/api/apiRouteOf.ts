@@ -1,6 +1,6 @@
 import { API_ROUTES } from '@telltale/api-contract';
 
-/** Where the API routes are mounted (createApiApp). */
+/** Where the API routes are mounted (createApiApp), and the OpenAPI document's server URL. */
 export const API_BASE = '/api/v1';
 
 /** Every route of the contract as a matcher; routes with fewer parameters first (`/rules/test` before `/rules/:ruleId`). */

@@ -10,6 +10,7 @@ import { adminRouter, type AdminOptions } from './adminRouter.js';
 import { contentRouter } from './contentRouter.js';
 import { alertsRouter } from './alertsRouter.js';
 import { ApiRegistry } from './ApiRegistry.js';
+import { API_BASE } from './apiRouteOf.js';
 import { observeRequests, type ApiRequestObserver } from './observeRequests.js';
 import { errorMiddleware, sendError } from './errors.js';
 import { openApiDocument } from './openApiDocument.js';
@@ -144,8 +145,8 @@ export function createApiApp(opts: ApiAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  if (opts.onApiRequest !== undefined) app.use('/api/v1', observeRequests('/api/v1', opts.onApiRequest));
-  app.use('/api/v1', createApiRouter(opts).router);
+  if (opts.onApiRequest !== undefined) app.use(API_BASE, observeRequests(API_BASE, opts.onApiRequest));
+  app.use(API_BASE, createApiRouter(opts).router);
 
   const webDir = opts.webDir;
   if (webDir !== undefined && existsSync(join(webDir, 'index.html'))) {

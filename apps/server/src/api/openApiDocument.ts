@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATTR_KEY_PATTERN, ATTR_PREFIX, MAX_ATTR_FILTERS } from '@telltale/api-contract';
 import type { RouteSpec } from './ApiRegistry.js';
+import { API_BASE } from './apiRouteOf.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -108,7 +109,7 @@ export function openApiDocument(specs: readonly RouteSpec[], info: { title: stri
   return {
     openapi: '3.1.0',
     info: { ...info, description: 'The Telltale JSON API. Errors are `{ "error": { "code", "message" } }`.' },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: API_BASE }],
     paths,
     // a read key when the server runs with --auth keys; none in open mode
     security: [{ readKey: [] }, {}],
