@@ -211,14 +211,22 @@ function readShape(half: ContentHalf, shape: ContentShape, value: AnyValue): voi
   }
 }
 
-/** `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as messages, in index order. */
+/**
+ * `{prefix}{i}.{roleField}` / `{prefix}{i}.{contentField}` attributes as
+ * messages, in index order. A message's other fields (the tool calls a model
+ * made, its finish reason: `…message.tool_calls.0.tool_call.function.name`,
+ * `gen_ai.completion.0.tool_calls.0.arguments`) follow its text as JSON, so
+ * what was called, and with what, is kept.
+ */
 function flatMessages(
   attrs: readonly KeyValue[],
   prefix: string,
   roleField: string,
   contentField: string,
 ): ContentMessage[] {
-  const byIndex = new Map<number, ContentMessage>();
+  // the fields of a message share the role's prefix (`message.` for OpenInference)
+  const fieldPrefix = roleField.slice(0, roleField.lastIndexOf('.') + 1);
+  const byIndex = new Map<number, { message: ContentMessage; extra: [string, AnyValue][] }>();
   for (const kv of attrs) {
     if (!kv.key.startsWith(prefix)) continue;
     const rest = kv.key.slice(prefix.length);
@@ -226,13 +234,41 @@ function flatMessages(
     const index = Number(rest.slice(0, dot));
     if (dot <= 0 || !Number.isInteger(index)) continue;
     const field = rest.slice(dot + 1);
-    const m = byIndex.get(index) ?? { role: 'unknown', content: '' };
-    if (field === roleField) m.role = textOf(kv.value);
-    else if (field === contentField) m.content = textOf(kv.value);
-    else continue;
-    byIndex.set(index, m);
+    let m = byIndex.get(index);
+    if (m === undefined) byIndex.set(index, (m = { message: { role: 'unknown', content: '' }, extra: [] }));
+    if (field === roleField) m.message.role = textOf(kv.value);
+    else if (field === contentField) m.message.content = textOf(kv.value);
+    else if (field.startsWith(fieldPrefix)) m.extra.push([field.slice(fieldPrefix.length), kv.value]);
   }
-  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, m]) => m);
+  return [...byIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, { message, extra }]) => {
+      if (extra.length === 0) return message;
+      const fields = JSON.stringify(nested(extra));
+      return { role: message.role, content: message.content === '' ? fields : `${message.content}\n${fields}` };
+    });
+}
+
+/** Dotted paths and their values as one object; a level whose keys are 0, 1, 2… is a list. */
+function nested(entries: readonly [string, AnyValue][]): unknown {
+  const root: Record<string, unknown> = {};
+  for (const [path, value] of entries.slice().sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }))) {
+    const keys = path.split('.');
+    let at = root;
+    for (const key of keys.slice(0, -1)) {
+      const next = at[key];
+      at = (at[key] = next !== null && typeof next === 'object' ? next : {}) as Record<string, unknown>;
+    }
+    at[keys.at(-1)!] = plain(value);
+  }
+  const lists = (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    const values = keys.map((k) => lists(o[k]));
+    return keys.every((k, i) => k === String(i)) ? values : Object.fromEntries(keys.map((k, i) => [k, values[i]]));
+  };
+  return lists(root);
 }
 
 /** A message event's body (its first body attribute, as text), or undefined when it has none. */

@@ -154,6 +154,45 @@ describe('content extraction', () => {
     expect(contents[0]?.output).toEqual({ text: 'done', messages: [{ role: 'assistant', content: 'reply' }] });
   });
 
+  it('keeps the tool calls and other fields of a flattened message, after its text', () => {
+    const { record, contents } = normalise(
+      span('ChatOpenAI', {
+        [OpenInferenceAttr.spanKind]: 'LLM',
+        'llm.output_messages.0.message.role': 'assistant',
+        'llm.output_messages.0.message.content': '',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_1',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'get_weather',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{"city":"Paris"}',
+        'llm.output_messages.0.message.tool_calls.1.tool_call.function.name': 'get_time',
+      }),
+    );
+    expect(keys(record)).toEqual([OpenInferenceAttr.spanKind]);
+    const [called] = contents[0]!.output.messages!;
+    expect(called!.role).toBe('assistant');
+    expect(JSON.parse(called!.content)).toEqual({
+      tool_calls: [
+        { tool_call: { id: 'call_1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } } },
+        { tool_call: { function: { name: 'get_time' } } },
+      ],
+    });
+    const openLlmetry = normalise(
+      span('openai.chat', {
+        [OtelAttr.genAiSystem]: 'openai',
+        'gen_ai.completion.0.role': 'assistant',
+        'gen_ai.completion.0.content': 'calling',
+        'gen_ai.completion.0.finish_reason': 'tool_calls',
+        'gen_ai.completion.0.tool_calls.0.name': 'lookup',
+        'gen_ai.completion.0.tool_calls.0.arguments': '{"id":7}',
+      }),
+    );
+    expect(openLlmetry.contents[0]?.output.messages).toEqual([
+      {
+        role: 'assistant',
+        content: 'calling\n{"finish_reason":"tool_calls","tool_calls":[{"arguments":"{\\"id\\":7}","name":"lookup"}]}',
+      },
+    ]);
+  });
+
   it('reads the Vercel AI SDK prompt, messages, text and tool calls', () => {
     const outer = normalise(
       span('ai.generateText', {
