@@ -121,6 +121,13 @@ describe('Analytics cost facade with project price overrides', () => {
     const { runs } = await analytics.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
     close(runs[0]?.costUsd, 4);
     expect(runs[0]).toMatchObject({ unpricedSpans: 1, attemptGroups: 3 });
+    // the run's page prices each model call; the model the table has no price for stays unknown
+    const spans = (await analytics.getRun('p1', runs[0]!.runId))!.spans;
+    expect(spans.filter((s) => s.model === 'in-house-llm').map((s) => s.costUsd)).toEqual([null]);
+    close(
+      spans.reduce((n, s) => n + (s.costUsd ?? 0), 0),
+      4,
+    );
   });
 
   it('lets overrides win: base name, then an exact dated name, then a new model; other projects untouched', async () => {
@@ -133,7 +140,15 @@ describe('Analytics cost facade with project price overrides', () => {
     const c = await analytics.cost(filter);
     close(c.totalUsd, 1.1 + 0.75 + 0.5);
     expect(c.unpriced).toEqual({ spans: 0, byModel: [] });
-    close((await analytics.getRun('p1', 'r1'))?.run.costUsd, 2.35);
+    const r1 = await analytics.getRun('p1', 'r1');
+    close(r1?.run.costUsd, 2.35);
+    close(
+      r1!.spans.reduce((n, s) => n + (s.costUsd ?? 0), 0),
+      2.35,
+    );
+    // each model call priced; the run span's usage repeats its children's, so it is not
+    expect(r1!.spans.filter((s) => s.stepKind === 'llm').every((s) => s.costUsd !== null)).toBe(true);
+    expect(r1!.spans.find((s) => s.stepKind === 'run')?.costUsd).toBeNull();
     close((await analytics.cost({ ...filter, projectId: 'p2' })).totalUsd, 4);
 
     const byModel = await analytics.costBreakdown(filter, { groupBy: 'model' });

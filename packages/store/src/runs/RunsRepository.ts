@@ -46,7 +46,7 @@ export class RunsRepository {
     return this.runner.run('runs.getRun', async (client) => {
       const [{ runs }, spans] = await Promise.all([
         listRuns({ client, runFacts: this.runFacts }, { projectId, runId }, { limit: 1, offset: 0 }, prices),
-        getRunSpans(client, projectId, runId),
+        getRunSpans(client, projectId, runId, prices),
       ]);
       const run = runs[0];
       return run === undefined ? undefined : { run, spans };

@@ -29,6 +29,7 @@ export interface SpanDetail {
   cachedInputTokens: number;
   /** Of the output tokens, those spent reasoning (migration 0007; already counted in outputTokens). */
   reasoningTokens: number;
+  /** Its own cost attribute, else its tokens at the project's prices (a model span); null when neither is known. */
   costUsd: number | null;
   /** The session / conversation id the span names ('' for none; migration 0007). */
   sessionId: string;

@@ -1,5 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { EMPTY_PRICE_TABLE, type PriceTable } from '../analytics/AnalyticsFilter.js';
 import { decodeAttributes, type JsonValue } from '../attributeValue.js';
+import { AGGREGATE_KINDS_SQL, priceParams, TOKENS_PRICED_SQL } from '../sql/sqlParts.js';
 import type { SpanDetail } from './SpanDetail.js';
 
 interface SpanReadRow {
@@ -31,6 +33,8 @@ interface SpanReadRow {
   cached_input_tokens: string | number;
   reasoning_tokens: string | number;
   cost_usd: number | null;
+  /** The tokens at the price table's prices, for a span with usage and no cost of its own (else null; NaN unpriced). */
+  priced_usd: number | string | null;
   session_id: string;
   scope_name: string;
   scope_version: string;
@@ -53,6 +57,8 @@ SELECT
     toString(toUnixTimestamp64Nano(end_time)) AS end_ns,
     toString(duration_ns) AS duration_ns,
     status_code, status_message, error_type, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, session_id,
+    if(isNull(cost_usd) AND step_kind NOT IN ${AGGREGATE_KINDS_SQL} AND input_tokens + output_tokens > 0,
+       ${TOKENS_PRICED_SQL}, NULL) AS priced_usd,
     scope_name, scope_version, attributes, attribute_types, resource_attributes,
     arrayMap(e -> (toString(toUnixTimestamp64Nano(e.time)), e.name, e.attributes), events) AS events,
     arrayMap(l -> (l.trace_id, l.span_id, l.trace_state, l.attributes), links) AS links,
@@ -69,14 +75,19 @@ FROM spans`;
 const SPAN_ORDER = 'ORDER BY start_time, attempt, end_time, span_id';
 
 /** Every span of one run, in start order (SPAN_ORDER). */
-export async function getRunSpans(client: ClickHouseClient, projectId: string, runId: string): Promise<SpanDetail[]> {
+export async function getRunSpans(
+  client: ClickHouseClient,
+  projectId: string,
+  runId: string,
+  prices: PriceTable = EMPTY_PRICE_TABLE,
+): Promise<SpanDetail[]> {
   const result = await client.query({
     query: `${SPAN_SELECT}
 WHERE project_id = {projectId:String} AND run_id = {runId:String}
 ${SPAN_ORDER}
 LIMIT 1 BY trace_id, span_id`,
     format: 'JSONEachRow',
-    query_params: { projectId, runId },
+    query_params: { projectId, runId, ...priceParams(prices) },
   });
   return (await result.json<SpanReadRow>()).map(toSpanDetail);
 }
@@ -86,6 +97,7 @@ export async function getTraceSpans(
   client: ClickHouseClient,
   projectId: string,
   traceId: string,
+  prices: PriceTable = EMPTY_PRICE_TABLE,
 ): Promise<SpanDetail[]> {
   const result = await client.query({
     query: `${SPAN_SELECT}
@@ -93,7 +105,7 @@ WHERE project_id = {projectId:String} AND trace_id = {traceId:String}
 ${SPAN_ORDER}
 LIMIT 1 BY trace_id, span_id`,
     format: 'JSONEachRow',
-    query_params: { projectId, traceId: traceId.toLowerCase() },
+    query_params: { projectId, traceId: traceId.toLowerCase(), ...priceParams(prices) },
   });
   return (await result.json<SpanReadRow>()).map(toSpanDetail);
 }
@@ -108,7 +120,9 @@ function parseJsonObject(text: string): Record<string, JsonValue> {
 }
 
 function toSpanDetail(r: SpanReadRow): SpanDetail {
-  const costUsd = r.cost_usd === null ? null : Number(r.cost_usd);
+  // its own cost, else its tokens priced (a model the table has no price for: unknown)
+  const priced = r.priced_usd === null ? Number.NaN : Number(r.priced_usd);
+  const costUsd = r.cost_usd !== null ? Number(r.cost_usd) : Number.isFinite(priced) ? priced : null;
   return {
     traceId: r.trace_id,
     spanId: r.span_id,

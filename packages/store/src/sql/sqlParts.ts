@@ -9,7 +9,8 @@ import type { AnalyticsFilter, PriceTable } from '../analytics/AnalyticsFilter.j
 export type QueryParams = Record<string, unknown>;
 
 /** Step kinds whose spans carry usage that is already counted by their children. */
-const AGGREGATE_KINDS_SQL = "('', 'run', 'handoff')";
+/** Step kinds whose usage repeats their children's (a run, a handoff, a span of no kind): never priced. */
+export const AGGREGATE_KINDS_SQL = "('', 'run', 'handoff')";
 
 export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParams {
   const attrs = Object.entries(f.attributes ?? {});
@@ -26,6 +27,13 @@ export function filterParams(f: AnalyticsFilter, prices: PriceTable): QueryParam
     attrKeys: attrs.map(([k]) => k),
     attrValues: attrs.map(([, v]) => v),
     runIds: f.runIds ?? [],
+    ...priceParams(prices),
+  };
+}
+
+/** The price table as the query parameters `priceOf` reads. */
+export function priceParams(prices: PriceTable): QueryParams {
+  return {
     priceModels: prices.models,
     priceInput: prices.input,
     priceOutput: prices.output,
@@ -42,6 +50,11 @@ export const SPAN_MATCH_SQL = `(({stepName:String} = '' OR step_name = {stepName
     AND ({tool:String} = '' OR tool_name = {tool:String})
     AND ({model:String} = '' OR model = {model:String})
     AND (empty({attrKeys:Array(String)}) OR arrayAll((k, v) -> attributes[k] = v, {attrKeys:Array(String)}, {attrValues:Array(String)})))`;
+
+/** A span's tokens at the price table's prices: uncached input, cached input, output; NaN when no price covers its model. */
+export const TOKENS_PRICED_SQL = `(input_tokens - least(cached_input_tokens, input_tokens)) * ${priceOf('priceInput')}
+                  + least(cached_input_tokens, input_tokens) * ${priceOf('priceCached')}
+                  + output_tokens * ${priceOf('priceOutput')}`;
 
 /**
  * Price lookup by exact model name, else by the name without a date suffix
@@ -73,10 +86,7 @@ export const PRICED_SPANS_CTE = `priced AS (
         step_kind NOT IN ${AGGREGATE_KINDS_SQL} AS usage_counted,
         if(usage_counted,
            ifNull(cost_usd,
-               if(input_tokens + output_tokens = 0, 0,
-                  (input_tokens - least(cached_input_tokens, input_tokens)) * ${priceOf('priceInput')}
-                  + least(cached_input_tokens, input_tokens) * ${priceOf('priceCached')}
-                  + output_tokens * ${priceOf('priceOutput')})),
+               if(input_tokens + output_tokens = 0, 0, ${TOKENS_PRICED_SQL})),
            0) AS raw_cost,
         if(isNaN(raw_cost), 0, raw_cost) AS cost,
         usage_counted AND isNaN(raw_cost) AS unpriced,
