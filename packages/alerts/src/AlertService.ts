@@ -139,8 +139,14 @@ export class AlertService {
   }
 
   // ── state and history ──
-  states(projectId: string, ruleId?: string): Promise<StoreRows.StoredAlertState[]> {
-    return this.opts.store.alerts.listAlertStates({ projectId, ...(ruleId === undefined ? {} : { ruleId }) });
+  /** The states of the project's rules (a deleted rule's are not listed: the evaluator resolved them). */
+  async states(projectId: string, ruleId?: string): Promise<StoreRows.StoredAlertState[]> {
+    const [states, rules] = await Promise.all([
+      this.opts.store.alerts.listAlertStates({ projectId, ...(ruleId === undefined ? {} : { ruleId }) }),
+      this.opts.store.alerts.listAlertRules(projectId),
+    ]);
+    const live = new Set(rules.map((r) => r.ruleId));
+    return states.filter((s) => live.has(s.ruleId));
   }
 
   history(

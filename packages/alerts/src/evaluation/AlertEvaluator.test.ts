@@ -180,4 +180,43 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     await dispatcher.deliverDue();
     expect(receiver.received.length - before).toBe(2);
   });
+
+  it('a rule disabled or deleted while it fires is resolved once, with its destinations told', async () => {
+    const { dispatcher, evaluator, service } = parts();
+    const { destination } = await service.createDestination('p4', {
+      name: 'ops',
+      url: receiver.url,
+      format: 'standard',
+    });
+    const spec = ruleSpec({ destinationIds: [destination.id], evaluationIntervalSeconds: 10, forSeconds: 0 });
+    const disabled = await service.createRule('p4', { ...spec, name: 'disabled-while-firing' });
+    const deleted = await service.createRule('p4', { ...spec, name: 'deleted-while-firing' });
+    await evaluator.load();
+    const before = receiver.received.length;
+    observation = { value: 0.5, sample: 50 };
+    now += 10_000;
+    await evaluator.tick();
+    await dispatcher.deliverDue();
+    const sent = () => receiver.bodies<{ status: string; rule: { id: string } }>().slice(before);
+    expect(sent().map((b) => b.status)).toEqual(['firing', 'firing']);
+
+    await service.updateRule('p4', disabled.id, { ...spec, name: 'disabled-while-firing', enabled: false });
+    await service.deleteRule('p4', deleted.id);
+    for (let i = 0; i < 3; i++) {
+      now += 10_000;
+      await evaluator.tick();
+      await dispatcher.deliverDue();
+    }
+    const resolved = sent().filter((b) => b.status === 'resolved');
+    expect(resolved.map((b) => b.rule.id).sort()).toEqual([disabled.id, deleted.id].sort());
+    const history = await store.alerts.listAlertHistory('p4', { limit: 10 });
+    expect(
+      history
+        .filter((h) => h.toState === 'resolved')
+        .map((h) => h.message)
+        .sort(),
+    ).toEqual(['rule deleted', 'rule disabled']);
+    // the deleted rule is off the state list; the disabled one shows resolved
+    expect((await service.states('p4')).map((s) => [s.ruleId, s.state])).toEqual([[disabled.id, 'resolved']]);
+  });
 });

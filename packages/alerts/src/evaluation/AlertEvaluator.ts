@@ -58,6 +58,8 @@ export class AlertEvaluator implements AlertEventSink {
   private started = false;
   /** The rules live events were last matched against: loops can be many per second, rules change rarely. */
   private liveRules: { atMs: number; rules: Map<string, AlertRule> } | undefined;
+  /** The rules of the last tick: one deleted since is resolved with what it was. */
+  private known = new Map<string, AlertRule>();
 
   constructor(private readonly opts: AlertEvaluatorOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -91,6 +93,7 @@ export class AlertEvaluator implements AlertEventSink {
   async load(): Promise<void> {
     await this.serial(async () => {
       const rules = await this.rules();
+      this.known = rules;
       for (const s of await this.opts.store.alerts.listAlertStates()) {
         this.states.set(key(s.projectId, s.ruleId, s.groupKey), s);
         const rule = rules.get(key(s.projectId, s.ruleId));
@@ -106,8 +109,14 @@ export class AlertEvaluator implements AlertEventSink {
   tick(): Promise<number> {
     return this.serial(async () => {
       let evaluated = 0;
-      for (const rule of (await this.rules()).values()) {
-        if (!rule.enabled) continue;
+      const rules = await this.rules();
+      for (const [k, gone] of this.known) if (!rules.has(k)) await this.retire(gone, 'deleted');
+      this.known = rules;
+      for (const rule of rules.values()) {
+        if (!rule.enabled) {
+          await this.retire(rule, 'disabled');
+          continue;
+        }
         const now = this.clock();
         const k = key(rule.projectId, rule.id);
         if ((this.nextEvalAt.get(k) ?? 0) > now) continue;
@@ -153,6 +162,30 @@ export class AlertEvaluator implements AlertEventSink {
     });
   }
 
+  /**
+   * A rule deleted or disabled while it fires is resolved, once per group,
+   * notifying its destinations: receivers are not left with an alert that
+   * never ends. One pending is back to ok. A deleted rule's states are
+   * forgotten here (the stored ones stay, resolved, off the API's list).
+   */
+  private async retire(rule: AlertRule, why: 'deleted' | 'disabled'): Promise<void> {
+    const now = this.clock();
+    for (const [k, s] of this.states) {
+      if (s.projectId !== rule.projectId || s.ruleId !== rule.id) continue;
+      if (s.state === 'firing' || s.state === 'pending') {
+        const verdict: Verdict = { breaching: false, value: s.lastValue, sample: s.lastSample };
+        try {
+          await this.apply(rule, s.groupKey, s.labels, verdict, rule, now, `rule ${why}`);
+        } catch (err) {
+          this.opts.onError?.(err, rule.id);
+          continue;
+        }
+      }
+      if (why === 'deleted') this.states.delete(k);
+    }
+    if (why === 'deleted') this.nextEvalAt.delete(key(rule.projectId, rule.id));
+  }
+
   /** The current states of a project (as kept in memory, equal to the stored ones). */
   statesOf(projectId: string): StoreRows.StoredAlertState[] {
     return [...this.states.values()].filter((s) => s.projectId === projectId);
@@ -165,6 +198,8 @@ export class AlertEvaluator implements AlertEventSink {
     verdict: Verdict,
     timing: Timing,
     now: number,
+    /** Why the state changed, when no evaluation says it (a rule deleted or disabled). */
+    reason?: string,
   ): Promise<void> {
     const k = key(rule.projectId, rule.id, groupKey);
     const prev = this.states.get(k);
@@ -192,7 +227,7 @@ export class AlertEvaluator implements AlertEventSink {
           value: verdict.value,
           threshold: rule.threshold,
           sample: verdict.sample,
-          message: verdict.breaching === undefined ? 'too few samples' : '',
+          message: reason ?? (verdict.breaching === undefined ? 'too few samples' : ''),
         },
       ]);
     }
