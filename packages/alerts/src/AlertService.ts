@@ -258,8 +258,15 @@ export class AlertService {
     return { destination: destinationView(next), secret };
   }
 
+  /** Refused (CONFLICT, naming them) while rules notify it: their definitions would name a destination that is gone. */
   async deleteDestination(projectId: string, id: string): Promise<void> {
     await this.destination(projectId, id);
+    const users = (await this.listRules(projectId)).filter((r) => r.destinationIds.includes(id));
+    if (users.length > 0)
+      throw new TelltaleError({
+        code: TelltaleErrorCode.CONFLICT,
+        message: `destination ${id} is used by ${users.length === 1 ? 'rule' : 'rules'} ${users.map((r) => `${r.id} (${r.name})`).join(', ')}: remove it from them, or delete them, first`,
+      });
     await this.opts.store.alerts.deleteAlertDestination(projectId, id);
   }
 

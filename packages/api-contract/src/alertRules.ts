@@ -47,6 +47,22 @@ export const METRICS_WITH_PERCENTILE: ReadonlySet<AlertMetric> = new Set([
 ]);
 export const METRICS_NEEDING_STEP: ReadonlySet<AlertMetric> = new Set(['step_success', 'step_latency']);
 
+const FRACTION = { min: 0, max: 1, what: 'a fraction from 0 to 1' };
+const AMOUNT = { min: 0, max: Number.POSITIVE_INFINITY, what: 'at least 0' };
+/** The thresholds a metric's values can cross: one outside could never fire, or always would. */
+export const THRESHOLD_RANGE: Readonly<Record<AlertMetric, { min: number; max: number; what: string }>> = {
+  e2e_success: FRACTION,
+  step_success: FRACTION,
+  coordination_gap: { min: -1, max: 1, what: 'from -1 to 1 (a difference of two fractions)' },
+  step_latency: { ...AMOUNT, what: 'at least 0 (ms)' },
+  run_latency: { ...AMOUNT, what: 'at least 0 (ms)' },
+  loop_rate: FRACTION,
+  any_loop: { ...AMOUNT, what: 'at least 0 (looping runs)' },
+  cost_per_run: { ...AMOUNT, what: 'at least 0 (USD)' },
+  total_cost: { ...AMOUNT, what: 'at least 0 (USD)' },
+  failure_cause_share: FRACTION,
+};
+
 export const ALERT_FILTER_KEYS = ['service', 'agent', 'step', 'tool', 'model'] as const;
 export type AlertFilterKey = (typeof ALERT_FILTER_KEYS)[number];
 
@@ -108,6 +124,13 @@ export const alertRuleSpecSchema = z
   })
   .strict()
   .superRefine((rule, ctx) => {
+    const range = THRESHOLD_RANGE[rule.metric];
+    if (rule.threshold < range.min || rule.threshold > range.max)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: `the threshold of ${rule.metric} is ${range.what}, got ${rule.threshold}`,
+      });
     if (METRICS_NEEDING_STEP.has(rule.metric) && rule.filters.step === undefined) {
       ctx.addIssue({ code: 'custom', path: ['filters', 'step'], message: `metric ${rule.metric} needs a step filter` });
     }

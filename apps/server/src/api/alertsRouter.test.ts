@@ -77,11 +77,12 @@ describe('/api/v1/alerts', () => {
     expect(test.body.notification).toMatchObject({ kind: 'test', deliveryState: 'delivered' });
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(test.body.notification.notificationId);
 
+    // no body: the defaults (the previous secret keeps signing)
     const rotated = await call<{ destination: { secretPrefixes: string[] }; secret: string }>(
       'POST',
       `/alerts/destinations/${id}/rotate-secret`,
-      { keep: 1 },
     );
+    expect(rotated.status).toBe(200);
     expect(rotated.body.destination.secretPrefixes).toHaveLength(2);
 
     const log = await call<{
@@ -99,6 +100,23 @@ describe('/api/v1/alerts', () => {
     await receiver.waitFor(before + 1);
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(test.body.notification.notificationId);
     expect(String(receiver.received.at(-1)!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+
+    // a destination a rule notifies is not deleted from under it
+    const rule = await call<{ rule: { id: string } }>('POST', '/alerts/rules', {
+      name: 'uses ops',
+      metric: 'e2e_success',
+      comparison: 'lt',
+      threshold: 0.9,
+      destinationIds: [id],
+    });
+    const refused = await call<{ error: { code: string; message: string } }>('DELETE', `/alerts/destinations/${id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: `destination ${id} is used by rule ${rule.body.rule.id} (uses ops): remove it from them, or delete them, first`,
+    });
+    expect((await call('DELETE', `/alerts/rules/${rule.body.rule.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/alerts/destinations/${id}`)).status).toBe(200);
   });
 
   it('creates, validates, updates and deletes rules', async () => {
@@ -118,6 +136,14 @@ describe('/api/v1/alerts', () => {
       destinationIds: ['dst_nope'],
     });
     expect(unknownDestination.status).toBe(400);
+    const impossible = await call<{ error: { message: string } }>('POST', '/alerts/rules', {
+      name: 'x',
+      metric: 'e2e_success',
+      comparison: 'lt',
+      threshold: 1.5,
+    });
+    expect(impossible.status).toBe(400);
+    expect(impossible.body.error.message).toMatch(/threshold of e2e_success is a fraction from 0 to 1, got 1\.5/);
 
     const created = await call<{ rule: { id: string; windowSeconds: number; forSeconds: number } }>(
       'POST',
