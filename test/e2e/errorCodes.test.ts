@@ -70,6 +70,12 @@ describe('error codes reach the user', () => {
     );
   });
 
+  it('a reader that closes the output early ends a command quietly', async () => {
+    const result = await runCli(['report', '--endpoint', telltale.url, '--json'], { closeStdout: true });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('a server that does not answer is UNREACHABLE', async () => {
     const result = await runCli(['report', '--endpoint', 'http://127.0.0.1:1']);
     expect(result.code).toBe(2);

@@ -34,7 +34,17 @@ const program = new Command()
   .showHelpAfterError()
   // usage errors of every command created below name their code (start and the query commands answer one line) and exit 2
   .configureOutput({ outputError: writeUsageError })
-  .exitOverride(exitOnUsageError);
+  .exitOverride(exitOnUsageError)
+  // a reader that stops early (`telltale alerts rules list | head -1`) closes the pipe: the rest is not wanted.
+  // The server's own log is left alone: a log reader going away must not stop the collector.
+  .hook('preAction', (_program, action) => {
+    if (action.name() === 'start') return;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(EXIT.OK);
+      console.error(cliErrorLine(`cannot write the output: ${err.message}`, TelltaleErrorCode.INTERNAL));
+      process.exit(1);
+    });
+  });
 
 const start = addStartOptions(
   program.command('start').description('run the collector, API and dashboard in one process'),

@@ -9,13 +9,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `telltale` CLI (built) to completion; a hang fails after `timeoutMs`. */
+/**
+ * Runs the real `telltale` CLI (built) to completion; a hang fails after
+ * `timeoutMs`. `closeStdout`: the reader closes the output pipe at once, as
+ * `| head -1` does once it has its line.
+ */
 export function runCli(
   args: readonly string[],
-  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; timeoutMs?: number; closeStdout?: boolean } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI, ...args],
       { timeout: opts.timeoutMs ?? 30_000, env: { ...process.env, TELLTALE_API_KEY: '', ...opts.env } },
@@ -24,5 +28,6 @@ export function runCli(
         resolve({ code, stdout, stderr });
       },
     );
+    if (opts.closeStdout === true) child.stdout?.destroy();
   });
 }
