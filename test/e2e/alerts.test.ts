@@ -169,7 +169,7 @@ describe('alerts end to end', () => {
       'http://169.254.169.254/latest/meta-data',
     ]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/refused.*linkLocal/);
+    expect(refused.stderr).toMatch(/refused.*169\.254\.169\.254 is a link-local address/);
   });
 
   it('the SDK guard stops a looping agent at maxRepeats and the run shows cause loop', async () => {

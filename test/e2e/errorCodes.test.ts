@@ -38,6 +38,31 @@ describe('error codes reach the user', () => {
     expect(again.stderr).toBe('telltale: project codes exists already [CONFLICT]\n');
   });
 
+  it('a request the server finds malformed exits 2; one it refuses for what it holds exits 1', async () => {
+    const malformed = await runCli([
+      'alerts',
+      'rules',
+      'create',
+      '--endpoint',
+      telltale.url,
+      '--name',
+      'x',
+      '--metric',
+      'e2e_success',
+      '--comparison',
+      'lt',
+      '--threshold',
+      '1.5',
+    ]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(
+      /threshold of e2e_success is a fraction from 0 to 1, got 1\.5.*\[BAD_REQUEST\]\n$/,
+    );
+    const missing = await runCli(['alerts', 'rules', 'show', 'rule_nope', '--endpoint', telltale.url]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no alert rule rule_nope \[NOT_FOUND\]\n$/);
+  });
+
   it('a bad flag value of `check` prints USAGE and exits 2', async () => {
     const result = await runCli(['check', '--endpoint', telltale.url, '--min-success', '1.5']);
     expect(result.code).toBe(2);

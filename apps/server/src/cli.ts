@@ -158,19 +158,25 @@ function queryCommand(name: string, description: string): Command {
     .addOption(new Option('--api-key <key>', 'API key (Authorization: Bearer)').env('TELLTALE_API_KEY'));
 }
 
+/** `report` and `check` exit 1 only for a missed bar: any failure of theirs is 2. */
+async function failingWithUsage(run: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await run();
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode !== EXIT.USAGE) throw new CliError(err.message, EXIT.USAGE, err.code);
+    throw err;
+  }
+}
+
 queryCommand('report', 'print the reliability report of a running server')
   .option('--json', 'print the API responses as JSON', false)
-  .action(async (opts: ReportOptions) => {
-    process.exitCode = await runReport(opts, (text) => process.stdout.write(text));
-  });
+  .action((opts: ReportOptions) => failingWithUsage(() => runReport(opts, (text) => process.stdout.write(text))));
 
 queryCommand('check', 'exit 1 when an agent misses a reliability bar (for CI and cron)')
   .option('--min-success <fraction>', 'lowest observed end-to-end success, e.g. 0.95 or 95%')
   .option('--max-p99 <duration>', 'highest run-duration p99, e.g. 2s or 500ms')
   .option('--max-loop-rate <fraction>', 'highest share of runs with a loop, e.g. 0.01')
-  .action(async (opts: CheckOptions) => {
-    process.exitCode = await runCheck(opts, (text) => process.stdout.write(text));
-  });
+  .action((opts: CheckOptions) => failingWithUsage(() => runCheck(opts, (text) => process.stdout.write(text))));
 
 // every start flag shows its TELLTALE_* variable in --help (flags added above included)
 showEnvVars(start);

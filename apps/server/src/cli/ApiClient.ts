@@ -1,11 +1,13 @@
 import { isTelltaleErrorCode, TelltaleErrorCode } from '@telltale/semconv';
-import { CliError } from './CliError.js';
+import { CliError, EXIT } from './CliError.js';
 
 export type QueryValues = Record<string, string | number | undefined>;
 
 /**
  * The server answered an error: its status, and its `{ error: { code, message } }` when it sent one. The error's
- * code is the server's (INCOMPATIBLE_SERVER when the answer carries none Telltale knows).
+ * code is the server's (INCOMPATIBLE_SERVER when the answer carries none Telltale knows). The exit status is 2
+ * when the command cannot be carried out as given (a malformed request, a wrong key: 400, 401, 403), 1 when the
+ * server refused it for what it holds or failed (no such rule, exists already, rate limited, a server error).
  */
 export class ApiResponseError extends CliError {
   constructor(
@@ -16,13 +18,13 @@ export class ApiResponseError extends CliError {
   ) {
     super(
       message,
-      undefined,
+      status === 400 || status === 401 || status === 403 ? EXIT.USAGE : 1,
       serverCode !== undefined && isTelltaleErrorCode(serverCode) ? serverCode : TelltaleErrorCode.INCOMPATIBLE_SERVER,
     );
   }
 }
 
-/** Requests to a Telltale server's `/api/v1`; every failure is a CliError (exit 2) saying what went wrong. */
+/** Requests to a Telltale server's `/api/v1`; every failure is a CliError saying what went wrong. */
 export class ApiClient {
   readonly base: string;
 

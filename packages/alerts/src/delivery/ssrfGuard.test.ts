@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from './postWebhook.js';
-import { checkUrl, refusalOf, STRICT_SSRF_POLICY, type Resolver } from './ssrfGuard.js';
+import { checkUrl, rangeWords, refusalOf, STRICT_SSRF_POLICY, type Resolver } from './ssrfGuard.js';
 
 const FORBIDDEN = [
   ['127.0.0.1', 'loopback'],
@@ -39,7 +39,13 @@ const fakeDns =
 
 describe('SSRF guard: address classification', () => {
   it.each(FORBIDDEN)('refuses %s (%s)', (address, range) => {
-    expect(refusalOf(address, STRICT_SSRF_POLICY)).toContain(`a ${range} address`);
+    expect(refusalOf(address, STRICT_SSRF_POLICY)).toContain(`${address} is ${rangeWords(range)}:`);
+  });
+
+  it('says each range in words, with its article', () => {
+    expect(refusalOf('169.254.169.254', STRICT_SSRF_POLICY)).toMatch(/^169\.254\.169\.254 is a link-local address: /);
+    expect(refusalOf('0.0.0.0', STRICT_SSRF_POLICY)).toMatch(/^0\.0\.0\.0 is an unspecified address: /);
+    expect(refusalOf('100.64.0.1', STRICT_SSRF_POLICY)).toMatch(/is a carrier-grade NAT address: /);
   });
 
   it('lets public unicast addresses through', () => {
@@ -80,7 +86,7 @@ describe('SSRF guard: URLs', () => {
       'mixed.example.com': ['93.184.216.34', '192.168.0.10'],
     });
     await expect(checkUrl('https://internal.example.com/x', STRICT_SSRF_POLICY, dns)).rejects.toThrow(
-      'internal.example.com resolves to 10.1.2.3 is a private address',
+      'internal.example.com resolves to 10.1.2.3, which is a private address',
     );
     await expect(checkUrl('https://mixed.example.com/x', STRICT_SSRF_POLICY, dns)).rejects.toThrow(/192\.168\.0\.10/);
     // the real resolver: localhost is loopback

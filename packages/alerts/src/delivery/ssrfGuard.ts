@@ -60,8 +60,24 @@ export function refusalOf(address: string, policy: SsrfPolicy): string | undefin
   }
   const range = parsed.range();
   if (range === 'unicast') return undefined;
-  return `${address} is a ${range} address: webhooks may only reach public addresses (an operator can allow a range with --alerts-allow-private)`;
+  return `${address} is ${rangeWords(range)}: webhooks may only reach public addresses (an operator can allow a range with --alerts-allow-private)`;
 }
+
+/** An ipaddr.js range in words: `linkLocal` → "a link-local address". */
+export function rangeWords(range: string): string {
+  const words = RANGE_WORDS[range] ?? range.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
+}
+
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  linkLocal: 'link-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  uniqueLocal: 'unique local',
+  rfc6052: 'IPv4-translated (RFC 6052)',
+  '6to4': '6to4',
+  ipv4Mapped: 'IPv4-mapped',
+  teredo: 'Teredo',
+};
 
 /** Validates CIDRs of a policy (the server's startup option). */
 export function checkPolicy(policy: SsrfPolicy): void {
@@ -110,7 +126,10 @@ export async function checkUrl(
   }
   for (const a of addresses) {
     const refusal = refusalOf(a.address, policy);
-    if (refusal !== undefined) throw new SsrfError(host === a.address ? refusal : `${host} resolves to ${refusal}`);
+    if (refusal !== undefined)
+      throw new SsrfError(
+        host === a.address ? refusal : `${host} resolves to ${a.address}, which ${refusal.slice(a.address.length + 1)}`,
+      );
   }
   return { url, addresses };
 }
