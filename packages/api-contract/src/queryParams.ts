@@ -5,7 +5,9 @@ export const NoQuery = z.object({}).strict();
 
 /** A time bound as unix milliseconds or ISO-8601 text (a date is its midnight UTC), converted to nanoseconds. */
 export const TimeParam = z
-  .union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true }), z.iso.date()])
+  .union([z.string().regex(/^\d{1,16}$/), z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'a time: unix ms, or ISO-8601 (2026-11-28, 2026-11-28T09:30:00Z)',
+  })
   .transform((value, ctx) => {
     const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
     if (!Number.isFinite(ms)) {

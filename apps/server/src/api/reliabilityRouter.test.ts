@@ -100,7 +100,7 @@ describe('query validation', () => {
     ['/reliability/summary?groupBy=step', /unknown query parameter groupBy/],
     ['/reliability/summary?whatIfTarget=2', /whatIfTarget/],
     [`/reliability/summary?from=${to}&to=${from}`, /from: must be before to/],
-    ['/reliability/summary?from=yesterday', /invalid query parameter from/],
+    ['/reliability/summary?from=yesterday', /invalid query parameter from: a time: unix ms, or ISO-8601/],
     ['/reliability/summary?attr.bad%20key=x', /attr\.bad key: .*attribute key/],
     ['/reliability/summary?attr=x', /attr\.<key>=<value>/],
     ['/reliability/summary?agent=a&agent=b', /agent is given more than once/],
