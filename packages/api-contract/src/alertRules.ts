@@ -47,21 +47,30 @@ export const METRICS_WITH_PERCENTILE: ReadonlySet<AlertMetric> = new Set([
 ]);
 export const METRICS_NEEDING_STEP: ReadonlySet<AlertMetric> = new Set(['step_success', 'step_latency']);
 
-const FRACTION = { min: 0, max: 1, what: 'a fraction from 0 to 1' };
-const AMOUNT = { min: 0, max: Number.POSITIVE_INFINITY, what: 'at least 0' };
-/** The thresholds a metric's values can cross: one outside could never fire, or always would. */
-export const THRESHOLD_RANGE: Readonly<Record<AlertMetric, { min: number; max: number; what: string }>> = {
-  e2e_success: FRACTION,
-  step_success: FRACTION,
-  coordination_gap: { min: -1, max: 1, what: 'from -1 to 1 (a difference of two fractions)' },
-  step_latency: { ...AMOUNT, what: 'at least 0 (ms)' },
-  run_latency: { ...AMOUNT, what: 'at least 0 (ms)' },
-  loop_rate: FRACTION,
-  any_loop: { ...AMOUNT, what: 'at least 0 (looping runs)' },
-  cost_per_run: { ...AMOUNT, what: 'at least 0 (USD)' },
-  total_cost: { ...AMOUNT, what: 'at least 0 (USD)' },
-  failure_cause_share: FRACTION,
+/** What a metric's values (and so its thresholds) are: a fraction 0…1, milliseconds, US dollars, or a count of runs. */
+export type AlertMetricUnit = 'fraction' | 'milliseconds' | 'usd' | 'count';
+export const ALERT_METRIC_UNIT: Readonly<Record<AlertMetric, AlertMetricUnit>> = {
+  e2e_success: 'fraction',
+  step_success: 'fraction',
+  // a difference of two fractions, from -1 to 1
+  coordination_gap: 'fraction',
+  step_latency: 'milliseconds',
+  run_latency: 'milliseconds',
+  loop_rate: 'fraction',
+  any_loop: 'count',
+  cost_per_run: 'usd',
+  total_cost: 'usd',
+  failure_cause_share: 'fraction',
 };
+
+/** The thresholds a metric's values can cross: one outside could never fire, or always would. */
+export function thresholdRange(metric: AlertMetric): { min: number; max: number; what: string } {
+  if (metric === 'coordination_gap') return { min: -1, max: 1, what: 'from -1 to 1 (a difference of two fractions)' };
+  const unit = ALERT_METRIC_UNIT[metric];
+  if (unit === 'fraction') return { min: 0, max: 1, what: 'a fraction from 0 to 1' };
+  const of = { milliseconds: 'ms', usd: 'USD', count: 'looping runs' }[unit];
+  return { min: 0, max: Number.POSITIVE_INFINITY, what: `at least 0 (${of})` };
+}
 
 export const ALERT_FILTER_KEYS = ['service', 'agent', 'step', 'tool', 'model'] as const;
 export type AlertFilterKey = (typeof ALERT_FILTER_KEYS)[number];
@@ -124,7 +133,7 @@ export const alertRuleSpecSchema = z
   })
   .strict()
   .superRefine((rule, ctx) => {
-    const range = THRESHOLD_RANGE[rule.metric];
+    const range = thresholdRange(rule.metric);
     if (rule.threshold < range.min || rule.threshold > range.max)
       ctx.addIssue({
         code: 'custom',

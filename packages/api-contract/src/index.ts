@@ -142,12 +142,15 @@ export {
   ALERT_STATES,
   METRICS_WITH_PERCENTILE,
   METRICS_NEEDING_STEP,
+  ALERT_METRIC_UNIT,
+  thresholdRange,
   ALERT_FILTER_KEYS,
   alertFiltersSchema,
   alertRuleSpecSchema,
 } from './alertRules.js';
 export type {
   AlertMetric,
+  AlertMetricUnit,
   Comparison,
   Percentile,
   DestinationFormat,

@@ -1,25 +1,27 @@
-import type { AlertMetric, Comparison } from '@telltale/api-contract';
+import { ALERT_METRIC_UNIT, type AlertMetric, type AlertMetricUnit, type Comparison } from '@telltale/api-contract';
 import { formatCount, formatDuration, formatPercent, formatUsd } from '../format';
 import { fraction, NS_PER_MS, nanoseconds, usd } from '../units';
 
 /**
- * How alert values read: each metric's unit (as RELIABILITY-MATH.md and the
- * rule spec define it) decides the formatting of its values and thresholds.
+ * How alert values read: each metric's unit (the rule spec's, ALERT_METRIC_UNIT)
+ * decides the formatting of its values and thresholds.
  */
-type MetricUnit = 'fraction' | 'milliseconds' | 'usd' | 'count';
-
-export const METRIC_INFO: Readonly<Record<AlertMetric, { label: string; unit: MetricUnit }>> = {
-  e2e_success: { label: 'End-to-end success', unit: 'fraction' },
-  step_success: { label: 'Step eventual success', unit: 'fraction' },
-  coordination_gap: { label: 'Coordination gap', unit: 'fraction' },
-  step_latency: { label: 'Step latency', unit: 'milliseconds' },
-  run_latency: { label: 'Run latency', unit: 'milliseconds' },
-  loop_rate: { label: 'Loop rate', unit: 'fraction' },
-  any_loop: { label: 'Any loop', unit: 'count' },
-  cost_per_run: { label: 'Cost per run', unit: 'usd' },
-  total_cost: { label: 'Total cost', unit: 'usd' },
-  failure_cause_share: { label: 'Failure cause share', unit: 'fraction' },
+const LABEL: Readonly<Record<AlertMetric, string>> = {
+  e2e_success: 'End-to-end success',
+  step_success: 'Step eventual success',
+  coordination_gap: 'Coordination gap',
+  step_latency: 'Step latency',
+  run_latency: 'Run latency',
+  loop_rate: 'Loop rate',
+  any_loop: 'Any loop',
+  cost_per_run: 'Cost per run',
+  total_cost: 'Total cost',
+  failure_cause_share: 'Failure cause share',
 };
+
+export const METRIC_INFO: Readonly<Record<AlertMetric, { label: string; unit: AlertMetricUnit }>> = Object.fromEntries(
+  (Object.keys(LABEL) as AlertMetric[]).map((m) => [m, { label: LABEL[m], unit: ALERT_METRIC_UNIT[m] }]),
+) as Record<AlertMetric, { label: string; unit: AlertMetricUnit }>;
 
 export const COMPARISON_INFO: Readonly<Record<Comparison, { symbol: string; label: string }>> = {
   lt: { symbol: '<', label: 'below (<)' },

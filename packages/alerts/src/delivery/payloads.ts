@@ -1,4 +1,9 @@
-import { DESTINATION_FORMATS, type DestinationFormat } from '@telltale/api-contract';
+import {
+  ALERT_METRIC_UNIT,
+  DESTINATION_FORMATS,
+  type AlertMetric,
+  type DestinationFormat,
+} from '@telltale/api-contract';
 import { z } from 'zod';
 import { COMPARISON_SYMBOL, type AlertRule } from '../rules/AlertRule.js';
 
@@ -149,14 +154,41 @@ export function formatPayload(format: DestinationFormat, n: AlertNotice): string
   }
 }
 
-/** One line saying what is wrong: `e2e_success 0.62 < 0.9 over 1h (n = 40)`. */
+/** One line saying what is wrong, in the metric's unit: `e2e_success 62% < 90% over 1h (n = 40)`. */
 export function summarise(n: Pick<AlertNotice, 'rule' | 'value' | 'sampleSize' | 'status'>): string {
-  const value =
-    n.value === undefined ? 'no value' : Number.isInteger(n.value) ? String(n.value) : n.value.toPrecision(4);
+  const metric = n.rule.metric;
+  const value = n.value === undefined ? 'no value' : valueText(metric, n.value);
   const op =
     n.status === 'firing' ? COMPARISON_SYMBOL[n.rule.comparison] : `no longer ${COMPARISON_SYMBOL[n.rule.comparison]}`;
   const what = [n.rule.metric, n.rule.percentile, n.rule.cause, n.rule.filters.step]
     .filter((x) => x !== undefined)
     .join(' ');
-  return `${what} ${value} ${op} ${n.rule.threshold} over ${n.rule.windowSeconds}s (n = ${n.sampleSize})`;
+  const threshold = valueText(metric, n.rule.threshold);
+  return `${what} ${value} ${op} ${threshold} over ${windowText(n.rule.windowSeconds)} (n = ${n.sampleSize})`;
+}
+
+/** A value as people read it: 62.5%, −3.2 pts (a gap), 850 ms / 56.4 s / 12.5 min, $0.0231, 3. */
+export function valueText(metric: AlertMetric, v: number): string {
+  const short = (x: number): string => String(Number(x.toPrecision(3)));
+  switch (ALERT_METRIC_UNIT[metric]) {
+    case 'fraction':
+      return metric === 'coordination_gap' ? `${v > 0 ? '+' : ''}${short(v * 100)} pts` : `${short(v * 100)}%`;
+    case 'milliseconds':
+      return v < 1000 ? `${short(v)} ms` : v < 60_000 ? `${short(v / 1000)} s` : `${short(v / 60_000)} min`;
+    case 'usd':
+      return `$${v >= 1 ? v.toFixed(2) : short(v)}`;
+    case 'count':
+      return short(v);
+  }
+}
+
+/** A window in its largest whole unit: 1h, 10m, 90s, 2d. */
+function windowText(seconds: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+  ] as const)
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
+  return `${seconds}s`;
 }
