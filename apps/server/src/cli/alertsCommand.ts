@@ -227,7 +227,7 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
     },
   );
   withServer(destinations.command('create').description('create a destination and print its signing secret, once'))
-    .requiredOption('--name <name>', 'a label')
+    .requiredOption('--name <name>', 'what the destination is called (required)')
     .requiredOption('--url <url>', 'the receiver (http/https; private addresses only when the server allows them)')
     .addOption(new Option('--format <format>', 'payload format').choices(DESTINATION_FORMATS).default('standard'))
     .option('--secret <whsec>', 'use this whsec_… secret instead of a new one')
