@@ -60,7 +60,7 @@ export class ApiRegistry {
       const query = parseQuery(spec.query, req.query);
       const params = parseOrThrow(spec.params ?? NoParams, req.params, 'path parameter') as z.output<P>;
       const body = // no body is an empty one: a route whose fields all have defaults needs none
-      (spec.body === undefined ? undefined : parseOrThrow(spec.body, req.body ?? {}, 'request body')) as z.output<B>;
+        (spec.body === undefined ? undefined : parseOrThrow(spec.body, req.body ?? {}, 'request body')) as z.output<B>;
       const result = await handle({ query, params, body, req, res });
       if (!res.headersSent) res.json(result);
     };
