@@ -126,6 +126,10 @@ export class Analytics {
     return this.costs.getRun(projectId, runId);
   }
 
+  getTraceSpans(projectId: string, traceId: string): Promise<StoreRows.SpanDetail[]> {
+    return this.costs.getTraceSpans(projectId, traceId);
+  }
+
   /** Duration percentiles per step / tool / model / agent, or of whole runs (RELIABILITY-MATH "Latency"). */
   async latencyPercentiles(
     filter: AnalyticsFilter,

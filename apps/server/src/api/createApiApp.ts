@@ -119,7 +119,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
       next();
     });
   }
-  router.use(runsRouter(registry, opts.store, opts.analytics, projectOf));
+  router.use(runsRouter(registry, opts.analytics, projectOf));
   router.use(contentRouter(registry, opts.store, projectOf, opts.contentReadable ?? (() => true)));
   router.use(reliabilityRouter(registry, opts.analytics, projectOf));
   router.use(latencyRouter(registry, opts.analytics, projectOf));

@@ -149,6 +149,7 @@ const SERVED_BY: Record<string, string> = {
   deletePrice: 'delete /prices/{model}',
   listRuns: 'get /runs',
   getRun: 'get /runs/{runId}',
+  getTraceSpans: 'get /traces/{traceId}',
   listSessions: 'get /sessions',
 };
 

@@ -1,17 +1,11 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Analytics } from '@telltale/analytics';
-import type { Store } from '@telltale/store';
 import { API_ROUTES } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 
 /** `/runs` and `/traces`: reads scoped to the caller's project; run costs priced with the project's table. */
-export function runsRouter(
-  registry: ApiRegistry,
-  store: Store,
-  analytics: Analytics,
-  projectOf: (req: Request) => string,
-): Router {
+export function runsRouter(registry: ApiRegistry, analytics: Analytics, projectOf: (req: Request) => string): Router {
   const router = Router();
 
   registry.route(
@@ -90,7 +84,7 @@ export function runsRouter(
       returns: '{ traceId, spans }',
     },
     async ({ params, req }) => {
-      const spans = await store.runs.getTraceSpans(projectOf(req), params.traceId);
+      const spans = await analytics.getTraceSpans(projectOf(req), params.traceId);
       if (spans.length === 0)
         throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no trace ${params.traceId}` });
       return { traceId: params.traceId.toLowerCase(), spans };

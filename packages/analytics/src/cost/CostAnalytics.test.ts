@@ -149,6 +149,9 @@ describe('Analytics cost facade with project price overrides', () => {
     // each model call priced; the run span's usage repeats its children's, so it is not
     expect(r1!.spans.filter((s) => s.stepKind === 'llm').every((s) => s.costUsd !== null)).toBe(true);
     expect(r1!.spans.find((s) => s.stepKind === 'run')?.costUsd).toBeNull();
+    // the trace's spans are priced the same way
+    const traced = await analytics.getTraceSpans('p1', r1!.run.traceId);
+    expect(traced.map((s) => s.costUsd)).toEqual(r1!.spans.map((s) => s.costUsd));
     close((await analytics.cost({ ...filter, projectId: 'p2' })).totalUsd, 4);
 
     const byModel = await analytics.costBreakdown(filter, { groupBy: 'model' });

@@ -110,4 +110,9 @@ export class CostAnalytics {
   ): Promise<{ run: StoreRows.RunSummary; spans: StoreRows.SpanDetail[] } | undefined> {
     return this.store.runs.getRun(projectId, runId, await this.pricesFor(projectId));
   }
+
+  /** The spans of one trace, each model call priced like a run's. */
+  async getTraceSpans(projectId: string, traceId: string): Promise<StoreRows.SpanDetail[]> {
+    return this.store.runs.getTraceSpans(projectId, traceId, await this.pricesFor(projectId));
+  }
 }

@@ -53,7 +53,7 @@ export class RunsRepository {
     });
   }
 
-  getTraceSpans(projectId: string, traceId: string): Promise<SpanDetail[]> {
-    return this.runner.run('runs.getTraceSpans', (client) => getTraceSpans(client, projectId, traceId));
+  getTraceSpans(projectId: string, traceId: string, prices?: PriceTable): Promise<SpanDetail[]> {
+    return this.runner.run('runs.getTraceSpans', (client) => getTraceSpans(client, projectId, traceId, prices));
   }
 }
