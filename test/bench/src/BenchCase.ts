@@ -13,7 +13,7 @@ export interface ReferencePart {
 export interface BenchCase {
   /** Display name, e.g. `latencyPercentiles(step)`. */
   name: string;
-  /** The method it covers: `Analytics#reliability`, `Store#getTraceSpans`. */
+  /** The method it covers: `Analytics#reliability`, `Analytics#getTraceSpans`. */
   method: string;
   kind: 'overview' | 'lookup';
   /** The issue's bound on the median, if it sets one. */

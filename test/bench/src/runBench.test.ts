@@ -32,7 +32,7 @@ describe('the analytics bench (smoke mode)', () => {
       for (const m of facadeMethods()) expect(methods, `Analytics#${m}`).toContain(`Analytics#${m}`);
       expect(methods).toContain('Analytics#listRuns');
       expect(methods).toContain('Analytics#getRun');
-      expect(methods).toContain('Store#getTraceSpans');
+      expect(methods).toContain('Analytics#getTraceSpans');
       for (const c of r.results) {
         expect(c.error, c.name).toBeUndefined();
         expect(Number.isFinite(c.ours?.medianMs), c.name).toBe(true);

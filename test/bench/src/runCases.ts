@@ -7,7 +7,7 @@ export const PAGE_SIZE = 50;
 
 /** The runs list (first page, newest first), the sessions list, one run by id, one trace by id. */
 export function runCases(ctx: BenchContext): BenchCase[] {
-  const { store, analytics, filter, sample, sql } = ctx;
+  const { analytics, filter, sample, sql } = ctx;
   const runFilter = { projectId: filter.projectId, fromUnixNano: filter.fromUnixNano, toUnixNano: filter.toUnixNano };
   return [
     {
@@ -86,12 +86,12 @@ export function runCases(ctx: BenchContext): BenchCase[] {
     },
     {
       name: 'getTraceSpans',
-      method: 'Store#getTraceSpans',
+      method: 'Analytics#getTraceSpans',
       kind: 'lookup',
       targetMs: 25,
       maxRatio: undefined,
       ours: async () => {
-        const spans = await store.runs.getTraceSpans(filter.projectId, sample.traceId);
+        const spans = await analytics.getTraceSpans(filter.projectId, sample.traceId);
         if (spans.length === 0) throw new Error(`trace ${sample.traceId} not found`);
         return spans;
       },
