@@ -74,6 +74,17 @@ describe('readFactSpans', () => {
     expect(read?.spans.map((s) => s.sessionId)).toEqual([...plain.map(() => ''), 'late']);
   });
 
+  it('reads recurring words that share a length and their outer bytes, interleaved, each as itself', () => {
+    const words = Array.from({ length: 300 }, (_, i) => `step-${String(i % 150).padStart(3, '0')}-x`);
+    const spans = words.map((w, i) =>
+      base({ spanId: i.toString(16).padStart(16, '0'), stepName: w, model: words[(i * 7) % 300] ?? '', name: w }),
+    );
+    const read = readFactSpans(encodeSpanRecordBatch(spans));
+    expect(read?.spans.map((s) => [s.stepName, s.model, s.name])).toEqual(
+      spans.map((s) => [s.stepName, s.model, s.name]),
+    );
+  });
+
   it('reads an empty batch as no spans, and a message of another layout as nothing', () => {
     expect(readFactSpans(encodeSpanRecordBatch([]))?.spans).toEqual([]);
     expect(readFactSpans(new Uint8Array(64))).toBeUndefined();

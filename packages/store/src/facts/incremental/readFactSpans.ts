@@ -114,23 +114,24 @@ class FactColumns {
     const bytes = (this.bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength));
     const view = (this.view = new DataView(message.buffer, message.byteOffset, message.byteLength));
     const utf8 = (name: string): Utf8Reader => new Utf8Reader(bytes, view, at, bufferOf(name));
+    const words = (name: string): Utf8Reader => new WordReader(bytes, view, at, bufferOf(name));
     const dataAt = (name: string): number => at[2 * (bufferOf(name) + 1)]!;
     this.project = utf8('project_id');
     this.run = utf8('run_id');
     this.traceId = utf8('trace_id');
     this.spanId = utf8('span_id');
     this.parentSpanId = utf8('parent_span_id');
-    this.name = utf8('name');
-    this.service = utf8('service_name');
-    this.stepKind = utf8('step_kind');
-    this.stepName = utf8('step_name');
-    this.toolName = utf8('tool_name');
+    this.name = words('name');
+    this.service = words('service_name');
+    this.stepKind = words('step_kind');
+    this.stepName = words('step_name');
+    this.toolName = words('tool_name');
     this.toolArgsHash = utf8('tool_args_hash');
     this.stateHash = utf8('state_hash');
     this.outputHash = utf8('output_hash');
-    this.model = utf8('model');
-    this.errorType = utf8('error_type');
-    this.runOutcome = utf8('run_outcome');
+    this.model = words('model');
+    this.errorType = words('error_type');
+    this.runOutcome = words('run_outcome');
     this.isRunRoot = dataAt('is_run_root');
     this.sideEffect = dataAt('side_effect');
     this.attempt = dataAt('attempt');
@@ -263,7 +264,7 @@ class Utf8Reader {
   private readonly slicer: Utf8Slicer;
 
   constructor(
-    private readonly bytes: Buffer,
+    protected readonly bytes: Buffer,
     private readonly view: DataView,
     at: Float64Array,
     first: number,
@@ -288,17 +289,20 @@ class Utf8Reader {
     const from = this.view.getInt32(at, true);
     const length = this.view.getInt32(at + 4, true) - from;
     const start = this.data + from;
-    if (length === this.lastLength && this.sameAsLast(start, length)) return this.last;
+    if (length === this.lastLength && this.same(start, this.lastStart, length)) return this.last;
     this.lastStart = start;
     this.lastLength = length;
-    this.last = length === 0 ? '' : this.slicer.utf8Slice(start, start + length);
+    this.last = length === 0 ? '' : this.decode(start, length);
     return this.last;
   }
 
-  /** Whether the `length` bytes at `start` are those of the last value (four at a time: ids are 16 and 32 bytes). */
-  private sameAsLast(start: number, length: number): boolean {
+  protected decode(start: number, length: number): string {
+    return this.slicer.utf8Slice(start, start + length);
+  }
+
+  /** Whether the `length` bytes at `start` and at `last` are equal (four at a time: ids are 16 and 32 bytes). */
+  protected same(start: number, last: number, length: number): boolean {
     const view = this.view;
-    const last = this.lastStart;
     let k = 0;
     for (; k + 4 <= length; k += 4) if (view.getUint32(start + k) !== view.getUint32(last + k)) return false;
     const bytes = this.bytes;
@@ -306,6 +310,35 @@ class Utf8Reader {
     return true;
   }
 }
+
+/**
+ * The strings of a low-cardinality utf8 column (kinds, step names, models,
+ * services), where values recur but seldom twice in a row: each decoded
+ * value is kept in a small table slot chosen by its length and a few of its
+ * bytes, so a value seen before costs a comparison, not a decode.
+ */
+class WordReader extends Utf8Reader {
+  private readonly slotStart = new Int32Array(WORD_SLOTS);
+  private readonly slotLength = new Int32Array(WORD_SLOTS).fill(-1);
+  private readonly slotValue = new Array<string>(WORD_SLOTS).fill('');
+
+  override get(i: number): string {
+    const start = this.start(i);
+    const length = this.length(i);
+    if (length === 0) return '';
+    const b = this.bytes;
+    const slot =
+      (length * 7 + b[start]! * 3 + b[start + length - 1]! + b[start + (length >> 1)]! * 5) & (WORD_SLOTS - 1);
+    if (this.slotLength[slot] === length && this.same(start, this.slotStart[slot]!, length))
+      return this.slotValue[slot]!;
+    const value = this.decode(start, length);
+    this.slotStart[slot] = start;
+    this.slotLength[slot] = length;
+    this.slotValue[slot] = value;
+    return value;
+  }
+}
+const WORD_SLOTS = 64;
 
 /** A row's session id from the attributes map: the first non-empty value of SESSION_ID_SOURCES, by precedence. */
 class SessionReader {

@@ -41,7 +41,7 @@ export function computeRequestFacts(projectId: string, message: Uint8Array): Req
   if (batch !== undefined) {
     const runs = new Map<
       string,
-      { spans: Map<string, FactSpan>; traces: Set<string>; rooted: boolean; tagged: boolean }
+      { spans: Map<string, FactSpan>; traces: Set<string>; lastTrace: string; rooted: boolean; tagged: boolean }
     >();
     for (let i = 0; i < batch.spans.length; i++) {
       if (batch.projectIds[i] !== projectId) continue;
@@ -49,9 +49,10 @@ export function computeRequestFacts(projectId: string, message: Uint8Array): Req
       const span = batch.spans[i]!;
       let run = runs.get(runId);
       if (run === undefined)
-        runs.set(runId, (run = { spans: new Map(), traces: new Set(), rooted: false, tagged: true }));
+        runs.set(runId, (run = { spans: new Map(), traces: new Set(), lastTrace: '', rooted: false, tagged: true }));
       run.spans.set(span.spanId, span);
-      run.traces.add(span.traceId);
+      // a trace's spans lie together: the set is asked only when the trace changes
+      if (span.traceId !== run.lastTrace) run.traces.add((run.lastTrace = span.traceId));
       if (span.isRunRoot || span.stepKind === 'run') run.rooted = true;
       if (span.traceId === runId) run.tagged = false;
     }

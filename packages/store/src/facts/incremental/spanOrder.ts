@@ -4,14 +4,22 @@ import type { FactSpan } from './FactSpan.js';
  * Orders and keys the incremental finaliser shares with the SQL it mirrors.
  */
 
+const keyBytes = new DataView(new ArrayBuffer(8));
+
 /** `reinterpretAsUInt64(reverse(unhex(span_id)))`: the id's last 16 hex digits as a number (they order like the text). */
 export function spanKeyOf(spanId: string): bigint {
-  if (spanId.length === 0) return 0n;
-  try {
-    return BigInt(`0x${spanId.length > 16 ? spanId.slice(-16) : spanId}`);
-  } catch {
-    return 0n; // not hex: the ids this build stores always are
+  let hi = 0;
+  let lo = 0;
+  for (let i = Math.max(0, spanId.length - 16); i < spanId.length; i++) {
+    const c = spanId.charCodeAt(i);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (digit < 0) return 0n; // not hex: the ids this build stores always are
+    hi = ((hi << 4) | (lo >>> 28)) >>> 0;
+    lo = ((lo << 4) | digit) >>> 0;
   }
+  keyBytes.setUint32(0, hi);
+  keyBytes.setUint32(4, lo);
+  return keyBytes.getBigUint64(0);
 }
 
 /** A kept span's key, parsed once (refinalisations reuse it). */
