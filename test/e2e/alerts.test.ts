@@ -135,6 +135,21 @@ describe('alerts end to end', () => {
       const test = await runCli(['alerts', 'destinations', 'test', body.destination.id, '--endpoint', proc.url]);
       expect(test.stdout).toContain('disabled');
       expect(test.code).toBe(1);
+      // the delivery log, narrowed to this destination
+      const listed = await runCli([
+        'alerts',
+        'notifications',
+        'list',
+        '--destination',
+        body.destination.id,
+        '--json',
+        '--endpoint',
+        proc.url,
+      ]);
+      expect(listed.code).toBe(0);
+      const log = JSON.parse(listed.stdout) as { notifications: Array<{ destinationId: string; kind: string }> };
+      expect(log.notifications.length).toBeGreaterThan(0);
+      expect(new Set(log.notifications.map((n) => n.destinationId))).toEqual(new Set([body.destination.id]));
       expect(
         (
           await api<{ destination: { enabled: boolean; disabledReason: string } }>(

@@ -164,6 +164,8 @@ describe('the API answers what its contract says', () => {
     });
     const all = await call('get /runs/:runId/content', { params: { runId } });
     expect(all.spans.map((s) => s.spanId)).toEqual([spanId]);
+    const index = await call('get /runs/:runId/content/spans', { params: { runId } });
+    expect(index).toEqual({ spanIds: [spanId], limit: 10_000 });
   });
 
   it('projects and keys (admin)', async () => {

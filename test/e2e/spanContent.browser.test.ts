@@ -186,6 +186,26 @@ describe('span content in the dashboard (SDK capture: full, real server, real Ch
     },
   );
 
+  it('says so for a step without content, without a request that answers 404', { timeout: 90_000 }, async () => {
+    const spans = await spansOf(runs.failed, 3);
+    const index = await pollUntil(async () => {
+      const res = await api<{ spanIds: string[] }>('GET', `/runs/${runs.failed}/content/spans`, readKey);
+      return res.status === 200 && res.body.spanIds.length === 2 ? res.body.spanIds : undefined;
+    }, 'the run’s content index');
+    const named = (part: string) => spans.find((s) => s.name.includes(part))!.spanId;
+    expect([...index].sort()).toEqual([named('draft'), named('charge-back')].sort());
+    const bare = spans.find((s) => !index.includes(s.spanId))!;
+    const failedRequests: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failedRequests.push(`${res.status()} ${res.url()}`);
+    });
+    await openSpan(runs.failed, bare.spanId);
+    expect(await page.getAttribute('[data-testid="span-content"]', 'data-state')).toBe('none');
+    expect(await page.textContent('[data-testid="span-content"]')).toContain('No content kept for this step');
+    expect(failedRequests).toEqual([]);
+    page.removeAllListeners('response');
+  });
+
   it('shows a looping run’s repeated tool arguments side by side', { timeout: 120_000 }, async () => {
     const spans = await spansOf(runs.looping, 5);
     const toolSpans = spans.filter((s) => s.name.includes('search_kb')).map((s) => s.spanId);

@@ -22,7 +22,12 @@ import {
   pricesResponseSchema,
 } from './prices.js';
 import type { RouteContract } from './RouteContract.js';
-import { runContentResponseSchema, SpanContentParams, spanContentResponseSchema } from './content.js';
+import {
+  runContentResponseSchema,
+  runContentSpansResponseSchema,
+  SpanContentParams,
+  spanContentResponseSchema,
+} from './content.js';
 
 /**
  * Every route of `/api/v1`, keyed by `<method> <path>` (the express path,
@@ -54,6 +59,13 @@ export const API_ROUTES = {
     query: NoQuery,
     params: RunIdParams,
     response: runContentResponseSchema,
+  },
+  'get /runs/:runId/content/spans': {
+    method: 'get',
+    path: '/runs/:runId/content/spans',
+    query: NoQuery,
+    params: RunIdParams,
+    response: runContentSpansResponseSchema,
   },
   'get /traces/:traceId': {
     method: 'get',

@@ -52,3 +52,10 @@ export const runContentResponseSchema = z.object({
   /** The most spans one answer holds; a run with more content answers its first spans. */
   limit: z.number(),
 });
+
+/** The spans of a run that have content kept (their ids, at most `limit`), so a client asks only for those. */
+export const runContentSpansResponseSchema = z.object({
+  spanIds: z.array(z.string()),
+  /** The most ids one answer holds; a run with more spans with content answers its first ones. */
+  limit: z.number(),
+});

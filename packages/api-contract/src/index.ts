@@ -227,5 +227,6 @@ export {
   spanContentSchema,
   spanContentResponseSchema,
   runContentResponseSchema,
+  runContentSpansResponseSchema,
 } from './content.js';
 export type { ContentMessage, ContentSide, SpanContent } from './content.js';

@@ -10,7 +10,7 @@ export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { Lease } from './coord/Lease.js';
 export type { EngineMemory } from './engine/engineMemory.js';
 export type { ContentRepository } from './content/ContentRepository.js';
-export { MAX_RUN_CONTENT_SPANS } from './content/spanContent.js';
+export { MAX_RUN_CONTENT_SPAN_IDS, MAX_RUN_CONTENT_SPANS } from './content/spanContent.js';
 export { DEFAULT_CONTENT_RETENTION_DAYS } from './migrations/0010_span_content.js';
 
 // What goes in: spans, and the filter and prices every metric query takes

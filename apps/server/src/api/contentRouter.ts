@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
-import { MAX_RUN_CONTENT_SPANS, type Store, type StoreRows } from '@telltale/store';
+import { MAX_RUN_CONTENT_SPAN_IDS, MAX_RUN_CONTENT_SPANS, type Store, type StoreRows } from '@telltale/store';
 import { API_ROUTES, type ContentSide, type SpanContent } from '@telltale/api-contract';
 import type { ApiRegistry } from './ApiRegistry.js';
 
@@ -39,7 +39,8 @@ export function spanContentView(c: StoreRows.StoredSpanContent): SpanContent {
 
 /**
  * `/runs/:runId/spans/:spanId/content` and `/runs/:runId/content`: span
- * content, for one span or one run, never in lists. FORBIDDEN when the
+ * content, for one span or one run, never in lists; `/runs/:runId/content/spans`:
+ * which of a run's spans have content (ids only). FORBIDDEN when the
  * caller's project does not let read keys read content.
  */
 export function contentRouter(
@@ -91,6 +92,19 @@ export function contentRouter(
       const found = await store.content.get(readableProject(req), params.runId);
       return { spans: found.map(spanContentView), limit: MAX_RUN_CONTENT_SPANS };
     },
+  );
+  registry.route(
+    router,
+    {
+      ...API_ROUTES['get /runs/:runId/content/spans'],
+      tag: 'runs',
+      summary: 'Which spans of a run have content kept (their ids), so a client asks only for those',
+      returns: '{ spanIds, limit }',
+    },
+    async ({ params, req }) => ({
+      spanIds: await store.content.spanIds(readableProject(req), params.runId),
+      limit: MAX_RUN_CONTENT_SPAN_IDS,
+    }),
   );
   return router;
 }

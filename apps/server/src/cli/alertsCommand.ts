@@ -327,9 +327,11 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
 
   const notifications = alerts.command('notifications').description('the delivery log');
   withServer(notifications.command('list').description('notifications, newest first'))
+    .option('--rule <id>', 'only this rule')
+    .option('--destination <id>', 'only this destination')
     .option('--state <state>', 'pending | delivered | failed')
     .option('--limit <n>', 'how many', '50')
-    .action(async (o: ServerOptions & { state?: string; limit: string }) => {
+    .action(async (o: ServerOptions & { rule?: string; destination?: string; state?: string; limit: string }) => {
       const res = await client(o).get<{
         notifications: Array<{
           notificationId: string;
@@ -340,7 +342,7 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
           destinationId: string;
           lastError: string;
         }>;
-      }>('/alerts/notifications', { state: o.state, limit: o.limit });
+      }>('/alerts/notifications', { ruleId: o.rule, destinationId: o.destination, state: o.state, limit: o.limit });
       out(o, res, () => {
         const rows = res.notifications.map((n) => [
           n.notificationId,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { cannedFetch } from '../testing/cannedFetch';
-import { fetchRunContent, fetchSpanContent, runContentUrl, spanContentUrl } from './contentApi';
+import {
+  fetchRunContent,
+  fetchRunContentSpans,
+  fetchSpanContent,
+  runContentSpansUrl,
+  runContentUrl,
+  spanContentUrl,
+} from './contentApi';
 
 const content = {
   traceId: 't',
@@ -17,6 +24,7 @@ describe('content API client', () => {
   it('builds the per-span and per-run URLs, escaping the run id', () => {
     expect(spanContentUrl('run/1', '0123456789abcdef')).toBe('/api/v1/runs/run%2F1/spans/0123456789abcdef/content');
     expect(runContentUrl('r 1')).toBe('/api/v1/runs/r%201/content');
+    expect(runContentSpansUrl('r/1')).toBe('/api/v1/runs/r%2F1/content/spans');
   });
 
   it('parses one span’s content and a run’s', async () => {
@@ -25,6 +33,11 @@ describe('content API client', () => {
     expect(one.requests[0]).toMatchObject({ method: 'GET', authorization: 'Bearer k' });
     const all = cannedFetch(200, { spans: [content], limit: 500 });
     expect(await fetchRunContent('r', { fetch: all, readKey: undefined })).toEqual({ spans: [content], limit: 500 });
+    const index = cannedFetch(200, { spanIds: ['0123456789abcdef'], limit: 10_000 });
+    expect(await fetchRunContentSpans('r', { fetch: index, readKey: undefined })).toEqual({
+      spanIds: ['0123456789abcdef'],
+      limit: 10_000,
+    });
   });
 
   it('turns 404 and 403 into ApiErrors with their status, and rejects a body that breaks the contract', async () => {

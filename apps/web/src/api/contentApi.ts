@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import type { SpanContent } from '@telltale/api-contract';
-import { runContentResponseSchema, spanContentResponseSchema } from '@telltale/api-contract';
+import {
+  runContentResponseSchema,
+  runContentSpansResponseSchema,
+  spanContentResponseSchema,
+} from '@telltale/api-contract';
 import type { RequestOptions } from './getJson';
 import { getJson } from './getJson';
 import { runUrl } from './runsApi';
 
 export type RunContent = z.output<typeof runContentResponseSchema>;
+export type RunContentSpans = z.output<typeof runContentSpansResponseSchema>;
 
 /** `GET /api/v1/runs/:runId/spans/:spanId/content`: what one step was given and produced. */
 export function spanContentUrl(runId: string, spanId: string): string {
@@ -24,4 +29,13 @@ export async function fetchSpanContent(runId: string, spanId: string, options?: 
 
 export function fetchRunContent(runId: string, options?: RequestOptions): Promise<RunContent> {
   return getJson(runContentUrl(runId), runContentResponseSchema, options);
+}
+
+/** `GET /api/v1/runs/:runId/content/spans`: which spans of the run have content kept. */
+export function runContentSpansUrl(runId: string): string {
+  return `${runUrl(runId)}/content/spans`;
+}
+
+export function fetchRunContentSpans(runId: string, options?: RequestOptions): Promise<RunContentSpans> {
+  return getJson(runContentSpansUrl(runId), runContentSpansResponseSchema, options);
 }

@@ -93,6 +93,7 @@ describe('contentState', () => {
   it('reads 404 as nothing kept, 403 as hidden, other errors as errors', () => {
     const err = (status: number) => new ApiError({ code: 'X', message: 'm', status });
     expect(contentState({ isPending: false, error: err(404), data: undefined })).toEqual({ kind: 'none' });
+    expect(contentState({ isPending: false, error: null, data: null })).toEqual({ kind: 'none' });
     expect(contentState({ isPending: false, error: err(403), data: undefined })).toEqual({ kind: 'hidden' });
     expect(contentState({ isPending: false, error: err(500), data: undefined }).kind).toBe('error');
     expect(contentState({ isPending: true, error: null, data: undefined })).toEqual({ kind: 'loading' });

@@ -117,12 +117,13 @@ export function prepareContent(content: SpanContent): ContentView {
   };
 }
 
-/** What the content query's state means for the panel: the content, or why there is none. */
+/** What the content query's state means for the panel: the content, or why there is none (`null`: none kept). */
 export function contentState(query: {
   isPending: boolean;
   error: unknown;
-  data: SpanContent | undefined;
+  data: SpanContent | null | undefined;
 }): ContentState {
+  if (query.data === null) return { kind: 'none' };
   if (query.data !== undefined) return { kind: 'ready', view: prepareContent(query.data) };
   if (query.error !== null && query.error !== undefined) {
     if (isApiError(query.error) && query.error.status === 404) return { kind: 'none' };

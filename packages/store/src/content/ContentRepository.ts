@@ -4,7 +4,7 @@ import type { InsertTransport } from '../insertTransport.js';
 import type { SpanBatchMessages } from '../spans/insertSpanBatches.js';
 import { encodeContentRecordBatch } from './arrow/encodeContentRecordBatch.js';
 import type { SpanContentRecord } from './SpanContentRecord.js';
-import { getSpanContent, insertSpanContentBatches, setContentRetentionDays } from './spanContent.js';
+import { getContentSpanIds, getSpanContent, insertSpanContentBatches, setContentRetentionDays } from './spanContent.js';
 
 type Args<F> = F extends (client: ClickHouseClient, ...rest: infer R) => unknown ? R : never;
 
@@ -31,6 +31,11 @@ export class ContentRepository {
   /** The content of one span of a run (`spanId`), or of the run's spans. */
   get(...args: Args<typeof getSpanContent>): ReturnType<typeof getSpanContent> {
     return this.runner.run('content.get', (client) => getSpanContent(client, ...args));
+  }
+
+  /** The spans of a run that have content kept (ids only). */
+  spanIds(...args: Args<typeof getContentSpanIds>): ReturnType<typeof getContentSpanIds> {
+    return this.runner.run('content.spanIds', (client) => getContentSpanIds(client, ...args));
   }
 
   setRetentionDays(...args: Args<typeof setContentRetentionDays>): ReturnType<typeof setContentRetentionDays> {

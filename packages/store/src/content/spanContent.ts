@@ -90,6 +90,26 @@ LIMIT ${MAX_RUN_CONTENT_SPANS}`,
   });
 }
 
+/** The most span ids one run's content index returns. */
+export const MAX_RUN_CONTENT_SPAN_IDS = 10_000;
+
+/** The spans of a run with content kept (their ids, in id order, at most MAX_RUN_CONTENT_SPAN_IDS): the table's keys only. */
+export async function getContentSpanIds(client: ClickHouseClient, projectId: string, runId: string): Promise<string[]> {
+  const result = await client.query({
+    query: `SELECT DISTINCT span_id
+FROM span_content
+WHERE project_id = {projectId:String}
+  AND (trace_id, span_id) IN (
+    SELECT trace_id, span_id FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}
+  )
+ORDER BY span_id
+LIMIT ${MAX_RUN_CONTENT_SPAN_IDS}`,
+    format: 'JSONCompactEachRow',
+    query_params: { projectId, runId },
+  });
+  return (await result.json<[string]>()).map(([id]) => id);
+}
+
 /** Content older than this many days is dropped (whole daily parts), independently of the spans. */
 export async function setContentRetentionDays(client: ClickHouseClient, days: number): Promise<void> {
   if (!Number.isInteger(days) || days < 1)
