@@ -60,6 +60,8 @@ describe('dashboard pages show the API numbers', () => {
   let telltale: TelltaleProcess;
   let browser: Browser;
   let page: Page;
+  /** Console errors, uncaught errors and failed requests on every page the tests below open. */
+  const problems: string[] = [];
 
   /** GET an API route for the window the page shows (read from the filter bar), plus extra parameters. */
   async function api<T>(path: string, extra: Record<string, string> = {}): Promise<T> {
@@ -102,6 +104,13 @@ describe('dashboard pages show the API numbers', () => {
     }
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${page.url()})`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message} (${page.url()})`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
+    });
   });
   afterAll(async () => {
     await closeChromium(browser);
@@ -631,5 +640,9 @@ describe('dashboard pages show the API numbers', () => {
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
+  });
+
+  it('no page logged an error, threw, or met a failed request', () => {
+    expect(problems).toEqual([]);
   });
 });

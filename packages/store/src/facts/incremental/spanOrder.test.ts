@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../Store.js';
 import { clientOf } from '../../internal/storeRunners.js';
+import { SPAN_KEY } from '../../sql/loopSql.js';
 import { spanKeyOf } from './spanOrder.js';
 
 describe('spanKeyOf', () => {
@@ -25,7 +26,7 @@ describe('spanKeyOf', () => {
     const ids = ['0000000000000000', 'ffffffffffffffff', '8000000000000000', '00000000000000ff', 'ABCDEF0123456789'];
     for (let i = 0; i < 50; i++) ids.push(hex(16), hex(32));
     const result = await clientOf(store).query({
-      query: `SELECT arrayMap(x -> toString(reinterpretAsUInt64(reverse(unhex(right(x, 16))))), {ids:Array(String)}) AS keys`,
+      query: `SELECT arrayMap(span_id -> toString(${SPAN_KEY}), {ids:Array(String)}) AS keys`,
       query_params: { ids },
       format: 'JSONEachRow',
     });
