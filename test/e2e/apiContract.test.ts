@@ -166,6 +166,10 @@ describe('the API answers what its contract says', () => {
     expect(all.spans.map((s) => s.spanId)).toEqual([spanId]);
     const index = await call('get /runs/:runId/content/spans', { params: { runId } });
     expect(index).toEqual({ spanIds: [spanId], limit: 10_000 });
+    const { deleted } = await call('delete /admin/projects/:projectId/runs/:runId', {
+      params: { projectId: 'default', runId },
+    });
+    expect(deleted).toEqual({ runId, spans: 1, contentSpans: 1 });
   });
 
   it('projects and keys (admin)', async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InteropTracing } from './harness/InteropTracing.js';
 import { metricValue } from './harness/metricValue.js';
 import { apiWithKey } from './harness/apiWithKey.js';
+import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const ADMIN_KEY = 'e2e-admin-key-content-0123456789abcdefgh';
@@ -229,6 +230,38 @@ describe('span content: captured, kept apart, limited, switched off per project 
       expect(sdkContent[0]).toMatchObject({ capture: 'full', redactedStrings: 1 });
       expect(JSON.stringify(sdkContent)).not.toContain(PLANTED_KEY);
 
+      // deleting the run deletes its content with it (the admin CLI, through the server)
+      const deleted = await runCli([
+        'runs',
+        'delete',
+        sdkRun,
+        '--project',
+        'with-content',
+        '--endpoint',
+        telltale.url,
+        '--admin-key',
+        ADMIN_KEY,
+        '--json',
+      ]);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(JSON.parse(deleted.stdout)).toEqual({ runId: sdkRun, spans: 2, contentSpans: sdkContent.length });
+      const sdkSpan = { runId: sdkRun, spanId: sdkContent[0]!.spanId };
+      expect((await contentOf('with-content', sdkSpan)).status).toBe(404);
+      expect((await api('GET', `/runs/${sdkRun}`, keys['with-content']!.read)).status).toBe(404);
+      const again = await runCli([
+        'runs',
+        'delete',
+        sdkRun,
+        '--project',
+        'with-content',
+        '--endpoint',
+        telltale.url,
+        '--admin-key',
+        ADMIN_KEY,
+      ]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`project with-content has no run ${sdkRun}`);
+
       const metrics = await fetch(`${telltale.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const text = await metrics.text();
       expect(metricValue(text, 'telltale_content_spans_total', { outcome: 'truncated' })).toBe(1);
@@ -248,7 +281,10 @@ describe('span content: captured, kept apart, limited, switched off per project 
         expect(Object.keys(bigRow?.attributes ?? {})).toEqual([OtelAttr.genAiOperationName]);
         expect(bigRow?.rowBytes).toBeLessThan(2_000);
         const rows = await inspect.contentRows();
-        expect(rows.filter((r) => r.projectId === 'with-content')).toHaveLength(9);
+        // nine kept, one deleted with its run
+        expect(rows.filter((r) => r.projectId === 'with-content')).toHaveLength(8);
+        expect(rows.find((r) => r.spanId === sdkSpan.spanId)).toBeUndefined();
+        expect(await inspect.spanRow(sdkSpan.spanId)).toBeUndefined();
         expect(rows.find((r) => r.spanId === ids.big.spanId)).toMatchObject({ truncated: true });
       } finally {
         await store.close();
@@ -297,9 +333,26 @@ describe('span content: captured, kept apart, limited, switched off per project 
       expect((await contentOf('no-content', sent[0]!)).status).toBe(404);
 
       await telltale.stop();
+      // with the server stopped, the CLI deletes a run in the data directory itself
+      const deleted = await runCli([
+        'runs',
+        'delete',
+        sent[1]!.runId,
+        '--project',
+        'no-content',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stdout).toBe(
+        `deleted run ${sent[1]!.runId} of project no-content: 1 span (0 with content) and its facts\n`,
+      );
       const store = await Store.open({ kind: 'embedded', dataDir }, { reconcile: false });
       try {
-        const rows = await new StoreInspector(store).contentRows();
+        const inspect = new StoreInspector(store);
+        expect(await inspect.spanRow(sent[1]!.spanId)).toBeUndefined();
+        expect(await inspect.spanRow(sent[2]!.spanId)).toBeDefined();
+        const rows = await inspect.contentRows();
         expect(rows.filter((r) => r.projectId === 'no-content')).toEqual([]);
         expect(rows.filter((r) => r.projectId === 'with-content').length).toBeGreaterThan(0);
       } finally {

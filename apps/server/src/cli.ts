@@ -15,6 +15,7 @@ import { DEFAULT_ENDPOINT } from './cli/commonOptions.js';
 import { alertsCommand } from './cli/alertsCommand.js';
 import { keysCommand } from './cli/keysCommand.js';
 import { projectsCommand } from './cli/projectsCommand.js';
+import { runsCommand } from './cli/runsCommand.js';
 import { addStartOptions, showEnvVars } from './cli/startOptions.js';
 import { addStoreOptions, storeConnection, type StoreOptions } from './cli/storeOptions.js';
 import { runCheck, type CheckOptions } from './cli/runCheck.js';
@@ -146,6 +147,7 @@ const err = (text: string): void => void process.stderr.write(text);
 program.addCommand(withUsageErrorOutput(projectsCommand(out)));
 program.addCommand(withUsageErrorOutput(keysCommand(out, err)));
 program.addCommand(withUsageErrorOutput(alertsCommand(out, err)));
+program.addCommand(withUsageErrorOutput(runsCommand(out)));
 
 /** `report` and `check` talk HTTP to a server; usage errors exit 2 (1 means a bar was missed). */
 function queryCommand(name: string, description: string): Command {

@@ -10,6 +10,13 @@ const Quota = z.number().int().min(1).max(MAX_SPANS_PER_SECOND_LIMIT);
 const DisplayName = z.string().min(1).max(256);
 
 export const ProjectParams = z.object({ projectId: ProjectId.describe('project id') }).strict();
+export const ProjectRunParams = z
+  .object({ projectId: ProjectId.describe('project id'), runId: z.string().min(1).max(256).describe('run id') })
+  .strict();
+/** What deleting a run removed: its span rows, and how many of its spans had content kept. */
+export const deletedRunResponseSchema = z.object({
+  deleted: z.object({ runId: z.string(), spans: z.number(), contentSpans: z.number() }),
+});
 export const KeyParams = z
   .object({
     keyId: z

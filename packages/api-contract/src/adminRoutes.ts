@@ -1,5 +1,6 @@
 import {
   createdKeySchema,
+  deletedRunResponseSchema,
   keyInputSchema,
   KeyParams,
   keyResponseSchema,
@@ -8,6 +9,7 @@ import {
   projectInputSchema,
   ProjectParams,
   projectResponseSchema,
+  ProjectRunParams,
   projectsResponseSchema,
 } from './admin.js';
 import { NoQuery } from './queryParams.js';
@@ -52,6 +54,13 @@ export const AdminRoutes = {
     params: ProjectParams,
     body: keyInputSchema,
     response: createdKeySchema,
+  },
+  'delete /admin/projects/:projectId/runs/:runId': {
+    method: 'delete',
+    path: '/admin/projects/:projectId/runs/:runId',
+    query: NoQuery,
+    params: ProjectRunParams,
+    response: deletedRunResponseSchema,
   },
   'post /admin/keys/:keyId/revoke': {
     method: 'post',

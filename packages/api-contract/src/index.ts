@@ -111,6 +111,8 @@ export type {
 } from './analyticsResponses.js';
 export {
   ProjectParams,
+  ProjectRunParams,
+  deletedRunResponseSchema,
   KeyParams,
   projectInputSchema,
   projectChangeSchema,

@@ -54,6 +54,7 @@ export class Store {
     factsOpts: RunFactsOptions,
     transport: InsertTransport,
     onQuery: QueryListener | undefined,
+    cluster: string | undefined,
   ) {
     this.#client = client;
     this.runFacts = new RunFacts(client, factsOpts, transport);
@@ -63,7 +64,7 @@ export class Store {
     this.alerts = new AlertsRepository(runner);
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
-    this.runs = new RunsRepository(runner, this.runFacts);
+    this.runs = new RunsRepository(runner, this.runFacts, cluster);
     this.content = new ContentRepository(runner, transport);
     this.transport = transport;
   }
@@ -104,7 +105,8 @@ export class Store {
     const transport: InsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     let store: Store;
     try {
-      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery);
+      const cluster = conn.kind === 'remote' ? conn.cluster : undefined;
+      store = new Store(createClickHouseClient(conn), opts.runFacts ?? {}, transport, opts.onQuery, cluster);
     } catch (err) {
       throw explainOpenFailure(conn, err);
     }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analytics } from '@telltale/analytics';
 import { Store } from '@telltale/store';
+import { makeSpan } from '@telltale/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminGate } from '../auth/AdminGate.js';
 import { generateApiKey } from '../auth/apiKey.js';
@@ -115,6 +116,7 @@ describe('/api/v1/admin', () => {
         ['GET', '/admin/projects', undefined],
         ['POST', '/admin/projects', { id: 'sneaky' }],
         ['POST', '/admin/projects/seed/keys', { kind: 'read' }],
+        ['DELETE', '/admin/projects/seed/runs/some-run', undefined],
       ] as const) {
         const res = await call<ErrorBody>(urls.keys, method, path, {
           ...(key === undefined ? {} : { key }),
@@ -235,6 +237,35 @@ describe('/api/v1/admin', () => {
     expect((await admin<ErrorBody>('POST', '/admin/keys/AAAAAAAAAAAAAAAA/revoke')).status).toBe(404);
   });
 
+  it('deletes a run with its spans and facts for the admin key, and answers 404 for a run the project lacks', async () => {
+    const at = BigInt(Date.now()) * 1_000_000n;
+    await store.insertSpans(
+      ['1', '2'].map((n) =>
+        makeSpan({
+          projectId: 'seed',
+          runId: 'run-to-delete',
+          spanId: n.repeat(16),
+          stepKind: n === '1' ? 'run' : 'tool',
+          startTimeUnixNano: at,
+        }),
+      ),
+    );
+    const refused = await call<ErrorBody>(urls.keys, 'DELETE', '/admin/projects/seed/runs/run-to-delete', {
+      key: projectKeys.read,
+    });
+    expect(refused.status).toBe(403);
+    const deleted = await admin<{ deleted: { runId: string; spans: number; contentSpans: number } }>(
+      'DELETE',
+      '/admin/projects/seed/runs/run-to-delete',
+    );
+    expect(deleted).toEqual({ status: 200, body: { deleted: { runId: 'run-to-delete', spans: 2, contentSpans: 0 } } });
+    const run = await call<ErrorBody>(urls.keys, 'GET', '/runs/run-to-delete', { key: projectKeys.read });
+    expect(run.status).toBe(404);
+    const again = await admin<ErrorBody>('DELETE', '/admin/projects/seed/runs/run-to-delete');
+    expect(again.status).toBe(404);
+    expect(again.body.error.message).toBe('project seed has no run run-to-delete');
+  });
+
   it('is open in open mode, like every route there', async () => {
     const created = await call<{ project: { id: string } }>(urls.open, 'POST', '/admin/projects', {
       body: { id: 'local' },
@@ -266,6 +297,7 @@ describe('/api/v1/admin', () => {
       ['/admin/projects/{projectId}/keys', 'get'],
       ['/admin/projects/{projectId}/keys', 'post'],
       ['/admin/keys/{keyId}/revoke', 'post'],
+      ['/admin/projects/{projectId}/runs/{runId}', 'delete'],
     ] as const) {
       expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ adminKey: [] }, {}]);
     }

@@ -181,6 +181,26 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
   registry.route(
     router,
     {
+      ...API_ROUTES['delete /admin/projects/:projectId/runs/:runId'],
+      tag,
+      security,
+      summary:
+        'Deletes a run and everything kept about it: its content, spans, facts and trace links (404 when the project has no such run)',
+      returns: '{ deleted: { runId, spans, contentSpans } }',
+    },
+    async ({ params }) => {
+      const deleted = await store.runs.delete(params.projectId, params.runId);
+      if (deleted === undefined)
+        throw new TelltaleError({
+          code: TelltaleErrorCode.NOT_FOUND,
+          message: `project ${params.projectId} has no run ${params.runId}`,
+        });
+      return { deleted };
+    },
+  );
+  registry.route(
+    router,
+    {
       ...API_ROUTES['post /admin/keys/:keyId/revoke'],
       tag,
       security,

@@ -20,6 +20,15 @@ export interface AdminBackend {
     name?: string;
   }): Promise<{ info: StoreRows.ApiKeyInfo; key: string }>;
   revokeKey(keyId: string): Promise<StoreRows.ApiKeyInfo>;
+  /** Deletes a run with its content, spans and facts; NOT_FOUND when the project has no such run. */
+  deleteRun(projectId: string, runId: string): Promise<DeletedRun>;
+}
+
+/** What deleting a run removed. */
+export interface DeletedRun {
+  runId: string;
+  spans: number;
+  contentSpans: number;
 }
 
 /** `--endpoint` picks the server's admin API; without it the store is opened directly (a stopped server, a shared ClickHouse). */
@@ -85,6 +94,15 @@ function storeBackend(opts: StoreOptions): AdminBackend {
     },
     revokeKey: async (keyId) => {
       return withStore(opts, (s) => s.auth.revokeApiKey(keyId));
+    },
+    deleteRun: async (projectId, runId) => {
+      const deleted = await withStore(opts, (s) => s.runs.delete(projectId, runId));
+      if (deleted === undefined)
+        throw new TelltaleError({
+          code: TelltaleErrorCode.NOT_FOUND,
+          message: `project ${projectId} has no run ${runId}`,
+        });
+      return deleted;
     },
   };
 }
@@ -184,5 +202,12 @@ function httpBackend(endpoint: string, adminKey: string | undefined): AdminBacke
       toKey(
         (await call(z.object({ key: KeyView }), () => client.send('POST', `/admin/keys/${seg(keyId)}/revoke`))).key,
       ),
+    deleteRun: async (projectId, runId) =>
+      (
+        await call(
+          z.object({ deleted: z.object({ runId: z.string(), spans: z.number(), contentSpans: z.number() }) }),
+          () => client.send('DELETE', `/admin/projects/${seg(projectId)}/runs/${seg(runId)}`),
+        )
+      ).deleted,
   };
 }

@@ -3,6 +3,7 @@ import type { PriceTable } from '../analytics/AnalyticsFilter.js';
 import type { QueryRunner } from '../QueryRunner.js';
 import type { SpanDetail } from '../spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from '../spans/getSpans.js';
+import { deleteRun, type DeletedRun } from './deleteRun.js';
 import { listRuns } from './listRuns.js';
 import { listSessions } from './listSessions.js';
 import type { Page, RunFilter, RunSummary } from './RunSummary.js';
@@ -18,6 +19,8 @@ export class RunsRepository {
   constructor(
     private readonly runner: QueryRunner,
     private readonly runFacts: RunFactsReader,
+    /** The ClickHouse cluster the tables are spread over, if any. */
+    private readonly cluster?: string,
   ) {}
 
   listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
@@ -51,6 +54,17 @@ export class RunsRepository {
       const run = runs[0];
       return run === undefined ? undefined : { run, spans };
     });
+  }
+
+  /**
+   * Deletes a run with its content, spans and facts (deleteRun.ts); undefined
+   * when the project has no such run. The project's pending facts are written
+   * first, so none of this run's lands after its delete. Spans of it that
+   * arrive later are stored as they come.
+   */
+  async delete(projectId: string, runId: string): Promise<DeletedRun | undefined> {
+    await this.runFacts.beforeRead(projectId);
+    return this.runner.run('runs.delete', (client) => deleteRun(client, projectId, runId, this.cluster));
   }
 
   getTraceSpans(projectId: string, traceId: string, prices?: PriceTable): Promise<SpanDetail[]> {

@@ -9,3 +9,4 @@ export { nanosToDateTime64 } from '../time.js';
 export { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 export { toSpanInsertRow } from '../spans/spanRow.js';
 export type { SpanInsertRow } from '../spans/spanRow.js';
+export { makeSpan } from './makeSpan.js';

@@ -1,0 +1,75 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+
+/** What deleting a run removed. */
+export interface DeletedRun {
+  runId: string;
+  /** Span rows of the run. */
+  spans: number;
+  /** Spans of the run whose content was kept. */
+  contentSpans: number;
+}
+
+/** The run's spans and traces, and whether it has facts (a run whose spans expired may keep them). */
+const FOUND_SQL = `SELECT
+  (SELECT count() FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS spans,
+  (SELECT groupUniqArray(trace_id) FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS traces,
+  (SELECT count() FROM run_facts WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS facts`;
+
+/** The run's spans, by their keys: a span's run may have changed after its content was stored (trace resolution). */
+const RUN_SPANS = `trace_id IN {traces:Array(String)} AND span_id IN (
+    SELECT span_id FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}
+  )`;
+
+/**
+ * Deletes a run and everything kept about it: its content, its spans, its
+ * facts (run, steps, step facts) and its trace links, in that order (the
+ * content is found through the spans; facts written meanwhile from spans
+ * still stored are deleted after them). Lightweight deletes: the rows are
+ * gone from every query at once, from disk at the tables' next merges.
+ * Undefined when the project has no such run. Per-minute rollups (counts and
+ * latency sketches by step, tool and model, no ids or content) keep the
+ * run's share until they expire.
+ */
+export async function deleteRun(
+  client: ClickHouseClient,
+  projectId: string,
+  runId: string,
+  cluster: string | undefined,
+): Promise<DeletedRun | undefined> {
+  if (cluster !== undefined)
+    throw new TelltaleError({
+      code: TelltaleErrorCode.UNAVAILABLE,
+      message: `deleting a run is not available on a ClickHouse cluster (${cluster}) yet: only with one server or the embedded engine`,
+    });
+  const found = await client.query({ query: FOUND_SQL, query_params: { projectId, runId }, format: 'JSONEachRow' });
+  const [row] = await found.json<{ spans: number | string; traces: string[]; facts: number | string }>();
+  const spans = Number(row?.spans ?? 0);
+  const traces = row?.traces ?? [];
+  if (spans === 0 && Number(row?.facts ?? 0) === 0) return undefined;
+  const query_params = { projectId, runId, traces };
+  let contentSpans = 0;
+  if (spans > 0) {
+    const content = await client.query({
+      query: `SELECT count(DISTINCT span_id) AS n FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS}`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    contentSpans = Number((await content.json<{ n: number | string }>())[0]?.n ?? 0);
+    if (contentSpans > 0)
+      await client.command({
+        query: `DELETE FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS}`,
+        query_params,
+      });
+    await client.command({
+      query: 'DELETE FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}',
+      query_params,
+    });
+  }
+  for (const table of ['run_step_facts', 'run_steps', 'run_facts', 'trace_runs'])
+    await client.command({
+      query: `DELETE FROM ${table} WHERE project_id = {projectId:String} AND run_id = {runId:String}`,
+      query_params,
+    });
+  return { runId, spans, contentSpans };
+}
