@@ -231,34 +231,17 @@ describe('span content: captured, kept apart, limited, switched off per project 
       expect(JSON.stringify(sdkContent)).not.toContain(PLANTED_KEY);
 
       // deleting the run deletes its content with it (the admin CLI, through the server)
-      const deleted = await runCli([
-        'runs',
-        'delete',
-        sdkRun,
-        '--project',
-        'with-content',
-        '--endpoint',
-        telltale.url,
-        '--admin-key',
-        ADMIN_KEY,
-        '--json',
-      ]);
+      const deleteSdkRun = (...flags: string[]) =>
+        runCli(['runs', 'delete', sdkRun, '--project', 'with-content', '--endpoint', telltale.url, ...flags], {
+          env: { TELLTALE_ADMIN_KEY: ADMIN_KEY },
+        });
+      const deleted = await deleteSdkRun('--json');
       expect(deleted.code, deleted.stderr).toBe(0);
       expect(JSON.parse(deleted.stdout)).toEqual({ runId: sdkRun, spans: 2, contentSpans: sdkContent.length });
       const sdkSpan = { runId: sdkRun, spanId: sdkContent[0]!.spanId };
       expect((await contentOf('with-content', sdkSpan)).status).toBe(404);
       expect((await api('GET', `/runs/${sdkRun}`, keys['with-content']!.read)).status).toBe(404);
-      const again = await runCli([
-        'runs',
-        'delete',
-        sdkRun,
-        '--project',
-        'with-content',
-        '--endpoint',
-        telltale.url,
-        '--admin-key',
-        ADMIN_KEY,
-      ]);
+      const again = await deleteSdkRun();
       expect(again.code).toBe(1);
       expect(again.stderr).toContain(`project with-content has no run ${sdkRun}`);
 
