@@ -8,6 +8,7 @@ export type { SpanDetail } from './spans/SpanDetail.js';
 export type { AttributeValue } from './attributeValue.js';
 export type { RunSummary, RunFilter, RunOutcomeValue, Page } from './runs/RunSummary.js';
 export type { SessionSummary, SessionFilter } from './runs/SessionSummary.js';
+export type { DeletedRun } from './runs/deleteRun.js';
 
 export type { StepGroupStats, AgentRunStats, CurvePoint } from './analytics/reliabilityQueries.js';
 export type {

@@ -21,14 +21,7 @@ export interface AdminBackend {
   }): Promise<{ info: StoreRows.ApiKeyInfo; key: string }>;
   revokeKey(keyId: string): Promise<StoreRows.ApiKeyInfo>;
   /** Deletes a run with its content, spans and facts; NOT_FOUND when the project has no such run. */
-  deleteRun(projectId: string, runId: string): Promise<DeletedRun>;
-}
-
-/** What deleting a run removed. */
-export interface DeletedRun {
-  runId: string;
-  spans: number;
-  contentSpans: number;
+  deleteRun(projectId: string, runId: string): Promise<StoreRows.DeletedRun>;
 }
 
 /** `--endpoint` picks the server's admin API; without it the store is opened directly (a stopped server, a shared ClickHouse). */
