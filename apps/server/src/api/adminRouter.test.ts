@@ -106,8 +106,8 @@ describe('/api/v1/admin', () => {
   it('with --auth keys, refuses every caller but the admin key', async () => {
     const cases: Array<[string, string | undefined, number, RegExp]> = [
       ['no key', undefined, 401, /missing admin key/],
-      ['read key', projectKeys.read, 403, /a read key cannot manage projects and keys/],
-      ['ingest key', projectKeys.ingest, 403, /an ingest key cannot manage projects and keys/],
+      ['read key', projectKeys.read, 403, /a read key cannot use the admin API/],
+      ['ingest key', projectKeys.ingest, 403, /an ingest key cannot use the admin API/],
       ['wrong admin key', `${ADMIN_KEY.slice(0, -1)}x`, 401, /invalid admin key/],
       ['admin key with a suffix', `${ADMIN_KEY}x`, 401, /invalid admin key/],
     ];

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store, StoreRows } from '@telltale/store';
 import { generateApiKey } from '../auth/apiKey.js';
 import type { AuthMode } from '../auth/resolveAuthMode.js';
@@ -14,6 +14,12 @@ export interface AdminOptions {
   onChange?: () => Promise<unknown>;
   /** Spans whose content this server dropped for the project (content off) since it started. */
   contentDroppedOf?: (projectId: string) => number;
+  /**
+   * Resolves true once the project's spans acknowledged so far are stored,
+   * false after a bound: a run delete waits for them, so spans accepted
+   * before it cannot bring the run back.
+   */
+  storedUpToNow?: (projectId: string) => Promise<boolean>;
 }
 
 /** A project as the API answers it (`null`: no quota). */
@@ -189,11 +195,19 @@ export function adminRouter(registry: ApiRegistry, store: Store, opts: AdminOpti
       returns: '{ deleted: { runId, spans, contentSpans } }',
     },
     async ({ params }) => {
-      const deleted = await store.runs.delete(params.projectId, params.runId);
+      const { projectId, runId } = params;
+      // the open mode's project has no row: any other must exist
+      if (projectId !== OPEN_MODE_PROJECT) await existingProject(store, projectId);
+      if (opts.storedUpToNow !== undefined && !(await opts.storedUpToNow(projectId)))
+        throw new TelltaleError({
+          code: TelltaleErrorCode.UNAVAILABLE,
+          message: `spans of project ${projectId} acknowledged before this delete are still being stored: retry once they are (nothing was deleted)`,
+        });
+      const deleted = await store.runs.delete(projectId, runId);
       if (deleted === undefined)
         throw new TelltaleError({
           code: TelltaleErrorCode.NOT_FOUND,
-          message: `project ${params.projectId} has no run ${params.runId}`,
+          message: `project ${projectId} has no run ${runId}`,
         });
       return { deleted };
     },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import express, { Router, type Express, type Request } from 'express';
 import type { AlertService } from '@telltale/alerts';
 import type { Analytics } from '@telltale/analytics';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store } from '@telltale/store';
 import { API_ROUTES } from '@telltale/api-contract';
 import { adminRouter, type AdminOptions } from './adminRouter.js';
@@ -61,7 +61,7 @@ export function createApiRouter(opts: ApiAppOptions): { router: Router; registry
   const registry = new ApiRegistry();
   const router = Router();
   // Open mode: one local user, one project. With keys, the project is the key's, never a parameter's.
-  let projectOf = opts.projectOf ?? ((): string => 'default');
+  let projectOf = opts.projectOf ?? ((): string => OPEN_MODE_PROJECT);
   const authenticate = opts.authenticate;
   // admin routes take the admin key, never a project's key: they come before the project authentication
   router.use(

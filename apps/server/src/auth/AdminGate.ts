@@ -58,7 +58,7 @@ export class AdminGate {
     if (projectKey !== undefined) {
       throw new TelltaleError({
         code: TelltaleErrorCode.FORBIDDEN,
-        message: `${projectKey.kind === 'ingest' ? 'an' : 'a'} ${projectKey.kind} key cannot manage projects and keys: send the admin key (--admin-key)`,
+        message: `${projectKey.kind === 'ingest' ? 'an' : 'a'} ${projectKey.kind} key cannot use the admin API (projects, keys, run deletion): send the admin key (--admin-key)`,
       });
     }
     throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'invalid admin key' });

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { API_KEY_KINDS, TelltaleError, TelltaleErrorCode, type ApiKeyKind } from '@telltale/semconv';
+import { API_KEY_KINDS, OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode, type ApiKeyKind } from '@telltale/semconv';
 import type { StoreRows } from '@telltale/store';
 import { z } from 'zod';
 import { generateApiKey } from '../auth/apiKey.js';
@@ -88,15 +88,22 @@ function storeBackend(opts: StoreOptions): AdminBackend {
     revokeKey: async (keyId) => {
       return withStore(opts, (s) => s.auth.revokeApiKey(keyId));
     },
-    deleteRun: async (projectId, runId) => {
-      const deleted = await withStore(opts, (s) => s.runs.delete(projectId, runId));
-      if (deleted === undefined)
-        throw new TelltaleError({
-          code: TelltaleErrorCode.NOT_FOUND,
-          message: `project ${projectId} has no run ${runId}`,
-        });
-      return deleted;
-    },
+    deleteRun: async (projectId, runId) =>
+      withStore(
+        opts,
+        async (s) => {
+          const deleted = await s.runs.delete(projectId, runId);
+          if (deleted !== undefined) return deleted;
+          // the open mode's project has no row: any other must exist
+          if (projectId !== OPEN_MODE_PROJECT && (await s.auth.getProject(projectId)) === undefined)
+            throw new TelltaleError({ code: TelltaleErrorCode.NOT_FOUND, message: `no project ${projectId}` });
+          throw new TelltaleError({
+            code: TelltaleErrorCode.NOT_FOUND,
+            message: `project ${projectId} has no run ${runId}`,
+          });
+        },
+        { existing: true },
+      ),
   };
 }
 

@@ -13,7 +13,9 @@ export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown): z.in
         ? 'project id'
         : key === 'keyId'
           ? 'key id'
-          : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+          : key === 'runId'
+            ? 'run id'
+            : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
       : 'options';
   throw new CliError(`invalid ${option}: ${issue?.message ?? 'invalid value'}`);
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PROJECT_ID_PATTERN } from '@telltale/semconv';
+import { OPEN_MODE_PROJECT, PROJECT_ID_PATTERN } from '@telltale/semconv';
 import { z } from 'zod';
 import { addAdminOptions, adminBackend, type AdminOptions } from './adminBackend.js';
 import { parseOptions } from './parseOptions.js';
@@ -20,7 +20,7 @@ export function runsCommand(write: Write): Command {
       .command('delete <runId>')
       .description('delete a run and everything kept about it: its content, spans and facts'),
   )
-    .option('--project <id>', 'the project the run belongs to', 'default')
+    .option('--project <id>', 'the project the run belongs to', OPEN_MODE_PROJECT)
     .option('--json', 'print JSON', false)
     .action(async (runId: string, raw: AdminOptions & { project: string; json: boolean }, command: Command) => {
       const input = parseOptions(DeleteInput, { runId, project: raw.project });

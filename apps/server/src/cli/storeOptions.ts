@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { Store, StoreConnection } from '@telltale/store';
 
 /** Where admin commands find the data: the embedded data directory, or a shared ClickHouse. */
@@ -40,12 +42,24 @@ export function storeConnection(opts: StoreOptions): StoreConnection {
 /**
  * Opens the store for one short admin command (migrations applied, no run
  * facts work) and closes it after. An embedded data directory held by a
- * running server fails with a message saying so.
+ * running server fails with a message saying so; with `existing`, so does
+ * one that does not exist.
  */
-export async function withStore<T>(opts: StoreOptions, use: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  opts: StoreOptions,
+  use: (store: Store) => Promise<T>,
+  { existing = false }: { existing?: boolean } = {},
+): Promise<T> {
+  const conn = storeConnection(opts);
+  // a command that only reads or removes data must not make an empty store of a mistyped directory
+  if (existing && conn.kind === 'embedded' && !existsSync(conn.dataDir))
+    throw new TelltaleError({
+      code: TelltaleErrorCode.NOT_FOUND,
+      message: `no data directory at ${conn.dataDir} (--data-dir, or TELLTALE_DATA_DIR)`,
+    });
   // the storage engine loads only for the commands that use it
   const { Store } = await import('@telltale/store');
-  const store = await Store.open(storeConnection(opts), { reconcile: false });
+  const store = await Store.open(conn, { reconcile: false });
   try {
     return await use(store);
   } finally {

@@ -35,7 +35,7 @@ import { logOtlpAccess } from '../log/logOtlpAccess.js';
 import { displayUrl, secretValuesOf } from '../log/SecretRedactor.js';
 import { ServerOps } from '../ops/ServerOps.js';
 import { createProgress } from '../progress/createProgress.js';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { AlertWorker } from '../roles/AlertWorker.js';
 import { liveEventPublisher } from '../roles/liveEventRelay.js';
 import { QuotaShare } from '../roles/quotaShare.js';
@@ -84,6 +84,8 @@ function connectionOf(config: StartConfig, logger: Logger): StoreConnection {
 
 /** How long an API request waits for acknowledged spans to reach storage before it queries anyway. */
 const API_CATCH_UP_MS = 2_000;
+/** A run delete waits at most this long for the project's acknowledged spans to be stored (else it refuses, 503). */
+const DELETE_CATCH_UP_MS = 10_000;
 
 /** A spool backlog past one drain batch means ingest needs the CPU more than the run-facts finaliser. */
 const BUSY_BACKLOG_SPANS = 20_000;
@@ -113,18 +115,24 @@ const RUN_FACTS_READ_WAIT_MS = 2_000;
 /**
  * Fault tests only: `TELLTALE_FAILPOINT=crash-after-insert` kills the process
  * (SIGKILL, no cleanup) right after the first spool batch is inserted and
- * before the spool records that, the window where a retry could duplicate.
- * With `TELLTALE_FAILPOINT_HOLD_FILE`, inserts wait until that file exists,
- * so a test decides what the spool holds when the batch is taken.
+ * before the spool records that, the window where a retry could duplicate;
+ * `TELLTALE_FAILPOINT=hold-inserts` only holds them. With
+ * `TELLTALE_FAILPOINT_HOLD_FILE`, inserts wait until that file exists, so a
+ * test decides what the spool holds when the batch is taken.
  */
-function crashFailpoint(logger: Logger): { afterInsert?: () => void; beforeInsert?: () => Promise<void> } {
-  if (process.env.TELLTALE_FAILPOINT !== 'crash-after-insert') return {};
+function testFailpoint(logger: Logger): { afterInsert?: () => void; beforeInsert?: () => Promise<void> } {
+  const point = process.env.TELLTALE_FAILPOINT;
+  if (point !== 'crash-after-insert' && point !== 'hold-inserts') return {};
   const holdFile = process.env.TELLTALE_FAILPOINT_HOLD_FILE;
   return {
-    afterInsert: () => {
-      logger.warn('failpoint crash-after-insert: killing the process');
-      process.kill(process.pid, 'SIGKILL');
-    },
+    ...(point === 'crash-after-insert'
+      ? {
+          afterInsert: () => {
+            logger.warn('failpoint crash-after-insert: killing the process');
+            process.kill(process.pid, 'SIGKILL');
+          },
+        }
+      : {}),
     ...(holdFile === undefined
       ? {}
       : {
@@ -216,7 +224,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   // the project of each API request, for its access line (open mode: everything is `default`)
   const apiProjects = new WeakMap<IncomingMessage, string>();
   const apiProjectOf = (req: IncomingMessage): string | undefined =>
-    auth === undefined ? 'default' : apiProjects.get(req);
+    auth === undefined ? OPEN_MODE_PROJECT : apiProjects.get(req);
   let collector: Collector | undefined;
   const ops = new ServerOps({
     store,
@@ -271,7 +279,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   liveLoops.start();
   const logOtlp = logOtlpAccess(logger);
   const contentDrops = new ContentDrops();
-  const failpoint = crashFailpoint(logger);
+  const failpoint = testFailpoint(logger);
   if (parts.ingest)
     collector = await Collector.open({
       spool: {
@@ -372,6 +380,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       authorize: (req) => adminGate.check(req.headers.authorization),
       onChange: async () => keys?.refresh(),
       contentDroppedOf: (projectId) => contentDrops.of(projectId),
+      storedUpToNow: (projectId) => collector?.caughtUp(DELETE_CATCH_UP_MS, projectId) ?? Promise.resolve(true),
     },
     ...(keys === undefined ? {} : { contentReadable: (projectId: string) => keys.contentOf(projectId).readable }),
     onApiRequest: (method, route, status, seconds) => ops.metrics.apiRequest(method, route, status, seconds),

@@ -54,14 +54,14 @@ describe('admin API client', () => {
 
   it("turns the server's refusal into an ApiError, and a body off the contract too", async () => {
     const refused = cannedFetch(403, {
-      error: { code: 'FORBIDDEN', message: 'a read key cannot manage projects and keys' },
+      error: { code: 'FORBIDDEN', message: 'a read key cannot use the admin API' },
     });
     const err = await fetchProjectKeys('shop', { fetch: refused }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
       status: 403,
       code: 'FORBIDDEN',
-      message: 'a read key cannot manage projects and keys',
+      message: 'a read key cannot use the admin API',
     });
     const odd = cannedFetch(200, { keys: [{ ...KEY, secretSha256: 'x', kind: 'admin' }] });
     await expect(fetchProjectKeys('shop', { fetch: odd })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });

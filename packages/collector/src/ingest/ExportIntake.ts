@@ -1,4 +1,4 @@
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import { OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { DEFAULT_MAX_BODY_BYTES } from '../otlp/limits.js';
 import type { OtlpPartialSuccess } from '../otlp/responses.js';
 import type { Spool } from '../spool/Spool.js';
@@ -56,7 +56,7 @@ export class ExportIntake {
   /** The caller's project from its `authorization`; UNAUTHORIZED when the policy knows none. */
   async authenticate(authorization: string | undefined, progress: ExportProgress): Promise<string> {
     const projectId =
-      this.policy.authenticate === undefined ? 'default' : await this.policy.authenticate(authorization);
+      this.policy.authenticate === undefined ? OPEN_MODE_PROJECT : await this.policy.authenticate(authorization);
     if (projectId === undefined)
       throw new TelltaleError({ code: TelltaleErrorCode.UNAUTHORIZED, message: 'missing or invalid API key' });
     progress.projectId = projectId;

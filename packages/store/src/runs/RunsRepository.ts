@@ -23,6 +23,9 @@ export class RunsRepository {
     private readonly cluster?: string,
   ) {}
 
+  /** The delete under way (deletes run one after another). */
+  private deleting: Promise<unknown> = Promise.resolve();
+
   listRuns(filter: RunFilter, page: Page, prices?: PriceTable): Promise<{ runs: RunSummary[]; total: number }> {
     return this.runner.run('runs.listRuns', (client) =>
       listRuns({ client, runFacts: this.runFacts }, filter, page, prices),
@@ -62,9 +65,14 @@ export class RunsRepository {
    * first, so none of this run's lands after its delete. Spans of it that
    * arrive later are stored as they come.
    */
-  async delete(projectId: string, runId: string): Promise<DeletedRun | undefined> {
-    await this.runFacts.beforeRead(projectId);
-    return this.runner.run('runs.delete', (client) => deleteRun(client, projectId, runId, this.cluster));
+  delete(projectId: string, runId: string): Promise<DeletedRun | undefined> {
+    // one at a time: a second delete of the same run finds it gone
+    const deleted = this.deleting.then(async () => {
+      await this.runFacts.beforeRead(projectId);
+      return this.runner.run('runs.delete', (client) => deleteRun(client, projectId, runId, this.cluster));
+    });
+    this.deleting = deleted.catch(() => undefined);
+    return deleted;
   }
 
   getTraceSpans(projectId: string, traceId: string, prices?: PriceTable): Promise<SpanDetail[]> {

@@ -68,14 +68,16 @@ describe('deleting a run', () => {
   let dir: string;
   let store: Store;
 
-  /** Rows of the run in each table (by its trace for content, which names no run). */
-  async function rowsOf(runId: string, traceId: string): Promise<Record<string, number>> {
+  /** Rows of the run in each table (content by its spans' keys, since content names no run). */
+  async function rowsOf(runId: string, spans: ReadonlyArray<{ traceId: string; spanId: string }>) {
     const out: Record<string, number> = {};
+    const keys = spans.map((k) => `${k.traceId}:${k.spanId}`);
     for (const table of TABLES) {
-      const where = table === 'span_content' ? 'trace_id = {traceId:String}' : 'run_id = {runId:String}';
+      const where =
+        table === 'span_content' ? "concat(trace_id, ':', span_id) IN {keys:Array(String)}" : 'run_id = {runId:String}';
       const result = await clientOf(store).query({
         query: `SELECT count() AS n FROM ${table} WHERE project_id = 'p1' AND ${where}`,
-        query_params: { runId, traceId },
+        query_params: { runId, keys },
         format: 'JSONEachRow',
       });
       out[table] = Number((await result.json<{ n: string }>())[0]?.n);
@@ -95,30 +97,47 @@ describe('deleting a run', () => {
   it('removes its spans, content, facts and trace links, and nothing of another run', async () => {
     const gone = run('run-gone', 'a');
     const kept = run('run-kept', 'b');
-    await store.insertSpans([...gone.spans, ...kept.spans]);
-    await store.content.insert([...gone.content, ...kept.content]);
+    // the run crosses into a second trace (its llm step, called over a service boundary) ...
+    const llm = gone.spans[2]!;
+    const crossed = { ...llm, traceId: 'f'.repeat(32) };
+    gone.spans[2] = crossed;
+    gone.content[1] = { ...gone.content[1]!, traceId: crossed.traceId };
+    // ... and another run, in the first trace, has a span whose id is that step's (ids are unique per trace only)
+    const twin = run('run-twin', 'e');
+    const twinSpan = { ...twin.spans[1]!, traceId: 'a'.repeat(32), spanId: llm.spanId, parentSpanId: '' };
+    await store.insertSpans([...gone.spans, ...kept.spans, twinSpan]);
+    const twinContent = { ...twin.content[0]!, traceId: twinSpan.traceId, spanId: twinSpan.spanId };
+    await store.content.insert([...gone.content, ...kept.content, twinContent]);
     await store.runFacts.flush('p1');
-    const before = { runId: 'run-gone', traceId: 'a'.repeat(32) };
-    expect(await rowsOf(before.runId, before.traceId)).toEqual({
+    expect(await rowsOf('run-gone', gone.spans)).toEqual({
       spans: 3,
       span_content: 2,
       run_facts: 1,
       run_step_facts: 2,
       run_steps: 1,
-      trace_runs: 1,
+      trace_runs: 2,
     });
-    const keptRows = await rowsOf('run-kept', 'b'.repeat(32));
+    const keptRows = await rowsOf('run-kept', kept.spans);
+    const twinContentRows = async (): Promise<number> => {
+      const result = await clientOf(store).query({
+        query: `SELECT count() AS n FROM span_content WHERE trace_id = {t:String} AND span_id = {s:String}`,
+        query_params: { t: twinSpan.traceId, s: twinSpan.spanId },
+        format: 'JSONEachRow',
+      });
+      return Number((await result.json<{ n: string }>())[0]?.n);
+    };
+    expect(await twinContentRows()).toBe(1);
 
     expect(await store.runs.delete('p1', 'run-gone')).toEqual({ runId: 'run-gone', spans: 3, contentSpans: 2 });
-    expect(await rowsOf(before.runId, before.traceId)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
-    expect(await rowsOf('run-kept', 'b'.repeat(32))).toEqual(keptRows);
+    expect(await rowsOf('run-gone', gone.spans)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
+    expect(await rowsOf('run-kept', kept.spans)).toEqual(keptRows);
+    expect(await twinContentRows()).toBe(1);
     // the run was pending once: finalising again finds no spans and writes no facts
     store.runFacts.mark('p1', 'run-gone');
     await store.runFacts.flush('p1');
-    expect((await rowsOf(before.runId, before.traceId)).run_facts).toBe(0);
-    expect((await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 })).runs.map((r) => r.runId)).toEqual(
-      ['run-kept'],
-    );
+    expect((await rowsOf('run-gone', gone.spans)).run_facts).toBe(0);
+    const listed = await store.runs.listRuns({ projectId: 'p1' }, { limit: 10, offset: 0 });
+    expect(listed.runs.map((r) => r.runId).sort()).toEqual(['run-kept', 'run-twin']);
   });
 
   it('answers undefined for a run the project does not have, and a run of another project stays', async () => {
@@ -134,6 +153,6 @@ describe('deleting a run', () => {
       code: 'UNAVAILABLE',
       message: expect.stringContaining('cluster (prod)'),
     });
-    expect((await rowsOf('run-kept', 'b'.repeat(32))).spans).toBe(3);
+    expect((await rowsOf('run-kept', [])).spans).toBe(3);
   });
 });

@@ -10,15 +10,17 @@ export interface DeletedRun {
   contentSpans: number;
 }
 
-/** The run's spans and traces, and whether it has facts (a run whose spans expired may keep them). */
+/** The run's span rows, and whether it has facts (a run whose spans expired may keep them). */
 const FOUND_SQL = `SELECT
   (SELECT count() FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS spans,
-  (SELECT groupUniqArray(trace_id) FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS traces,
   (SELECT count() FROM run_facts WHERE project_id = {projectId:String} AND run_id = {runId:String}) AS facts`;
 
-/** The run's spans, by their keys: a span's run may have changed after its content was stored (trace resolution). */
-const RUN_SPANS = `trace_id IN {traces:Array(String)} AND span_id IN (
-    SELECT span_id FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}
+/**
+ * The run's spans, by their keys (a span id is unique within its trace only):
+ * a span's run may have changed after its content was stored (trace resolution).
+ */
+const RUN_SPANS = `(trace_id, span_id) IN (
+    SELECT trace_id, span_id FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}
   )`;
 
 /**
@@ -43,15 +45,14 @@ export async function deleteRun(
       message: `deleting a run is not available on a ClickHouse cluster (${cluster}) yet: only with one server or the embedded engine`,
     });
   const found = await client.query({ query: FOUND_SQL, query_params: { projectId, runId }, format: 'JSONEachRow' });
-  const [row] = await found.json<{ spans: number | string; traces: string[]; facts: number | string }>();
+  const [row] = await found.json<{ spans: number | string; facts: number | string }>();
   const spans = Number(row?.spans ?? 0);
-  const traces = row?.traces ?? [];
   if (spans === 0 && Number(row?.facts ?? 0) === 0) return undefined;
-  const query_params = { projectId, runId, traces };
+  const query_params = { projectId, runId };
   let contentSpans = 0;
   if (spans > 0) {
     const content = await client.query({
-      query: `SELECT count(DISTINCT span_id) AS n FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS}`,
+      query: `SELECT count(DISTINCT trace_id, span_id) AS n FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS}`,
       query_params,
       format: 'JSONEachRow',
     });
