@@ -150,6 +150,19 @@ describe('alerts end to end', () => {
       const log = JSON.parse(listed.stdout) as { notifications: Array<{ destinationId: string; kind: string }> };
       expect(log.notifications.length).toBeGreaterThan(0);
       expect(new Set(log.notifications.map((n) => n.destinationId))).toEqual(new Set([body.destination.id]));
+      const twice = await runCli([
+        'alerts',
+        'notifications',
+        'list',
+        '--destination',
+        body.destination.id,
+        '--destination',
+        'other',
+        '--endpoint',
+        proc.url,
+      ]);
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toContain('--destination filters by one value: give it once');
       expect(
         (
           await api<{ destination: { enabled: boolean; disabledReason: string } }>(

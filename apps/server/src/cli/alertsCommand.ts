@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   ALERT_METRICS,
   COMPARISONS,
@@ -55,6 +55,13 @@ function withServer(command: Command): Command {
 
 const client = (o: ServerOptions): ApiClient => new ApiClient(o.endpoint, o.apiKey);
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+/** A filter flag taken once: a second one would silently replace the first. */
+const once =
+  (flag: string) =>
+  (value: string, previous: string | undefined): string => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${flag} filters by one value: give it once`);
+    return value;
+  };
 const seconds = (text: string | undefined, what: string): number | undefined =>
   text === undefined ? undefined : Math.round(parseDuration(text, what) / 1000);
 const repeatSeconds = (text: string | undefined): number | undefined =>
@@ -327,9 +334,9 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
 
   const notifications = alerts.command('notifications').description('the delivery log');
   withServer(notifications.command('list').description('notifications, newest first'))
-    .option('--rule <id>', 'only this rule')
-    .option('--destination <id>', 'only this destination')
-    .option('--state <state>', 'pending | delivered | failed')
+    .option('--rule <id>', 'only this rule', once('--rule'))
+    .option('--destination <id>', 'only this destination', once('--destination'))
+    .option('--state <state>', 'pending | delivered | failed', once('--state'))
     .option('--limit <n>', 'how many', '50')
     .action(async (o: ServerOptions & { rule?: string; destination?: string; state?: string; limit: string }) => {
       const res = await client(o).get<{
