@@ -1,4 +1,4 @@
-import { API_KEY_KINDS, MAX_SPANS_PER_SECOND_LIMIT, PROJECT_ID_PATTERN } from '@telltale/semconv';
+import { API_KEY_KINDS, MAX_RUN_ID_LENGTH, MAX_SPANS_PER_SECOND_LIMIT, PROJECT_ID_PATTERN } from '@telltale/semconv';
 import { z } from 'zod';
 
 /** `/admin/…`: projects and API keys (`null`: no quota / not revoked). */
@@ -11,7 +11,10 @@ const DisplayName = z.string().min(1).max(256);
 
 export const ProjectParams = z.object({ projectId: ProjectId.describe('project id') }).strict();
 export const ProjectRunParams = z
-  .object({ projectId: ProjectId.describe('project id'), runId: z.string().min(1).max(256).describe('run id') })
+  .object({
+    projectId: ProjectId.describe('project id'),
+    runId: z.string().min(1).max(MAX_RUN_ID_LENGTH).describe('run id'),
+  })
   .strict();
 /** What deleting a run removed: its span rows, and how many of its spans had content kept. */
 export const deletedRunResponseSchema = z.object({

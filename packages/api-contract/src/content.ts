@@ -1,9 +1,10 @@
+import { MAX_RUN_ID_LENGTH } from '@telltale/semconv';
 import { z } from 'zod';
 
 /** `/runs/:runId/…/content`: what a step was given and produced, read one span or one run at a time. */
 
 export const SpanContentParams = z.object({
-  runId: z.string().min(1).max(256),
+  runId: z.string().min(1).max(MAX_RUN_ID_LENGTH),
   spanId: z
     .string()
     .regex(/^[0-9a-fA-F]{16}$/, 'a span id is 16 hex digits')

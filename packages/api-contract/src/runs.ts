@@ -1,3 +1,4 @@
+import { MAX_RUN_ID_LENGTH } from '@telltale/semconv';
 import { z } from 'zod';
 import { TimeParam, fromBeforeTo, pageQuery } from './queryParams.js';
 import { Count, DurationString, Money, UnixNanosString } from './wire.js';
@@ -56,7 +57,7 @@ export const ListSessionsQuery = z
   .strict()
   .refine(fromBeforeTo, { path: ['from'], message: 'must be before to' });
 
-export const RunIdParams = z.object({ runId: z.string().min(1).max(256) });
+export const RunIdParams = z.object({ runId: z.string().min(1).max(MAX_RUN_ID_LENGTH) });
 export const TraceIdParams = z.object({
   traceId: z.string().regex(/^[0-9a-fA-F]{32}$/, 'a trace id is 32 hex digits'),
 });

@@ -29,7 +29,13 @@ export {
 } from './errors.js';
 export { FIELD_SOURCES, SESSION_ID_SOURCES, REASONING_TOKEN_SOURCES } from './fieldSources.js';
 export type { CanonicalField } from './fieldSources.js';
-export { PROJECT_ID_PATTERN, OPEN_MODE_PROJECT, API_KEY_KINDS, MAX_SPANS_PER_SECOND_LIMIT } from './projects.js';
+export {
+  PROJECT_ID_PATTERN,
+  OPEN_MODE_PROJECT,
+  MAX_RUN_ID_LENGTH,
+  API_KEY_KINDS,
+  MAX_SPANS_PER_SECOND_LIMIT,
+} from './projects.js';
 export type { ApiKeyKind } from './projects.js';
 export {
   LOOP_KIND_DEFINITIONS,

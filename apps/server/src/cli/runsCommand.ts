@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { OPEN_MODE_PROJECT, PROJECT_ID_PATTERN } from '@telltale/semconv';
+import { MAX_RUN_ID_LENGTH, OPEN_MODE_PROJECT, PROJECT_ID_PATTERN } from '@telltale/semconv';
 import { z } from 'zod';
 import { addAdminOptions, adminBackend, type AdminOptions } from './adminBackend.js';
 import { parseOptions } from './parseOptions.js';
 
 const DeleteInput = z.object({
-  runId: z.string().min(1).max(256),
+  runId: z.string().min(1).max(MAX_RUN_ID_LENGTH),
   project: z.string().regex(PROJECT_ID_PATTERN, 'a project id is 1–64 lowercase letters, digits and hyphens'),
 });
 

@@ -5,6 +5,7 @@ import {
   CONTENT_EVENT_BODY_KEYS,
   CONTENT_FLAT_MESSAGE_SOURCES,
   CONTENT_MESSAGE_EVENTS,
+  MAX_RUN_ID_LENGTH,
   OpenInferenceAttr,
   OtelAttr,
   TelltaleAttr,
@@ -337,6 +338,20 @@ describe('processProtoExport against the object path', () => {
     const out = expectSame(body([inner, llm, tool, vercel, untagged, root]), at);
     expect(new Set(decodeExportPayload(Buffer.concat(out.parts)).runIds)).toEqual(new Set(['run-1']));
     expect(out.loops.steps.length).toBeGreaterThan(0);
+  });
+
+  it('bounds a run id longer than the API addresses the same way, two long ids staying two runs', () => {
+    const long = 'r'.repeat(300);
+    const spans = [`${long}-a`, `${long}-b`].map((id) =>
+      span([kv(TelltaleAttr.runId, id), kv(TelltaleAttr.stepKind, 'run')], { parentSpanId: '' }),
+    );
+    const out = expectSame(body(spans), at);
+    const runIds = [...new Set(decodeExportPayload(Buffer.concat(out.parts)).runIds)];
+    expect(runIds).toHaveLength(2);
+    for (const id of runIds) {
+      expect(id).toHaveLength(MAX_RUN_ID_LENGTH);
+      expect(id).toMatch(/^r{239}~[0-9a-f]{16}$/);
+    }
   });
 
   it('takes the content off spans: the same content rows, dropped when the project keeps none', () => {

@@ -2,6 +2,7 @@ import { OtelAttr, StepKind } from '@telltale/semconv';
 import type { SpanRecord } from '@telltale/store/encode';
 import type { OtlpEvent } from '../otlp/types.js';
 import { argsHash } from './argsHash.js';
+import { boundedRunId } from './boundedRunId.js';
 import { Field, type SpanFields } from './attributeLookup.js';
 import { resolveStepKind } from './stepKind.js';
 import { stableSpanName } from './stepName.js';
@@ -116,7 +117,7 @@ export function deriveColumns(
   let inputTokens = fields.count(Field.inputTokens);
   const outputTokens = fields.count(Field.outputTokens);
   if (inputTokens === 0 && outputTokens === 0) inputTokens = fields.count(Field.totalTokens);
-  out.runId = fields.string(Field.runId) || traceId;
+  out.runId = boundedRunId(fields.string(Field.runId)) || traceId;
   out.isRunRoot = stepKind === StepKind.run || parentSpanId === '';
   out.stepKind = stepKind;
   out.attempt = Math.min(fields.count(Field.attempt), 65_535);

@@ -1,12 +1,9 @@
 import { propagation } from '@opentelemetry/api';
 import type { Context } from '@opentelemetry/api';
-import { TelltaleAttr } from '@telltale/semconv';
+import { MAX_RUN_ID_LENGTH, TelltaleAttr } from '@telltale/semconv';
 
 /** The W3C baggage entry carrying the run id to other processes: `telltale.run.id`. */
 export const RUN_ID_BAGGAGE_KEY = TelltaleAttr.runId;
-
-/** Longest run id accepted from baggage (it comes off the wire). */
-const MAX_RUN_ID_LENGTH = 256;
 
 /** `ctx` with the run id in its baggage, keeping the other baggage entries. */
 export function withRunIdBaggage(ctx: Context, runId: string): Context {
