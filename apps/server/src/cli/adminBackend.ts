@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { API_KEY_KINDS, OPEN_MODE_PROJECT, TelltaleError, TelltaleErrorCode, type ApiKeyKind } from '@telltale/semconv';
 import type { StoreRows } from '@telltale/store';
+import { deletedRunResponseSchema } from '@telltale/api-contract';
 import { z } from 'zod';
 import { generateApiKey } from '../auth/apiKey.js';
 import { ApiClient, ApiResponseError } from './ApiClient.js';
@@ -204,9 +205,8 @@ function httpBackend(endpoint: string, adminKey: string | undefined): AdminBacke
       ),
     deleteRun: async (projectId, runId) =>
       (
-        await call(
-          z.object({ deleted: z.object({ runId: z.string(), spans: z.number(), contentSpans: z.number() }) }),
-          () => client.send('DELETE', `/admin/projects/${seg(projectId)}/runs/${seg(runId)}`),
+        await call(deletedRunResponseSchema, () =>
+          client.send('DELETE', `/admin/projects/${seg(projectId)}/runs/${seg(runId)}`),
         )
       ).deleted,
   };
