@@ -13,6 +13,7 @@ import { m0011SpanRollups } from './0011_span_rollups.js';
 import { m0012SpanContentWrites } from './0012_span_content_writes.js';
 import { m0013RunStepsSmallBlocks } from './0013_run_steps_small_blocks.js';
 import { m0014SpanContentSmallGranules } from './0014_span_content_small_granules.js';
+import { m0015SpansRunCounts } from './0015_spans_run_counts.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0012SpanContentWrites,
   m0013RunStepsSmallBlocks,
   m0014SpanContentSmallGranules,
+  m0015SpansRunCounts,
 ];

@@ -506,3 +506,11 @@ SELECT project_id, trace_id, span_id, start_time, input, output, truncated, orig
 FROM span_content_next;
 
 DROP TABLE IF EXISTS span_content_next ON CLUSTER telltale SYNC;
+
+-- 0015 spans_run_counts
+ALTER TABLE spans_local ON CLUSTER telltale MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild', lightweight_mutation_projection_mode = 'rebuild';
+
+ALTER TABLE spans_local ON CLUSTER telltale ADD PROJECTION IF NOT EXISTS run_span_counts
+    (SELECT project_id, run_id, count(), max(ingested_at) GROUP BY project_id, run_id);
+
+ALTER TABLE spans_local ON CLUSTER telltale MATERIALIZE PROJECTION run_span_counts;

@@ -9,7 +9,7 @@ import { writeFactRows } from './writeFactRows.js';
  * ids (spans naming no run are stored under their trace id: rows there are
  * fragments the trace resolver would move). Reads the run_id column only.
  */
-const STORED_SQL = `SELECT run_id, count() AS spans
+export const STORED_SQL = `SELECT run_id, count() AS spans
 FROM spans
 WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
 GROUP BY run_id`;
