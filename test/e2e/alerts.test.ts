@@ -163,6 +163,21 @@ describe('alerts end to end', () => {
       ]);
       expect(twice.code).toBe(2);
       expect(twice.stderr).toContain('--destination filters by one value: give it once');
+      // a filter the API would refuse is refused by the CLI first, naming the flag
+      const badRule = await runCli([
+        'alerts',
+        'notifications',
+        'list',
+        '--rule',
+        'no such id!',
+        '--endpoint',
+        proc.url,
+      ]);
+      expect(badRule.code).toBe(2);
+      expect(badRule.stderr).toContain('invalid --rule:');
+      const badLimit = await runCli(['alerts', 'history', '--limit', '0', '--endpoint', proc.url]);
+      expect(badLimit.code).toBe(2);
+      expect(badLimit.stderr).toContain('invalid --limit:');
       expect(
         (
           await api<{ destination: { enabled: boolean; disabledReason: string } }>(

@@ -7,11 +7,13 @@ import {
   type AlertRule,
   type DestinationView,
 } from '@telltale/alerts';
+import { AlertHistoryQuery, NotificationsQuery } from '@telltale/api-contract';
 import { ApiClient } from './ApiClient.js';
 import { CliError } from './CliError.js';
 import { DEFAULT_ENDPOINT } from './commonOptions.js';
 import { formatTime } from './formatTime.js';
 import { parseDuration } from './parseDuration.js';
+import { parseOptions } from './parseOptions.js';
 import { renderTable } from './renderTable.js';
 
 type Write = (text: string) => void;
@@ -302,7 +304,7 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
   );
 
   withServer(alerts.command('history').description('state changes, newest first'))
-    .option('--rule <ruleId>', 'only this rule')
+    .option('--rule <ruleId>', 'only this rule', once('--rule'))
     .option('--limit <n>', 'how many', '50')
     .action(async (o: ServerOptions & { rule?: string; limit: string }) => {
       const res = await client(o).get<{
@@ -314,10 +316,14 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
           toState: string;
           value?: number;
         }>;
-      }>('/alerts/history', {
-        ruleId: o.rule,
-        limit: o.limit,
-      });
+      }>(
+        '/alerts/history',
+        parseOptions(
+          AlertHistoryQuery.pick({ ruleId: true, limit: true }),
+          { ruleId: o.rule, limit: o.limit },
+          { ruleId: '--rule' },
+        ),
+      );
       out(o, res, () => {
         const rows = res.events.map((e) => [
           formatTime(e.atMs),
@@ -349,7 +355,14 @@ export function alertsCommand(write: Write, writeHelp: Write): Command {
           destinationId: string;
           lastError: string;
         }>;
-      }>('/alerts/notifications', { ruleId: o.rule, destinationId: o.destination, state: o.state, limit: o.limit });
+      }>(
+        '/alerts/notifications',
+        parseOptions(
+          NotificationsQuery,
+          { ruleId: o.rule, destinationId: o.destination, state: o.state, limit: o.limit },
+          { ruleId: '--rule', destinationId: '--destination' },
+        ),
+      );
       out(o, res, () => {
         const rows = res.notifications.map((n) => [
           n.notificationId,
