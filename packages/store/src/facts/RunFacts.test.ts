@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,6 +202,84 @@ describe('RunFacts.beforeRead with a read wait (the server: heavy ingest must no
     expect(early).toBeLessThan(1 + ids.length); // the query went ahead with part of the backlog still unfinalised
     await store.runFacts.flush('pw');
     expect((await factRows(store, 'pw')).map((r) => r.run_id)).toEqual(['w0', ...ids]);
+  });
+});
+
+describe('RunFacts by SQL (reads only the time range of its runs\u2019 spans)', () => {
+  let dir: string;
+  let store: Store;
+  const HOUR_NS = 3_600_000_000_000n;
+  const NOW_NS = BigInt(Date.now()) * 1_000_000n;
+  // ids as random as real ones (a run's trace id is its hex digits, padded)
+  const id = (kind: string, i: number): string =>
+    `r-${createHash('sha1').update(`${kind}${i}`).digest('hex').slice(0, 24)}`;
+  const steps = (n: number): Array<{ kind: string; name: string }> =>
+    Array.from({ length: n }, (_, i) => ({ kind: 'tool', name: `t${i}` }));
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'telltale-facts-window-'));
+    store = await Store.open({ kind: 'embedded', dataDir: dir }, { runFacts: { incremental: false } });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function rowsRead(work: () => Promise<void>): Promise<number> {
+    const selected = async (): Promise<number> => {
+      const result = await clientOf(store).query({
+        query: "SELECT value FROM system.events WHERE event = 'SelectedRows'",
+        format: 'JSONEachRow',
+      });
+      return Number((await result.json<{ value: string }>())[0]?.value ?? 0);
+    };
+    const before = await selected();
+    await work();
+    return (await selected()) - before;
+  }
+
+  it('skips the days without its runs, and still reads every span of a run spread over days', async () => {
+    // an hour ago: 1,000 runs of 3 spans; and one run whose root began two days ago, with a step an hour ago
+    const recent = Array.from({ length: 1_000 }, (_, i) =>
+      buildRun({ runId: id('new', i), projectId: 'pw', startNs: NOW_NS - HOUR_NS, steps: steps(2) }),
+    );
+    const long = buildRun({ runId: id('long', 0), projectId: 'pw', startNs: NOW_NS - 48n * HOUR_NS, steps: steps(3) });
+    const late = long.find((s) => s.stepName === 't2')!;
+    late.startTimeUnixNano = NOW_NS - HOUR_NS;
+    late.endTimeUnixNano = NOW_NS - HOUR_NS + 1_000_000n;
+    await store.insertSpans(recent.flat());
+    await store.insertSpans(long.filter((s) => s !== late));
+    await store.insertSpans([late]);
+    const runIds = [...recent.map((r) => r[0]!.runId), id('long', 0)];
+    const alone = await rowsRead(() => store.runFacts.flush('pw'));
+
+    // three days ago: 6,000 runs of 7 spans; then the same runs finalised again
+    const OLD_ROWS = 6_000 * 7;
+    await store.insertSpans(
+      Array.from({ length: 6_000 }, (_, i) =>
+        buildRun({ runId: id('old', i), projectId: 'pw', startNs: NOW_NS - 72n * HOUR_NS, steps: steps(6) }),
+      ).flat(),
+    );
+    await store.runFacts.flush('pw');
+    for (const runId of runIds) store.runFacts.mark('pw', runId);
+    const beside = await rowsRead(() => store.runFacts.flush('pw'));
+    // each statement would read most old granules (a thousand random ids pass their bloom filters);
+    // only the old runs' per-run aggregates are read, when the time range is asked
+    expect(alone).toBeGreaterThan(3_000);
+    expect(beside - alone).toBeLessThan(OLD_ROWS);
+
+    const facts = await clientOf(store).query({
+      query: `SELECT span_count, toString(toUnixTimestamp64Nano(run_start)) AS start_ns, steps FROM run_facts FINAL
+              WHERE project_id = 'pw' AND run_id = {runId:String}`,
+      query_params: { runId: id('long', 0) },
+      format: 'JSONEachRow',
+    });
+    expect(await facts.json()).toEqual([{ span_count: 4, start_ns: String(NOW_NS - 48n * HOUR_NS), steps: 3 }]);
+    const all = await clientOf(store).query({
+      query: `SELECT count() AS n FROM run_facts FINAL WHERE project_id = 'pw'`,
+      format: 'JSONEachRow',
+    });
+    expect(await all.json()).toEqual([{ n: 7001 }]);
   });
 });
 

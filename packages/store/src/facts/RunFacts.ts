@@ -8,6 +8,7 @@ import {
   FINALISE_RUN_FACTS_SQL,
   FINALISE_RUN_STEPS_SQL,
   FINALISE_STEP_FACTS_SQL,
+  RUNS_TIME_SQL,
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
 import { TraceRunResolver } from './TraceRunResolver.js';
@@ -35,7 +36,7 @@ const DEFAULT_CHUNK_RUNS = 1_000;
 const DEFAULT_QUIET_MS = 10_000;
 /** …or until it has been pending this long (a run that keeps receiving spans). */
 const DEFAULT_MAX_PENDING_MS = 30_000;
-/** The finaliser reads a run's spans whenever they started (DateTime64(9) ends in 2262). */
+/** Runs with no span stored: the finaliser's window is all time (DateTime64(9) ends in 2262), and it writes nothing. */
 const ALL_TIME = { fromUnixNano: 0n, toUnixNano: 7_258_118_400n * 1_000_000_000n };
 /**
  * Worker facts are held until they cover this many spans (two of the
@@ -570,7 +571,12 @@ export class RunFacts {
       rest = kept.rest;
       if (rest.length === 0) return;
     }
-    const { finalise: runIds, held, spanCounts, moved } = await this.resolver.resolve(projectId, rest);
+    const {
+      finalise: runIds,
+      held,
+      spanCounts,
+      moved,
+    } = await this.resolver.resolve(projectId, rest, await this.timeOf(projectId, rest));
     if (held.length > 0) {
       const now = this.clock();
       this.putBack(
@@ -591,16 +597,37 @@ export class RunFacts {
     if (sqlRuns.length > 0) await this.finaliseBySql(projectId, sqlRuns);
   }
 
-  /** The SQL finaliser: the facts of these runs from their stored spans. */
+  /**
+   * The SQL finaliser: the facts of these runs from their stored spans,
+   * read between the first and the last start of those spans (asked again
+   * here: the trace resolver may have moved spans into them). A span stored
+   * after that bound was read belongs to an insert that marks its run
+   * pending again, so the run is finalised again with it.
+   */
   private async finaliseBySql(projectId: string, runIds: string[]): Promise<void> {
     this.finalised.sql += runIds.length;
     const query_params = {
-      ...filterParams({ projectId, ...ALL_TIME, runIds }, EMPTY_PRICE_TABLE),
+      ...filterParams({ projectId, ...(await this.timeOf(projectId, runIds)), runIds }, EMPTY_PRICE_TABLE),
       ...runFactThresholdParams(),
     };
     await this.client.command({ query: FINALISE_STEP_FACTS_SQL, query_params });
     await this.client.command({ query: FINALISE_RUN_STEPS_SQL, query_params });
     await this.client.command({ query: FINALISE_RUN_FACTS_SQL, query_params });
+  }
+
+  /** The window from the first to the last span start of these runs (RUNS_TIME_SQL); ALL_TIME when none is stored. */
+  private async timeOf(
+    projectId: string,
+    runIds: readonly string[],
+  ): Promise<{ fromUnixNano: bigint; toUnixNano: bigint }> {
+    const result = await this.client.query({
+      query: RUNS_TIME_SQL,
+      query_params: { projectId, runIds },
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ first_ns: string; last_ns: string; spans: number | string }>();
+    if (row === undefined || Number(row.spans) === 0) return ALL_TIME;
+    return { fromUnixNano: BigInt(row.first_ns), toUnixNano: BigInt(row.last_ns) + 1n };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { nanosToDateTime64 } from '../time.js';
 
 /**
  * How long a trace fragment of spans that name no run, and whose trace root
@@ -37,16 +38,24 @@ interface TraceSpan {
   run_id: string;
 }
 
+/** The chunk's runs by trace, read within their spans' time range (RUNS_TIME_SQL: `from`, `to`). */
 const CHUNK_SQL = `SELECT trace_id, run_id, run_id = trace_id AS untagged, countIf(parent_span_id = '') AS roots,
     dateDiff('millisecond', max(ingested_at), now64(3)) AS quiet_ms, count() AS spans
 FROM spans
 WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}
+  AND start_time >= {from:DateTime64(9, 'UTC')} AND start_time < {to:DateTime64(9, 'UTC')}
 GROUP BY trace_id, run_id`;
 
-/** The traces among these that have spans naming no run (stored under their trace id). */
-const UNTAGGED_TRACES_SQL = `SELECT DISTINCT run_id AS trace_id
+/**
+ * The traces among these that have spans naming no run (stored under their
+ * trace id as run id). Asked by run id alone, so the per-run aggregates of
+ * `spans` (migration 15) answer it without reading spans; a run that some
+ * client named after another trace's id would only add a trace to look at.
+ */
+const UNTAGGED_TRACES_SQL = `SELECT run_id AS trace_id
 FROM spans
-WHERE project_id = {projectId:String} AND run_id IN {traceIds:Array(String)} AND run_id = trace_id`;
+WHERE project_id = {projectId:String} AND run_id IN {traceIds:Array(String)}
+GROUP BY run_id`;
 
 const TRACE_RUNS_SQL = `SELECT trace_id, groupUniqArray(run_id) AS runs
 FROM trace_runs
@@ -96,8 +105,18 @@ export class TraceRunResolver {
     private readonly orphanQuietMs = DEFAULT_ORPHAN_QUIET_MS,
   ) {}
 
-  async resolve(projectId: string, runIds: readonly string[]): Promise<Resolution> {
-    const chunk = await this.rows<ChunkRow>(CHUNK_SQL, { projectId, runIds });
+  /** `window`: the first span start of these runs and just past the last (unix ns), as RUNS_TIME_SQL finds them. */
+  async resolve(
+    projectId: string,
+    runIds: readonly string[],
+    window: { fromUnixNano: bigint; toUnixNano: bigint },
+  ): Promise<Resolution> {
+    const chunk = await this.rows<ChunkRow>(CHUNK_SQL, {
+      projectId,
+      runIds,
+      from: nanosToDateTime64(window.fromUnixNano),
+      to: nanosToDateTime64(window.toUnixNano),
+    });
     const taggedTraces = new Set<string>();
     const fragments = new Map<string, ChunkRow>();
     const spanCounts = new Map<string, number>();

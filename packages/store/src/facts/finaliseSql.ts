@@ -113,6 +113,19 @@ FROM (
 )`;
 
 /**
+ * The first and last span start of a set of runs (and their span count),
+ * read from the per-run aggregates each part of `spans` keeps (migration
+ * 15): the finaliser reads only that time range, so the primary key and the
+ * partitions skip the hours and days without those runs' spans. Asked by
+ * run id alone, the spans of a few hundred random ids sit in nearly every
+ * granule of every hour kept.
+ */
+export const RUNS_TIME_SQL = `SELECT toString(toUnixTimestamp64Nano(min(start_time))) AS first_ns,
+    toString(toUnixTimestamp64Nano(max(start_time))) AS last_ns, count() AS spans
+FROM spans
+WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}`;
+
+/**
  * Runs whose facts are missing or older than their spans (a span arrived
  * after the run was finalised, or was merged away), for a restart: compares
  * each run's span count and latest ingest time with what its facts saw

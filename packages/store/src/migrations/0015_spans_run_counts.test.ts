@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClickHouseClient } from '../client.js';
-import { STALE_RUNS_SQL } from '../facts/finaliseSql.js';
+import { RUNS_TIME_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
 import { STORED_SQL } from '../facts/incremental/finaliseKept.js';
 import { migrate } from '../migrate.js';
 import { MIGRATIONS } from './index.js';
@@ -84,6 +84,7 @@ describe('migration 0015: span counts per run kept by each part of spans', () =>
     await insertSpans(client, 100);
     expect(await readsProjection(client, STORED_SQL, ASKED)).toBe(true);
     expect(await readsProjection(client, STALE_RUNS_SQL)).toBe(true);
+    expect(await readsProjection(client, RUNS_TIME_SQL, ASKED)).toBe(true);
     const [projected, fromRows] = await countsBothWays(client);
     expect(projected).toEqual(fromRows);
     // every span inserted twice, not yet merged: counted as the rows are

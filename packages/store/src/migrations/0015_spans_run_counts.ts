@@ -1,12 +1,13 @@
 import type { Migration } from './Migration.js';
 
 /**
- * Each part of `spans` keeps its span count and newest ingest time per run
- * (an aggregate projection, built with the part and rebuilt by its merges),
- * so the queries that count a run's stored spans read one row per run and
- * part instead of every span's `run_id`: the check that a worker's facts saw
- * all of a run's spans (finaliseKept's STORED_SQL, after every facts write)
- * and the reconcile at start (STALE_RUNS_SQL). The engine picks the
+ * Each part of `spans` keeps its span count, newest ingest time and first
+ * and last span start per run (an aggregate projection, built with the part
+ * and rebuilt by its merges), so the queries that ask that of runs read one
+ * row per run and part instead of every span's `run_id`: the check that a
+ * worker's facts saw all of a run's spans (finaliseKept's STORED_SQL, after
+ * every facts write), the reconcile at start (STALE_RUNS_SQL), and the time
+ * bounds of the SQL finaliser's runs (RUNS_TIME_SQL). The engine picks the
  * projection for a query of that shape by itself; the results are the same
  * with or without it.
  *
@@ -29,7 +30,7 @@ export const m0015SpansRunCounts: Migration = {
   statements: [
     `ALTER TABLE spans MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild', lightweight_mutation_projection_mode = 'rebuild'`,
     `ALTER TABLE spans ADD PROJECTION IF NOT EXISTS run_span_counts
-    (SELECT project_id, run_id, count(), max(ingested_at) GROUP BY project_id, run_id)`,
+    (SELECT project_id, run_id, count(), max(ingested_at), min(start_time), max(start_time) GROUP BY project_id, run_id)`,
     `ALTER TABLE spans MATERIALIZE PROJECTION run_span_counts`,
   ],
 };

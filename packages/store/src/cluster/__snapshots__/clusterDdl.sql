@@ -511,6 +511,6 @@ DROP TABLE IF EXISTS span_content_next ON CLUSTER telltale SYNC;
 ALTER TABLE spans_local ON CLUSTER telltale MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild', lightweight_mutation_projection_mode = 'rebuild';
 
 ALTER TABLE spans_local ON CLUSTER telltale ADD PROJECTION IF NOT EXISTS run_span_counts
-    (SELECT project_id, run_id, count(), max(ingested_at) GROUP BY project_id, run_id);
+    (SELECT project_id, run_id, count(), max(ingested_at), min(start_time), max(start_time) GROUP BY project_id, run_id);
 
 ALTER TABLE spans_local ON CLUSTER telltale MATERIALIZE PROJECTION run_span_counts;
