@@ -103,9 +103,14 @@ const tablePriced = (s: FactSpan): boolean =>
 /**
  * The facts of one run from its spans (each stored span once), equal to what
  * the SQL finaliser (finaliseSql.ts) writes for them: the TypeScript twin of
- * its CTEs, kept to their rules line by line.
+ * its CTEs, kept to their rules line by line. `positions` (span id to its
+ * index in `spans`), when the caller has it: the ids are then unique.
  */
-export function computeRunFacts(runId: string, spans: readonly FactSpan[]): RunFactRows {
+export function computeRunFacts(
+  runId: string,
+  spans: readonly FactSpan[],
+  positions?: ReadonlyMap<string, number>,
+): RunFactRows {
   let root: FactSpan | undefined;
   let rootRank = 0;
   let first: FactSpan | undefined;
@@ -253,7 +258,7 @@ export function computeRunFacts(runId: string, spans: readonly FactSpan[]): RunF
       outcome === 'failure'
         ? causeWithoutLoop(stepSpans, runEnd, rootErrorType, neverOk, neverOkOf.tool, neverOkOf.llm)
         : '',
-    self_times: selfTimes(spans, rankOf),
+    self_times: selfTimes(spans, rankOf, positions),
     session_id: session?.sessionId ?? '',
   };
   return { run, steps: stepRows, runSteps: runStepsOf(runId, stepSpans) };
@@ -310,10 +315,11 @@ function causeWithoutLoop(
 /** FINALISE_RUN_STEPS_SQL: every step span in (start, span key) order with its cost inputs; none without steps. */
 function runStepsOf(runId: string, stepSpans: readonly FactSpan[]): RunStepsRow | undefined {
   if (stepSpans.length === 0) return undefined;
-  const rows = stepSpans.map((s) => ({ s, key: keyOfSpan(s) }));
-  rows.sort((a, b) => compareBigints(a.s.startNs, b.s.startNs) || compareBigints(a.key, b.key));
-  let runStart = rows[0]?.s.startNs ?? 0n;
-  for (const { s } of rows) if (s.startNs < runStart) runStart = s.startNs;
+  for (const s of stepSpans) keyOfSpan(s);
+  const rows = stepSpans
+    .slice()
+    .sort((a, b) => compareBigints(a.startNs, b.startNs) || compareBigints(a.spanKey!, b.spanKey!));
+  const runStart = rows[0]!.startNs;
   const out: RunStepsRow = {
     run_id: runId,
     run_start: runStart,
@@ -326,10 +332,10 @@ function runStepsOf(runId: string, stepSpans: readonly FactSpan[]): RunStepsRow 
     cached: [],
     output: [],
   };
-  for (const { s, key } of rows) {
+  for (const s of rows) {
     const [u, c, o] = usageOf(s);
     out.start_ns.push(s.startNs);
-    out.span_key.push(key);
+    out.span_key.push(s.spanKey!);
     out.duration_ns.push(s.endNs - s.startNs);
     out.explicit_cost.push(usageCounted(s) ? (s.costUsd ?? Number.NaN) : 0);
     out.model.push(s.model);

@@ -39,9 +39,17 @@ export function computeRequestFacts(projectId: string, message: Uint8Array): Req
   const out: RequestRunFacts[] = [];
   const batch = readFactSpans(message);
   if (batch !== undefined) {
+    /** Per run: its spans, each id once (a repeat replaces the span in its place), and where each id is. */
     const runs = new Map<
       string,
-      { spans: Map<string, FactSpan>; traces: Set<string>; lastTrace: string; rooted: boolean; tagged: boolean }
+      {
+        spans: FactSpan[];
+        positions: Map<string, number>;
+        traces: Set<string>;
+        lastTrace: string;
+        rooted: boolean;
+        tagged: boolean;
+      }
     >();
     for (let i = 0; i < batch.spans.length; i++) {
       if (batch.projectIds[i] !== projectId) continue;
@@ -49,8 +57,15 @@ export function computeRequestFacts(projectId: string, message: Uint8Array): Req
       const span = batch.spans[i]!;
       let run = runs.get(runId);
       if (run === undefined)
-        runs.set(runId, (run = { spans: new Map(), traces: new Set(), lastTrace: '', rooted: false, tagged: true }));
-      run.spans.set(span.spanId, span);
+        runs.set(
+          runId,
+          (run = { spans: [], positions: new Map(), traces: new Set(), lastTrace: '', rooted: false, tagged: true }),
+        );
+      const at = run.positions.get(span.spanId);
+      if (at === undefined) {
+        run.positions.set(span.spanId, run.spans.length);
+        run.spans.push(span);
+      } else run.spans[at] = span;
       // a trace's spans lie together: the set is asked only when the trace changes
       if (span.traceId !== run.lastTrace) run.traces.add((run.lastTrace = span.traceId));
       if (span.isRunRoot || span.stepKind === 'run') run.rooted = true;
@@ -58,8 +73,8 @@ export function computeRequestFacts(projectId: string, message: Uint8Array): Req
     }
     for (const [runId, run] of runs) {
       if (!run.rooted || !run.tagged) continue;
-      const rows = writer.add(projectId, computeRunFacts(runId, [...run.spans.values()]));
-      out.push({ runId, spans: run.spans.size, traces: [...run.traces], rows });
+      const rows = writer.add(projectId, computeRunFacts(runId, run.spans, run.positions));
+      out.push({ runId, spans: run.spans.length, traces: [...run.traces], rows });
     }
   }
   return { runs: out, rows: writer.finish() };
