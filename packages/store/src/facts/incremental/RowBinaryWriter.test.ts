@@ -95,4 +95,42 @@ describe('RowBinaryWriter', () => {
     expect([...w.copyTo(out)]).toEqual([0, 1]);
     expect([...out]).toEqual([7]);
   });
+
+  it('writes a string repeated row after row as often as it comes, across growth and reset', () => {
+    const expected = (xs: readonly string[]): number[] =>
+      xs.flatMap((x) => {
+        const bytes = [...Buffer.from(x, 'utf8')];
+        return bytes.length < 0x80
+          ? [bytes.length, ...bytes]
+          : [(bytes.length & 0x7f) | 0x80, bytes.length >> 7, ...bytes];
+      });
+    const texts = [
+      'gpt-4o',
+      'gpt-4o',
+      'gpt-4o',
+      '',
+      '',
+      'é🙂',
+      'é🙂',
+      'x'.repeat(127),
+      'x'.repeat(127),
+      'y'.repeat(128),
+    ];
+    const sequence = [...texts, 'y'.repeat(128), 'gpt-4o', 'gpt-4o'];
+    // a small first buffer: repeats are copied while it grows under them
+    const w = new RowBinaryWriter(4);
+    w.row();
+    w.strs(sequence);
+    const out = new Uint8Array(w.length);
+    w.copyTo(out);
+    expect([...out]).toEqual([sequence.length, ...expected(sequence)]);
+    // after a reset the bytes of the string before are gone: written anew
+    w.reset();
+    w.row();
+    w.u8(0xff);
+    w.str('gpt-4o');
+    const again = new Uint8Array(w.length);
+    w.copyTo(again);
+    expect([...again]).toEqual([0xff, ...expected(['gpt-4o'])]);
+  });
 });

@@ -20,6 +20,10 @@ export class RowBinaryWriter {
   private view: DataView;
   private at = 0;
   private readonly starts: number[] = [];
+  /** The last string written and where its bytes are (a length of -1: none): names and models recur row after row. */
+  private lastString = '';
+  private lastBytesAt = 0;
+  private lastBytes = -1;
 
   constructor(initialBytes = 64 * 1024) {
     this.buf = alloc(initialBytes);
@@ -45,6 +49,7 @@ export class RowBinaryWriter {
   reset(): void {
     this.at = 0;
     this.starts.length = 0;
+    this.lastBytes = -1;
   }
 
   /** Copies the bytes written into `to` (exactly `length` bytes); returns where each row starts there, and the end. */
@@ -96,6 +101,21 @@ export class RowBinaryWriter {
   }
 
   str(s: string): void {
+    if (s.length === 0) {
+      this.u8(0);
+      return;
+    }
+    const last = this.lastBytes;
+    if (last >= 0 && last < 0x80 && s === this.lastString) {
+      // the string just written again: its bytes copied, not encoded
+      this.room(1 + last);
+      const buf = this.buf;
+      let to = this.at;
+      buf[to++] = last;
+      for (let from = this.lastBytesAt, end = from + last; from < end;) buf[to++] = buf[from++]!;
+      this.at = to;
+      return;
+    }
     // a UTF-8 byte per UTF-16 unit at most 3, and a length prefix of at most 5 bytes
     this.room(5 + 3 * s.length);
     const start = this.at;
@@ -104,6 +124,9 @@ export class RowBinaryWriter {
     if (n < 0x80) {
       this.buf[start] = n;
       this.at = start + 1 + n;
+      this.lastString = s;
+      this.lastBytesAt = start + 1;
+      this.lastBytes = n;
       return;
     }
     const prefix = leb128Length(n);

@@ -333,15 +333,16 @@ function runStepsOf(runId: string, stepSpans: readonly FactSpan[]): RunStepsRow 
     output: [],
   };
   for (const s of rows) {
-    const [u, c, o] = usageOf(s);
+    // usageOf's three, without its array
+    const cached = Math.min(s.cachedInputTokens, s.inputTokens);
     out.start_ns.push(s.startNs);
     out.span_key.push(s.spanKey!);
     out.duration_ns.push(s.endNs - s.startNs);
     out.explicit_cost.push(usageCounted(s) ? (s.costUsd ?? Number.NaN) : 0);
     out.model.push(s.model);
-    out.uncached.push(u);
-    out.cached.push(c);
-    out.output.push(o);
+    out.uncached.push(s.inputTokens - cached);
+    out.cached.push(cached);
+    out.output.push(s.outputTokens);
   }
   return out;
 }
