@@ -149,7 +149,10 @@ export function computeRunFacts(
       outputTokens += s.outputTokens;
       cachedTokens += Math.min(s.cachedInputTokens, s.inputTokens);
       explicitCost += s.costUsd ?? 0;
-      if (tablePriced(s)) usage.add(s.model, [...usageOf(s), 1]);
+      if (tablePriced(s)) {
+        const cached = Math.min(s.cachedInputTokens, s.inputTokens);
+        usage.add(s.model, s.inputTokens - cached, cached, s.outputTokens, 1);
+      }
     }
   }
   const agent = root?.name ?? '';
@@ -207,7 +210,7 @@ export function computeRunFacts(
     if (!l.gStart) {
       r.retry_ns += s.endNs - s.startNs;
       if (usageCounted(s)) r.retry_explicit_cost += s.costUsd ?? 0;
-      if (tablePriced(s)) step.retry.add(s.model, usageOf(s));
+      if (tablePriced(s)) step.retry.add(s.model, ...usageOf(s));
     }
   }
   const stepRows = [...byStep.values()].map(({ row, retry }) => {

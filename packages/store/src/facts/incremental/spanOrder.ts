@@ -48,12 +48,18 @@ export function compareBigints(a: bigint, b: bigint): number {
 /** Sums per key in key order, as ClickHouse's sumMap returns them (keys of all-zero sums dropped). */
 export class SumMap {
   private readonly sums = new Map<string, number[]>();
+  /** `width`: how many sums per key, 1 to 4. */
   constructor(private readonly width: number) {}
 
-  add(key: string, values: readonly number[]): void {
+  /** Adds up to four values to `key`'s sums (those past the width are ignored). */
+  add(key: string, a: number, b = 0, c = 0, d = 0): void {
     let s = this.sums.get(key);
     if (s === undefined) this.sums.set(key, (s = new Array<number>(this.width).fill(0)));
-    for (let i = 0; i < this.width; i++) s[i] = (s[i] ?? 0) + (values[i] ?? 0);
+    const width = this.width;
+    s[0]! += a;
+    if (width > 1) s[1]! += b;
+    if (width > 2) s[2]! += c;
+    if (width > 3) s[3]! += d;
   }
 
   /** [keys, column 0, column 1, …]. */
