@@ -92,11 +92,8 @@ const rankOf = (s: FactSpan): number => (s.stepKind === 'run' ? 2 : s.isRunRoot 
 /** `cost` of PRICED_SPANS_CTE with no price table: the explicit cost of a counted span, else 0. */
 const costOf = (s: FactSpan): number =>
   usageCounted(s) && s.costUsd !== null && !Number.isNaN(s.costUsd) ? s.costUsd : 0;
-/** (uncached, cached, output) of a span's usage. */
-const usageOf = (s: FactSpan): [number, number, number] => {
-  const cached = Math.min(s.cachedInputTokens, s.inputTokens);
-  return [s.inputTokens - cached, cached, s.outputTokens];
-};
+/** A span's cached input tokens, as its usage counts them (never more than its input). */
+const cachedOf = (s: FactSpan): number => Math.min(s.cachedInputTokens, s.inputTokens);
 const tablePriced = (s: FactSpan): boolean =>
   usageCounted(s) && s.costUsd === null && s.inputTokens + s.outputTokens > 0;
 
@@ -147,12 +144,10 @@ export function computeRunFacts(
     if (usageCounted(s)) {
       inputTokens += s.inputTokens;
       outputTokens += s.outputTokens;
-      cachedTokens += Math.min(s.cachedInputTokens, s.inputTokens);
+      const cached = cachedOf(s);
+      cachedTokens += cached;
       explicitCost += s.costUsd ?? 0;
-      if (tablePriced(s)) {
-        const cached = Math.min(s.cachedInputTokens, s.inputTokens);
-        usage.add(s.model, s.inputTokens - cached, cached, s.outputTokens, 1);
-      }
+      if (tablePriced(s)) usage.add(s.model, s.inputTokens - cached, cached, s.outputTokens, 1);
     }
   }
   const agent = root?.name ?? '';
@@ -210,7 +205,10 @@ export function computeRunFacts(
     if (!l.gStart) {
       r.retry_ns += s.endNs - s.startNs;
       if (usageCounted(s)) r.retry_explicit_cost += s.costUsd ?? 0;
-      if (tablePriced(s)) step.retry.add(s.model, ...usageOf(s));
+      if (tablePriced(s)) {
+        const cached = cachedOf(s);
+        step.retry.add(s.model, s.inputTokens - cached, cached, s.outputTokens);
+      }
     }
   }
   const stepRows = [...byStep.values()].map(({ row, retry }) => {
@@ -336,8 +334,7 @@ function runStepsOf(runId: string, stepSpans: readonly FactSpan[]): RunStepsRow 
     output: [],
   };
   for (const s of rows) {
-    // usageOf's three, without its array
-    const cached = Math.min(s.cachedInputTokens, s.inputTokens);
+    const cached = cachedOf(s);
     out.start_ns.push(s.startNs);
     out.span_key.push(s.spanKey!);
     out.duration_ns.push(s.endNs - s.startNs);
