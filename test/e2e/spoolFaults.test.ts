@@ -6,6 +6,7 @@ import { startChServer, type ChServerProcess } from '@telltale/chserver';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunSender, runRequest, type SendTally } from './harness/RunSender.js';
 import { RUN_COUNTS_SQL, storedRunCounts, toCounts, type RunCounts } from './harness/storedRunCounts.js';
+import { runCli } from './harness/runCli.js';
 import { TelltaleProcess } from './harness/TelltaleProcess.js';
 
 const SPANS_PER_RUN = 20;
@@ -177,6 +178,33 @@ describe('the collector never loses an acknowledged span', () => {
       expectKeptExactlyOnce(counts, tally);
       expect([...tally.refused].filter((r) => counts.has(r))).toEqual([]);
       expect(counts.size).toBe(tally.acked.size);
+    });
+
+    it('a spool directory in use by another process: start refuses before it touches the store', async () => {
+      ch = await startChServer();
+      cleanup.push(() => ch.dispose());
+      const spoolDir = mkdtempSync(join(tmpdir(), 'telltale-spool-held-'));
+      cleanup.push(() => Promise.resolve(rmSync(spoolDir, { recursive: true, force: true })));
+      // this test process is alive and is not the server: the directory is held
+      writeFileSync(join(spoolDir, 'spool.lock'), String(process.pid));
+      const { code, stderr } = await runCli(
+        ['start', '--clickhouse-url', ch.url, '--spool-dir', spoolDir, '--port', '0', '--grpc-port', 'off'],
+        { timeoutMs: 30_000 },
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain(`spool directory ${spoolDir} is in use by process ${process.pid}`);
+      // nothing was migrated: the shared store holds no table of ours
+      const client = createClient({ url: ch.url });
+      try {
+        const tables = await client.query({
+          query: 'SELECT name FROM system.tables WHERE database = currentDatabase()',
+          format: 'JSONEachRow',
+        });
+        expect(await tables.json()).toEqual([]);
+      } finally {
+        await client.close();
+      }
+      expect(readFileSync(join(spoolDir, 'spool.lock'), 'utf8')).toBe(String(process.pid)); // and the lock is not taken over
     });
   });
 });

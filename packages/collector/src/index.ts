@@ -33,6 +33,8 @@ export { SpoolDrainer, DEFAULT_DRAIN_BATCH_SPANS } from './spool/SpoolDrainer.js
 export type { SpoolDrainerOptions, StoreBatch, SpoolRecordConverter } from './spool/SpoolDrainer.js';
 export { SpoolVersionError } from './spool/SpoolVersionError.js';
 export { SpoolFullError } from './spool/SpoolFullError.js';
+export { lockSpoolDir } from './spool/spoolLock.js';
+export type { SpoolDirLock } from './spool/spoolLock.js';
 export { LiveLoopDetector } from './loops/LiveLoopDetector.js';
 export type { LiveLoopEvent, LiveLoopKind, LiveLoopDetectorOptions } from './loops/LiveLoopDetector.js';
 export { loopSignalsOf } from './loops/loopSignals.js';

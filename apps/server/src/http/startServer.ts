@@ -16,7 +16,13 @@ import { ContentDrops } from '../ops/ContentDrops.js';
 import { EngineThreadPriority } from '../ops/EngineThreadPriority.js';
 import { loadLibc } from '../memory/libc.js';
 import { MemoryReturn } from '../memory/MemoryReturn.js';
-import { Collector, DEFAULT_SPAN_LIMITS, LiveLoopDetector, type OtlpGrpcServer } from '@telltale/collector';
+import {
+  Collector,
+  DEFAULT_SPAN_LIMITS,
+  LiveLoopDetector,
+  lockSpoolDir,
+  type OtlpGrpcServer,
+} from '@telltale/collector';
 import { Store, type ClientLogSink, type StoreConnection } from '@telltale/store';
 import { DEFAULT_LOOP_THRESHOLDS } from '@telltale/semconv';
 import type { Logger } from 'pino';
@@ -154,6 +160,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const adminGate = new AdminGate(authMode, config.adminKey);
   const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const migrations = createProgress(logger, 'migrations', 'migrations');
+  // one process per spool directory, settled before the store is touched: a process refused here migrates nothing
+  const spoolLock = parts.ingest ? await lockSpoolDir(config.spoolDir ?? join(config.dataDir, 'spool')) : undefined;
   const store = await Store.open(connectionOf(config, logger), {
     // retention is the worker's (all: this process's) business
     ...(config.retentionDays === undefined || !parts.worker ? {} : { retentionDays: config.retentionDays }),
@@ -175,6 +183,9 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       holdFacts: { spans: Math.min(2 * config.drainBatchSpans, MAX_HELD_FACT_SPANS) },
     },
     onQuery: logStoreQuery(logger),
+  }).catch(async (err: unknown) => {
+    await spoolLock?.release();
+    throw err;
   });
   // the embedded engine's merges and parallel steps yield to the collector's threads: acknowledgements stay fast under load
   const enginePriority =
@@ -208,6 +219,7 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
       });
     } catch (err) {
       await store.close();
+      await spoolLock?.release();
       throw err;
     }
   }
@@ -280,10 +292,11 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const logOtlp = logOtlpAccess(logger);
   const contentDrops = new ContentDrops();
   const failpoint = testFailpoint(logger);
-  if (parts.ingest)
+  if (spoolLock !== undefined)
     collector = await Collector.open({
       spool: {
-        dir: config.spoolDir ?? join(config.dataDir, 'spool'),
+        dir: spoolLock.dir,
+        lock: spoolLock,
         maxBytes: config.spoolMaxBytes,
         segmentBytes: config.spoolSegmentBytes,
       },

@@ -74,6 +74,7 @@ export class Collector {
       dir: opts.spool.dir,
       ...(opts.spool.maxBytes === undefined ? {} : { maxBytes: opts.spool.maxBytes }),
       ...(opts.spool.segmentBytes === undefined ? {} : { segmentBytes: opts.spool.segmentBytes }),
+      ...(opts.spool.lock === undefined ? {} : { lock: opts.spool.lock }),
       version: SPOOL_PAYLOAD_VERSION,
     });
     const collector = new Collector(spool, opts);

@@ -3,6 +3,7 @@ import type { LoopSignals } from '../loops/loopSignals.js';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import type { SpoolRecordConverter } from '../spool/SpoolDrainer.js';
 import type { SpoolVersionError } from '../spool/SpoolVersionError.js';
+import type { SpoolDirLock } from '../spool/spoolLock.js';
 import type { ExportDone } from './ExportDone.js';
 
 /**
@@ -35,6 +36,8 @@ export interface CollectorSpoolOptions {
   maxBytes?: number;
   /** Segment size (default 16 MiB). */
   segmentBytes?: number;
+  /** The directory's lock, taken beforehand (lockSpoolDir): the collector's spool releases it. */
+  lock?: SpoolDirLock;
 }
 
 /** Where the spool drains to. */

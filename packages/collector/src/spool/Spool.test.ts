@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Spool, type SpoolBatch } from './Spool.js';
 import { SpoolFullError } from './SpoolFullError.js';
 import { segmentPath } from './segmentFiles.js';
+import { lockSpoolDir } from './spoolLock.js';
 import { RECORD_HEADER_BYTES as H } from './recordFormat.js';
 
 const opened: Spool[] = [];
@@ -252,5 +253,23 @@ describe('Spool', () => {
     await expect(Spool.open({ dir })).rejects.toThrow(/in use by process/);
     await writeFile(join(dir, 'spool.lock'), '999999999'); // a dead one: taken over
     await openSpool(dir);
+  });
+
+  it('opens with a lock taken beforehand, and gives it up on close or when it cannot open', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'spool-')), 'nested'); // the lock creates the directory
+    const lockFile = join(dir, 'spool.lock');
+    const lock = await lockSpoolDir(dir);
+    expect(await readFile(lockFile, 'utf8')).toBe(String(process.pid));
+    await expect(Spool.open({ dir: join(dir, 'other'), lock })).rejects.toThrow(/lock is for .*nested, not/);
+    const spool = await Spool.open({ dir, lock });
+    expect(await readFile(lockFile, 'utf8')).toBe(String(process.pid));
+    await spool.close();
+    await expect(stat(lockFile)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // a spool that fails to open (its drain checkpoint is not JSON) releases the lock it was given
+    await writeFile(join(dir, 'drain.json'), '{');
+    const again = await lockSpoolDir(dir);
+    await expect(Spool.open({ dir, lock: again })).rejects.toThrow();
+    await expect(stat(lockFile)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

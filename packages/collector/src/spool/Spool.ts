@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   pendingEnd,
@@ -17,7 +17,7 @@ import {
 } from './recordFormat.js';
 import { fsyncDir, listSegments, scanSegment, segmentPath, type RecordRef } from './segmentFiles.js';
 import { SpoolIoThread } from './SpoolIoThread.js';
-import { lockSpoolDir } from './spoolLock.js';
+import { lockSpoolDir, type SpoolDirLock } from './spoolLock.js';
 import { SpoolFullError } from './SpoolFullError.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
@@ -37,6 +37,11 @@ export interface SpoolOptions {
    * record's header (the collector: the spans Arrow schema version). Default 1.
    */
   version?: number;
+  /**
+   * The directory's lock, taken beforehand (lockSpoolDir on `dir`): the spool
+   * releases it on close, or when it fails to open. Without it, open takes it.
+   */
+  lock?: SpoolDirLock;
 }
 
 /** Bytes `from` to `to` of segment `seq`: whole records. */
@@ -116,7 +121,7 @@ export class Spool {
   readonly version: number;
   private readonly maxBytes: number;
   private readonly segmentBytes: number;
-  private readonly unlock: () => Promise<void>;
+  private readonly lock: SpoolDirLock;
   private readonly segments: Segment[];
   private drain: DrainCheckpoint;
   private nextSeq: number;
@@ -138,7 +143,7 @@ export class Spool {
     id: string;
     dir: string;
     opts: SpoolOptions;
-    unlock: () => Promise<void>;
+    lock: SpoolDirLock;
     segments: Segment[];
     drain: DrainCheckpoint;
     recovery: SpoolRecovery;
@@ -148,7 +153,7 @@ export class Spool {
     this.maxBytes = init.opts.maxBytes ?? DEFAULT_SPOOL_MAX_BYTES;
     this.segmentBytes = init.opts.segmentBytes ?? DEFAULT_SPOOL_SEGMENT_BYTES;
     this.version = init.opts.version ?? UNVERSIONED_RECORD_VERSION;
-    this.unlock = init.unlock;
+    this.lock = init.lock;
     this.segments = init.segments;
     this.drain = init.drain;
     this.recovery = init.recovery;
@@ -161,8 +166,9 @@ export class Spool {
   /** Opens (creating if needed) and recovers a spool directory; one process per directory. */
   static async open(opts: SpoolOptions): Promise<Spool> {
     const dir = opts.dir;
-    await mkdir(dir, { recursive: true });
-    const unlock = await lockSpoolDir(dir);
+    if (opts.lock !== undefined && opts.lock.dir !== dir)
+      throw new TypeError(`the spool directory's lock is for ${opts.lock.dir}, not ${dir}`);
+    const lock = opts.lock ?? (await lockSpoolDir(dir));
     try {
       const id = await spoolId(dir);
       const seqs = await listSegments(dir);
@@ -197,7 +203,7 @@ export class Spool {
       }
       recovery.versions.sort((a, b) => a.version - b.version);
       await fsyncDir(dir);
-      const spool = new Spool({ id, dir, opts, unlock, segments, drain, recovery });
+      const spool = new Spool({ id, dir, opts, lock, segments, drain, recovery });
       await spool.io.ready().catch(async (err: unknown) => {
         await spool.io.stop();
         throw err;
@@ -206,7 +212,7 @@ export class Spool {
       await spool.dropDrainedHead();
       return spool;
     } catch (err) {
-      await unlock();
+      await lock.release();
       throw err;
     }
   }
@@ -433,7 +439,7 @@ export class Spool {
     this.active = undefined;
     await this.io.stop();
     for (const wake of this.dataWaiters.splice(0)) wake();
-    await this.unlock();
+    await this.lock.release();
   }
 
   private async writeQueued(): Promise<void> {

@@ -1,4 +1,4 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 
@@ -13,18 +13,33 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A spool directory this process holds (lockSpoolDir). */
+export interface SpoolDirLock {
+  readonly dir: string;
+  /** Gives the directory up (removes the lock file); once is enough, again does nothing. */
+  release(): Promise<void>;
+}
+
 /**
  * One process per spool directory: a lock file holding the owner's pid. A
  * lock left by a process that no longer runs (killed, crashed) is taken over.
+ * Creates the directory if needed. A host takes it before anything else
+ * that must not happen twice (a server: before it migrates the store), then
+ * hands it to the spool (SpoolOptions.lock), which releases it on close.
  */
-export async function lockSpoolDir(dir: string): Promise<() => Promise<void>> {
+export async function lockSpoolDir(dir: string): Promise<SpoolDirLock> {
+  await mkdir(dir, { recursive: true });
   const path = join(dir, FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, 'wx');
       await handle.writeFile(String(process.pid));
       await handle.close();
-      return () => unlink(path).catch(() => undefined);
+      let released: Promise<void> | undefined;
+      return {
+        dir,
+        release: () => (released ??= unlink(path).catch(() => undefined)),
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
