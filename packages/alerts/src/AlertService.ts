@@ -128,8 +128,10 @@ export class AlertService {
   }
 
   async deleteRule(projectId: string, ruleId: string): Promise<void> {
-    await this.getRule(projectId, ruleId);
-    await this.opts.store.alerts.deleteAlertRule(projectId, ruleId);
+    const stored = await this.opts.store.alerts.getAlertRule(projectId, ruleId);
+    if (stored === undefined) throw notFound(`no alert rule ${ruleId}`);
+    // the deletion keeps the definition: an evaluator that was down resolves the rule's open alerts with it
+    await this.opts.store.alerts.deleteAlertRule(stored);
   }
 
   private async checkDestinations(projectId: string, ids: readonly string[]): Promise<void> {

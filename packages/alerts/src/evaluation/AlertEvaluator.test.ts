@@ -219,4 +219,48 @@ describe('AlertEvaluator + AlertDispatcher (embedded chDB, real receiver)', () =
     // the deleted rule is off the state list; the disabled one shows resolved
     expect((await service.states('p4')).map((s) => [s.ruleId, s.state])).toEqual([[disabled.id, 'resolved']]);
   });
+
+  it('a rule deleted while no evaluator runs is resolved once, by the next evaluator to start', async () => {
+    const first = parts();
+    const { destination } = await first.service.createDestination('p5', {
+      name: 'ops',
+      url: receiver.url,
+      format: 'standard',
+    });
+    const spec = ruleSpec({ destinationIds: [destination.id], evaluationIntervalSeconds: 10, forSeconds: 0 });
+    const rule = await first.service.createRule('p5', { ...spec, name: 'deleted-while-down' });
+    const kept = await first.service.createRule('p5', { ...spec, name: 'kept' });
+    await first.evaluator.load();
+    const before = receiver.received.length;
+    observation = { value: 0.5, sample: 50 };
+    now += 10_000;
+    await first.evaluator.tick();
+    await first.dispatcher.deliverDue();
+    const sent = () => receiver.bodies<{ status: string; rule: { id: string } }>().slice(before);
+    expect(sent().map((b) => b.status)).toEqual(['firing', 'firing']);
+
+    // the evaluator is gone (a stop, a crash, a lease handed over) when the rule is deleted
+    await first.service.deleteRule('p5', rule.id);
+    const next = parts();
+    now += 1_000;
+    await next.evaluator.load();
+    await next.dispatcher.deliverDue();
+    expect(sent().slice(2)).toEqual([
+      expect.objectContaining({ status: 'resolved', rule: expect.objectContaining({ id: rule.id }) as unknown }),
+    ]);
+    const history = await store.alerts.listAlertHistory('p5', { limit: 10 });
+    expect(history.filter((h) => h.toState === 'resolved').map((h) => [h.ruleId, h.message])).toEqual([
+      [rule.id, 'rule deleted'],
+    ]);
+
+    // once: neither its ticks nor another start tell it again; the rule kept still fires
+    now += 10_000;
+    await next.evaluator.tick();
+    const third = parts();
+    await third.evaluator.load();
+    await third.dispatcher.deliverDue();
+    await next.dispatcher.deliverDue();
+    expect(sent().filter((b) => b.status === 'resolved')).toHaveLength(1);
+    expect((await first.service.states('p5')).map((s) => [s.ruleId, s.state])).toEqual([[kept.id, 'firing']]);
+  });
 });

@@ -102,7 +102,25 @@ export class AlertEvaluator implements AlertEventSink {
         const recent = s.lastNotifiedAtMs !== undefined && this.clock() - s.lastNotifiedAtMs < RECONCILE_WINDOW_MS;
         if (rule !== undefined && recent) await this.enqueue(rule, s);
       }
+      await this.retireDeletedMeanwhile(rules);
     });
+  }
+
+  /**
+   * Rules deleted while no evaluator ran (or while another one led) leave
+   * open states behind: they are resolved here as `retire` does, with the
+   * rule as it was when deleted.
+   */
+  private async retireDeletedMeanwhile(rules: ReadonlyMap<string, AlertRule>): Promise<void> {
+    const open = new Map<string, { projectId: string; ruleId: string }>();
+    for (const s of this.states.values())
+      if ((s.state === 'firing' || s.state === 'pending') && !rules.has(key(s.projectId, s.ruleId)))
+        open.set(key(s.projectId, s.ruleId), { projectId: s.projectId, ruleId: s.ruleId });
+    if (open.size === 0) return;
+    for (const stored of await this.opts.store.alerts.listDeletedAlertRules([...open.values()])) {
+      const rule = fromStoredRule(stored);
+      if (rule !== undefined) await this.retire(rule, 'deleted');
+    }
   }
 
   /** Evaluates the rules that are due now; returns how many were evaluated. */

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryRunner } from '../QueryRunner.js';
-import { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule } from './alertRules.js';
+import { putAlertRule, deleteAlertRule, listAlertRules, getAlertRule, listDeletedAlertRules } from './alertRules.js';
 import {
   putAlertDestination,
   deleteAlertDestination,
@@ -39,6 +39,10 @@ export class AlertsRepository {
 
   getAlertRule(...args: Args<typeof getAlertRule>): ReturnType<typeof getAlertRule> {
     return this.runner.run('alerts.getAlertRule', (client) => getAlertRule(client, ...args));
+  }
+
+  listDeletedAlertRules(...args: Args<typeof listDeletedAlertRules>): ReturnType<typeof listDeletedAlertRules> {
+    return this.runner.run('alerts.listDeletedAlertRules', (client) => listDeletedAlertRules(client, ...args));
   }
 
   putAlertDestination(...args: Args<typeof putAlertDestination>): ReturnType<typeof putAlertDestination> {

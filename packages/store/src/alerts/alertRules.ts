@@ -61,22 +61,54 @@ export async function putAlertRule(client: ClickHouseClient, rule: StoredAlertRu
   ]);
 }
 
-/** Deletes a rule (a newer row marked deleted). */
-export async function deleteAlertRule(client: ClickHouseClient, projectId: string, ruleId: string): Promise<void> {
-  const now = msToDateTime64(Date.now());
+/**
+ * Deletes a rule: a newer row marked deleted, which keeps the rule's last
+ * definition, so an evaluator that was not running when it was deleted can
+ * still resolve its open alerts with it (listDeletedAlertRules).
+ */
+export async function deleteAlertRule(client: ClickHouseClient, rule: StoredAlertRule): Promise<void> {
   await insertRows(client, 'alert_rules', [
     {
-      project_id: projectId,
-      rule_id: ruleId,
-      name: '',
-      definition: '',
-      enabled: 0,
-      created_at: now,
-      updated_at: now,
+      project_id: rule.projectId,
+      rule_id: rule.ruleId,
+      name: rule.name,
+      definition: rule.definition,
+      enabled: rule.enabled ? 1 : 0,
+      created_at: msToDateTime64(rule.createdAtMs),
+      updated_at: msToDateTime64(Date.now()),
       version: nextVersionStamp(),
       is_deleted: 1,
     },
   ]);
+}
+
+/**
+ * Of these rules, the ones deleted, as they were when deleted (their newest
+ * row is the deletion's). A rule deleted without its definition (by an
+ * older version) is not listed.
+ */
+export async function listDeletedAlertRules(
+  client: ClickHouseClient,
+  rules: ReadonlyArray<{ projectId: string; ruleId: string }>,
+): Promise<StoredAlertRule[]> {
+  if (rules.length === 0) return [];
+  const rows = await selectRows<RuleRow>(
+    client,
+    `SELECT project_id, rule_id, last.1 AS name, last.2 AS definition, last.3 AS enabled,
+       toUnixTimestamp64Milli(last.4) AS created_ms, toUnixTimestamp64Milli(last.5) AS updated_ms
+FROM
+(
+    SELECT project_id, rule_id, argMax((name, definition, enabled, created_at, updated_at, is_deleted), version) AS last
+    FROM alert_rules
+    WHERE rule_id IN {ruleIds:Array(String)}
+    GROUP BY project_id, rule_id
+)
+WHERE last.6 = 1 AND last.2 != ''
+ORDER BY project_id, rule_id`,
+    { ruleIds: [...new Set(rules.map((r) => r.ruleId))] },
+  );
+  const asked = new Set(rules.map((r) => `${r.projectId}\n${r.ruleId}`));
+  return rows.filter((r) => asked.has(`${r.project_id}\n${r.rule_id}`)).map(fromRow);
 }
 
 /** The project's rules by id; without a project, every project's (the evaluator's view). */

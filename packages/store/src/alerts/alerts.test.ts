@@ -10,7 +10,7 @@ import {
   putAlertDestination,
   type StoredAlertDestination,
 } from './alertDestinations.js';
-import { deleteAlertRule, getAlertRule, listAlertRules, putAlertRule } from './alertRules.js';
+import { deleteAlertRule, getAlertRule, listAlertRules, listDeletedAlertRules, putAlertRule } from './alertRules.js';
 import {
   appendAlertHistory,
   listAlertHistory,
@@ -78,8 +78,19 @@ describe('alert tables (embedded chDB)', () => {
     await putAlertRule(clientOf(store), { ...base, name: 'b', enabled: false });
     await putAlertRule(clientOf(store), { ...base, projectId: 'p2' });
     await putAlertRule(clientOf(store), { ...base, ruleId: 'rule_2' });
-    await deleteAlertRule(clientOf(store), 'p1', 'rule_2');
+    await deleteAlertRule(clientOf(store), { ...base, ruleId: 'rule_2' });
     expect(await listAlertRules(clientOf(store), 'p1')).toEqual([{ ...base, name: 'b', enabled: false }]);
+    // a deleted rule is found as it was when deleted; live and unknown ones are not
+    const deleted = await listDeletedAlertRules(clientOf(store), [
+      { projectId: 'p1', ruleId: 'rule_2' },
+      { projectId: 'p1', ruleId: 'rule_1' },
+      { projectId: 'p9', ruleId: 'rule_2' },
+    ]);
+    expect(deleted).toEqual([{ ...base, ruleId: 'rule_2', updatedAtMs: expect.any(Number) as unknown }]);
+    expect(deleted[0]!.updatedAtMs).toBeGreaterThanOrEqual(NOW);
+    await putAlertRule(clientOf(store), { ...base, ruleId: 'rule_2' }); // made again: live, not deleted
+    expect(await listDeletedAlertRules(clientOf(store), [{ projectId: 'p1', ruleId: 'rule_2' }])).toEqual([]);
+    await deleteAlertRule(clientOf(store), { ...base, ruleId: 'rule_2' });
     expect((await listAlertRules(clientOf(store))).map((r) => `${r.projectId}/${r.ruleId}`)).toEqual([
       'p1/rule_1',
       'p2/rule_1',
