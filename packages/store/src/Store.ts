@@ -22,6 +22,7 @@ import { AuthRepository } from './keys/AuthRepository.js';
 import { PricesRepository } from './prices/PricesRepository.js';
 import { RunsRepository } from './runs/RunsRepository.js';
 import { ContentRepository } from './content/ContentRepository.js';
+import { tableStatements, type TableStatements } from './cluster/clusterMigrations.js';
 import { registerStoreRunner } from './internal/storeRunners.js';
 import { readEngineMemory, type EngineMemory } from './engine/engineMemory.js';
 
@@ -48,6 +49,8 @@ export class Store {
   /** The inputs and outputs of spans, kept apart from the span rows. */
   readonly content: ContentRepository;
   private readonly transport: InsertTransport;
+  /** How a statement that changes a table reaches the servers (on a cluster: its local tables). */
+  private readonly statements: TableStatements;
 
   private constructor(
     client: ClickHouseClient,
@@ -57,7 +60,8 @@ export class Store {
     cluster: string | undefined,
   ) {
     this.#client = client;
-    this.runFacts = new RunFacts(client, factsOpts, transport);
+    this.statements = tableStatements(cluster, MIGRATIONS);
+    this.runFacts = new RunFacts(client, factsOpts, transport, this.statements);
     const runner = new QueryRunner(client, onQuery);
     registerStoreRunner(this, runner);
     this.metrics = new MetricsRepository(runner, this.runFacts);
@@ -65,7 +69,7 @@ export class Store {
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
     this.runs = new RunsRepository(runner, this.runFacts, cluster);
-    this.content = new ContentRepository(runner, transport);
+    this.content = new ContentRepository(runner, transport, this.statements);
     this.transport = transport;
   }
 
@@ -184,12 +188,13 @@ export class Store {
         code: TelltaleErrorCode.INVALID_CONFIG,
         message: `retention must be a whole number of days ≥ 1, got ${days}`,
       });
-    await this.#client.command({ query: `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
-    for (const table of ['run_facts', 'run_step_facts', 'run_steps']) {
-      await this.#client.command({
-        query: `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY`,
-      });
-    }
+    const changes = [
+      `ALTER TABLE spans MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY`,
+      ...['run_facts', 'run_step_facts', 'run_steps'].map(
+        (table) => `ALTER TABLE ${table} MODIFY TTL toDateTime(run_start) + INTERVAL ${days} DAY`,
+      ),
+    ];
+    for (const change of changes) for (const query of this.statements(change)) await this.#client.command({ query });
   }
 
   /** Whether the latest migration this build knows is applied (false: the storage was reset or is older). */

@@ -9,6 +9,7 @@ import {
   GLOBAL_ZOO_PATH,
   ROLLUP_SHARDING_KEY,
   SHARDED_ZOO_PATH,
+  tableStatements,
 } from './clusterMigrations.js';
 
 const CLUSTER = 'telltale';
@@ -183,6 +184,30 @@ describe('cluster DDL', () => {
     clusterMigrations(MIGRATIONS, 'other');
     expect(JSON.stringify(MIGRATIONS)).toBe(before);
     expect(MIGRATIONS.flatMap((m) => m.statements).join('\n')).not.toMatch(/ON CLUSTER|Replicated|Distributed/);
+  });
+
+  it('statements after the migrations (retention, deletes) reach the tables the migrations placed', () => {
+    const onCluster = tableStatements(CLUSTER, MIGRATIONS);
+    const ttl = 'MODIFY TTL toDateTime(start_time) + INTERVAL 30 DAY';
+    expect(onCluster(`ALTER TABLE spans ${ttl}`)).toEqual([`ALTER TABLE spans_local ON CLUSTER ${CLUSTER} ${ttl}`]);
+    // span_content has no run: it is on every server, under its own name
+    expect(onCluster(`ALTER TABLE span_content ${ttl}`)).toEqual([
+      `ALTER TABLE span_content ON CLUSTER ${CLUSTER} ${ttl}`,
+    ]);
+    const where = 'project_id = {projectId:String} AND run_id IN {runIds:Array(String)}';
+    expect(onCluster(`DELETE FROM run_facts WHERE ${where}`)).toEqual([
+      `DELETE FROM run_facts_local ON CLUSTER ${CLUSTER} WHERE ${where}`,
+    ]);
+    expect(onCluster(`DELETE FROM alert_rules WHERE project_id = 'p'`)).toEqual([
+      `DELETE FROM alert_rules ON CLUSTER ${CLUSTER} WHERE project_id = 'p'`,
+    ]);
+    for (const sql of [...onCluster(`ALTER TABLE run_steps ${ttl}`), ...onCluster(`DELETE FROM spans WHERE ${where}`)])
+      expect(format(sql)).toContain(`ON CLUSTER ${CLUSTER}`);
+    // a table no migration made, or a statement of another kind, is a bug: it throws
+    expect(() => onCluster('DELETE FROM nowhere WHERE 1')).toThrow(/table nowhere was not created/);
+    expect(() => onCluster('OPTIMIZE TABLE spans FINAL')).toThrow(/after the migrations: no cluster rule/);
+    // one server: as written
+    expect(tableStatements(undefined, MIGRATIONS)(`ALTER TABLE spans ${ttl}`)).toEqual([`ALTER TABLE spans ${ttl}`]);
   });
 
   it('refuses a cluster name that is not an identifier', () => {

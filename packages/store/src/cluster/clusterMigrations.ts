@@ -99,8 +99,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   if (create !== null) {
     const [, table = '', columns = '', engine = '', args, rest = ''] = create;
     const hasRun = /^\s+run_id /m.test(columns);
-    // a rollup (AggregatingMergeTree fed by a view on a sharded table) keeps per-shard partial states
-    const sharded = /^\s+project_id /m.test(columns) && (hasRun || engine === 'AggregatingMergeTree');
+    const sharded = placementOfCreated(columns, engine) === 'sharded';
     placement.set(table, sharded ? 'sharded' : 'global');
     const local = sharded ? `${table}${LOCAL_SUFFIX}` : table;
     const zooArgs = `'${sharded ? SHARDED_ZOO_PATH : GLOBAL_ZOO_PATH}', '{replica}'`;
@@ -117,13 +116,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const alter = ALTER_TABLE.exec(sql);
   if (alter !== null) {
     const [, table = '', change = ''] = alter;
-    const where = placementOf(table, placement, m);
-    if (where === 'global') return [`ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`];
-    const localAlter = `ALTER TABLE ${table}${LOCAL_SUFFIX} ON CLUSTER ${cluster} ${change}`;
-    // a Distributed table has columns but no indexes or MergeTree settings
-    return /^(ADD|MODIFY|DROP|RENAME) COLUMN /.test(change)
-      ? [localAlter, `ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`]
-      : [localAlter];
+    return clusterAlter(table, change, placementOf(table, placement, m), cluster);
   }
   const mv = CREATE_MV.exec(sql);
   if (mv !== null) {
@@ -167,6 +160,67 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   throw unsupported(m, sql, 'no cluster rule for this statement');
 }
 
+/** A table with a project and a run is sharded, and so is a rollup (AggregatingMergeTree fed by a view on a sharded table: per-shard partial states); the rest is on every server. */
+function placementOfCreated(columns: string, engine: string): Placement {
+  const hasRun = /^\s+run_id /m.test(columns);
+  return /^\s+project_id /m.test(columns) && (hasRun || engine === 'AggregatingMergeTree') ? 'sharded' : 'global';
+}
+
+/** `ALTER TABLE table change` on the cluster: the local tables ON CLUSTER; column changes also the Distributed table. */
+function clusterAlter(table: string, change: string, where: Placement, cluster: string): string[] {
+  if (where === 'global') return [`ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`];
+  const localAlter = `ALTER TABLE ${table}${LOCAL_SUFFIX} ON CLUSTER ${cluster} ${change}`;
+  // a Distributed table has columns but no indexes or MergeTree settings
+  return /^(ADD|MODIFY|DROP|RENAME) COLUMN /.test(change)
+    ? [localAlter, `ALTER TABLE ${table} ON CLUSTER ${cluster} ${change}`]
+    : [localAlter];
+}
+
+/** A statement that changes a table, as the connection's servers take it (tableStatements). */
+export type TableStatements = (sql: string) => string[];
+
+const DELETE_FROM = /^DELETE FROM ([A-Za-z0-9_]+) WHERE ([\s\S]+)$/;
+
+/**
+ * How a statement that changes a table after the migrations (a retention
+ * TTL, a lightweight delete) is sent: as written on one server; on a
+ * cluster (`cluster` defined), in its cluster form, by where the migrations
+ * placed its table. `ALTER` as in a migration. `DELETE FROM` a sharded table
+ * goes to its local tables ON CLUSTER (a Distributed table takes no
+ * mutation; each shard deletes its own rows, replication carries it to the
+ * shard's other replica), from a table on every server ON CLUSTER. Query
+ * parameters may stay: the server that receives the statement puts their
+ * values in before it sends it on.
+ */
+export function tableStatements(cluster: string | undefined, migrations: readonly Migration[]): TableStatements {
+  if (cluster === undefined) return (sql) => [sql];
+  assertName(cluster);
+  const placement = new Map<string, Placement>();
+  for (const m of [...migrations].sort((a, b) => a.version - b.version))
+    for (const statement of m.statements) {
+      const create = CREATE_TABLE.exec(statement.trim());
+      if (create !== null) placement.set(create[1] ?? '', placementOfCreated(create[2] ?? '', create[3] ?? ''));
+      const drop = DROP_TABLE.exec(statement.trim());
+      if (drop !== null) placement.delete(drop[1] ?? '');
+    }
+  const runtime: Migration = { version: Number.POSITIVE_INFINITY, name: 'runtime', statements: [] };
+  return (sql) => {
+    const statement = sql.trim();
+    const alter = ALTER_TABLE.exec(statement);
+    if (alter !== null) {
+      const [, table = '', change = ''] = alter;
+      return clusterAlter(table, change, placementOf(table, placement, runtime), cluster);
+    }
+    const del = DELETE_FROM.exec(statement);
+    if (del !== null) {
+      const [, table = '', where = ''] = del;
+      const target = placementOf(table, placement, runtime) === 'sharded' ? `${table}${LOCAL_SUFFIX}` : table;
+      return [`DELETE FROM ${target} ON CLUSTER ${cluster} WHERE ${where}`];
+    }
+    throw unsupported(runtime, statement, 'no cluster rule for this statement');
+  };
+}
+
 function placementOf(table: string, placement: Map<string, Placement>, m: Migration): Placement {
   const where = placement.get(table);
   if (where === undefined) throw unsupported(m, table, `table ${table} was not created by an earlier migration`);
@@ -174,6 +228,7 @@ function placementOf(table: string, placement: Map<string, Placement>, m: Migrat
 }
 
 function unsupported(m: Migration, sql: string, why: string): Error {
-  // invariant: migrations are our own constants; a miss is a bug caught by the cluster DDL test
-  return new Error(`cluster DDL for migration ${m.version} (${m.name}): ${why}: ${sql.slice(0, 80)}`);
+  // invariant: migrations and runtime statements are our own constants; a miss is a bug caught by the cluster DDL tests
+  const what = Number.isFinite(m.version) ? `migration ${m.version} (${m.name})` : 'a statement after the migrations';
+  return new Error(`cluster DDL for ${what}: ${why}: ${sql.slice(0, 80)}`);
 }

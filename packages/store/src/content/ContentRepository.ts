@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryRunner } from '../QueryRunner.js';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 import type { InsertTransport } from '../insertTransport.js';
 import type { SpanBatchMessages } from '../spans/insertSpanBatches.js';
 import { encodeContentRecordBatch } from './arrow/encodeContentRecordBatch.js';
@@ -13,6 +14,7 @@ export class ContentRepository {
   constructor(
     private readonly runner: QueryRunner,
     private readonly transport: InsertTransport,
+    private readonly statements: TableStatements,
   ) {}
 
   /** Stores content records as one ArrowStream insert (idempotent for a repeated token). */
@@ -38,7 +40,10 @@ export class ContentRepository {
     return this.runner.run('content.spanIds', (client) => getContentSpanIds(client, ...args));
   }
 
-  setRetentionDays(...args: Args<typeof setContentRetentionDays>): ReturnType<typeof setContentRetentionDays> {
-    return this.runner.run('content.setRetentionDays', (client) => setContentRetentionDays(client, ...args));
+  /** Content older than this many days is dropped (whole daily parts), independently of the spans. */
+  setRetentionDays(days: number): Promise<void> {
+    return this.runner.run('content.setRetentionDays', (client) =>
+      setContentRetentionDays(client, days, this.statements),
+    );
   }
 }

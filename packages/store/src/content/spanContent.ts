@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { insertArrowBatches, type ArrowInsertTarget, type SpanBatchMessages } from '../spans/insertSpanBatches.js';
 import type { InsertTransport } from '../insertTransport.js';
@@ -111,11 +112,16 @@ LIMIT ${MAX_RUN_CONTENT_SPAN_IDS}`,
 }
 
 /** Content older than this many days is dropped (whole daily parts), independently of the spans. */
-export async function setContentRetentionDays(client: ClickHouseClient, days: number): Promise<void> {
+export async function setContentRetentionDays(
+  client: ClickHouseClient,
+  days: number,
+  statements: TableStatements = (sql) => [sql],
+): Promise<void> {
   if (!Number.isInteger(days) || days < 1)
     throw new TelltaleError({
       code: TelltaleErrorCode.INVALID_CONFIG,
       message: `content retention must be a whole number of days ≥ 1, got ${days}`,
     });
-  await client.command({ query: `ALTER TABLE span_content MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY` });
+  for (const query of statements(`ALTER TABLE span_content MODIFY TTL toDateTime(start_time) + INTERVAL ${days} DAY`))
+    await client.command({ query });
 }

@@ -11,6 +11,7 @@ import {
   RUNS_TIME_SQL,
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 import { TraceRunResolver } from './TraceRunResolver.js';
 import { computeRunFacts } from './incremental/computeRunFacts.js';
 import { finaliseKept } from './incremental/finaliseKept.js';
@@ -160,12 +161,14 @@ export class RunFacts {
 
   /**
    * `transport`: how fact rows reach the engine (the store's; default: inline
-   * in the statement, which every connection takes).
+   * in the statement, which every connection takes). `statements`: how the
+   * trace resolver's deletes reach the servers (the store's; default: as written).
    */
   constructor(
     private readonly client: ClickHouseClient,
     opts: RunFactsOptions = {},
     private readonly transport: InsertTransport = { kind: 'body' },
+    statements: TableStatements = (sql) => [sql],
   ) {
     this.chunkRuns = opts.chunkRuns ?? DEFAULT_CHUNK_RUNS;
     this.onError = opts.onError ?? (() => undefined);
@@ -173,7 +176,7 @@ export class RunFacts {
     this.quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
     this.maxPendingMs = opts.maxPendingMs ?? DEFAULT_MAX_PENDING_MS;
     this.clock = opts.clock ?? Date.now;
-    this.resolver = new TraceRunResolver(client, opts.orphanQuietMs);
+    this.resolver = new TraceRunResolver(client, opts.orphanQuietMs, statements);
     this.state = opts.incremental === false ? undefined : new RunFactsState(opts.incremental ?? {});
     this.holdSpans = opts.holdFacts?.spans ?? DEFAULT_HOLD_SPANS;
     this.holdMs = opts.holdFacts?.ms ?? DEFAULT_HOLD_MS;

@@ -7,6 +7,8 @@ import { Store } from '../Store.js';
 import { RunFacts } from './RunFacts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
 import { makeSpan } from '../testing/makeSpan.js';
+import { tableStatements } from '../cluster/clusterMigrations.js';
+import { MIGRATIONS } from '../migrations/index.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
 
@@ -126,6 +128,35 @@ describe('TraceRunResolver (spans without a run id join the run of their trace, 
     expect(await factRows(store, 'pa')).toEqual([{ run_id: 'run-a', span_count: 4, service: 'agent-svc' }]);
     expect(Object.values(await spanRuns(store, 'pa'))).toEqual(['run-a', 'run-a', 'run-a', 'run-a']);
     expect(store.runFacts.pendingRuns()).toBe(0);
+  });
+
+  it("sends its deletes through the store's statement form: on a cluster, to the shards' local tables", async () => {
+    // the statements run as written on this one server; what a cluster would receive is recorded beside them
+    const onCluster = tableStatements('telltale', MIGRATIONS);
+    const sent: string[] = [];
+    const facts = new RunFacts(clientOf(store), { orphanQuietMs: 60_000 }, undefined, (sql) => {
+      sent.push(...onCluster(sql));
+      return [sql];
+    });
+    const t = crossService('pz', 'f1'.padEnd(32, '0'), 'run-z', 'f');
+    await store.insertSpans(t.agent);
+    facts.mark('pz', 'run-z');
+    await facts.flush('pz');
+    await store.insertSpans(t.tool);
+    facts.mark('pz', 'f1'.padEnd(32, '0'));
+    await facts.flush('pz');
+    expect(Object.values(await spanRuns(store, 'pz'))).toEqual(['run-z', 'run-z', 'run-z', 'run-z']);
+    expect(sent.map((sql) => /^DELETE FROM (\w+) ON CLUSTER telltale WHERE/.exec(sql)?.[1])).toEqual(['spans_local']);
+    // the engine's own parser takes it, query parameters and all
+    const parsed = await clientOf(store).query({
+      query: 'SELECT formatQuery({sql:String}) AS sql',
+      query_params: { sql: sent[0] },
+      format: 'JSONEachRow',
+    });
+    expect((await parsed.json<{ sql: string }>())[0]?.sql).toMatch(
+      /^DELETE FROM spans_local ON CLUSTER telltale WHERE/,
+    );
+    await store.runFacts.flush('pz'); // the store saw these runs too: nothing left pending for the tests after
   });
 
   it('holds a downstream fragment that arrives first (not a run), then moves it when the run arrives', async () => {

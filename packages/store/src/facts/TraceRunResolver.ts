@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 import { nanosToDateTime64 } from '../time.js';
 
 /**
@@ -103,6 +104,8 @@ export class TraceRunResolver {
   constructor(
     private readonly client: ClickHouseClient,
     private readonly orphanQuietMs = DEFAULT_ORPHAN_QUIET_MS,
+    /** How its deletes reach the servers (on a cluster: the shards' local tables). */
+    private readonly statements: TableStatements = (sql) => [sql],
   ) {}
 
   /** `window`: the first span start of these runs and just past the last (unix ns), as RUNS_TIME_SQL finds them. */
@@ -193,11 +196,14 @@ export class TraceRunResolver {
             : c,
       );
       const query_params = { projectId, traceIds, keys, runs };
+      // on a cluster the moved spans go to their run's shard: read and written through the Distributed
+      // table, not shard by shard (the cluster's default for INSERT … SELECT keeps rows where they were read)
       await this.client.command({
-        query: `INSERT INTO spans (${columns.join(', ')}) SELECT ${select.join(', ')} FROM spans WHERE ${UNTAGGED_MOVED}`,
+        query: `INSERT INTO spans (${columns.join(', ')}) SELECT ${select.join(', ')} FROM spans WHERE ${UNTAGGED_MOVED}
+SETTINGS parallel_distributed_insert_select = 0`,
         query_params,
       });
-      await this.client.command({ query: `DELETE FROM spans WHERE ${UNTAGGED_MOVED}`, query_params });
+      await this.delete(`DELETE FROM spans WHERE ${UNTAGGED_MOVED}`, query_params);
     }
     if (emptied.size > 0) {
       const params = { projectId, runIds: [...emptied] };
@@ -208,13 +214,17 @@ export class TraceRunResolver {
       if (finalised.length > 0) {
         const query_params = { projectId, runIds: finalised.map((r) => r.run_id) };
         for (const table of ['run_facts', 'run_step_facts', 'run_steps'])
-          await this.client.command({
-            query: `DELETE FROM ${table} WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}`,
+          await this.delete(
+            `DELETE FROM ${table} WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}`,
             query_params,
-          });
+          );
       }
     }
     return { targets: [...new Set(runs)], emptied };
+  }
+
+  private async delete(sql: string, query_params: Record<string, unknown>): Promise<void> {
+    for (const query of this.statements(sql)) await this.client.command({ query, query_params });
   }
 
   /** The run of an untagged span: its nearest tagged ancestor's, else the trace's only run. */
