@@ -39,7 +39,8 @@ export interface SpoolOptions {
   version?: number;
   /**
    * The directory's lock, taken beforehand (lockSpoolDir on `dir`): the spool
-   * releases it on close, or when it fails to open. Without it, open takes it.
+   * releases it on close, or when it fails to open (a lock for another
+   * directory is refused and left as it is). Without it, open takes it.
    */
   lock?: SpoolDirLock;
 }

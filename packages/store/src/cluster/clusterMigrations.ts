@@ -95,6 +95,7 @@ function assertName(cluster: string): void {
 }
 
 function clusterStatement(sql: string, cluster: string, placement: Map<string, Placement>, m: Migration): string[] {
+  const what = `migration ${m.version} (${m.name})`;
   const create = CREATE_TABLE.exec(sql);
   if (create !== null) {
     const [, table = '', columns = '', engine = '', args, rest = ''] = create;
@@ -116,14 +117,14 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const alter = ALTER_TABLE.exec(sql);
   if (alter !== null) {
     const [, table = '', change = ''] = alter;
-    return clusterAlter(table, change, placementOf(table, placement, m), cluster);
+    return clusterAlter(table, change, placementOf(table, placement, what), cluster);
   }
   const mv = CREATE_MV.exec(sql);
   if (mv !== null) {
     const [, view = '', target = '', select = ''] = mv;
     const from = FROM.exec(`${select}\n`)?.[1] ?? '';
-    if (placementOf(target, placement, m) !== 'sharded' || placementOf(from, placement, m) !== 'sharded')
-      throw unsupported(m, sql, 'a materialized view must read and write sharded tables');
+    if (placementOf(target, placement, what) !== 'sharded' || placementOf(from, placement, what) !== 'sharded')
+      throw unsupported(what, sql, 'a materialized view must read and write sharded tables');
     return [
       `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} ON CLUSTER ${cluster} TO ${target}${LOCAL_SUFFIX} AS\n${select.replace(FROM, `\nFROM ${from}${LOCAL_SUFFIX}\n`)}`,
     ];
@@ -132,9 +133,9 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   if (insert !== null) {
     const [, target = '', columns = '', select = ''] = insert;
     const from = FROM.exec(`${select}\n`)?.[1] ?? '';
-    const where = placementOf(target, placement, m);
-    if (placementOf(from, placement, m) !== where)
-      throw unsupported(m, sql, 'INSERT … SELECT must read and write tables placed alike');
+    const where = placementOf(target, placement, what);
+    if (placementOf(from, placement, what) !== where)
+      throw unsupported(what, sql, 'INSERT … SELECT must read and write tables placed alike');
     // between tables on every server: one server copies, replication carries the rows to the others
     if (where === 'global') return [sql];
     // both Distributed, same cluster and key, one table read: each shard runs it on its local tables
@@ -143,8 +144,9 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const exchange = EXCHANGE.exec(sql);
   if (exchange !== null) {
     const [, a = '', b = ''] = exchange;
-    const where = placementOf(a, placement, m);
-    if (placementOf(b, placement, m) !== where) throw unsupported(m, sql, 'tables exchanged must be placed alike');
+    const where = placementOf(a, placement, what);
+    if (placementOf(b, placement, what) !== where)
+      throw unsupported(what, sql, 'tables exchanged must be placed alike');
     // the Distributed tables keep pointing at their local tables by name: swapping the local ones swaps both
     const suffix = where === 'sharded' ? LOCAL_SUFFIX : '';
     return [`EXCHANGE TABLES ${a}${suffix} AND ${b}${suffix} ON CLUSTER ${cluster}`];
@@ -152,12 +154,12 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const drop = DROP_TABLE.exec(sql);
   if (drop !== null) {
     const [, table = ''] = drop;
-    const where = placementOf(table, placement, m);
+    const where = placementOf(table, placement, what);
     placement.delete(table);
     const dropped = (name: string): string => `DROP TABLE IF EXISTS ${name} ON CLUSTER ${cluster} SYNC`;
     return where === 'sharded' ? [dropped(table), dropped(`${table}${LOCAL_SUFFIX}`)] : [dropped(table)];
   }
-  throw unsupported(m, sql, 'no cluster rule for this statement');
+  throw unsupported(what, sql, 'no cluster rule for this statement');
 }
 
 /** A table with a project and a run is sharded, and so is a rollup (AggregatingMergeTree fed by a view on a sharded table: per-shard partial states); the rest is on every server. */
@@ -203,32 +205,32 @@ export function tableStatements(cluster: string | undefined, migrations: readonl
       const drop = DROP_TABLE.exec(statement.trim());
       if (drop !== null) placement.delete(drop[1] ?? '');
     }
-  const runtime: Migration = { version: Number.POSITIVE_INFINITY, name: 'runtime', statements: [] };
+  const what = 'a statement after the migrations';
   return (sql) => {
     const statement = sql.trim();
     const alter = ALTER_TABLE.exec(statement);
     if (alter !== null) {
       const [, table = '', change = ''] = alter;
-      return clusterAlter(table, change, placementOf(table, placement, runtime), cluster);
+      return clusterAlter(table, change, placementOf(table, placement, what), cluster);
     }
     const del = DELETE_FROM.exec(statement);
     if (del !== null) {
       const [, table = '', where = ''] = del;
-      const target = placementOf(table, placement, runtime) === 'sharded' ? `${table}${LOCAL_SUFFIX}` : table;
+      const target = placementOf(table, placement, what) === 'sharded' ? `${table}${LOCAL_SUFFIX}` : table;
       return [`DELETE FROM ${target} ON CLUSTER ${cluster} WHERE ${where}`];
     }
-    throw unsupported(runtime, statement, 'no cluster rule for this statement');
+    throw unsupported(what, statement, 'no cluster rule for this statement');
   };
 }
 
-function placementOf(table: string, placement: Map<string, Placement>, m: Migration): Placement {
+function placementOf(table: string, placement: Map<string, Placement>, what: string): Placement {
   const where = placement.get(table);
-  if (where === undefined) throw unsupported(m, table, `table ${table} was not created by an earlier migration`);
+  if (where === undefined) throw unsupported(what, table, `table ${table} was not created by an earlier migration`);
   return where;
 }
 
-function unsupported(m: Migration, sql: string, why: string): Error {
-  // invariant: migrations and runtime statements are our own constants; a miss is a bug caught by the cluster DDL tests
-  const what = Number.isFinite(m.version) ? `migration ${m.version} (${m.name})` : 'a statement after the migrations';
+/** `what`: `migration N (name)`, or what else the statement is. */
+function unsupported(what: string, sql: string, why: string): Error {
+  // invariant: migrations and later statements are our own constants; a miss is a bug caught by the cluster DDL tests
   return new Error(`cluster DDL for ${what}: ${why}: ${sql.slice(0, 80)}`);
 }
