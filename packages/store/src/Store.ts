@@ -68,7 +68,7 @@ export class Store {
     this.alerts = new AlertsRepository(runner);
     this.auth = new AuthRepository(runner);
     this.prices = new PricesRepository(runner);
-    this.runs = new RunsRepository(runner, this.runFacts, cluster);
+    this.runs = new RunsRepository(runner, this.runFacts, this.statements);
     this.content = new ContentRepository(runner, transport, this.statements);
     this.transport = transport;
   }

@@ -4,6 +4,7 @@ import type { QueryRunner } from '../QueryRunner.js';
 import type { SpanDetail } from '../spans/SpanDetail.js';
 import { getRunSpans, getTraceSpans } from '../spans/getSpans.js';
 import { deleteRun, type DeletedRun } from './deleteRun.js';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 import { listRuns } from './listRuns.js';
 import { listSessions } from './listSessions.js';
 import type { Page, RunFilter, RunSummary } from './RunSummary.js';
@@ -19,8 +20,8 @@ export class RunsRepository {
   constructor(
     private readonly runner: QueryRunner,
     private readonly runFacts: RunFactsReader,
-    /** The ClickHouse cluster the tables are spread over, if any. */
-    private readonly cluster?: string,
+    /** How its deletes reach the servers (on a cluster: the shards' local tables). */
+    private readonly statements: TableStatements,
   ) {}
 
   /** The delete under way (deletes run one after another). */
@@ -69,7 +70,7 @@ export class RunsRepository {
     // one at a time: a second delete of the same run finds it gone
     const deleted = this.deleting.then(async () => {
       await this.runFacts.beforeRead(projectId);
-      return this.runner.run('runs.delete', (client) => deleteRun(client, projectId, runId, this.cluster));
+      return this.runner.run('runs.delete', (client) => deleteRun(client, projectId, runId, this.statements));
     });
     this.deleting = deleted.catch(() => undefined);
     return deleted;

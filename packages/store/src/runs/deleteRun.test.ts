@@ -7,6 +7,8 @@ import { clientOf } from '../internal/storeRunners.js';
 import { Store } from '../Store.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import { deleteRun } from './deleteRun.js';
+import { tableStatements } from '../cluster/clusterMigrations.js';
+import { MIGRATIONS } from '../migrations/index.js';
 
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 const TABLES = ['spans', 'span_content', 'run_facts', 'run_step_facts', 'run_steps', 'trace_runs'] as const;
@@ -148,11 +150,34 @@ describe('deleting a run', () => {
     expect((await store.runs.delete('p2', 'run-other'))?.spans).toBe(3);
   });
 
-  it('refuses on a cluster, saying so, before touching anything', async () => {
-    await expect(deleteRun(clientOf(store), 'p1', 'run-kept', 'prod')).rejects.toMatchObject({
-      code: 'UNAVAILABLE',
-      message: expect.stringContaining('cluster (prod)'),
+  it('on a cluster, sends each delete to the tables the migrations placed there', async () => {
+    // the deletes run as written on this one server; what a cluster would receive is recorded beside them
+    const onCluster = tableStatements('prod', MIGRATIONS);
+    const sent: string[] = [];
+    const kept = run('run-kept', 'b');
+    const deleted = await deleteRun(clientOf(store), 'p1', 'run-kept', (sql) => {
+      sent.push(...onCluster(sql));
+      return [sql];
     });
-    expect((await rowsOf('run-kept', [])).spans).toBe(3);
+    expect(deleted).toEqual({ runId: 'run-kept', spans: 3, contentSpans: 2 });
+    expect(await rowsOf('run-kept', kept.spans)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
+    // content is on every server (no run column): under its own name; the rest on each shard's local table
+    expect(sent.map((sql) => /^DELETE FROM (\w+) ON CLUSTER prod WHERE /.exec(sql)?.[1])).toEqual([
+      'span_content',
+      'spans_local',
+      'run_step_facts_local',
+      'run_steps_local',
+      'run_facts_local',
+      'trace_runs_local',
+    ]);
+    // and the engine's own parser takes each of them, settings and query parameters included
+    for (const sql of sent) {
+      const parsed = await clientOf(store).query({
+        query: 'SELECT formatQuery({sql:String}) AS sql',
+        query_params: { sql },
+        format: 'JSONEachRow',
+      });
+      expect((await parsed.json<{ sql: string }>())[0]?.sql).toContain('ON CLUSTER prod');
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
+import type { TableStatements } from '../cluster/clusterMigrations.js';
 
 /** What deleting a run removed. */
 export interface DeletedRun {
@@ -29,26 +29,26 @@ const RUN_SPANS = `(trace_id, span_id) IN (
  * content is found through the spans; facts written meanwhile from spans
  * still stored are deleted after them). Lightweight deletes: the rows are
  * gone from every query at once, from disk at the tables' next merges.
- * Undefined when the project has no such run. Per-minute rollups (counts and
- * latency sketches by step, tool and model, no ids or content) keep the
- * run's share until they expire.
+ * `statements` sends each delete where the tables are (on a cluster, the
+ * shards' local tables: Store's tableStatements). Undefined when the
+ * project has no such run. Per-minute rollups (counts and latency sketches
+ * by step, tool and model, no ids or content) keep the run's share until
+ * they expire.
  */
 export async function deleteRun(
   client: ClickHouseClient,
   projectId: string,
   runId: string,
-  cluster: string | undefined,
+  statements: TableStatements,
 ): Promise<DeletedRun | undefined> {
-  if (cluster !== undefined)
-    throw new TelltaleError({
-      code: TelltaleErrorCode.UNAVAILABLE,
-      message: `deleting a run is not available on a ClickHouse cluster (${cluster}) yet: only with one server or the embedded engine`,
-    });
   const found = await client.query({ query: FOUND_SQL, query_params: { projectId, runId }, format: 'JSONEachRow' });
   const [row] = await found.json<{ spans: number | string; facts: number | string }>();
   const spans = Number(row?.spans ?? 0);
   if (spans === 0 && Number(row?.facts ?? 0) === 0) return undefined;
   const query_params = { projectId, runId };
+  const remove = async (sql: string): Promise<void> => {
+    for (const query of statements(sql)) await client.command({ query, query_params });
+  };
   let contentSpans = 0;
   if (spans > 0) {
     const content = await client.query({
@@ -57,20 +57,14 @@ export async function deleteRun(
       format: 'JSONEachRow',
     });
     contentSpans = Number((await content.json<{ n: number | string }>())[0]?.n ?? 0);
+    // the spans it names are read once, before any is deleted (replicated tables call that non-deterministic)
     if (contentSpans > 0)
-      await client.command({
-        query: `DELETE FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS}`,
-        query_params,
-      });
-    await client.command({
-      query: 'DELETE FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}',
-      query_params,
-    });
+      await remove(
+        `DELETE FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS} SETTINGS allow_nondeterministic_mutations = 1`,
+      );
+    await remove('DELETE FROM spans WHERE project_id = {projectId:String} AND run_id = {runId:String}');
   }
   for (const table of ['run_step_facts', 'run_steps', 'run_facts', 'trace_runs'])
-    await client.command({
-      query: `DELETE FROM ${table} WHERE project_id = {projectId:String} AND run_id = {runId:String}`,
-      query_params,
-    });
+    await remove(`DELETE FROM ${table} WHERE project_id = {projectId:String} AND run_id = {runId:String}`);
   return { runId, spans, contentSpans };
 }
