@@ -46,12 +46,19 @@ export type StoreConnection =
  * Distributed tables (the run-facts finaliser) runs on each shard over its
  * local tables; reads that name runs skip the shards that cannot hold them;
  * a retried insert (same deduplication token) is dropped by the views' targets too.
+ * A read of the Distributed tables whose IN or JOIN subqueries read them
+ * again (runs against their facts, loops against their steps) runs those
+ * subqueries once, on the server that received it, and sends their result to
+ * the shards (`distributed_product_mode`): ClickHouse refuses such reads by
+ * default, and running them shard-locally would miss rows of other shards
+ * (an agent's median over all its runs).
  */
 export const CLUSTER_QUERY_SETTINGS: Readonly<ClickHouseSettings> = {
   insert_distributed_sync: 1,
   parallel_distributed_insert_select: '2',
   optimize_skip_unused_shards: 1,
   deduplicate_blocks_in_dependent_materialized_views: 1,
+  distributed_product_mode: 'global',
 };
 
 /**

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouseClient } from '../client.js';
+import { query } from 'chdb';
+import { CLUSTER_QUERY_SETTINGS, createClickHouseClient } from '../client.js';
 import { makeSpan } from '../testing/makeSpan.js';
 import { encodeSpanRecordBatch } from './arrow/encodeSpanRecordBatch.js';
 import { SPANS_ARROW_COLUMNS } from './arrow/spansArrowSchema.js';
@@ -56,9 +57,11 @@ class RecordingClickHouseEndpoint {
 describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
   const endpoint = new RecordingClickHouseEndpoint();
   let client: ReturnType<typeof createClickHouseClient>;
+  let url: string;
 
   beforeAll(async () => {
-    client = createClickHouseClient({ kind: 'remote', url: await endpoint.start() });
+    url = await endpoint.start();
+    client = createClickHouseClient({ kind: 'remote', url });
   });
   afterAll(async () => {
     await client.close();
@@ -108,6 +111,23 @@ describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
     const table = tableFromIPC(request!.body);
     expect(table.getChild('span_id')!.toArray()).toEqual(['a', 'b']);
     expect(table.getChild('input')!.toArray()).toEqual(['{"text":"in a"}', '{"text":"in b"}']);
+  });
+
+  it('on a cluster, every statement carries the cluster settings, as values ClickHouse takes', async () => {
+    const onCluster = createClickHouseClient({ kind: 'remote', url, cluster: 'prod' });
+    try {
+      await onCluster.command({ query: 'SELECT 1' });
+    } finally {
+      await onCluster.close();
+    }
+    const params = endpoint.received.splice(0).at(-1)!.params;
+    const settings = Object.entries(CLUSTER_QUERY_SETTINGS).map(([name, value]) => [name, String(value)] as const);
+    expect(settings.map(([name]) => [name, params.get(name)])).toEqual(settings);
+    expect(params.get('distributed_product_mode')).toBe('global');
+    // the engine knows each setting and takes each value (an unknown one, or a bad value, throws)
+    const set = settings.map(([name, value]) => `${name} = '${value}'`).join(', ');
+    expect(query(`SELECT getSetting('distributed_product_mode') SETTINGS ${set}`, 'TSVRaw').trim()).toBe('global');
+    expect(() => query(`SELECT 1 SETTINGS distributed_product_mode = 'everywhere'`, 'TSVRaw')).toThrow();
   });
 
   it('rejects with the server error, and can insert again afterwards', async () => {
