@@ -215,6 +215,7 @@ describe('telltale start --auth keys (real server process, keys made with the CL
     });
     expect(code).toBe(1);
     expect(stderr).toContain(`telltale: the data directory ${dataDir} is in use by another process`);
+    expect(stderr).not.toContain('DB::Exception'); // one message: refused before the engine opens the directory
     expect(stderr).toMatch(
       /Stop that server and retry, or run the server and this command against a shared ClickHouse/,
     );

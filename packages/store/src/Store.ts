@@ -14,7 +14,7 @@ import { emptyStagingDir, STAGING_DIR, type InsertTransport } from './insertTran
 import type { SpanRecord } from './spans/SpanRecord.js';
 import { RunFacts, type RunFactsOptions } from './facts/RunFacts.js';
 import type { RequestFactRows } from './facts/incremental/requestFacts.js';
-import { dataDirHolder } from './dataDirHolder.js';
+import { dataDirHolder, lockedDataDirHolder } from './dataDirHolder.js';
 import { QueryRunner, type QueryListener } from './QueryRunner.js';
 import { MetricsRepository } from './metrics/MetricsRepository.js';
 import { AlertsRepository } from './alerts/AlertsRepository.js';
@@ -107,6 +107,9 @@ export class Store {
   ): Promise<Store> {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
     const transport: InsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
+    // a data directory another process holds is refused before the engine opens it (and prints its own line)
+    const holder = conn.kind === 'embedded' ? lockedDataDirHolder(conn.dataDir) : undefined;
+    if (conn.kind === 'embedded' && holder !== undefined) throw dataDirInUse(conn.dataDir, holder);
     let store: Store;
     try {
       const cluster = conn.kind === 'remote' ? conn.cluster : undefined;
@@ -283,13 +286,16 @@ async function expectClickHouse(client: ClickHouseClient, url: string): Promise<
 function explainOpenFailure(conn: StoreConnection, err: unknown): unknown {
   if (conn.kind !== 'embedded') return err;
   const pid = dataDirHolder(conn.dataDir);
-  if (pid === undefined) return err;
+  return pid === undefined ? err : dataDirInUse(conn.dataDir, pid, err);
+}
+
+function dataDirInUse(dataDir: string, pid: number, cause?: unknown): TelltaleError {
   return new TelltaleError({
     code: TelltaleErrorCode.UNAVAILABLE,
     message:
-      `the data directory ${conn.dataDir} is in use by another process (pid ${pid}), most likely a running telltale server: ` +
+      `the data directory ${dataDir} is in use by another process (pid ${pid}), most likely a running telltale server: ` +
       'embedded ClickHouse lets one process open it. Stop that server and retry, or run the server and this command ' +
       'against a shared ClickHouse (--clickhouse-url)',
-    cause: err,
+    ...(cause === undefined ? {} : { cause }),
   });
 }

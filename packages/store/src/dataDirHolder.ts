@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -23,4 +23,31 @@ export function dataDirHolder(dataDir: string): number | undefined {
     // EPERM: alive, but another user's
     return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
   }
+}
+
+/**
+ * The pid of another process that holds an embedded data directory's lock
+ * now, as the kernel lists it (`/proc/locks`: a lock on `<dir>/status`'s
+ * inode, held by the pid the file names), or undefined: no such lock, or no
+ * `/proc/locks` to read (then only opening the directory tells). Asked
+ * before the engine opens the directory, so a refusal is one clear message
+ * rather than the engine's own line first.
+ */
+export function lockedDataDirHolder(dataDir: string): number | undefined {
+  const pid = dataDirHolder(dataDir);
+  if (pid === undefined) return undefined;
+  let locks: string;
+  let inode: number;
+  try {
+    inode = statSync(join(dataDir, 'status')).ino;
+    locks = readFileSync('/proc/locks', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // "1: FLOCK  ADVISORY  WRITE 3896 fe:00:2146592 0 EOF": pid, then device:inode
+  for (const line of locks.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (Number(fields[4]) === pid && Number(fields[5]?.split(':')[2]) === inode) return pid;
+  }
+  return undefined;
 }
