@@ -57,7 +57,8 @@ export async function deleteRun(
       format: 'JSONEachRow',
     });
     contentSpans = Number((await content.json<{ n: number | string }>())[0]?.n ?? 0);
-    // the spans it names are read once, before any is deleted (replicated tables call that non-deterministic)
+    // its subquery reads the run's spans, still there (they go next); a replicated table takes a delete with a
+    // subquery only with allow_nondeterministic_mutations
     if (contentSpans > 0)
       await remove(
         `DELETE FROM span_content WHERE project_id = {projectId:String} AND ${RUN_SPANS} SETTINGS allow_nondeterministic_mutations = 1`,
