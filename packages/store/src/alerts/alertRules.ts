@@ -46,6 +46,20 @@ function fromRow(r: RuleRow): StoredAlertRule {
 
 /** Writes (creates or replaces) a rule. */
 export async function putAlertRule(client: ClickHouseClient, rule: StoredAlertRule): Promise<void> {
+  await writeRuleVersion(client, rule, false);
+}
+
+/**
+ * Deletes a rule: a newer row marked deleted, which keeps the rule's last
+ * definition, so an evaluator that was not running when it was deleted can
+ * still resolve its open alerts with it (listDeletedAlertRules).
+ */
+export async function deleteAlertRule(client: ClickHouseClient, rule: StoredAlertRule): Promise<void> {
+  await writeRuleVersion(client, { ...rule, updatedAtMs: Date.now() }, true);
+}
+
+/** A new version of a rule's row: the newest one counts (ReplacingMergeTree by version, deleted or not). */
+async function writeRuleVersion(client: ClickHouseClient, rule: StoredAlertRule, deleted: boolean): Promise<void> {
   await insertRows(client, 'alert_rules', [
     {
       project_id: rule.projectId,
@@ -56,28 +70,7 @@ export async function putAlertRule(client: ClickHouseClient, rule: StoredAlertRu
       created_at: msToDateTime64(rule.createdAtMs),
       updated_at: msToDateTime64(rule.updatedAtMs),
       version: nextVersionStamp(),
-      is_deleted: 0,
-    },
-  ]);
-}
-
-/**
- * Deletes a rule: a newer row marked deleted, which keeps the rule's last
- * definition, so an evaluator that was not running when it was deleted can
- * still resolve its open alerts with it (listDeletedAlertRules).
- */
-export async function deleteAlertRule(client: ClickHouseClient, rule: StoredAlertRule): Promise<void> {
-  await insertRows(client, 'alert_rules', [
-    {
-      project_id: rule.projectId,
-      rule_id: rule.ruleId,
-      name: rule.name,
-      definition: rule.definition,
-      enabled: rule.enabled ? 1 : 0,
-      created_at: msToDateTime64(rule.createdAtMs),
-      updated_at: msToDateTime64(Date.now()),
-      version: nextVersionStamp(),
-      is_deleted: 1,
+      is_deleted: deleted ? 1 : 0,
     },
   ]);
 }
