@@ -102,6 +102,21 @@ describe('the collector never loses an acknowledged span', () => {
     expect([...counts.values()].reduce((n, c) => n + c.rows, 0)).toBe(40 * SPANS_PER_RUN);
   });
 
+  it('a second start on a data directory in use says so, before its spool or store is touched', async () => {
+    const telltale = await TelltaleProcess.start();
+    cleanup.push(() => telltale.dispose());
+    const { code, stderr } = await runCli(
+      ['start', '--data-dir', telltale.dataDir, '--port', '0', '--grpc-port', 'off'],
+      { timeoutMs: 30_000 },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`the data directory ${telltale.dataDir} is in use by another process (pid`);
+    expect(stderr).not.toContain('spool directory');
+    expect(stderr).not.toContain('DB::Exception');
+    // the first one serves on
+    expect((await fetch(`${telltale.url}/healthz`)).status).toBe(200);
+  });
+
   describe('remote ClickHouse', () => {
     let ch: ChServerProcess;
 

@@ -81,6 +81,16 @@ export class Store {
    * An embedded data directory that another process holds fails with
    * UNAVAILABLE, saying so.
    */
+  /**
+   * Throws UNAVAILABLE, naming the holder, when another process holds this
+   * embedded data directory now: what `open` checks before the engine opens
+   * it, for a host to check before anything else it would set up.
+   */
+  static assertDataDirFree(dataDir: string): void {
+    const holder = lockedDataDirHolder(dataDir);
+    if (holder !== undefined) throw dataDirInUse(dataDir, holder);
+  }
+
   static async open(
     conn: StoreConnection,
     opts: {
@@ -108,8 +118,7 @@ export class Store {
     const stagingDir = conn.kind === 'embedded' ? (opts.arrowTempDir ?? join(conn.dataDir, STAGING_DIR)) : undefined;
     const transport: InsertTransport = stagingDir === undefined ? { kind: 'body' } : { kind: 'file', dir: stagingDir };
     // a data directory another process holds is refused before the engine opens it (and prints its own line)
-    const holder = conn.kind === 'embedded' ? lockedDataDirHolder(conn.dataDir) : undefined;
-    if (conn.kind === 'embedded' && holder !== undefined) throw dataDirInUse(conn.dataDir, holder);
+    if (conn.kind === 'embedded') Store.assertDataDirFree(conn.dataDir);
     let store: Store;
     try {
       const cluster = conn.kind === 'remote' ? conn.cluster : undefined;

@@ -160,6 +160,8 @@ export async function startServer(config: StartConfig): Promise<RunningServer> {
   const adminGate = new AdminGate(authMode, config.adminKey);
   const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const migrations = createProgress(logger, 'migrations', 'migrations');
+  // a data directory in use is the likelier mistake (a second start): said first, with its own advice
+  if (config.clickhouseUrl === undefined) Store.assertDataDirFree(config.dataDir);
   // one process per spool directory, settled before the store is touched: a process refused here migrates nothing
   const spoolLock = parts.ingest ? await lockSpoolDir(config.spoolDir ?? join(config.dataDir, 'spool')) : undefined;
   const store = await Store.open(connectionOf(config, logger), {
