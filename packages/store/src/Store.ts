@@ -74,14 +74,6 @@ export class Store {
   }
 
   /**
-   * Opens the connection, applies pending migrations, and finalises the
-   * runs whose facts are missing or stale (a crash before finalising, spans
-   * written by another process, or data from before the facts existed).
-   * `reconcile: false` skips that last step (short-lived admin commands).
-   * An embedded data directory that another process holds fails with
-   * UNAVAILABLE, saying so.
-   */
-  /**
    * Throws UNAVAILABLE, naming the holder, when another process holds this
    * embedded data directory now: what `open` checks before the engine opens
    * it, for a host to check before anything else it would set up.
@@ -91,6 +83,14 @@ export class Store {
     if (holder !== undefined) throw dataDirInUse(dataDir, holder);
   }
 
+  /**
+   * Opens the connection, applies pending migrations, and finalises the
+   * runs whose facts are missing or stale (a crash before finalising, spans
+   * written by another process, or data from before the facts existed).
+   * `reconcile: false` skips that last step (short-lived admin commands).
+   * An embedded data directory that another process holds fails with
+   * UNAVAILABLE, saying so.
+   */
   static async open(
     conn: StoreConnection,
     opts: {
