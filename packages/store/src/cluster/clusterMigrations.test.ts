@@ -10,6 +10,7 @@ import {
   ROLLUP_SHARDING_KEY,
   SHARDED_ZOO_PATH,
   tableStatements,
+  TRACE_SHARDING_KEY,
 } from './clusterMigrations.js';
 
 const CLUSTER = 'telltale';
@@ -95,9 +96,35 @@ describe('cluster DDL', () => {
     expect(mv).toContain('\nFROM spans_local\n');
   });
 
+  it('span content (a trace and span, no run): a Replicated local table per shard, Distributed in front by trace', () => {
+    for (const table of ['span_content', 'span_content_next']) {
+      const local = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER`));
+      expect(local, table).toHaveLength(1);
+      expect(local[0]).toContain(
+        `ENGINE = ReplicatedReplacingMergeTree('${SHARDED_ZOO_PATH}', '{replica}', ingested_at)`,
+      );
+      expect(statements).toContain(
+        `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${CLUSTER} AS ${table}_local\nENGINE = Distributed(${CLUSTER}, currentDatabase(), ${table}_local, ${TRACE_SHARDING_KEY})`,
+      );
+    }
+    expect(TRACE_SHARDING_KEY).toBe('cityHash64(project_id, trace_id)');
+  });
+
   it('tables without a run: one replica set on every server (no shard in the Keeper path)', () => {
-    const global = [...singleNodeTables()].filter(([t, run]) => !run && t !== 'span_rollup_1m').map(([t]) => t);
-    expect(global.length).toBeGreaterThan(0);
+    const sharded = ['span_rollup_1m', 'span_content', 'span_content_next'];
+    const global = [...singleNodeTables()].filter(([t, run]) => !run && !sharded.includes(t)).map(([t]) => t);
+    expect(global.sort()).toEqual([
+      'alert_delivery_attempts',
+      'alert_destinations',
+      'alert_history',
+      'alert_notifications',
+      'alert_rules',
+      'alert_state',
+      'api_keys',
+      'live_alert_events',
+      'model_prices',
+      'projects',
+    ]);
     for (const table of global) {
       const ddl = statements.filter((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER`));
       expect(ddl, table).toHaveLength(1);
@@ -137,16 +164,17 @@ describe('cluster DDL', () => {
   });
 
   it('a table made again: swapped and the old one dropped ON CLUSTER, sharded tables by their local tables', () => {
-    // span_content has no run: one replica set on every server, copied once and replicated
+    // span_content is sharded by trace: its local tables swapped, the old rows copied shard by shard
     const remade = cluster.find((m) => m.version === 14)?.statements ?? [];
     expect(remade.map((s) => s.split('\n')[0])).toEqual([
-      `CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER ${CLUSTER}`,
-      `EXCHANGE TABLES span_content AND span_content_next ON CLUSTER ${CLUSTER}`,
+      `CREATE TABLE IF NOT EXISTS span_content_next_local ON CLUSTER ${CLUSTER}`,
+      `CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER ${CLUSTER} AS span_content_next_local`,
+      `EXCHANGE TABLES span_content_local AND span_content_next_local ON CLUSTER ${CLUSTER}`,
       'INSERT INTO span_content (project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,',
       `DROP TABLE IF EXISTS span_content_next ON CLUSTER ${CLUSTER} SYNC`,
+      `DROP TABLE IF EXISTS span_content_next_local ON CLUSTER ${CLUSTER} SYNC`,
     ]);
-    expect(remade[0]).toContain(`('${GLOBAL_ZOO_PATH}', '{replica}', ingested_at)`);
-    expect(remade[2]).toMatch(/\nFROM span_content_next$/);
+    expect(remade[3]).toMatch(/\nFROM span_content_next\nSETTINGS parallel_distributed_insert_select = 2$/);
     const sharded = clusterMigrations(
       [
         ...MIGRATIONS.filter((m) => m.version === 1),
@@ -172,7 +200,7 @@ describe('cluster DDL', () => {
     // tables placed otherwise, or one no migration made, have no rule
     expect(() =>
       clusterMigrations(
-        [...MIGRATIONS.filter((m) => m.version <= 10), remake('EXCHANGE TABLES spans AND span_content')],
+        [...MIGRATIONS.filter((m) => m.version <= 10), remake('EXCHANGE TABLES spans AND projects')],
         CLUSTER,
       ),
     ).toThrow(/placed alike/);
@@ -190,9 +218,8 @@ describe('cluster DDL', () => {
     const onCluster = tableStatements(CLUSTER, MIGRATIONS);
     const ttl = 'MODIFY TTL toDateTime(start_time) + INTERVAL 30 DAY';
     expect(onCluster(`ALTER TABLE spans ${ttl}`)).toEqual([`ALTER TABLE spans_local ON CLUSTER ${CLUSTER} ${ttl}`]);
-    // span_content has no run: it is on every server, under its own name
     expect(onCluster(`ALTER TABLE span_content ${ttl}`)).toEqual([
-      `ALTER TABLE span_content ON CLUSTER ${CLUSTER} ${ttl}`,
+      `ALTER TABLE span_content_local ON CLUSTER ${CLUSTER} ${ttl}`,
     ]);
     const where = 'project_id = {projectId:String} AND run_id IN {runIds:Array(String)}';
     expect(onCluster(`DELETE FROM run_facts WHERE ${where}`)).toEqual([

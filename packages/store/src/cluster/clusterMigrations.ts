@@ -12,6 +12,13 @@ export const CLUSTER_SHARDING_KEY = 'cityHash64(project_id, run_id)';
  */
 export const ROLLUP_SHARDING_KEY = 'cityHash64(project_id)';
 
+/**
+ * The sharding key of a table keyed by trace and span with no run (span
+ * content): found through its spans, never by run, and its bytes, the
+ * largest a project stores, are kept once per shard instead of on every server.
+ */
+export const TRACE_SHARDING_KEY = 'cityHash64(project_id, trace_id)';
+
 /** Suffix of the shard-local table behind each Distributed table (`spans_local` behind `spans`). */
 export const LOCAL_SUFFIX = '_local';
 
@@ -43,6 +50,8 @@ type Placement = 'sharded' | 'global';
  *   CLUSTER` with the Replicated form of its engine (Keeper path per shard)
  *   and a Distributed table named as before in front of it, sharded by
  *   `cityHash64(project_id, run_id)`: queries keep their table names.
+ * - A table with `project_id` and `trace_id` but no run (span content) is
+ *   sharded the same way by `cityHash64(project_id, trace_id)`.
  * - A table without a run (projects, keys, prices, alert rules and state) is
  *   replicated to every server under one Keeper path, so each server reads a
  *   whole copy locally; no Distributed table.
@@ -99,8 +108,8 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const create = CREATE_TABLE.exec(sql);
   if (create !== null) {
     const [, table = '', columns = '', engine = '', args, rest = ''] = create;
-    const hasRun = /^\s+run_id /m.test(columns);
-    const sharded = placementOfCreated(columns, engine) === 'sharded';
+    const shardingKey = shardingKeyOf(columns, engine);
+    const sharded = shardingKey !== undefined;
     placement.set(table, sharded ? 'sharded' : 'global');
     const local = sharded ? `${table}${LOCAL_SUFFIX}` : table;
     const zooArgs = `'${sharded ? SHARDED_ZOO_PATH : GLOBAL_ZOO_PATH}', '{replica}'`;
@@ -111,7 +120,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
     if (!sharded) return [localDdl];
     return [
       localDdl,
-      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${hasRun ? CLUSTER_SHARDING_KEY : ROLLUP_SHARDING_KEY})`,
+      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${shardingKey})`,
     ];
   }
   const alter = ALTER_TABLE.exec(sql);
@@ -162,10 +171,18 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   throw unsupported(what, sql, 'no cluster rule for this statement');
 }
 
-/** A table with a project and a run is sharded, and so is a rollup (AggregatingMergeTree fed by a view on a sharded table: per-shard partial states); the rest is on every server. */
-function placementOfCreated(columns: string, engine: string): Placement {
-  const hasRun = /^\s+run_id /m.test(columns);
-  return /^\s+project_id /m.test(columns) && (hasRun || engine === 'AggregatingMergeTree') ? 'sharded' : 'global';
+/**
+ * The sharding key of a table created with these columns and engine, or
+ * undefined for a table on every server: a project's runs by run, its
+ * content by trace, a rollup (AggregatingMergeTree fed by a view on a
+ * sharded table: per-shard partial states) by project.
+ */
+function shardingKeyOf(columns: string, engine: string): string | undefined {
+  const has = (column: string): boolean => new RegExp(`^\\s+${column} `, 'm').test(columns);
+  if (!has('project_id')) return undefined;
+  if (has('run_id')) return CLUSTER_SHARDING_KEY;
+  if (has('trace_id')) return TRACE_SHARDING_KEY;
+  return engine === 'AggregatingMergeTree' ? ROLLUP_SHARDING_KEY : undefined;
 }
 
 /** `ALTER TABLE table change` on the cluster: the local tables ON CLUSTER; column changes also the Distributed table. */
@@ -201,7 +218,11 @@ export function tableStatements(cluster: string | undefined, migrations: readonl
   for (const m of [...migrations].sort((a, b) => a.version - b.version))
     for (const statement of m.statements) {
       const create = CREATE_TABLE.exec(statement.trim());
-      if (create !== null) placement.set(create[1] ?? '', placementOfCreated(create[2] ?? '', create[3] ?? ''));
+      if (create !== null)
+        placement.set(
+          create[1] ?? '',
+          shardingKeyOf(create[2] ?? '', create[3] ?? '') === undefined ? 'global' : 'sharded',
+        );
       const drop = DROP_TABLE.exec(statement.trim());
       if (drop !== null) placement.delete(drop[1] ?? '');
     }

@@ -161,9 +161,9 @@ describe('deleting a run', () => {
     });
     expect(deleted).toEqual({ runId: 'run-kept', spans: 3, contentSpans: 2 });
     expect(await rowsOf('run-kept', kept.spans)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
-    // content is on every server (no run column): under its own name; the rest on each shard's local table
+    // every table is sharded (content by trace, the rest by run): each shard's local table
     expect(sent.map((sql) => /^DELETE FROM (\w+) ON CLUSTER prod WHERE /.exec(sql)?.[1])).toEqual([
-      'span_content',
+      'span_content_local',
       'spans_local',
       'run_step_facts_local',
       'run_steps_local',

@@ -372,7 +372,7 @@ ORDER BY written_at
 TTL toDateTime(written_at) + INTERVAL 1 DAY;
 
 -- 0010 span_content
-CREATE TABLE IF NOT EXISTS span_content ON CLUSTER telltale
+CREATE TABLE IF NOT EXISTS span_content_local ON CLUSTER telltale
 (
     project_id LowCardinality(String),
     trace_id String,
@@ -386,11 +386,14 @@ CREATE TABLE IF NOT EXISTS span_content ON CLUSTER telltale
     redactions UInt32,
     ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
-ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}', ingested_at)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', ingested_at)
 PARTITION BY toDate(start_time)
 ORDER BY (project_id, trace_id, span_id)
 TTL toDateTime(start_time) + INTERVAL 7 DAY
 SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000;
+
+CREATE TABLE IF NOT EXISTS span_content ON CLUSTER telltale AS span_content_local
+ENGINE = Distributed(telltale, currentDatabase(), span_content_local, cityHash64(project_id, trace_id));
 
 ALTER TABLE projects ON CLUSTER telltale ADD COLUMN IF NOT EXISTS content_stored Bool DEFAULT true;
 
@@ -468,15 +471,17 @@ WHERE step_kind NOT IN ('', 'run')
 GROUP BY project_id, step_kind, step_name, tool_name, model, minute;
 
 -- 0012 span_content_writes
+ALTER TABLE span_content_local ON CLUSTER telltale MODIFY COLUMN input String CODEC(ZSTD(1)), MODIFY COLUMN output String CODEC(ZSTD(1));
+
 ALTER TABLE span_content ON CLUSTER telltale MODIFY COLUMN input String CODEC(ZSTD(1)), MODIFY COLUMN output String CODEC(ZSTD(1));
 
-ALTER TABLE span_content ON CLUSTER telltale MODIFY SETTING merge_selector_base = 20;
+ALTER TABLE span_content_local ON CLUSTER telltale MODIFY SETTING merge_selector_base = 20;
 
 -- 0013 run_steps_small_blocks
 ALTER TABLE run_steps_local ON CLUSTER telltale MODIFY SETTING min_compress_block_size = 4096, max_compress_block_size = 16384;
 
 -- 0014 span_content_small_granules
-CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER telltale
+CREATE TABLE IF NOT EXISTS span_content_next_local ON CLUSTER telltale
 (
     project_id LowCardinality(String),
     trace_id String,
@@ -490,22 +495,28 @@ CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER telltale
     redactions UInt32,
     ingested_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
-ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/all/{database}/{table}', '{replica}', ingested_at)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', ingested_at)
 PARTITION BY toDate(start_time)
 ORDER BY (project_id, trace_id, span_id)
 TTL toDateTime(start_time) + INTERVAL 7 DAY
 SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000, merge_selector_base = 20,
     index_granularity_bytes = 1048576;
 
-EXCHANGE TABLES span_content AND span_content_next ON CLUSTER telltale;
+CREATE TABLE IF NOT EXISTS span_content_next ON CLUSTER telltale AS span_content_next_local
+ENGINE = Distributed(telltale, currentDatabase(), span_content_next_local, cityHash64(project_id, trace_id));
+
+EXCHANGE TABLES span_content_local AND span_content_next_local ON CLUSTER telltale;
 
 INSERT INTO span_content (project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,
     ingested_at)
 SELECT project_id, trace_id, span_id, start_time, input, output, truncated, original_bytes, capture, redactions,
     ingested_at
-FROM span_content_next;
+FROM span_content_next
+SETTINGS parallel_distributed_insert_select = 2;
 
 DROP TABLE IF EXISTS span_content_next ON CLUSTER telltale SYNC;
+
+DROP TABLE IF EXISTS span_content_next_local ON CLUSTER telltale SYNC;
 
 -- 0015 spans_run_counts
 ALTER TABLE spans_local ON CLUSTER telltale MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild', lightweight_mutation_projection_mode = 'rebuild';
