@@ -207,6 +207,50 @@ describe('cluster DDL', () => {
     expect(() => clusterMigrations([remake('DROP TABLE IF EXISTS nowhere')], CLUSTER)).toThrow(/not created/);
   });
 
+  it('a table made like another: placed as it, its parts attached shard by shard', () => {
+    // spans made again with finer granules: the new local table takes the old local table's structure
+    const remade = cluster.find((m) => m.version === 16)?.statements ?? [];
+    expect(remade.map((s) => s.split('\n')[0])).toEqual([
+      `CREATE TABLE IF NOT EXISTS spans_fine_local ON CLUSTER ${CLUSTER} AS spans_local`,
+      `CREATE TABLE IF NOT EXISTS spans_fine ON CLUSTER ${CLUSTER} AS spans_fine_local`,
+      `EXCHANGE TABLES spans_local AND spans_fine_local ON CLUSTER ${CLUSTER}`,
+      `ALTER TABLE spans_local ON CLUSTER ${CLUSTER} ATTACH PARTITION ALL FROM spans_fine_local`,
+      `DROP TABLE IF EXISTS spans_fine ON CLUSTER ${CLUSTER} SYNC`,
+      `DROP TABLE IF EXISTS spans_fine_local ON CLUSTER ${CLUSTER} SYNC`,
+    ]);
+    expect(remade[0]).toContain(
+      `ENGINE = ReplicatedReplacingMergeTree('${SHARDED_ZOO_PATH}', '{replica}', ingested_at)`,
+    );
+    expect(remade[0]).toContain('replicated_deduplication_window = 1000');
+    expect(remade[1]).toContain(
+      `Distributed(${CLUSTER}, currentDatabase(), spans_fine_local, ${CLUSTER_SHARDING_KEY})`,
+    );
+    // a table on every server made like another stays on every server; parts only between tables placed alike
+    const upTo10 = MIGRATIONS.filter((m) => m.version <= 10);
+    const [global] =
+      clusterMigrations(
+        [
+          ...upTo10,
+          remake(
+            'CREATE TABLE IF NOT EXISTS projects_copy AS projects\nENGINE = ReplacingMergeTree(version)\nORDER BY id',
+          ),
+        ],
+        CLUSTER,
+      ).at(-1)?.statements ?? [];
+    expect(global).toBe(
+      `CREATE TABLE IF NOT EXISTS projects_copy ON CLUSTER ${CLUSTER} AS projects\nENGINE = ReplicatedReplacingMergeTree('${GLOBAL_ZOO_PATH}', '{replica}', version)\nORDER BY id`,
+    );
+    expect(() =>
+      clusterMigrations([...upTo10, remake('ALTER TABLE spans ATTACH PARTITION ALL FROM span_content')], CLUSTER),
+    ).toThrow(/placed alike/);
+    expect(() =>
+      clusterMigrations(
+        [...upTo10, remake('CREATE TABLE IF NOT EXISTS t AS nowhere\nENGINE = MergeTree\nORDER BY a')],
+        CLUSTER,
+      ),
+    ).toThrow(/not created/);
+  });
+
   it('leaves the single-node migrations as they are', () => {
     const before = JSON.stringify(MIGRATIONS);
     clusterMigrations(MIGRATIONS, 'other');

@@ -35,11 +35,21 @@ const ALTER_TABLE = /^ALTER TABLE ([A-Za-z0-9_]+) ([\s\S]+)$/;
 const CREATE_MV = /^CREATE MATERIALIZED VIEW IF NOT EXISTS ([A-Za-z0-9_]+) TO ([A-Za-z0-9_]+) AS\n([\s\S]+)$/;
 const INSERT_SELECT = /^INSERT INTO ([A-Za-z0-9_]+) (\([^)]*\))\n(SELECT [\s\S]+)$/;
 const FROM = /\nFROM ([A-Za-z0-9_]+)\n/;
+const CREATE_AS =
+  /^CREATE TABLE IF NOT EXISTS ([A-Za-z0-9_]+) AS ([A-Za-z0-9_]+)\nENGINE = ([A-Za-z]+)(?:\(([^)]*)\))?(\n[\s\S]*)$/;
+const ATTACH_FROM = /^ALTER TABLE ([A-Za-z0-9_]+) ATTACH PARTITION ALL FROM ([A-Za-z0-9_]+)$/;
 const EXCHANGE = /^EXCHANGE TABLES ([A-Za-z0-9_]+) AND ([A-Za-z0-9_]+)$/;
 const DROP_TABLE = /^DROP TABLE IF EXISTS ([A-Za-z0-9_]+)$/;
 
-/** How a table is laid out on the cluster, decided by its columns when it is created. */
-type Placement = 'sharded' | 'global';
+/** The keys the Distributed tables shard by. */
+type ShardingKey = typeof CLUSTER_SHARDING_KEY | typeof TRACE_SHARDING_KEY | typeof ROLLUP_SHARDING_KEY;
+
+/**
+ * How a table is laid out on the cluster, decided by its columns when it is
+ * created: on every server, or sharded by a key. Tables placed alike (the
+ * same key) keep the same rows on the same shard.
+ */
+type Placement = 'global' | ShardingKey;
 
 /**
  * The cluster form of a migration list: the same statements, rewritten for a
@@ -67,6 +77,9 @@ type Placement = 'sharded' | 'global';
  *   (`parallel_distributed_insert_select = 2`): the rows stay on their shard.
  *   Between tables on every server it runs once, as written: replication
  *   copies the rows.
+ * - `CREATE TABLE … AS other` places the table as the other one and takes
+ *   its local table's structure. `ALTER TABLE … ATTACH PARTITION ALL FROM`
+ *   between tables placed alike attaches each shard's parts to its local table.
  * - `EXCHANGE TABLES` swaps the tables ON CLUSTER; for sharded tables the
  *   local ones (each Distributed table names its local table, so it
  *   follows). `DROP TABLE IF EXISTS` drops a table ON CLUSTER; for a
@@ -108,20 +121,28 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   const create = CREATE_TABLE.exec(sql);
   if (create !== null) {
     const [, table = '', columns = '', engine = '', args, rest = ''] = create;
-    const shardingKey = shardingKeyOf(columns, engine);
-    const sharded = shardingKey !== undefined;
-    placement.set(table, sharded ? 'sharded' : 'global');
-    const local = sharded ? `${table}${LOCAL_SUFFIX}` : table;
-    const zooArgs = `'${sharded ? SHARDED_ZOO_PATH : GLOBAL_ZOO_PATH}', '{replica}'`;
-    const replicated = `Replicated${engine}(${zooArgs}${args === undefined || args === '' ? '' : `, ${args}`})`;
-    // a token-deduplicated retry keeps working: Replicated tables keep their block ids in Keeper, in their own window
-    const settings = rest.replace(/\bnon_replicated_deduplication_window\b/g, 'replicated_deduplication_window');
-    const localDdl = `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${cluster}\n(\n${columns}\n)\nENGINE = ${replicated}${settings}`;
-    if (!sharded) return [localDdl];
-    return [
-      localDdl,
-      `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${shardingKey})`,
-    ];
+    const where = shardingKeyOf(columns, engine) ?? 'global';
+    placement.set(table, where);
+    return clusterCreate(table, `\n(\n${columns}\n)`, { engine, args, rest }, where, cluster);
+  }
+  // a table made like another one: placed as that one, its structure from that one's local table
+  const createAs = CREATE_AS.exec(sql);
+  if (createAs !== null) {
+    const [, table = '', like = '', engine = '', args, rest = ''] = createAs;
+    const where = placementOf(like, placement, what);
+    placement.set(table, where);
+    const structure = ` AS ${where === 'global' ? like : `${like}${LOCAL_SUFFIX}`}`;
+    return clusterCreate(table, structure, { engine, args, rest }, where, cluster);
+  }
+  const attach = ATTACH_FROM.exec(sql);
+  if (attach !== null) {
+    const [, table = '', from = ''] = attach;
+    const where = placementOf(table, placement, what);
+    if (placementOf(from, placement, what) !== where)
+      throw unsupported(what, sql, 'parts attached must come from a table placed alike');
+    // each shard attaches its own parts; a Distributed table holds none
+    const suffix = where === 'global' ? '' : LOCAL_SUFFIX;
+    return [`ALTER TABLE ${table}${suffix} ON CLUSTER ${cluster} ATTACH PARTITION ALL FROM ${from}${suffix}`];
   }
   const alter = ALTER_TABLE.exec(sql);
   if (alter !== null) {
@@ -132,7 +153,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
   if (mv !== null) {
     const [, view = '', target = '', select = ''] = mv;
     const from = FROM.exec(`${select}\n`)?.[1] ?? '';
-    if (placementOf(target, placement, what) !== 'sharded' || placementOf(from, placement, what) !== 'sharded')
+    if (placementOf(target, placement, what) === 'global' || placementOf(from, placement, what) === 'global')
       throw unsupported(what, sql, 'a materialized view must read and write sharded tables');
     return [
       `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} ON CLUSTER ${cluster} TO ${target}${LOCAL_SUFFIX} AS\n${select.replace(FROM, `\nFROM ${from}${LOCAL_SUFFIX}\n`)}`,
@@ -143,8 +164,9 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
     const [, target = '', columns = '', select = ''] = insert;
     const from = FROM.exec(`${select}\n`)?.[1] ?? '';
     const where = placementOf(target, placement, what);
-    if (placementOf(from, placement, what) !== where)
-      throw unsupported(what, sql, 'INSERT … SELECT must read and write tables placed alike');
+    // shard by shard, each shard's rows stay on it, whatever the target's key (a rollup's partial states)
+    if ((placementOf(from, placement, what) === 'global') !== (where === 'global'))
+      throw unsupported(what, sql, 'INSERT … SELECT must read and write tables both sharded or both on every server');
     // between tables on every server: one server copies, replication carries the rows to the others
     if (where === 'global') return [sql];
     // both Distributed, same cluster and key, one table read: each shard runs it on its local tables
@@ -157,7 +179,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
     if (placementOf(b, placement, what) !== where)
       throw unsupported(what, sql, 'tables exchanged must be placed alike');
     // the Distributed tables keep pointing at their local tables by name: swapping the local ones swaps both
-    const suffix = where === 'sharded' ? LOCAL_SUFFIX : '';
+    const suffix = where === 'global' ? '' : LOCAL_SUFFIX;
     return [`EXCHANGE TABLES ${a}${suffix} AND ${b}${suffix} ON CLUSTER ${cluster}`];
   }
   const drop = DROP_TABLE.exec(sql);
@@ -166,7 +188,7 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
     const where = placementOf(table, placement, what);
     placement.delete(table);
     const dropped = (name: string): string => `DROP TABLE IF EXISTS ${name} ON CLUSTER ${cluster} SYNC`;
-    return where === 'sharded' ? [dropped(table), dropped(`${table}${LOCAL_SUFFIX}`)] : [dropped(table)];
+    return where === 'global' ? [dropped(table)] : [dropped(table), dropped(`${table}${LOCAL_SUFFIX}`)];
   }
   throw unsupported(what, sql, 'no cluster rule for this statement');
 }
@@ -177,12 +199,38 @@ function clusterStatement(sql: string, cluster: string, placement: Map<string, P
  * content by trace, a rollup (AggregatingMergeTree fed by a view on a
  * sharded table: per-shard partial states) by project.
  */
-function shardingKeyOf(columns: string, engine: string): string | undefined {
+function shardingKeyOf(columns: string, engine: string): ShardingKey | undefined {
   const has = (column: string): boolean => new RegExp(`^\\s+${column} `, 'm').test(columns);
   if (!has('project_id')) return undefined;
   if (has('run_id')) return CLUSTER_SHARDING_KEY;
   if (has('trace_id')) return TRACE_SHARDING_KEY;
   return engine === 'AggregatingMergeTree' ? ROLLUP_SHARDING_KEY : undefined;
+}
+
+/**
+ * A table's cluster DDL: its Replicated local table ON CLUSTER (the
+ * structure as written: a column list or `AS` another table), and for a
+ * sharded table the Distributed table in front of it, named as the table.
+ */
+function clusterCreate(
+  table: string,
+  structure: string,
+  storage: { engine: string; args: string | undefined; rest: string },
+  where: Placement,
+  cluster: string,
+): string[] {
+  const { engine, args, rest } = storage;
+  const local = where === 'global' ? table : `${table}${LOCAL_SUFFIX}`;
+  const zooArgs = `'${where === 'global' ? GLOBAL_ZOO_PATH : SHARDED_ZOO_PATH}', '{replica}'`;
+  const replicated = `Replicated${engine}(${zooArgs}${args === undefined || args === '' ? '' : `, ${args}`})`;
+  // a token-deduplicated retry keeps working: Replicated tables keep their block ids in Keeper, in their own window
+  const settings = rest.replace(/\bnon_replicated_deduplication_window\b/g, 'replicated_deduplication_window');
+  const localDdl = `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${cluster}${structure}\nENGINE = ${replicated}${settings}`;
+  if (where === 'global') return [localDdl];
+  return [
+    localDdl,
+    `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${local}\nENGINE = Distributed(${cluster}, currentDatabase(), ${local}, ${where})`,
+  ];
 }
 
 /** `ALTER TABLE table change` on the cluster: the local tables ON CLUSTER; column changes also the Distributed table. */
@@ -218,11 +266,9 @@ export function tableStatements(cluster: string | undefined, migrations: readonl
   for (const m of [...migrations].sort((a, b) => a.version - b.version))
     for (const statement of m.statements) {
       const create = CREATE_TABLE.exec(statement.trim());
-      if (create !== null)
-        placement.set(
-          create[1] ?? '',
-          shardingKeyOf(create[2] ?? '', create[3] ?? '') === undefined ? 'global' : 'sharded',
-        );
+      if (create !== null) placement.set(create[1] ?? '', shardingKeyOf(create[2] ?? '', create[3] ?? '') ?? 'global');
+      const createAs = CREATE_AS.exec(statement.trim());
+      if (createAs !== null) placement.set(createAs[1] ?? '', placementOf(createAs[2] ?? '', placement, 'a migration'));
       const drop = DROP_TABLE.exec(statement.trim());
       if (drop !== null) placement.delete(drop[1] ?? '');
     }
@@ -237,7 +283,7 @@ export function tableStatements(cluster: string | undefined, migrations: readonl
     const del = DELETE_FROM.exec(statement);
     if (del !== null) {
       const [, table = '', where = ''] = del;
-      const target = placementOf(table, placement, what) === 'sharded' ? `${table}${LOCAL_SUFFIX}` : table;
+      const target = placementOf(table, placement, what) === 'global' ? table : `${table}${LOCAL_SUFFIX}`;
       return [`DELETE FROM ${target} ON CLUSTER ${cluster} WHERE ${where}`];
     }
     throw unsupported(what, statement, 'no cluster rule for this statement');

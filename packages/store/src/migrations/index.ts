@@ -14,6 +14,7 @@ import { m0012SpanContentWrites } from './0012_span_content_writes.js';
 import { m0013RunStepsSmallBlocks } from './0013_run_steps_small_blocks.js';
 import { m0014SpanContentSmallGranules } from './0014_span_content_small_granules.js';
 import { m0015SpansRunCounts } from './0015_spans_run_counts.js';
+import { m0016SpansSmallGranules } from './0016_spans_small_granules.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0013RunStepsSmallBlocks,
   m0014SpanContentSmallGranules,
   m0015SpansRunCounts,
+  m0016SpansSmallGranules,
 ];

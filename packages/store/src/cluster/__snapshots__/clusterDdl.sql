@@ -525,3 +525,24 @@ ALTER TABLE spans_local ON CLUSTER telltale ADD PROJECTION IF NOT EXISTS run_spa
     (SELECT project_id, run_id, count(), max(ingested_at), min(start_time), max(start_time) GROUP BY project_id, run_id);
 
 ALTER TABLE spans_local ON CLUSTER telltale MATERIALIZE PROJECTION run_span_counts;
+
+-- 0016 spans_small_granules
+CREATE TABLE IF NOT EXISTS spans_fine_local ON CLUSTER telltale AS spans_local
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', ingested_at)
+PARTITION BY toDate(start_time)
+ORDER BY (project_id, toStartOfHour(start_time), run_id, span_id)
+TTL toDateTime(start_time) + INTERVAL 30 DAY
+SETTINGS index_granularity = 8192, index_granularity_bytes = 2097152, ttl_only_drop_parts = 1,
+    replicated_deduplication_window = 1000, min_bytes_for_wide_part = 134217728, merge_selector_base = 10,
+    deduplicate_merge_projection_mode = 'rebuild', lightweight_mutation_projection_mode = 'rebuild';
+
+CREATE TABLE IF NOT EXISTS spans_fine ON CLUSTER telltale AS spans_fine_local
+ENGINE = Distributed(telltale, currentDatabase(), spans_fine_local, cityHash64(project_id, run_id));
+
+EXCHANGE TABLES spans_local AND spans_fine_local ON CLUSTER telltale;
+
+ALTER TABLE spans_local ON CLUSTER telltale ATTACH PARTITION ALL FROM spans_fine_local;
+
+DROP TABLE IF EXISTS spans_fine ON CLUSTER telltale SYNC;
+
+DROP TABLE IF EXISTS spans_fine_local ON CLUSTER telltale SYNC;
