@@ -34,9 +34,10 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
     if (key !== undefined) deferFacts(key, result.projectId, result.parts.at(-1));
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
-    transfer = result.parts
-      .map((p) => p.buffer as ArrayBuffer)
-      .filter((b, i, all) => all.indexOf(b) === i && b.byteLength > 0);
+    // the parts and the loop signals' steps are moved, not copied
+    transfer = [...result.parts.map((p) => p.buffer as ArrayBuffer), result.loops.steps.buffer as ArrayBuffer].filter(
+      (b, i, all) => all.indexOf(b) === i && b.byteLength > 0,
+    );
   } catch (err) {
     const e = toTelltaleError(err);
     reply = { id: msg.id, ok: false, code: e.code, message: e.message };

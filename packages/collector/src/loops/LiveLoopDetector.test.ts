@@ -1,29 +1,49 @@
+import { StepKind } from '@telltale/semconv';
 import { describe, expect, it } from 'vitest';
 import { LiveLoopDetector, type LiveLoopEvent } from './LiveLoopDetector.js';
-import type { LoopSignals, LoopStep } from './loopSignals.js';
+import { hashKey, loopSignalsOf, loopStepAt, loopStepCount, type LoopSignals } from './loopSignals.js';
+
+/** A span as loopSignalsOf reads it. */
+type Span = Parameters<typeof loopSignalsOf>[1][number];
+const KIND_NAME = { 1: StepKind.tool, 2: StepKind.plan, 3: StepKind.validate } as const;
 
 let spanSeq = 0;
-function step(runId: string, startMs: number, fields: Partial<LoopStep> & Pick<LoopStep, 'kind'>): LoopStep {
+function step(
+  runId: string,
+  startMs: number,
+  fields: {
+    kind: 1 | 2 | 3;
+    failed?: boolean;
+    tool?: string;
+    argsHash?: string;
+    stateHash?: string;
+    outputHash?: string;
+    spanId?: string;
+    startNs?: bigint;
+  },
+): Span {
   return {
     runId,
-    startNs: BigInt(startMs) * 1_000_000n,
-    spanId: (++spanSeq).toString(16).padStart(16, '0'),
-    failed: false,
-    tool: '',
-    argsHash: '',
-    stateHash: '',
-    outputHash: '',
-    ...fields,
+    serviceName: 'svc',
+    stepKind: KIND_NAME[fields.kind],
+    startTimeUnixNano: fields.startNs ?? BigInt(startMs) * 1_000_000n,
+    spanId: fields.spanId ?? (++spanSeq).toString(16).padStart(16, '0'),
+    statusCode: fields.failed === true ? 2 : 1,
+    toolName: fields.tool ?? '',
+    stepName: '',
+    toolArgsHash: fields.argsHash ?? '',
+    stateHash: fields.stateHash ?? '',
+    outputHash: fields.outputHash ?? '',
   };
 }
-const tool = (runId: string, at: number, name: string, args = 'same-args'): LoopStep =>
+const tool = (runId: string, at: number, name: string, args = 'same-args'): Span =>
   step(runId, at, { kind: 1, tool: name, argsHash: args });
-const signals = (steps: LoopStep[], endedRuns: string[] = []): LoopSignals => ({
-  projectId: 'p',
-  steps,
-  endedRuns,
-  services: { r: 'svc' },
-});
+/** The signals of a request holding `steps`, and the run spans of `endedRuns`. */
+const signals = (steps: Span[], endedRuns: string[] = []): LoopSignals =>
+  loopSignalsOf('p', [
+    ...steps,
+    ...endedRuns.map((runId) => ({ ...step(runId, 0, { kind: 1 }), stepKind: StepKind.run, toolArgsHash: '' })),
+  ]);
 
 function detector(opts: { maxRuns?: number; idleMs?: number; now?: () => number } = {}): {
   d: LiveLoopDetector;
@@ -81,7 +101,7 @@ describe('LiveLoopDetector', () => {
 
   it('no progress: three failed validations in a row with one output hash, counted in start order', () => {
     const { d, events } = detector();
-    const failed = (at: number, hash = 'o'): LoopStep => step('r', at, { kind: 3, failed: true, outputHash: hash });
+    const failed = (at: number, hash = 'o'): Span => step('r', at, { kind: 3, failed: true, outputHash: hash });
     // a passing validation between them breaks the streak
     d.observe(signals([failed(1), failed(2), step('r', 3, { kind: 3 }), failed(4), failed(5, 'x')]));
     expect(events).toEqual([]);
@@ -128,5 +148,82 @@ describe('LiveLoopDetector', () => {
     d.sweep();
     expect(d.size).toBe(1);
     expect(events.map((e) => `${e.runId}:${e.status}`)).toEqual(['r:firing', 'r:resolved']);
+  });
+
+  it('orders steps with one start by the span id read as a number, and tells starts 1 ns apart', () => {
+    const { d, events } = detector();
+    const at = BigInt(Date.now()) * 1_000_000n; // past 2^53: a double would round it
+    // the same start: ordered by span id, as the stored detection does: b, a, b, a, b (arriving b, b, b, a, a)
+    const ids = ['000000000000000a', '00000000000000b0', '0000000000000c00', '000000000000d000', '00000000000e0000'];
+    const byId = ['b', 'a', 'b', 'a', 'b'];
+    d.observe(
+      signals(
+        [2, 0, 4, 1, 3].map((k) =>
+          step('r', 0, { kind: 1, tool: byId[k], argsHash: `x${k}`, spanId: ids[k], startNs: at }),
+        ),
+      ),
+    );
+    expect(events).toEqual([]);
+    d.observe(signals([step('r', 0, { kind: 1, tool: 'a', argsHash: 'x9', spanId: 'ffffffffffffffff', startNs: at })]));
+    expect(events).toMatchObject([{ kind: 'ping_pong', count: 3 }]);
+    // the same id one nanosecond later is another step, at the same nanosecond a repeat
+    const { d: d2, events: e2 } = detector();
+    const s1 = step('s', 0, { kind: 1, tool: 't', argsHash: 'h', spanId: '1', startNs: at });
+    d2.observe(signals([s1, s1, { ...s1, startTimeUnixNano: at + 1n }]));
+    expect(e2).toEqual([]);
+    d2.observe(signals([{ ...s1, startTimeUnixNano: at + 2n }]));
+    expect(e2).toMatchObject([{ kind: 'repeated_action', count: 3 }]);
+  });
+});
+
+describe('loopSignalsOf', () => {
+  it('keeps what detection needs of each tool, plan and validate span, exactly', () => {
+    const startNs = 1_790_000_000_123_456_789n;
+    const signals = loopSignalsOf('p', [
+      step('r', 0, { kind: 1, tool: 'search', argsHash: 'a1', spanId: '0123456789abcdef', startNs, failed: true }),
+      { ...step('r', 0, { kind: 1 }), stepKind: StepKind.llm },
+      step('r2', 0, { kind: 3, stateHash: 's', outputHash: 'o', spanId: 'abc', startNs: startNs + 1n }),
+      { ...step('r', 0, { kind: 1 }), stepKind: StepKind.run },
+    ]);
+    expect(loopStepCount(signals)).toBe(2);
+    expect(signals.endedRuns).toEqual(['r']);
+    expect(signals.services).toEqual({ r: 'svc', r2: 'svc' });
+    expect(loopStepAt(signals, 0)).toEqual({
+      runId: 'r',
+      kind: 1,
+      failed: true,
+      tool: 'search',
+      argsKey: hashKey('a1'),
+      stateKey: 0,
+      outputKey: 0,
+      startS: 1_790_000_000,
+      startSubNs: 123_456_789,
+      spanHi: 0x01234567,
+      spanLo: 0x89abcdef,
+    });
+    expect(loopStepAt(signals, 1)).toMatchObject({
+      runId: 'r2',
+      kind: 3,
+      failed: false,
+      tool: '',
+      argsKey: 0,
+      stateKey: hashKey('s'),
+      outputKey: hashKey('o'),
+      startSubNs: 123_456_790,
+      spanHi: 0,
+      spanLo: 0xabc,
+    });
+  });
+
+  it('gives a hash string one key, 0 to none, and different hashes different keys', () => {
+    expect(hashKey('')).toBe(0);
+    expect(hashKey('3f2a9c')).toBe(hashKey('3f2a9c'));
+    const keys = new Set<number>();
+    for (let i = 0; i < 50_000; i++) {
+      const key = hashKey(`${i.toString(16).padStart(16, '0')}`);
+      expect(Number.isSafeInteger(key) && key > 0).toBe(true);
+      keys.add(key);
+    }
+    expect(keys.size).toBe(50_000);
   });
 });

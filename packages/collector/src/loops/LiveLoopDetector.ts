@@ -1,5 +1,5 @@
 import { DEFAULT_LOOP_THRESHOLDS, type LiveLoopKind } from '@telltale/semconv';
-import type { LoopSignals, LoopStep } from './loopSignals.js';
+import { loopStepAt, loopStepCount, type LoopSignals, type LoopStep } from './loopSignals.js';
 
 /** The live detections: the kinds marked `live` in semconv's LOOP_KIND_DEFINITIONS (runaway needs the agent's median and stays with the stored facts). */
 export type { LiveLoopKind };
@@ -40,8 +40,10 @@ interface Detection {
 /** One run being followed: its loop-relevant steps in start order and the repeat counts. */
 class RunState {
   readonly steps: LoopStep[] = [];
+  /** Per tool and arguments key (`tool \0 key`). */
   readonly actions = new Map<string, number>();
-  readonly states = new Map<string, number>();
+  /** Per state key. */
+  readonly states = new Map<number, number>();
   fired: Detection | undefined;
   lastSeenMs = 0;
 
@@ -53,17 +55,21 @@ class RunState {
     let i = steps.length;
     while (i > 0 && before(step, steps[i - 1]!)) i--;
     const prev = steps[i - 1];
-    if (prev !== undefined && prev.spanId === step.spanId && prev.startNs === step.startNs) return false;
+    if (prev !== undefined && !before(prev, step)) return false; // the same start and span id: seen before
     if (steps.length < maxSteps) steps.splice(i, 0, step);
     return true;
   }
 }
 
+/** Whether `a` comes before `b`: by start, then by span id (as the stored detection orders them). */
 function before(a: LoopStep, b: LoopStep): boolean {
-  return a.startNs < b.startNs || (a.startNs === b.startNs && a.spanId < b.spanId);
+  if (a.startS !== b.startS) return a.startS < b.startS;
+  if (a.startSubNs !== b.startSubNs) return a.startSubNs < b.startSubNs;
+  if (a.spanHi !== b.spanHi) return a.spanHi < b.spanHi;
+  return a.spanLo < b.spanLo;
 }
 
-function bump(counts: Map<string, number>, key: string, maxKeys: number): number {
+function bump<K>(counts: Map<K, number>, key: K, maxKeys: number): number {
   const n = (counts.get(key) ?? 0) + 1;
   if (n > 1 || counts.size < maxKeys) counts.set(key, n);
   return n;
@@ -107,7 +113,8 @@ export class LiveLoopDetector {
     const now = this.now();
     const touched = new Set<RunState>();
     const key = (runId: string): string => `${signals.projectId}\u0000${runId}`;
-    for (const step of signals.steps) {
+    for (let i = 0, n = loopStepCount(signals); i < n; i++) {
+      const step = loopStepAt(signals, i);
       const k = key(step.runId);
       let run = this.runs.get(k);
       if (run === undefined) run = new RunState(signals.services[step.runId] ?? '');
@@ -115,9 +122,8 @@ export class LiveLoopDetector {
       this.runs.set(k, run);
       run.lastSeenMs = now;
       if (!run.insert(step, this.maxSteps)) continue;
-      if (step.kind === 1 && step.argsHash !== '')
-        bump(run.actions, `${step.tool}\u0000${step.argsHash}`, this.maxSteps);
-      if (step.kind !== 1 && step.stateHash !== '') bump(run.states, step.stateHash, this.maxSteps);
+      if (step.kind === 1 && step.argsKey !== 0) bump(run.actions, `${step.tool}\u0000${step.argsKey}`, this.maxSteps);
+      if (step.kind !== 1 && step.stateKey !== 0) bump(run.states, step.stateKey, this.maxSteps);
       touched.add(run);
     }
     for (const [k, run] of this.runs) {
@@ -189,15 +195,15 @@ export class LiveLoopDetector {
 function failedValidationStreak(steps: readonly LoopStep[]): number {
   let best = 0;
   let streak = 0;
-  let hash = '';
+  let output = 0;
   for (const s of steps) {
     if (s.kind !== 3) continue;
-    if (s.failed && s.outputHash !== '') {
-      streak = s.outputHash === hash ? streak + 1 : 1;
-      hash = s.outputHash;
+    if (s.failed && s.outputKey !== 0) {
+      streak = s.outputKey === output ? streak + 1 : 1;
+      output = s.outputKey;
     } else {
       streak = 0;
-      hash = '';
+      output = 0;
     }
     best = Math.max(best, streak);
   }
