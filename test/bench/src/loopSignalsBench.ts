@@ -8,7 +8,11 @@
  * one thread, CPU time (process.cpuUsage). Prints CPU-µs per span of each
  * round (after a warm-up round) and their median.
  *
- *   npm run bench:loop-signals -- [requests per round=200] [rounds=9]
+ * Those requests hold whole runs, which end in them. With `open`, their
+ * run spans are left out, so the runs stay followed (up to the detector's
+ * 50,000), as runs that span many requests are.
+ *
+ *   npm run bench:loop-signals -- [requests per round=200] [rounds=9] [open]
  */
 import { receiveMessageOnPort, MessageChannel } from 'node:worker_threads';
 import { decodeTraceRequestProto, LiveLoopDetector, loopSignalsOf, normaliseRequest } from '@telltale/collector';
@@ -19,6 +23,7 @@ import { PayloadPool } from './PayloadPool.js';
 
 const perRound = Number(process.argv[2] ?? 200);
 const rounds = Number(process.argv[3] ?? 9);
+const open = process.argv[4] === 'open';
 
 const nowMs = Date.now();
 const pool = new PayloadPool(agentPayloads({ templates: 64, seed: 4, nowMs }));
@@ -38,7 +43,8 @@ printRounds(perRound, rounds, () => {
   let spans = 0;
   let us = 0;
   for (let i = 0; i < perRound; i++) {
-    const records = normaliseRequest(decodeTraceRequestProto(pool.next().body), 'bench', { nowMs }).spans;
+    const all = normaliseRequest(decodeTraceRequestProto(pool.next().body), 'bench', { nowMs }).spans;
+    const records = open ? all.filter((s) => s.stepKind !== 'run') : all;
     const t = cpuUs();
     const signals = loopSignalsOf('bench', records);
     port1.postMessage(signals, moved(signals));

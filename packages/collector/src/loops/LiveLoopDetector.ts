@@ -111,23 +111,28 @@ export class LiveLoopDetector {
 
   observe(signals: LoopSignals): void {
     const now = this.now();
-    const touched = new Set<RunState>();
     const key = (runId: string): string => `${signals.projectId}\u0000${runId}`;
+    /** The runs this request has steps of (by run id), and those it added steps to. */
+    const seen = new Map<string, RunState>();
+    const grown = new Set<RunState>();
     for (let i = 0, n = loopStepCount(signals); i < n; i++) {
       const step = loopStepAt(signals, i);
-      const k = key(step.runId);
-      let run = this.runs.get(k);
-      if (run === undefined) run = new RunState(signals.services[step.runId] ?? '');
-      else this.runs.delete(k); // re-inserted below: the map's order is the recency order
-      this.runs.set(k, run);
-      run.lastSeenMs = now;
+      let run = seen.get(step.runId);
+      if (run === undefined) {
+        run = this.runs.get(key(step.runId)) ?? new RunState(signals.services[step.runId] ?? '');
+        seen.set(step.runId, run);
+      }
       if (!run.insert(step, this.maxSteps)) continue;
       if (step.kind === 1 && step.argsKey !== 0) bump(run.actions, `${step.tool}\u0000${step.argsKey}`, this.maxSteps);
       if (step.kind !== 1 && step.stateKey !== 0) bump(run.states, step.stateKey, this.maxSteps);
-      touched.add(run);
+      grown.add(run);
     }
-    for (const [k, run] of this.runs) {
-      if (!touched.has(run) || run.fired !== undefined) continue;
+    for (const [runId, run] of seen) {
+      const k = key(runId);
+      this.runs.delete(k); // re-inserted: the map's order is the recency order
+      this.runs.set(k, run);
+      run.lastSeenMs = now;
+      if (!grown.has(run) || run.fired !== undefined) continue;
       const found = this.detect(run);
       if (found === undefined) continue;
       run.fired = found;
