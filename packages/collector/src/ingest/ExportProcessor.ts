@@ -91,7 +91,9 @@ export class ExportProcessor {
         const result = processExport(job, this.limits);
         if (timing !== undefined) timing.processMs = performance.now() - started;
         const key = job.factsKey;
-        const spans = result.parts.at(-1);
+        // a copy: the spool takes the parts (Spool.append), and the facts are computed later
+        const last = result.parts.at(-1);
+        const spans = key === undefined || last === undefined ? undefined : Uint8Array.prototype.slice.call(last);
         if (key !== undefined) setImmediate(() => this.onFacts(jobFacts(key, job.projectId, spans)));
         return Promise.resolve(result);
       } catch (err) {

@@ -71,6 +71,21 @@ describe('Spool', () => {
     expect((await payloadsOf(batch!)).map(text)).toEqual(Array.from({ length: 200 }, (_, i) => `r${i}`));
   });
 
+  it('takes a part that is a whole buffer (moved to its writing thread), and copies a slice of a shared one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir);
+    const whole = new Uint8Array(Buffer.from('a worker output, its own buffer'));
+    const shared = Buffer.from('|a slice of the pool');
+    expect(shared.byteLength).toBeLessThan(shared.buffer.byteLength);
+    await spool.append([whole, shared], 1);
+    // the record is durable as it was given
+    const batch = await spool.nextBatch({ maxWeight: 10, maxBytes: 1 << 20 });
+    expect((await payloadsOf(batch!)).map(text)).toEqual(['a worker output, its own buffer|a slice of the pool']);
+    // the whole buffer went to the writing thread; the pool's stays here, untouched
+    expect(whole.byteLength).toBe(0);
+    expect(text(shared)).toBe('|a slice of the pool');
+  });
+
   it('sizes batches by weight and bytes, at least one record each', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spool-'));
     const spool = await openSpool(dir);

@@ -277,6 +277,8 @@ export class Spool {
    * Appends one record made of `parts` (written back to back, checksummed as
    * one). Resolves once it is durable; rejects with SpoolFullError, without
    * writing anything, when it would pass the cap, or with the I/O error.
+   * The parts are the spool's from then on: a part that is the whole of its
+   * buffer is moved to the writing thread (SpoolIoThread.writeDurably).
    */
   append(parts: readonly Uint8Array[], weight: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('spool is closed'));
