@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { jobFacts } from './jobFacts.js';
+import { movableBuffers } from './movableBuffers.js';
 import { processExport, type ExportJob, type ProcessedExport } from './processExport.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
@@ -125,12 +126,7 @@ export class ExportProcessor {
       if (best === undefined) return;
       const job = this.queue.shift()!;
       best.inFlight.set(job.id, job);
-      const body = job.job.body;
-      const own =
-        body.byteOffset === 0 &&
-        body.byteLength === body.buffer.byteLength &&
-        !(body.buffer instanceof SharedArrayBuffer);
-      best.worker.postMessage({ id: job.id, job: job.job }, own ? [body.buffer] : []);
+      best.worker.postMessage({ id: job.id, job: job.job }, movableBuffers([job.job.body]));
     }
   }
 

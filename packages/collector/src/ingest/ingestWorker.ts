@@ -4,6 +4,7 @@ import { toTelltaleError } from '@telltale/semconv';
 import { requestFactBuffers } from '@telltale/store/encode';
 import type { SpanLimits } from '../normalise/spanLimits.js';
 import { jobFacts } from './jobFacts.js';
+import { movableBuffers } from './movableBuffers.js';
 import { processExport, type ExportJob } from './processExport.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
@@ -35,9 +36,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };
     // the parts and the loop signals' steps are moved, not copied
-    transfer = [...result.parts.map((p) => p.buffer as ArrayBuffer), result.loops.steps.buffer as ArrayBuffer].filter(
-      (b, i, all) => all.indexOf(b) === i && b.byteLength > 0,
-    );
+    transfer = movableBuffers([...result.parts, result.loops.steps]);
   } catch (err) {
     const e = toTelltaleError(err);
     reply = { id: msg.id, ok: false, code: e.code, message: e.message };
@@ -46,7 +45,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   try {
     port.postMessage(reply, transfer);
   } catch {
-    // a part shares a buffer that cannot be transferred (a pooled Buffer): copy instead
+    // a buffer Node would not move after all: copy instead
     port.postMessage(reply);
   }
   while (deferredFacts.length > MAX_DEFERRED_FACTS) deferredFacts.shift()!();

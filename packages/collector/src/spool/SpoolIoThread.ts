@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { movableBuffers } from '../ingest/movableBuffers.js';
 import type { SpoolIoReply, SpoolIoRequest } from './spoolIoProtocol.js';
 
 /** The compiled worker, beside this file in dist (under vitest, this file runs from src). */
@@ -81,7 +82,7 @@ export class SpoolIoThread {
    * the main thread a clone of it, and the writing thread another.
    */
   async writeDurably(fd: number, parts: readonly Uint8Array[], position: number): Promise<void> {
-    await this.call({ op: 'write', fd, parts: [...parts], position }, ownBuffers(parts));
+    await this.call({ op: 'write', fd, parts: [...parts], position }, movableBuffers(parts));
   }
 
   async truncate(fd: number, length: number): Promise<void> {
@@ -110,15 +111,4 @@ export class SpoolIoThread {
       if (this.pending.size === 0) this.worker.unref();
     }) as Promise<number | undefined>;
   }
-}
-
-/** The buffers `parts` cover whole, each once: those a message may move. */
-function ownBuffers(parts: readonly Uint8Array[]): ArrayBuffer[] {
-  const own: ArrayBuffer[] = [];
-  for (const p of parts) {
-    const b = p.buffer;
-    if (b instanceof ArrayBuffer && p.byteOffset === 0 && p.byteLength === b.byteLength && b.byteLength > 0)
-      if (!own.includes(b)) own.push(b);
-  }
-  return own;
 }
