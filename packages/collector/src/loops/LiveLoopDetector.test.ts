@@ -196,8 +196,8 @@ describe('loopSignalsOf', () => {
       argsKey: hashKey('a1'),
       stateKey: 0,
       outputKey: 0,
-      startS: 1_790_000_000,
-      startSubNs: 123_456_789,
+      startHi: Number(startNs >> 32n),
+      startLo: Number(startNs & 0xffffffffn),
       spanHi: 0x01234567,
       spanLo: 0x89abcdef,
     });
@@ -209,7 +209,7 @@ describe('loopSignalsOf', () => {
       argsKey: 0,
       stateKey: hashKey('s'),
       outputKey: hashKey('o'),
-      startSubNs: 123_456_790,
+      startLo: Number((startNs + 1n) & 0xffffffffn),
       spanHi: 0,
       spanLo: 0xabc,
     });

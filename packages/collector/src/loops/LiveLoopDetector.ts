@@ -63,8 +63,8 @@ class RunState {
 
 /** Whether `a` comes before `b`: by start, then by span id (as the stored detection orders them). */
 function before(a: LoopStep, b: LoopStep): boolean {
-  if (a.startS !== b.startS) return a.startS < b.startS;
-  if (a.startSubNs !== b.startSubNs) return a.startSubNs < b.startSubNs;
+  if (a.startHi !== b.startHi) return a.startHi < b.startHi;
+  if (a.startLo !== b.startLo) return a.startLo < b.startLo;
   if (a.spanHi !== b.spanHi) return a.spanHi < b.spanHi;
   return a.spanLo < b.spanLo;
 }

@@ -13,9 +13,9 @@ export type LoopStepKind = 1 | 2 | 3;
  */
 export interface LoopStep {
   runId: string;
-  /** Start: whole seconds since the epoch, and the nanoseconds past them. */
-  startS: number;
-  startSubNs: number;
+  /** Start in Unix nanoseconds, as two 32-bit numbers (high, low). */
+  startHi: number;
+  startLo: number;
   /** The span id's last 16 hex digits, as two 32-bit numbers (high, low). */
   spanHi: number;
   spanLo: number;
@@ -50,7 +50,7 @@ export interface LoopSignals {
   services: Record<string, string>;
 }
 
-/** A step's numbers: run, kind, failed, tool, args key, state key, output key, start s, start ns, span id high, low. */
+/** A step's numbers: run, kind, failed, tool, args key, state key, output key, start high, low, span id high, low. */
 const STEP_WIDTH = 11;
 
 const KIND_CODE: Partial<Record<string, LoopStepKind>> = {
@@ -73,6 +73,9 @@ type LoopSpan = Pick<
   | 'stateHash'
   | 'outputHash'
 >;
+
+/** Scratch for splitting a start time into its 32-bit halves. */
+const start = new DataView(new ArrayBuffer(8));
 
 /** Extracts the loop signals of a request's spans (in the worker, next to the encoding). */
 export function loopSignalsOf(projectId: string, spans: readonly LoopSpan[]): LoopSignals {
@@ -107,10 +110,13 @@ export function loopSignalsOf(projectId: string, spans: readonly LoopSpan[]): Lo
     steps[o + 4] = kind === 1 ? hashKey(s.toolArgsHash) : 0;
     steps[o + 5] = kind === 1 ? 0 : hashKey(s.stateHash);
     steps[o + 6] = kind === 3 ? hashKey(s.outputHash) : 0;
-    steps[o + 7] = Number(s.startTimeUnixNano / 1_000_000_000n);
-    steps[o + 8] = Number(s.startTimeUnixNano % 1_000_000_000n);
-    steps[o + 9] = hexNumber(s.spanId.slice(-16, -8));
-    steps[o + 10] = hexNumber(s.spanId.slice(-8));
+    // the 64-bit start split without BigInt arithmetic
+    start.setBigUint64(0, s.startTimeUnixNano, true);
+    steps[o + 7] = start.getUint32(4, true);
+    steps[o + 8] = start.getUint32(0, true);
+    const id = s.spanId;
+    steps[o + 9] = hexNumber(id, id.length - 16, id.length - 8);
+    steps[o + 10] = hexNumber(id, id.length - 8, id.length);
     o += STEP_WIDTH;
   }
   return { projectId, strings, steps, endedRuns, services };
@@ -133,17 +139,23 @@ export function loopStepAt(signals: LoopSignals, i: number): LoopStep {
     argsKey: f[o + 4]!,
     stateKey: f[o + 5]!,
     outputKey: f[o + 6]!,
-    startS: f[o + 7]!,
-    startSubNs: f[o + 8]!,
+    startHi: f[o + 7]!,
+    startLo: f[o + 8]!,
     spanHi: f[o + 9]!,
     spanLo: f[o + 10]!,
   };
 }
 
-/** Up to 8 hex digits as a number; 0 for none or for what is not hex. */
-function hexNumber(digits: string): number {
-  const n = digits === '' ? 0 : Number.parseInt(digits, 16);
-  return Number.isNaN(n) ? 0 : n;
+/** The hex digits of `text` from `from` (0 if before its start) to `to`, as a number; 0 if one is not a hex digit. */
+function hexNumber(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = Math.max(0, from); i < to; i++) {
+    const c = text.charCodeAt(i) | 0x20; // lower case
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit < 0) return 0;
+    n = n * 16 + digit;
+  }
+  return n;
 }
 
 /**
