@@ -1,30 +1,13 @@
 import type { SpanRecord } from '@telltale/store/encode';
+import type { LoopSpan } from '../loops/loopSignals.js';
 
 /**
  * What the fused decoder keeps of an accepted span once its row is written:
  * what run assignment, nested usage, the late columns, content rows and
  * loop signals read. Rows are reused request after request.
  */
-export type FusedRow = Pick<
-  SpanRecord,
-  | 'traceId'
-  | 'spanId'
-  | 'parentSpanId'
-  | 'runId'
-  | 'stepKind'
-  | 'inputTokens'
-  | 'outputTokens'
-  | 'cachedInputTokens'
-  | 'costUsd'
-  | 'serviceName'
-  | 'startTimeUnixNano'
-  | 'statusCode'
-  | 'toolName'
-  | 'stepName'
-  | 'toolArgsHash'
-  | 'stateHash'
-  | 'outputHash'
->;
+export type FusedRow = LoopSpan &
+  Pick<SpanRecord, 'traceId' | 'parentSpanId' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'costUsd'>;
 
 export function emptyFusedRow(): FusedRow {
   return {

@@ -59,7 +59,8 @@ const KIND_CODE: Partial<Record<string, LoopStepKind>> = {
   [StepKind.validate]: 3,
 };
 
-type LoopSpan = Pick<
+/** What loop signals read of a span (a SpanRecord, or the fused decoder's row). */
+export type LoopSpan = Pick<
   SpanRecord,
   | 'stepKind'
   | 'runId'
