@@ -16,6 +16,7 @@ export type { ExportDone, ExportProgress, ExportStages, IngestedExport } from '.
 export { ExportProcessor } from './ingest/ExportProcessor.js';
 export type { ExportProcessorOptions, ProcessTiming } from './ingest/ExportProcessor.js';
 export { processExport } from './ingest/processExport.js';
+export { SpareCopies } from './ingest/SpareCopies.js';
 export type { ExportJob, ProcessedExport } from './ingest/processExport.js';
 export {
   decodeExportPayload,

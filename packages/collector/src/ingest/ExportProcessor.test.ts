@@ -7,7 +7,7 @@ import { Rng, randomSpans } from '../otlp/randomSpans.fixture.js';
 import { decodeExportPayload } from './exportPayload.js';
 import { ExportProcessor } from './ExportProcessor.js';
 import type { ExportJob } from './processExport.js';
-import { WHOLE_RUN_REQUEST } from './wholeRunRequest.fixture.js';
+import { WHOLE_RUN_REQUEST, wholeRunRequest } from './wholeRunRequest.fixture.js';
 import type { WorkerFacts } from './workerProtocol.js';
 import { encodeTraceRequest } from '../fused/encodeTraceRequest.fixture.js';
 
@@ -103,7 +103,8 @@ describe('ExportProcessor', () => {
       await Promise.all(
         keys.map((factsKey) =>
           processor.process({
-            body: encodeTraceRequest(WHOLE_RUN_REQUEST),
+            // a run of its own per job: facts computed from a copy another job's bytes overwrote would name another
+            body: encodeTraceRequest(wholeRunRequest(`whole-${factsKey}`)),
             encoding: 'proto',
             projectId: 'p',
             nowMs: NOW_MS,
@@ -118,7 +119,7 @@ describe('ExportProcessor', () => {
         expect(
           heard.get(k)?.runs.map((r) => r.runId),
           k,
-        ).toEqual(['whole']);
+        ).toEqual([`whole-${k}`]);
     } finally {
       await processor.close();
     }

@@ -6,6 +6,7 @@ import type { SpanLimits } from '../normalise/spanLimits.js';
 import { jobFacts } from './jobFacts.js';
 import { movableBuffers } from './movableBuffers.js';
 import { processExport, type ExportJob } from './processExport.js';
+import { SpareCopies } from './SpareCopies.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
 /**
@@ -18,6 +19,13 @@ import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 const MAX_DEFERRED_FACTS = 8;
 const deferredFacts: Array<() => void> = [];
 let factsScheduled = false;
+/**
+ * The buffers of those copies, reused: one per request that can wait, and
+ * the one being computed. A spans message above 4 MiB (about 3,800 spans;
+ * exporters send 512 at a time by default) gets a buffer of its own, so
+ * what the worker keeps stays under 36 MiB.
+ */
+const copies = new SpareCopies(MAX_DEFERRED_FACTS + 1, 4 << 20);
 
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
@@ -61,8 +69,13 @@ function deferFacts(factsKey: string, projectId: string, spans: Uint8Array | und
     sendFacts(jobFacts(factsKey, projectId, undefined));
     return;
   }
-  const copy = Uint8Array.prototype.slice.call(spans);
-  deferredFacts.push(() => sendFacts(jobFacts(factsKey, projectId, copy)));
+  const copy = copies.copy(spans);
+  deferredFacts.push(() => {
+    // the facts keep nothing of the copy (their rows are buffers of their own), so it is free once they are computed
+    const facts = jobFacts(factsKey, projectId, copy);
+    copies.release(copy);
+    sendFacts(facts);
+  });
 }
 
 /** Computes the oldest deferred facts after the messages already here, one per turn of the event loop. */

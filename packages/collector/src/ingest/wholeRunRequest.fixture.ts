@@ -16,14 +16,19 @@ function span(run: string, t: string, s: string, parent: string | undefined, kin
   });
 }
 
+/** Run `whole` (its root and two steps) and run "open" (two steps, its root not sent yet). */
+export function wholeRunRequest(whole: string): ReturnType<typeof otlpRequest> {
+  return otlpRequest(
+    [
+      span(whole, 'a', '1', undefined, 'run'),
+      span(whole, 'a', '2', '1', 'plan'),
+      span(whole, 'a', '3', '1', 'tool'),
+      span('open', 'b', '5', '4', 'plan'),
+      span('open', 'b', '6', '4', 'tool'),
+    ],
+    'svc',
+  );
+}
+
 /** Run "whole" (its root and two steps) and run "open" (two steps, its root not sent yet). */
-export const WHOLE_RUN_REQUEST = otlpRequest(
-  [
-    span('whole', 'a', '1', undefined, 'run'),
-    span('whole', 'a', '2', '1', 'plan'),
-    span('whole', 'a', '3', '1', 'tool'),
-    span('open', 'b', '5', '4', 'plan'),
-    span('open', 'b', '6', '4', 'tool'),
-  ],
-  'svc',
-);
+export const WHOLE_RUN_REQUEST = wholeRunRequest('whole');
