@@ -8,6 +8,7 @@ export type { PricesRepository } from './prices/PricesRepository.js';
 export type { AuthRepository } from './keys/AuthRepository.js';
 export type { AlertsRepository } from './alerts/AlertsRepository.js';
 export type { Lease } from './coord/Lease.js';
+export { PeriodicCatchUp, type CatchUpScan, type PeriodicCatchUpOptions } from './facts/PeriodicCatchUp.js';
 export type { EngineMemory } from './engine/engineMemory.js';
 export type { ContentRepository } from './content/ContentRepository.js';
 export { MAX_RUN_CONTENT_SPAN_IDS, MAX_RUN_CONTENT_SPANS } from './content/spanContent.js';

@@ -8,10 +8,10 @@ const size = (runs: number, spans: number, cpu: number): ScalingSize => ({
   spans,
   loadMs: 1_000,
   optimizeMs: 100,
-  liveMs: { a: cpu + 5, b: 1 },
-  mergedMs: { a: cpu + 1, b: 1 },
-  liveCpuMs: { a: cpu, b: 1 },
-  mergedCpuMs: { a: cpu, b: Number.NaN },
+  liveMs: { a: cpu + 5, b: 1, scan: 2 },
+  mergedMs: { a: cpu + 1, b: 1, scan: 2 },
+  liveCpuMs: { a: cpu, b: 1, scan: 2 },
+  mergedCpuMs: { a: cpu, b: Number.NaN, scan: cpu / 10 },
   loadAverage: [1, 2],
 });
 
@@ -22,6 +22,7 @@ describe('renderScaling', () => {
       command: 'npm run bench -- --scaling 1,3',
       iterations: 3,
       rollupCases: ['a'],
+      catchUpCases: ['scan'],
       sizes: [size(1, 1_000_000, 20), size(3, 3_000_000, 30)],
     };
     const text = renderScaling(report);
@@ -30,5 +31,9 @@ describe('renderScaling', () => {
     );
     expect(text).toContain('| ● a | 25.0 (20.0) | 21.0 (20.0) | 35.0 (30.0) | 31.0 (30.0) | 1.50 |');
     expect(text).toContain('| b | 1.0 (1.0) | 1.0 (failed) | 1.0 (1.0) | 1.0 (failed) | – |');
+    // the catch-up scans come after the queries, in a table of their own
+    const [queries = '', scans = ''] = text.split("The run facts catch-up's scan");
+    expect(queries).not.toContain('| scan |');
+    expect(scans).toContain('| scan | 2.0 (2.0) | 2.0 (2.0) | 2.0 (2.0) | 2.0 (3.0) | 1.50 |');
   });
 });

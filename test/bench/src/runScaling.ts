@@ -9,7 +9,7 @@ import { benchContext } from './BenchContext.js';
 import { loadAverage } from './machineFacts.js';
 import { measure } from './measure.js';
 import { FACTS_TABLES } from './runFactsBench.js';
-import { scalingCases } from './scalingCases.js';
+import { catchUpCases, FRESH_RUNS, scalingCases } from './scalingCases.js';
 
 /** One size of the scaling bench: spans of the measured project and each case's median in both table states. */
 export interface ScalingSize {
@@ -34,6 +34,8 @@ export interface ScalingReport {
   command: string;
   iterations: number;
   rollupCases: string[];
+  /** The run facts catch-up scans (catchUpCases), timed as the queries are and shown in a table of their own. */
+  catchUpCases: string[];
   sizes: ScalingSize[];
 }
 
@@ -76,6 +78,7 @@ export async function runScaling(opts: {
 }): Promise<ScalingReport> {
   const sizes: ScalingSize[] = [];
   let rollupCases: string[] = [];
+  let scanCases: string[] = [];
   for (const runs of opts.sizes) {
     const dir = join(tmpdir(), `telltale-scaling-${runs}r-s${opts.seed}`);
     rmSync(dir, { recursive: true, force: true });
@@ -93,6 +96,12 @@ export async function runScaling(opts: {
       }
       const loadMs = performance.now() - started;
       await store.runFacts.flush();
+      // a few runs more, as a live store receives between two catch-up scans
+      const since = await store.runFacts.storageNowMs();
+      const fresh = benchDataset({ runs: FRESH_RUNS, seed: opts.seed + 1, endNs: spec.endNs });
+      for (const chunk of generateDatasetChunks(fresh, { runsPerChunk: FRESH_RUNS }))
+        await store.insertSpans(chunk.spans);
+      await store.runFacts.flush();
       const project = await inspector.largestProject();
       if (project === undefined) throw new Error('the scaling store holds no spans');
       opts.log(
@@ -102,8 +111,10 @@ export async function runScaling(opts: {
       const sample = await inspector.sampleCompletedRun(project.projectId);
       if (sample === undefined) throw new Error('no completed run');
       const analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
-      const cases = scalingCases(benchContext(store, analytics, filter, DEFAULT_PRICES, sample));
+      const scans = catchUpCases(store, since);
+      const cases = [...scalingCases(benchContext(store, analytics, filter, DEFAULT_PRICES, sample)), ...scans];
       rollupCases = cases.filter((c) => c.rollup).map((c) => c.name);
+      scanCases = scans.map((c) => c.name);
       const loadBefore = loadAverage();
       const live = await timeAll(cases, opts.iterations, opts.log, 'live');
       const optStarted = performance.now();
@@ -127,7 +138,14 @@ export async function runScaling(opts: {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { date: new Date().toISOString(), command: opts.command, iterations: opts.iterations, rollupCases, sizes };
+  return {
+    date: new Date().toISOString(),
+    command: opts.command,
+    iterations: opts.iterations,
+    rollupCases,
+    catchUpCases: scanCases,
+    sizes,
+  };
 }
 
 const NS_PER_MINUTE = 60_000_000_000n;

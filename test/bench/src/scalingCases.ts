@@ -1,3 +1,4 @@
+import type { Store } from '@telltale/store';
 import type { BenchCase } from './BenchCase.js';
 import type { BenchContext } from './BenchContext.js';
 import { benchCases } from './benchCases.js';
@@ -47,5 +48,25 @@ export function scalingCases(ctx: BenchContext): ScalingCase[] {
     ...overview.map((c) => ({ name: c.name, rollup: c.name.startsWith('costBreakdown('), run: c.ours })),
     ...sketch,
     edges,
+  ];
+}
+
+/** Runs of the bench preset stored after the load and before the timings: what arrived since the previous catch-up scan. */
+export const FRESH_RUNS = 50;
+
+/**
+ * The run facts catch-up's scan for stale runs (nothing is stale: every run
+ * was finalised), as the leading worker of split roles runs it: over every
+ * run (at start and every hour), and over the runs with spans ingested since
+ * `sinceMs` (storage clock), taken just before the FRESH_RUNS runs were stored.
+ */
+export function catchUpCases(store: Store, sinceMs: number): ScalingCase[] {
+  return [
+    { name: 'catch-up scan: every run', rollup: false, run: () => store.runFacts.catchUp() },
+    {
+      name: `catch-up scan: runs ingested since (${FRESH_RUNS} runs)`,
+      rollup: false,
+      run: () => store.runFacts.catchUp({ ingestedSinceMs: sinceMs }),
+    },
   ];
 }

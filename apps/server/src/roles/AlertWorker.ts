@@ -1,12 +1,17 @@
 import type { AlertDispatcher, AlertEvaluator } from '@telltale/alerts';
-import type { Lease, Store } from '@telltale/store';
+import { PeriodicCatchUp, type Lease, type Store } from '@telltale/store';
 import type { Logger } from 'pino';
 import { LiveEventPoller } from './liveEventRelay.js';
 
 /** A leader that stops renewing loses the lease after this; a standby takes over within it plus one renewal. */
 export const ALERT_LEASE_TTL_MS = 15_000;
 export const ALERT_LEASE_RENEW_MS = 5_000;
-/** How often the leader looks for runs whose facts are missing or stale (spans another process stored and did not finalise). */
+/**
+ * How often the leader looks for runs whose facts are missing or stale
+ * (spans another process stored and did not finalise): at every run when it
+ * takes the lead and every hour, otherwise at those with spans ingested
+ * since its previous look (PeriodicCatchUp).
+ */
 export const CATCH_UP_EVERY_MS = 15_000;
 
 /**
@@ -85,9 +90,11 @@ export class AlertWorker {
     await this.opts.evaluator.start();
     this.opts.dispatcher.start();
     this.poller?.start();
+    // a new leader's first scan looks at every run
+    const periodic = new PeriodicCatchUp(this.opts.store.runFacts);
     const catchUp = (): void => {
-      this.catchingUp ??= this.opts.store.runFacts
-        .catchUp()
+      this.catchingUp ??= periodic
+        .scan()
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'run facts catch-up failed; retried'))
         .finally(() => (this.catchingUp = undefined));
     };

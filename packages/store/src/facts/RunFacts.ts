@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../sql/sqlParts.js';
 import type { SpanRecord } from '../spans/SpanRecord.js';
@@ -9,6 +10,7 @@ import {
   FINALISE_RUN_STEPS_SQL,
   FINALISE_STEP_FACTS_SQL,
   RUNS_TIME_SQL,
+  STALE_RUNS_SINCE_SQL,
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
 import type { TableStatements } from '../cluster/clusterMigrations.js';
@@ -374,11 +376,22 @@ export class RunFacts {
    * Resolves with how many runs were stale; rejects when the storage fails
    * (what is left stays stale: call it again). A `stop` while it runs ends
    * it after its chunk (the next open's catch-up finds the rest).
+   *
+   * With `ingestedSinceMs` (epoch ms, storage clock: `storageNowMs`), it
+   * looks only at the runs with a span ingested since then, and reads only
+   * the granules of spans ingested since (PeriodicCatchUp).
    */
-  async catchUp(opts: { onProgress?: (done: number, total: number) => void } = {}): Promise<number> {
+  async catchUp(
+    opts: { onProgress?: (done: number, total: number) => void; ingestedSinceMs?: number } = {},
+  ): Promise<number> {
     const stops = this.stops;
+    const since = opts.ingestedSinceMs;
     const scan = this.client
-      .query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' })
+      .query(
+        since === undefined
+          ? { query: STALE_RUNS_SQL, format: 'JSONEachRow' }
+          : { query: STALE_RUNS_SINCE_SQL, format: 'JSONEachRow', query_params: { since: Math.floor(since) } },
+      )
       .then((r) => r.json<{ project_id: string; run_id: string }>());
     this.scanning = scan;
     let rows: { project_id: string; run_id: string }[];
@@ -402,6 +415,19 @@ export class RunFacts {
       opts.onProgress?.(total - this.staleRuns(), total);
     }
     return rows.length;
+  }
+
+  /** Milliseconds now by the storage's clock, the clock of the spans' ingest times. */
+  async storageNowMs(): Promise<number> {
+    const result = await this.client.query({
+      query: 'SELECT toString(toUnixTimestamp64Milli(now64(3))) AS now',
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ now: string }>();
+    const now = Number(row?.now);
+    if (!Number.isFinite(now))
+      throw new TelltaleError({ code: TelltaleErrorCode.STORAGE, message: `storage answered no time: ${row?.now}` });
+    return now;
   }
 
   /** Finalises the next chunk of stale runs (of the first project that has any); on failure they stay stale. */

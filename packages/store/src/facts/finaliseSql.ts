@@ -131,16 +131,33 @@ WHERE project_id = {projectId:String} AND run_id IN {runIds:Array(String)}`;
  * each run's span count and latest ingest time with what its facts saw
  * (facts computed from spans in hand record a time at or after their
  * spans' ingest, not the stored one: a later ingest time is what is stale).
+ * `runs`, when given, is a condition on (project_id, run_id) that both
+ * sides are read under.
  */
-export const STALE_RUNS_SQL = `SELECT s.project_id AS project_id, s.run_id AS run_id
+function staleRunsSql(runs?: string): string {
+  const where = runs === undefined ? '' : `\n    WHERE ${runs}`;
+  return `SELECT s.project_id AS project_id, s.run_id AS run_id
 FROM (
     SELECT project_id, run_id, count() AS span_count, max(ingested_at) AS ingested_max
-    FROM spans
+    FROM spans${where}
     GROUP BY project_id, run_id
 ) AS s
 LEFT JOIN (
     SELECT project_id, run_id, span_count, ingested_max, 1 AS present
-    FROM run_facts FINAL
+    FROM run_facts FINAL${where}
 ) AS f ON f.project_id = s.project_id AND f.run_id = s.run_id
 WHERE f.present = 0 OR f.span_count != s.span_count OR f.ingested_max < s.ingested_max
 SETTINGS join_use_nulls = 0`;
+}
+
+/** The stale runs among all runs stored: its cost follows the runs stored (one row per run and part of `spans`, migration 15). */
+export const STALE_RUNS_SQL = staleRunsSql();
+
+/**
+ * The stale runs among those with a span ingested at or after `since` (epoch
+ * ms, storage clock): the granules of `spans` ingested before it are skipped
+ * (the skip index of migration 17), so its cost follows what arrived since.
+ */
+export const STALE_RUNS_SINCE_SQL = staleRunsSql(
+  `(project_id, run_id) IN (SELECT DISTINCT project_id, run_id FROM spans WHERE ingested_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC'))`,
+);

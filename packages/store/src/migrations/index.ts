@@ -15,6 +15,7 @@ import { m0013RunStepsSmallBlocks } from './0013_run_steps_small_blocks.js';
 import { m0014SpanContentSmallGranules } from './0014_span_content_small_granules.js';
 import { m0015SpansRunCounts } from './0015_spans_run_counts.js';
 import { m0016SpansSmallGranules } from './0016_spans_small_granules.js';
+import { m0017SpansIngestedIndex } from './0017_spans_ingested_index.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0014SpanContentSmallGranules,
   m0015SpansRunCounts,
   m0016SpansSmallGranules,
+  m0017SpansIngestedIndex,
 ];

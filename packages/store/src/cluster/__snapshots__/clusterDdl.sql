@@ -546,3 +546,8 @@ ALTER TABLE spans_local ON CLUSTER telltale ATTACH PARTITION ALL FROM spans_fine
 DROP TABLE IF EXISTS spans_fine ON CLUSTER telltale SYNC;
 
 DROP TABLE IF EXISTS spans_fine_local ON CLUSTER telltale SYNC;
+
+-- 0017 spans_ingested_index
+ALTER TABLE spans_local ON CLUSTER telltale ADD INDEX IF NOT EXISTS ingested_at_minmax ingested_at TYPE minmax GRANULARITY 1;
+
+ALTER TABLE spans_local ON CLUSTER telltale MATERIALIZE INDEX ingested_at_minmax;
