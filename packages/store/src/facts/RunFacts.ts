@@ -10,7 +10,8 @@ import {
   FINALISE_RUN_STEPS_SQL,
   FINALISE_STEP_FACTS_SQL,
   RUNS_TIME_SQL,
-  STALE_RUNS_SINCE_SQL,
+  RUNS_INGESTED_SINCE_SQL,
+  STALE_RUNS_OF_SQL,
   STALE_RUNS_SQL,
 } from './finaliseSql.js';
 import type { TableStatements } from '../cluster/clusterMigrations.js';
@@ -31,6 +32,8 @@ import { writeFactRows } from './incremental/writeFactRows.js';
  * reads at least a granule of every part, so a backlog took far longer.
  */
 const DEFAULT_CHUNK_RUNS = 1_000;
+/** Runs compared per statement by a catch-up of the runs ingested since a moment (a bounded `IN` set). */
+const STALE_CHECK_RUNS = 10_000;
 /**
  * The background leaves a run pending until no spans came for it this long
  * (longer than the 5 s between a BatchSpanProcessor's exports, so a run
@@ -378,21 +381,19 @@ export class RunFacts {
    * it after its chunk (the next open's catch-up finds the rest).
    *
    * With `ingestedSinceMs` (epoch ms, storage clock: `storageNowMs`), it
-   * looks only at the runs with a span ingested since then, and reads only
-   * the granules of spans ingested since (PeriodicCatchUp).
+   * looks only at the runs with a span ingested since then (PeriodicCatchUp).
    */
   async catchUp(
     opts: { onProgress?: (done: number, total: number) => void; ingestedSinceMs?: number } = {},
   ): Promise<number> {
     const stops = this.stops;
     const since = opts.ingestedSinceMs;
-    const scan = this.client
-      .query(
-        since === undefined
-          ? { query: STALE_RUNS_SQL, format: 'JSONEachRow' }
-          : { query: STALE_RUNS_SINCE_SQL, format: 'JSONEachRow', query_params: { since: Math.floor(since) } },
-      )
-      .then((r) => r.json<{ project_id: string; run_id: string }>());
+    const scan =
+      since === undefined
+        ? this.client
+            .query({ query: STALE_RUNS_SQL, format: 'JSONEachRow' })
+            .then((r) => r.json<{ project_id: string; run_id: string }>())
+        : this.staleRunsIngestedSince(since);
     this.scanning = scan;
     let rows: { project_id: string; run_id: string }[];
     try {
@@ -415,6 +416,35 @@ export class RunFacts {
       opts.onProgress?.(total - this.staleRuns(), total);
     }
     return rows.length;
+  }
+
+  /**
+   * The stale runs among those with a span ingested since `sinceMs`: first
+   * those runs (reading only the granules ingested since), then their spans
+   * and facts by key, a project and chunk of runs at a time. None ingested
+   * since: one small read.
+   */
+  private async staleRunsIngestedSince(sinceMs: number): Promise<{ project_id: string; run_id: string }[]> {
+    const touched = await this.client
+      .query({ query: RUNS_INGESTED_SINCE_SQL, format: 'JSONEachRow', query_params: { since: Math.floor(sinceMs) } })
+      .then((r) => r.json<{ project_id: string; run_id: string }>());
+    const byProject = new Map<string, string[]>();
+    for (const r of touched) {
+      let runIds = byProject.get(r.project_id);
+      if (runIds === undefined) byProject.set(r.project_id, (runIds = []));
+      runIds.push(r.run_id);
+    }
+    const stale: { project_id: string; run_id: string }[] = [];
+    for (const [projectId, runIds] of byProject)
+      for (let i = 0; i < runIds.length; i += STALE_CHECK_RUNS) {
+        const result = await this.client.query({
+          query: STALE_RUNS_OF_SQL,
+          format: 'JSONEachRow',
+          query_params: { projectId, runIds: runIds.slice(i, i + STALE_CHECK_RUNS) },
+        });
+        stale.push(...(await result.json<{ project_id: string; run_id: string }>()));
+      }
+    return stale;
   }
 
   /** Milliseconds now by the storage's clock, the clock of the spans' ingest times. */

@@ -154,10 +154,13 @@ SETTINGS join_use_nulls = 0`;
 export const STALE_RUNS_SQL = staleRunsSql();
 
 /**
- * The stale runs among those with a span ingested at or after `since` (epoch
- * ms, storage clock): the granules of `spans` ingested before it are skipped
- * (the skip index of migration 17), so its cost follows what arrived since.
+ * The runs with a span ingested at or after `since` (epoch ms, storage
+ * clock): the granules of `spans` ingested before it are skipped (the skip
+ * index of migration 17), so its cost follows what arrived since.
  */
-export const STALE_RUNS_SINCE_SQL = staleRunsSql(
-  `(project_id, run_id) IN (SELECT DISTINCT project_id, run_id FROM spans WHERE ingested_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC'))`,
-);
+export const RUNS_INGESTED_SINCE_SQL = `SELECT DISTINCT project_id, run_id
+FROM spans
+WHERE ingested_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')`;
+
+/** The stale runs among some runs of a project (RUNS_INGESTED_SINCE_SQL's): each side read by its primary key. */
+export const STALE_RUNS_OF_SQL = staleRunsSql('project_id = {projectId:String} AND run_id IN {runIds:Array(String)}');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClickHouseClient } from '../client.js';
-import { STALE_RUNS_SINCE_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
+import { RUNS_INGESTED_SINCE_SQL, STALE_RUNS_OF_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
 import { migrate } from '../migrate.js';
 import { INGESTED_AT_INDEX } from './0017_spans_ingested_index.js';
 import { MIGRATIONS } from './index.js';
@@ -28,13 +28,9 @@ async function storageNowMs(client: ClickHouseClient): Promise<number> {
   return Number(row?.now);
 }
 
-/** The granules of spans read for the runs with spans ingested since `since`, of all there are. */
+/** The granules of spans RUNS_INGESTED_SINCE_SQL reads for `since`, of all there are. */
 async function granulesRead(client: ClickHouseClient, since: number): Promise<{ read: number; of: number }> {
-  const plan = await rows<{ explain: string }>(
-    client,
-    `EXPLAIN indexes = 1 SELECT DISTINCT project_id, run_id FROM spans WHERE ingested_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')`,
-    { since },
-  );
+  const plan = await rows<{ explain: string }>(client, `EXPLAIN indexes = 1 ${RUNS_INGESTED_SINCE_SQL}`, { since });
   const lines = plan.map((r) => r.explain.trim());
   // "Parts: 1 | Granules: 1" heads the read; each index's lines go "Granules: left/before"
   const read = lines.map((l) => /^Parts: \d+ \| Granules: (\d+)$/.exec(l)?.[1]).find((g) => g !== undefined);
@@ -89,6 +85,10 @@ describe('migration 0017: the ingest time of each granule of spans', () => {
     // no facts yet: both runs are stale, and only the new one was ingested since
     const runIds = (r: Array<{ run_id: string }>): string[] => r.map((x) => x.run_id).sort();
     expect(runIds(await rows(client, STALE_RUNS_SQL))).toEqual(['new', 'old']);
-    expect(runIds(await rows(client, STALE_RUNS_SINCE_SQL, { since }))).toEqual(['new']);
+    expect(runIds(await rows(client, RUNS_INGESTED_SINCE_SQL, { since }))).toEqual(['new']);
+    const staleOf = (ids: string[]): Promise<Array<{ run_id: string }>> =>
+      rows(client, STALE_RUNS_OF_SQL, { projectId: 'p', runIds: ids });
+    expect(runIds(await staleOf(['new']))).toEqual(['new']);
+    expect(runIds(await staleOf(['new', 'old', 'nowhere']))).toEqual(['new', 'old']);
   });
 });
