@@ -191,6 +191,20 @@ describe('the store in remote mode against chserver, next to an embedded store',
     expect(await new StoreInspector(remote).spanCount()).toBe(spans.length);
   });
 
+  it('catches up the runs ingested since a moment the same way, by the server’s clock', async () => {
+    await Promise.all([embedded.runFacts.flush(), remote.runFacts.flush()]);
+    const now = await remote.runFacts.storageNowMs();
+    expect(Math.abs(now - Date.now())).toBeLessThan(60_000);
+    // every run was ingested since then: each is compared by key, and none is stale
+    const [viaHttpStale, localStale] = await Promise.all([
+      remote.runFacts.catchUp({ ingestedSinceMs: 0 }),
+      embedded.runFacts.catchUp({ ingestedSinceMs: 0 }),
+    ]);
+    expect(viaHttpStale).toBe(0);
+    expect(localStale).toBe(0);
+    expect(await remote.runFacts.catchUp({ ingestedSinceMs: now + 60_000 })).toBe(0);
+  });
+
   it('opens again on the same server without redoing migrations or facts', async () => {
     const second = await Store.open({ kind: 'remote', url: server.url });
     try {

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import { TupleParam, type ClickHouseClient } from '@clickhouse/client';
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import { EMPTY_PRICE_TABLE } from '../analytics/AnalyticsFilter.js';
 import { filterParams } from '../sql/sqlParts.js';
@@ -421,29 +421,23 @@ export class RunFacts {
   /**
    * The stale runs among those with a span ingested since `sinceMs`: first
    * those runs (reading only the granules ingested since), then their spans
-   * and facts by key, a project and chunk of runs at a time. None ingested
-   * since: one small read.
+   * and facts by key, STALE_CHECK_RUNS at a time. None ingested since: one
+   * small read.
    */
   private async staleRunsIngestedSince(sinceMs: number): Promise<{ project_id: string; run_id: string }[]> {
     const touched = await this.client
       .query({ query: RUNS_INGESTED_SINCE_SQL, format: 'JSONEachRow', query_params: { since: Math.floor(sinceMs) } })
       .then((r) => r.json<{ project_id: string; run_id: string }>());
-    const byProject = new Map<string, string[]>();
-    for (const r of touched) {
-      let runIds = byProject.get(r.project_id);
-      if (runIds === undefined) byProject.set(r.project_id, (runIds = []));
-      runIds.push(r.run_id);
-    }
     const stale: { project_id: string; run_id: string }[] = [];
-    for (const [projectId, runIds] of byProject)
-      for (let i = 0; i < runIds.length; i += STALE_CHECK_RUNS) {
-        const result = await this.client.query({
-          query: STALE_RUNS_OF_SQL,
-          format: 'JSONEachRow',
-          query_params: { projectId, runIds: runIds.slice(i, i + STALE_CHECK_RUNS) },
-        });
-        stale.push(...(await result.json<{ project_id: string; run_id: string }>()));
-      }
+    for (let i = 0; i < touched.length; i += STALE_CHECK_RUNS) {
+      const runs = touched.slice(i, i + STALE_CHECK_RUNS).map((r) => new TupleParam([r.project_id, r.run_id]));
+      const result = await this.client.query({
+        query: STALE_RUNS_OF_SQL,
+        format: 'JSONEachRow',
+        query_params: { runs },
+      });
+      stale.push(...(await result.json<{ project_id: string; run_id: string }>()));
+    }
     return stale;
   }
 

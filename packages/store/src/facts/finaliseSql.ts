@@ -162,5 +162,5 @@ export const RUNS_INGESTED_SINCE_SQL = `SELECT DISTINCT project_id, run_id
 FROM spans
 WHERE ingested_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')`;
 
-/** The stale runs among some runs of a project (RUNS_INGESTED_SINCE_SQL's): each side read by its primary key. */
-export const STALE_RUNS_OF_SQL = staleRunsSql('project_id = {projectId:String} AND run_id IN {runIds:Array(String)}');
+/** The stale runs among some runs, (project, run) pairs (RUNS_INGESTED_SINCE_SQL's): each side read by its primary key. */
+export const STALE_RUNS_OF_SQL = staleRunsSql('(project_id, run_id) IN {runs:Array(Tuple(String, String))}');

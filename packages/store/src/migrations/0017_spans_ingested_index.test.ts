@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClickHouseClient } from '@clickhouse/client';
+import { TupleParam, type ClickHouseClient } from '@clickhouse/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClickHouseClient } from '../client.js';
 import { RUNS_INGESTED_SINCE_SQL, STALE_RUNS_OF_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
@@ -87,7 +87,7 @@ describe('migration 0017: the ingest time of each granule of spans', () => {
     expect(runIds(await rows(client, STALE_RUNS_SQL))).toEqual(['new', 'old']);
     expect(runIds(await rows(client, RUNS_INGESTED_SINCE_SQL, { since }))).toEqual(['new']);
     const staleOf = (ids: string[]): Promise<Array<{ run_id: string }>> =>
-      rows(client, STALE_RUNS_OF_SQL, { projectId: 'p', runIds: ids });
+      rows(client, STALE_RUNS_OF_SQL, { runs: ids.map((id) => new TupleParam(['p', id])) });
     expect(runIds(await staleOf(['new']))).toEqual(['new']);
     expect(runIds(await staleOf(['new', 'old', 'nowhere']))).toEqual(['new', 'old']);
   });
