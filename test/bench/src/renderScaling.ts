@@ -40,7 +40,7 @@ export function renderScaling(r: ScalingReport): string {
   if (scans.length > 0)
     lines.push(
       '',
-      `The run facts catch-up's scan for stale runs, in the same stores (every run finalised, so nothing is found): over every run, as at start and every hour, and over the runs with spans ingested since a moment just before the last few runs were stored, as the leading worker of split roles scans every 15 s.`,
+      `The run facts catch-up's scan for stale runs, in the same stores (every run finalised, so nothing is found): over every run, as at start and every hour; over the runs with spans ingested since a moment just before the last few runs were stored, and since a moment after them, as the leading worker of split roles scans every 15 s.`,
       '',
       ...table(scans),
     );

@@ -102,6 +102,7 @@ export async function runScaling(opts: {
       for (const chunk of generateDatasetChunks(fresh, { runsPerChunk: FRESH_RUNS }))
         await store.insertSpans(chunk.spans);
       await store.runFacts.flush();
+      const quietSince = (await store.runFacts.storageNowMs()) + 1;
       const project = await inspector.largestProject();
       if (project === undefined) throw new Error('the scaling store holds no spans');
       opts.log(
@@ -111,7 +112,7 @@ export async function runScaling(opts: {
       const sample = await inspector.sampleCompletedRun(project.projectId);
       if (sample === undefined) throw new Error('no completed run');
       const analytics = new Analytics(store, { pricesFor: () => DEFAULT_PRICES });
-      const scans = catchUpCases(store, since);
+      const scans = catchUpCases(store, since, quietSince);
       const cases = [...scalingCases(benchContext(store, analytics, filter, DEFAULT_PRICES, sample)), ...scans];
       rollupCases = cases.filter((c) => c.rollup).map((c) => c.name);
       scanCases = scans.map((c) => c.name);

@@ -57,16 +57,22 @@ export const FRESH_RUNS = 50;
 /**
  * The run facts catch-up's scan for stale runs (nothing is stale: every run
  * was finalised), as the leading worker of split roles runs it: over every
- * run (at start and every hour), and over the runs with spans ingested since
- * `sinceMs` (storage clock), taken just before the FRESH_RUNS runs were stored.
+ * run (at start and every hour); over the runs with spans ingested since
+ * `sinceMs` (storage clock), taken just before the FRESH_RUNS runs were
+ * stored; and since `quietSinceMs`, taken after them (no run to compare).
  */
-export function catchUpCases(store: Store, sinceMs: number): ScalingCase[] {
+export function catchUpCases(store: Store, sinceMs: number, quietSinceMs: number): ScalingCase[] {
   return [
     { name: 'catch-up scan: every run', rollup: false, run: () => store.runFacts.catchUp() },
     {
       name: `catch-up scan: runs ingested since (${FRESH_RUNS} runs)`,
       rollup: false,
       run: () => store.runFacts.catchUp({ ingestedSinceMs: sinceMs }),
+    },
+    {
+      name: 'catch-up scan: nothing ingested since',
+      rollup: false,
+      run: () => store.runFacts.catchUp({ ingestedSinceMs: quietSinceMs }),
     },
   ];
 }

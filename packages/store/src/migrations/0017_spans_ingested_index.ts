@@ -6,7 +6,7 @@ export const INGESTED_AT_INDEX = 'ingested_at_minmax';
 /**
  * The first and last ingest time of each granule of `spans`, so a read of
  * the spans ingested since a moment (the run facts catch-up of split roles,
- * STALE_RUNS_SINCE_SQL) skips every granule ingested before it: its cost
+ * RUNS_INGESTED_SINCE_SQL) skips every granule ingested before it: its cost
  * follows what arrived since, not everything stored. An insert's rows all
  * take the same ingest time (the column's DEFAULT), so a part as inserted
  * has one; a merge keeps its inputs' range granule by granule.
