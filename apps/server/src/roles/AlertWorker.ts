@@ -95,6 +95,14 @@ export class AlertWorker {
     const catchUp = (): void => {
       this.catchingUp ??= periodic
         .scan()
+        .then(({ full, stale }) => {
+          // runs no ingest process finalised: a process killed, or spans that came another way
+          if (stale > 0)
+            this.opts.logger.info(
+              { stale, scan: full ? 'every run' : 'runs ingested since the last scan' },
+              'run facts catch-up: finalised runs no ingest process had',
+            );
+        })
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'run facts catch-up failed; retried'))
         .finally(() => (this.catchingUp = undefined));
     };
