@@ -16,21 +16,28 @@ const FULL_EVERY_MS = 3_600_000;
  * storage's clock.
  */
 async function insertElsewhere(store: Store, runId: string, agoMs = 0): Promise<void> {
+  await insertRunsElsewhere(store, 'p', [runId], agoMs);
+}
+
+/** insertElsewhere for many runs of `projectId` at once (their ids must be plain: letters, digits, dashes). */
+async function insertRunsElsewhere(store: Store, projectId: string, runIds: string[], agoMs = 0): Promise<void> {
   await clientOf(store).command({
     query: `INSERT INTO spans (project_id, trace_id, span_id, parent_span_id, run_id, is_run_root, name, step_kind, step_name,
         start_time, end_time, status_code, ingested_at)
-      SELECT 'p', 't-${runId}', if(number = 0, 'root', 's' || toString(number)), if(number = 0, '', 'root'), '${runId}',
-        number = 0, if(number = 0, 'agent', 'tool'), if(number = 0, 'run', 'tool'), if(number = 0, '', 'fetch'),
-        toDateTime64('2026-11-28 10:00:00', 9, 'UTC') + toIntervalMillisecond(number),
+      SELECT '${projectId}', 't-' || run, if(n = 0, 'root', 's' || toString(n)), if(n = 0, '', 'root'), run,
+        n = 0, if(n = 0, 'agent', 'tool'), if(n = 0, 'run', 'tool'), if(n = 0, '', 'fetch'),
+        toDateTime64('2026-11-28 10:00:00', 9, 'UTC') + toIntervalMillisecond(n),
         toDateTime64('2026-11-28 10:00:01', 9, 'UTC'), 1, now64(3) - toIntervalMillisecond(${agoMs})
-      FROM numbers(3)`,
+      FROM (SELECT arrayJoin([${runIds.map((r) => `'${r}'`).join(', ')}]) AS run) AS runs
+      CROSS JOIN (SELECT number AS n FROM numbers(3)) AS steps`,
   });
 }
 
-async function factRunIds(store: Store): Promise<string[]> {
+async function factRunIds(store: Store, projectId = 'p'): Promise<string[]> {
   const result = await clientOf(store).query({
-    query: `SELECT run_id FROM run_facts FINAL WHERE project_id = 'p' ORDER BY run_id`,
+    query: `SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id`,
     format: 'JSONEachRow',
+    query_params: { projectId },
   });
   return (await result.json<{ run_id: string }>()).map((r) => r.run_id);
 }
@@ -107,5 +114,14 @@ describe('PeriodicCatchUp (the split roles’ leader finding runs other processe
     expect(asked.at(-1)).toBeUndefined();
     expect(await factRunIds(store)).toEqual(['a', 'b', 'c', 'd']);
     expect(await periodic.scan()).toEqual({ full: false, stale: 0 });
+  });
+
+  it('compares more runs ingested since than one statement takes, in several', async () => {
+    const since = await store.runFacts.storageNowMs();
+    const runIds = Array.from({ length: 4_500 }, (_, i) => `many-${String(i).padStart(4, '0')}`);
+    await insertRunsElsewhere(store, 'q', runIds);
+    expect(await store.runFacts.catchUp({ ingestedSinceMs: since })).toBe(runIds.length);
+    expect(await factRunIds(store, 'q')).toEqual(runIds);
+    expect(await store.runFacts.catchUp({ ingestedSinceMs: since })).toBe(0);
   });
 });
