@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../Store.js';
 import { clientOf } from '../internal/storeRunners.js';
+import { factRunIds } from './factRunIds.fixture.js';
 import { PeriodicCatchUp } from './PeriodicCatchUp.js';
 import type { RunFacts } from './RunFacts.js';
 
@@ -31,15 +32,6 @@ async function insertRunsElsewhere(store: Store, projectId: string, runIds: stri
       FROM (SELECT arrayJoin([${runIds.map((r) => `'${r}'`).join(', ')}]) AS run) AS runs
       CROSS JOIN (SELECT number AS n FROM numbers(3)) AS steps`,
   });
-}
-
-async function factRunIds(store: Store, projectId = 'p'): Promise<string[]> {
-  const result = await clientOf(store).query({
-    query: `SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id`,
-    format: 'JSONEachRow',
-    query_params: { projectId },
-  });
-  return (await result.json<{ run_id: string }>()).map((r) => r.run_id);
 }
 
 describe('PeriodicCatchUp (the split roles’ leader finding runs other processes stored)', () => {
@@ -81,7 +73,7 @@ describe('PeriodicCatchUp (the split roles’ leader finding runs other processe
     const storageBefore = await store.runFacts.storageNowMs();
     expect(await periodic.scan()).toEqual({ full: true, stale: 1 });
     expect(asked).toEqual([undefined]);
-    expect(await factRunIds(store)).toEqual(['a']);
+    expect(await factRunIds(store, 'p')).toEqual(['a']);
 
     await insertElsewhere(store, 'b');
     now += 15_000;
@@ -90,14 +82,14 @@ describe('PeriodicCatchUp (the split roles’ leader finding runs other processe
     const since = asked[1]!;
     expect(since).toBeGreaterThanOrEqual(storageBefore - MARGIN_MS);
     expect(since).toBeLessThan(storageBefore - MARGIN_MS + 60_000);
-    expect(await factRunIds(store)).toEqual(['a', 'b']);
+    expect(await factRunIds(store, 'p')).toEqual(['a', 'b']);
 
     // c ingested within the margin before the last scan began, d long before it
     await insertElsewhere(store, 'c', MARGIN_MS / 2);
     await insertElsewhere(store, 'd', 3 * MARGIN_MS);
     now += 15_000;
     expect(await periodic.scan()).toEqual({ full: false, stale: 1 });
-    expect(await factRunIds(store)).toEqual(['a', 'b', 'c']);
+    expect(await factRunIds(store, 'p')).toEqual(['a', 'b', 'c']);
 
     // a failed scan moves nothing on: the next one looks from where it did
     failNext = true;
@@ -112,7 +104,7 @@ describe('PeriodicCatchUp (the split roles’ leader finding runs other processe
     now += FULL_EVERY_MS;
     expect(await periodic.scan()).toEqual({ full: true, stale: 1 });
     expect(asked.at(-1)).toBeUndefined();
-    expect(await factRunIds(store)).toEqual(['a', 'b', 'c', 'd']);
+    expect(await factRunIds(store, 'p')).toEqual(['a', 'b', 'c', 'd']);
     expect(await periodic.scan()).toEqual({ full: false, stale: 0 });
   });
 

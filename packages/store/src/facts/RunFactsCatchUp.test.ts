@@ -7,17 +7,9 @@ import { m0003RunFacts } from '../migrations/0003_run_facts.js';
 import { m0007Sessions } from '../migrations/0007_sessions.js';
 import { buildRun } from '../testing/runBuilder.js';
 import { clientOf } from '../internal/storeRunners.js';
+import { factRunIds } from './factRunIds.fixture.js';
 
 const T0 = BigInt(Date.now() - 3_600_000) * 1_000_000n;
-
-async function factRunIds(store: Store, projectId: string): Promise<string[]> {
-  const result = await clientOf(store).query({
-    query: 'SELECT run_id FROM run_facts FINAL WHERE project_id = {projectId:String} ORDER BY run_id',
-    format: 'JSONEachRow',
-    query_params: { projectId },
-  });
-  return (await result.json<{ run_id: string }>()).map((r) => r.run_id);
-}
 
 describe('RunFacts.catchUp (a server catching up in the background after start)', () => {
   let dir: string;
