@@ -19,6 +19,7 @@ export { RunGuardError } from './RunGuardError.js';
 export {
   redactApiKeys,
   redactBearerTokens,
+  redactPrivateKeys,
   redactEmails,
   redactCardNumbers,
   DEFAULT_REDACTORS,
