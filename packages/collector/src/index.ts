@@ -10,7 +10,7 @@ export type {
   RequestFacts,
 } from './ingest/CollectorOptions.js';
 export type { OtlpGrpcServer } from './grpc/otlpGrpcServer.js';
-export { readBody } from './http/readBody.js';
+export { readBody, type BodyPieces } from './http/readBody.js';
 export { RateLimitedError } from './ingest/RateLimitedError.js';
 export type { ExportDone, ExportProgress, ExportStages, IngestedExport } from './ingest/ExportDone.js';
 export { ExportProcessor } from './ingest/ExportProcessor.js';

@@ -67,14 +67,13 @@ export function createOtlpHttpHandler(intake: ExportIntake): (req: IncomingMessa
       const projectId = await intake.authenticate(req.headers.authorization, progress);
       intake.refuseWhenOverloaded();
       const reading = performance.now();
-      const body = await readBody(req, maxBodyBytes, budget);
+      const { pieces, bytes: taken } = await readBody(req, maxBodyBytes, budget);
       progress.stages = { read: performance.now() - reading };
-      // the body may be transferred to a worker (detached, length 0): remember what it took
-      const taken = body.length;
       progress.bytes = taken;
       let partial;
       try {
-        partial = await intake.ingest({ body, encoding, projectId, nowMs: Date.now() }, progress);
+        // the pieces may move to a worker (detached, length 0): `taken` is what goes back to the budget
+        partial = await intake.ingest({ body: pieces, encoding, projectId, nowMs: Date.now() }, progress);
       } finally {
         budget.give(taken);
       }

@@ -3,15 +3,26 @@ import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zli
 import { TelltaleError, TelltaleErrorCode } from '@telltale/semconv';
 import type { ByteBudget } from './ByteBudget.js';
 
+/** A request body as it was read: its pieces, back to back, and their size in bytes. */
+export interface BodyPieces {
+  pieces: Buffer[];
+  bytes: number;
+}
+
 /**
  * Reads a request body, decompressing as it goes, and stops as soon as the
  * decompressed size passes `maxBytes`: a gzip bomb is cut off after at most
  * `maxBytes` of output, never inflated whole. With a budget, every byte read
- * is taken from it (the caller gives `body.length` back when done) and a
- * request that finds it exhausted fails with UNAVAILABLE. The body is a
- * buffer of its own memory, never a pooled slice, so it can be transferred.
+ * is taken from it (the caller gives `bytes` back when done) and a request
+ * that finds it exhausted fails with UNAVAILABLE.
+ *
+ * The body stays in the pieces the socket (or the inflater) gave, not
+ * joined: joining copies it, and the copy is the event loop's, a fresh
+ * buffer for every request. An ingest worker joins them into a buffer it
+ * reuses (BodyJoiner); the pieces Node gives a socket's reads are each a
+ * buffer of their own, so they move to the worker rather than being copied.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBudget): Promise<Buffer> {
+export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBudget): Promise<BodyPieces> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   let inflater: Gunzip | Inflate | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') inflater = createGunzip();
@@ -30,7 +41,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBu
   }
 
   const source = inflater === undefined ? req : req.pipe(inflater);
-  return new Promise<Buffer>((resolve, reject) => {
+  return new Promise<BodyPieces>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -55,10 +66,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget?: ByteBu
     source.on('end', () => {
       if (done) return;
       done = true;
-      const body = Buffer.allocUnsafeSlow(size);
-      let at = 0;
-      for (const chunk of chunks) at += chunk.copy(body, at);
-      resolve(body);
+      resolve({ pieces: chunks, bytes: size });
     });
     source.on('error', (err: Error) => {
       fail(

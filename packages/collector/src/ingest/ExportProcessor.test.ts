@@ -51,6 +51,33 @@ describe('ExportProcessor', () => {
     }
   });
 
+  it('decodes bodies sent in pieces as it does whole ones, the worker reusing its joined buffer', async () => {
+    // pieces of uneven sizes, each a buffer of its own (as a socket's reads are), bodies of several sizes in a row
+    const inPieces = (whole: Uint8Array, size: number): Uint8Array[] => {
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < whole.length; at += size)
+        pieces.push(Uint8Array.prototype.slice.call(whole, at, at + size));
+      return pieces;
+    };
+    const seeds = Array.from({ length: 24 }, (_, i) => 100 + i);
+    const one = new ExportProcessor({ workers: 1, limits });
+    try {
+      for (const s of seeds) {
+        const whole = body(s);
+        const want = await inline.process({ body: whole, encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+        const pieces = inPieces(whole, 97 + (s % 5) * 311);
+        const got = await one.process({ body: pieces, encoding: 'proto', projectId: 'p', nowMs: NOW_MS });
+        expect(got.spanCount, `seed ${s}`).toBe(want.spanCount);
+        // the pieces moved to the worker
+        expect(pieces.every((p) => p.byteLength === 0)).toBe(true);
+        if (want.spanCount === 0) continue;
+        expect(Buffer.concat(got.parts).equals(Buffer.concat(want.parts)), `seed ${s}`).toBe(true);
+      }
+    } finally {
+      await one.close();
+    }
+  });
+
   it('answers an undecodable body with a BAD_REQUEST error from the worker, and keeps working', async () => {
     const bad = threaded.process({
       body: new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]),

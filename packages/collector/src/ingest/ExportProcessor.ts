@@ -126,7 +126,9 @@ export class ExportProcessor {
       if (best === undefined) return;
       const job = this.queue.shift()!;
       best.inFlight.set(job.id, job);
-      best.worker.postMessage({ id: job.id, job: job.job }, movableBuffers([job.job.body]));
+      const body = job.job.body;
+      // the body's buffers move to the worker: a socket's reads are each a buffer of their own
+      best.worker.postMessage({ id: job.id, job: job.job }, movableBuffers(Array.isArray(body) ? body : [body]));
     }
   }
 

@@ -7,6 +7,7 @@ import { jobFacts } from './jobFacts.js';
 import { movableBuffers } from './movableBuffers.js';
 import { processExport, type ExportJob } from './processExport.js';
 import { SpareCopies } from './SpareCopies.js';
+import { BodyJoiner } from './BodyJoiner.js';
 import type { WorkerFacts, WorkerReply } from './workerProtocol.js';
 
 /**
@@ -27,6 +28,12 @@ let factsScheduled = false;
  */
 const copies = new SpareCopies(MAX_DEFERRED_FACTS + 1, 4 << 20);
 
+/**
+ * Bodies that come in pieces are joined into one buffer kept for the next
+ * (bodies above 16 MiB get their own): a worker decodes one at a time.
+ */
+const bodies = new BodyJoiner(16 << 20);
+
 /** A worker thread of ExportProcessor: decodes, normalises and encodes export requests off the event loop. */
 const limits = (workerData as { limits?: SpanLimits }).limits;
 const port = parentPort;
@@ -39,7 +46,7 @@ port.on('message', (msg: { id: number; job: ExportJob }) => {
   const key = msg.job.factsKey;
   try {
     const started = performance.now();
-    const result = processExport(msg.job, limits);
+    const result = processExport(msg.job, limits, (body) => bodies.join(body));
     if (key !== undefined) deferFacts(key, result.projectId, result.parts.at(-1));
     const ms = performance.now() - started;
     reply = { id: msg.id, ok: true, result, ms, heapBytes: getHeapStatistics().total_physical_size };

@@ -8,10 +8,12 @@ import type { LimitCounts, SpanLimits } from '../normalise/spanLimits.js';
 import type { ContentCounts, RejectCounts } from '../normalise/normaliseRequest.js';
 import { loopSignalsOf, type LoopSignals } from '../loops/loopSignals.js';
 import { processProtoExport } from '../fused/processProtoExport.js';
+import { joinBody, type ExportBody } from './BodyJoiner.js';
 import { encodeExportPayload } from './exportPayload.js';
 
 export interface ExportJob {
-  body: Uint8Array;
+  /** Whole, or in the pieces it was read in: joined where it is decoded. */
+  body: ExportBody;
   encoding: OtlpEncoding;
   /** From the caller's credentials, never from the payload. */
   projectId: string;
@@ -47,12 +49,18 @@ export interface ProcessedExport {
  * inline or in a worker thread. A body that cannot be decoded is a 400.
  * Protobuf takes the fused path (processProtoExport); a body it refuses is
  * decoded again by the object path, so the error is the object path's, word
- * for word.
+ * for word. `join` makes a body in pieces one buffer; nothing of the result
+ * refers to that buffer, so a thread may reuse it for the next body.
  */
-export function processExport(job: ExportJob, limits: SpanLimits | undefined): ProcessedExport {
+export function processExport(
+  job: ExportJob,
+  limits: SpanLimits | undefined,
+  join: (body: ExportBody) => Uint8Array = joinBody,
+): ProcessedExport {
+  const body = join(job.body);
   if (job.encoding === 'proto') {
     try {
-      return processProtoExport(job.body, job.projectId, {
+      return processProtoExport(body, job.projectId, {
         ...(limits === undefined ? {} : { limits }),
         nowMs: job.nowMs,
         keepContent: job.keepContent !== false,
@@ -62,14 +70,15 @@ export function processExport(job: ExportJob, limits: SpanLimits | undefined): P
       if (!(err instanceof OtlpDecodeError)) throw err;
     }
   }
-  return processExportObjects(job, limits);
+  return processExportObjects({ ...job, body }, limits);
 }
 
 /** processExport by the object path: decode into OTLP objects, normalise into records, encode them. */
 export function processExportObjects(job: ExportJob, limits: SpanLimits | undefined): ProcessedExport {
   let request;
   try {
-    request = job.encoding === 'proto' ? decodeTraceRequestProto(job.body) : decodeTraceRequestJson(job.body);
+    const body = joinBody(job.body);
+    request = job.encoding === 'proto' ? decodeTraceRequestProto(body) : decodeTraceRequestJson(body);
   } catch (err) {
     if (err instanceof OtlpDecodeError)
       throw new TelltaleError({ code: TelltaleErrorCode.BAD_REQUEST, message: err.message, cause: err });
