@@ -37,33 +37,52 @@ export function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** Buffers per writev call (the usual IOV_MAX). */
-const IOV_MAX = 1024;
-/** Bytes gathered before a writev: large parts go out one by one, small ones a thousand at a time. */
-const WRITE_CHUNK_BYTES = 8 * 1024 * 1024;
+/** Parts below this size are gathered (copied) and written together; larger ones are written as they are. */
+const GATHER_BELOW_BYTES = 64 * 1024;
+/** Bytes gathered before a write: thousands of small parts take a few calls, not a call each. */
+const GATHER_BYTES = 1024 * 1024;
 
-/** Writes the parts with writev, up to a thousand (or 8 MiB) per call: for thousands of small parts ~5× faster than a write per part. */
+/**
+ * Writes the parts in order. It is done with each part before it takes the
+ * next (its source may then reuse the memory: the spool's drain reads record
+ * after record into one buffer): a small part is copied into a buffer
+ * gathered for one write, a large one written at once. For thousands of
+ * small parts (fact rows) that is about as fast as one writev per thousand.
+ */
 async function writeParts(path: string, parts: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void> {
   const file = await open(path, 'w');
-  let chunk: Uint8Array[] = [];
-  let bytes = 0;
+  let gather: Buffer | undefined;
+  let gathered = 0;
+  const write = async (bytes: Uint8Array): Promise<void> => {
+    let written = 0;
+    while (written < bytes.byteLength) {
+      const { bytesWritten } = await file.write(bytes, written, bytes.byteLength - written);
+      if (bytesWritten === 0)
+        throw new TelltaleError({
+          code: TelltaleErrorCode.STORAGE,
+          message: `short write to ${path}: ${written} of ${bytes.byteLength} bytes`,
+        });
+      written += bytesWritten;
+    }
+  };
   const flush = async (): Promise<void> => {
-    const { bytesWritten } = await file.writev(chunk);
-    if (bytesWritten !== bytes)
-      throw new TelltaleError({
-        code: TelltaleErrorCode.STORAGE,
-        message: `short write to ${path}: ${bytesWritten} of ${bytes} bytes`,
-      });
-    chunk = [];
-    bytes = 0;
+    if (gather === undefined || gathered === 0) return;
+    await write(gather.subarray(0, gathered));
+    gathered = 0;
   };
   try {
     for await (const part of parts) {
-      chunk.push(part);
-      bytes += part.byteLength;
-      if (chunk.length === IOV_MAX || bytes >= WRITE_CHUNK_BYTES) await flush();
+      if (part.byteLength >= GATHER_BELOW_BYTES) {
+        await flush();
+        await write(part);
+        continue;
+      }
+      gather ??= Buffer.allocUnsafe(GATHER_BYTES);
+      if (gathered + part.byteLength > GATHER_BYTES) await flush();
+      gather.set(part, gathered);
+      gathered += part.byteLength;
     }
-    if (chunk.length > 0) await flush();
+    await flush();
   } finally {
     await file.close();
   }

@@ -12,7 +12,9 @@ import type { ExportDone } from './ExportDone.js';
  * from `contents`, span_content Arrow record batch messages (one ArrowStream
  * insert, as the spans). The messages are read as the insert goes (a spool
  * record at a time) and `runs`, `contents` and `facts` fill as they pass:
- * read them only after the messages. `facts` holds, per request, the facts
+ * read them only after the messages. Each message is a view of a buffer the
+ * drain reuses: the insert must be done with it (written out, or copied)
+ * before it takes the next (Store.insertSpanBatches is). `facts` holds, per request, the facts
  * its ingest worker computed for the runs it holds whole (when
  * `CollectorStorageOptions.runFacts`, and when they were ready: see there).
  */

@@ -37,6 +37,8 @@ export function storageDrainer(
       ? {}
       : { onStored: (batch: SpoolBatch) => onBatchStored(batch.weight, lastInsertSeconds) }),
     ...(storage.maxBatchSpans === undefined ? {} : { maxBatchWeight: storage.maxBatchSpans }),
+    // insert finishes with each message before taking the next (InsertSpanBatches), and content is copied out
+    reusePayloads: true,
     onError: (err, _batch: SpoolBatch | undefined, attempt) => onInsertError?.(err, attempt),
     ...(storage.afterInsert === undefined ? {} : { beforeAck: storage.afterInsert }),
     // this build's own converters, and the host's on top
@@ -48,9 +50,11 @@ export function storageDrainer(
 /**
  * One insert of a batch's payloads: their Arrow messages as they are read,
  * the runs they hold, the run facts their workers computed (those ready in
- * time), and their content messages. A content message is copied out of its
- * payload (a few KiB a span with content, kept until the content insert) so
- * the payload's span bytes are not held with it.
+ * time), and their content messages. Each payload is valid only until the
+ * next is read (the drain reuses the buffer), so a content message, kept
+ * until the content insert, is copied out of it (a few KiB a span with
+ * content); each spans message goes to the insert, which is done with it
+ * before it takes the next.
  */
 async function insertPayloads(
   insert: InsertSpanBatches,

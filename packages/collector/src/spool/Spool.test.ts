@@ -225,6 +225,28 @@ describe('Spool', () => {
     expect(spool.pendingWeight).toBe(0);
   });
 
+  it('reads a batch into one reused buffer when asked: the same payloads, each valid until the next', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spool-'));
+    const spool = await openSpool(dir, { segmentBytes: 256 });
+    // records of growing and shrinking sizes, across segments
+    const sizes = [10, 300, 40, 120, 5];
+    for (const [i, n] of sizes.entries()) await spool.append([Buffer.alloc(n, i + 1)], 1);
+    const batch = (await spool.nextBatch({ maxWeight: 10, maxBytes: 1 << 20 }))!;
+    expect(batch.ranges.length).toBeGreaterThan(1);
+    const fresh = await payloadsOf(batch);
+    const reused: Buffer[] = [];
+    const views: Buffer[] = [];
+    for await (const p of batch.payloads({ reuse: true })) {
+      reused.push(Buffer.from(p)); // a copy: the view is overwritten by the next read
+      views.push(p);
+    }
+    expect(reused).toEqual(fresh);
+    expect(reused.map((p) => [p.length, p[0]])).toEqual(sizes.map((n, i) => [n, i + 1]));
+    // the 40-byte record was read over the 300-byte one, then the 120- and 5-byte ones over it
+    expect(views[2]!.buffer).toBe(views[1]!.buffer);
+    expect([views[1]![0], views[2]![0]]).toEqual([5, 5]);
+  });
+
   it('replays a batch that spanned segments whole after a crash, with the same token, whatever the new limits', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spool-'));
     const spool = await openSpool(dir, { segmentBytes: 64 });

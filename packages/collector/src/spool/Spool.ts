@@ -63,8 +63,12 @@ export interface SpoolBatch {
    * Reads the batch's payloads one record at a time, each checked against its
    * checksum (a corrupt record throws): memory stays at one record, however
    * large the batch. Each call reads the range again (a retried insert).
+   * With `reuse`, every payload is read into one buffer the call reuses
+   * (grown to the largest record), so reading allocates nothing per record:
+   * a payload is then valid only until the next one is taken, and a
+   * consumer that keeps one longer copies it.
    */
-  readonly payloads: () => AsyncIterable<Buffer>;
+  readonly payloads: (opts?: { reuse?: boolean }) => AsyncIterable<Buffer>;
   readonly weight: number;
   /** How many records it holds. */
   readonly records: number;
@@ -370,9 +374,11 @@ export class Spool {
     }
     // within one segment the token keeps the form it had before batches could span segments
     const end = last.seq === start.seq ? `${last.to}` : `${last.seq}-${last.to}`;
-    const read = (range: SpoolRange): AsyncGenerator<Buffer> => this.readPayloads(range);
-    async function* payloads(): AsyncGenerator<Buffer> {
-      for (const range of ranges) yield* read(range);
+    const read = (range: SpoolRange, into: ReadBuffer | undefined): AsyncGenerator<Buffer> =>
+      this.readPayloads(range, into);
+    async function* payloads(opts: { reuse?: boolean } = {}): AsyncGenerator<Buffer> {
+      const into = opts.reuse === true ? new ReadBuffer() : undefined;
+      for (const range of ranges) yield* read(range, into);
     }
     return { token: `${this.id}-${start.seq}-${start.offset}-${end}`, payloads, weight, records, version, ranges };
   }
@@ -516,10 +522,11 @@ export class Spool {
     });
   }
 
-  private async *readPayloads({ seq, from, to }: SpoolRange): AsyncGenerator<Buffer> {
+  /** The records' payloads of a range; into `into` when given (each valid until the next is read). */
+  private async *readPayloads({ seq, from, to }: SpoolRange, into?: ReadBuffer): AsyncGenerator<Buffer> {
     const handle = await open(segmentPath(this.dir, seq), 'r');
-    const readExactly = async (bytes: number, at: number): Promise<Buffer> => {
-      const buf = Buffer.allocUnsafe(bytes);
+    const readExactly = async (bytes: number, at: number, reuse = false): Promise<Buffer> => {
+      const buf = reuse && into !== undefined ? into.take(bytes) : Buffer.allocUnsafe(bytes);
       for (let read = 0; read < bytes;) {
         const { bytesRead } = await handle.read(buf, read, bytes - read, at + read);
         if (bytesRead === 0)
@@ -538,7 +545,7 @@ export class Spool {
         const payload =
           header === undefined || at + header.headerBytes + header.payloadBytes > to
             ? undefined
-            : await readExactly(header.payloadBytes, at + header.headerBytes);
+            : await readExactly(header.payloadBytes, at + header.headerBytes, true);
         if (header === undefined || payload === undefined || !payloadChecksumHolds(payload, header)) {
           throw new TelltaleError({
             code: TelltaleErrorCode.SPOOL_CORRUPT,
@@ -588,4 +595,15 @@ function validDrain(drain: DrainCheckpoint, segments: readonly Segment[]): Drain
   const pending = pendingEnd(drain);
   if (pending !== undefined && !boundary(pending)) return { seq: drain.seq, offset: drain.offset };
   return drain;
+}
+
+/** A buffer a reader reads record after record into: it grows to the largest, and each read reuses it. */
+class ReadBuffer {
+  private buf = Buffer.allocUnsafeSlow(0);
+
+  /** A view of `bytes` at its start (what an earlier take gave is overwritten by the next read). */
+  take(bytes: number): Buffer {
+    if (this.buf.length < bytes) this.buf = Buffer.allocUnsafeSlow(Math.max(bytes, 2 * this.buf.length));
+    return this.buf.subarray(0, bytes);
+  }
 }

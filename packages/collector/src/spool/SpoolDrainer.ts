@@ -1,7 +1,11 @@
 import type { Spool, SpoolBatch } from './Spool.js';
 import { SpoolVersionError } from './SpoolVersionError.js';
 
-/** Stores one batch of spool payloads (read as it goes); must be idempotent for a repeated `token`. */
+/**
+ * Stores one batch of spool payloads (read as it goes); must be idempotent
+ * for a repeated `token`. With the drainer's `reusePayloads`, each payload
+ * is valid only until the next is taken.
+ */
 export type StoreBatch = (payloads: AsyncIterable<Buffer>, token: string) => Promise<void>;
 
 /** Turns a payload of an older (or other) version into one of the spool's version. */
@@ -38,6 +42,12 @@ export interface SpoolDrainerOptions {
   onStored?: (batch: SpoolBatch) => void;
   /** Between a batch's insert and its ack (fault tests crash the process here). */
   beforeAck?: (batch: SpoolBatch) => void;
+  /**
+   * The store finishes with each payload before it takes the next: the
+   * batch's payloads are read into one buffer, reused record after record,
+   * instead of a new one each (default false).
+   */
+  reusePayloads?: boolean;
   /** Converters to the spool's version, by the version they read (default: none). */
   converters?: ReadonlyMap<number, SpoolRecordConverter>;
   /** Called once when records of a version without a converter stop the drain. */
@@ -71,6 +81,7 @@ export class SpoolDrainer {
       maxBatchWeight,
       maxBatchBytes: maxBatchWeight * DRAIN_BATCH_BYTES_PER_SPAN,
       lingerMs: 200,
+      reusePayloads: false,
       retryDelayMs: 250,
       maxRetryDelayMs: 5_000,
       converters: new Map(),
@@ -200,9 +211,9 @@ export class SpoolDrainer {
             );
             break;
           }
-          await store(converted(batch.payloads(), convert), batch.token);
+          await store(converted(batch.payloads({ reuse: this.opts.reusePayloads }), convert), batch.token);
         } else {
-          await store(batch.payloads(), batch.token);
+          await store(batch.payloads({ reuse: this.opts.reusePayloads }), batch.token);
         }
         this.opts.beforeAck?.(batch);
         await spool.ack(batch);

@@ -87,6 +87,34 @@ describe('insertSpanBatches over HTTP (remote ClickHouse)', () => {
     expect(tableFromIPC(request!.body).getChild('span_id')!.toArray()).toEqual(['a', 'b', 'c']);
   });
 
+  it('copies each message into the body before taking the next, so a source may reuse its buffer', async () => {
+    // messages of about 0.5 MB: the request's stream takes the next while the socket still sends the one before
+    const messages = Array.from({ length: 6 }, (_, k) =>
+      encodeSpanRecordBatch(
+        Array.from({ length: 600 }, (_, i) =>
+          makeSpan({
+            startTimeUnixNano: 1_700_000_000_000_000_000n,
+            spanId: `m${k}-${i}`,
+            attributes: [{ key: 'note', value: `${k}:${i} `.repeat(100) }],
+          }),
+        ),
+      ),
+    );
+    expect(Math.min(...messages.map((m) => m.byteLength))).toBeGreaterThan(400_000);
+    const shared = new Uint8Array(Math.max(...messages.map((m) => m.byteLength)));
+    async function* reusing(): AsyncGenerator<Uint8Array> {
+      for (const m of messages) {
+        await new Promise((resolve) => setImmediate(resolve)); // a read, as the spool's
+        shared.fill(0xee);
+        shared.set(m);
+        yield shared.subarray(0, m.byteLength);
+      }
+    }
+    await insertSpanBatches(client, { kind: 'body' }, reusing());
+    const [request] = endpoint.received.splice(0);
+    expect(request!.body.equals(Buffer.concat(spansArrowStream(messages)))).toBe(true);
+  });
+
   it('sends span content the same way: one ArrowStream of the span_content columns', async () => {
     const content = (spanId: string) => ({
       projectId: 'p',

@@ -143,6 +143,36 @@ describe('Store.insertSpanBatches (Arrow record batches through one ArrowStream 
     ]);
   });
 
+  it('is done with each message before it takes the next: a source reusing one buffer stores every span', async () => {
+    // small messages (gathered into one write) and ones above 64 KiB (written as they are), in turn
+    const spansOf = (projectId: string): SpanRecord[] =>
+      Array.from({ length: 760 }, (_, i) =>
+        makeSpan({
+          projectId,
+          startTimeUnixNano: T0 + BigInt(i),
+          spanId: `r${String(i).padStart(4, '0')}`,
+          attributes: [{ key: 'note', value: `span ${i} `.repeat(20) }],
+        }),
+      );
+    const sizes = [1, 300, 2, 3, 250, 1, 200];
+    const want = encodeInBatches(spansOf('reuse-ref'), sizes);
+    expect(Math.max(...want.map((m) => m.byteLength))).toBeGreaterThan(64 * 1024);
+    await store.insertSpanBatches(want, runsOf(spansOf('reuse-ref')));
+    const messages = encodeInBatches(spansOf('reuse'), sizes);
+    const shared = new Uint8Array(Math.max(...messages.map((m) => m.byteLength)));
+    async function* reusing(): AsyncGenerator<Uint8Array> {
+      for (const m of messages) {
+        await new Promise((resolve) => setImmediate(resolve)); // a read, as the spool's
+        shared.fill(0xee); // what a message left behind is garbage once the next is taken
+        shared.set(m);
+        yield shared.subarray(0, m.byteLength);
+      }
+    }
+    await store.insertSpanBatches(reusing(), runsOf(spansOf('reuse')));
+    expect(await count(store, 'reuse')).toBe(760);
+    expect(await storedRows(store, 'reuse')).toEqual(await storedRows(store, 'reuse-ref'));
+  });
+
   it('inserts a repeated token once, a different token again', async () => {
     const spans = Array.from({ length: 100 }, (_, i) =>
       makeSpan({ projectId: 'dedup', startTimeUnixNano: T0 + BigInt(i), spanId: `d${i}` }),

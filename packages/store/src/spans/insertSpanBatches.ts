@@ -21,7 +21,11 @@ const SPANS_TARGET: ArrowInsertTarget = {
   schemaMessage: SPANS_ARROW_SCHEMA_MESSAGE,
 };
 
-/** Record batch messages, in memory or read as the insert goes (a spool range, a record at a time). */
+/**
+ * Record batch messages, in memory or read as the insert goes (a spool
+ * range, a record at a time). An insert is done with each message before it
+ * takes the next, so a source may reuse a message's memory for the next.
+ */
 export type SpanBatchMessages = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** The ArrowStream of `first` then `rest`: schema message, the messages, end-of-stream marker. */
@@ -56,7 +60,10 @@ async function* arrowStream(
  * INFILE and removed afterwards, whether or not the insert worked.
  *
  * `messages` may be read as the insert goes (an async iterable): only the
- * message being written is in memory, whatever the batch's size.
+ * message being written is in memory, whatever the batch's size. Each is
+ * written out (to the staging file) or copied (into the request body, which
+ * the socket may still be sending when the next message is taken) before
+ * the next is taken.
  */
 export async function insertSpanBatches(
   client: ClickHouseClient,
@@ -90,7 +97,7 @@ export async function insertArrowBatches(
   if (transport.kind === 'body') {
     const result = await client.exec({
       query: `${head} FORMAT ArrowStream`,
-      values: Readable.from(parts, { objectMode: false }),
+      values: Readable.from(copied(parts), { objectMode: false }),
       clickhouse_settings: {
         async_insert: 0,
         optimize_on_insert: 0,
@@ -105,4 +112,9 @@ export async function insertArrowBatches(
 
   const settings = `async_insert = 0, optimize_on_insert = 0${token === undefined ? '' : `, insert_deduplication_token = ${quote(token)}`}`;
   await insertStagedFile(client, transport.dir, head, 'ArrowStream', parts, settings);
+}
+
+/** Each part copied as it is taken: the request's stream reads ahead of the socket, and a source may reuse a part's memory. */
+async function* copied(parts: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const part of parts) yield Uint8Array.prototype.slice.call(part);
 }
