@@ -8,7 +8,11 @@ import { SpoolVersionError } from './SpoolVersionError.js';
  */
 export type StoreBatch = (payloads: AsyncIterable<Buffer>, token: string) => Promise<void>;
 
-/** Turns a payload of an older (or other) version into one of the spool's version. */
+/**
+ * Turns a payload of an older (or other) version into one of the spool's
+ * version. What it returns goes to the store as the payload would, so with
+ * `reusePayloads` both are valid only until the next payload is taken.
+ */
 export type SpoolRecordConverter = (payload: Buffer) => Buffer;
 
 /**
