@@ -46,8 +46,8 @@ const GATHER_BYTES = 1024 * 1024;
  * Writes the parts in order. It is done with each part before it takes the
  * next (its source may then reuse the memory: the spool's drain reads record
  * after record into one buffer): a small part is copied into a buffer
- * gathered for one write, a large one written at once. For thousands of
- * small parts (fact rows) that is about as fast as one writev per thousand.
+ * gathered for one write, a large one written at once, so thousands of
+ * small parts (fact rows) still take a write per mebibyte, not one each.
  */
 async function writeParts(path: string, parts: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void> {
   const file = await open(path, 'w');
