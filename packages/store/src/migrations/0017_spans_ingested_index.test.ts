@@ -60,7 +60,12 @@ describe('migration 0017: the ingest time of each granule of spans', () => {
   it('gives the parts written before the index, and a read by ingest time skips the granules ingested earlier', async () => {
     // about 30 granules of 8,192 rows, written before the index existed
     await insertSpans(client, 'old', 250_000);
-    expect(await migrate(client, MIGRATIONS)).toEqual([17]);
+    expect(
+      await migrate(
+        client,
+        MIGRATIONS.filter((m) => m.version <= 17),
+      ),
+    ).toEqual([17]);
 
     // the part written before gets its index from a background mutation
     const unindexed = (): Promise<Array<{ name: string }>> =>

@@ -16,6 +16,7 @@ import { m0014SpanContentSmallGranules } from './0014_span_content_small_granule
 import { m0015SpansRunCounts } from './0015_spans_run_counts.js';
 import { m0016SpansSmallGranules } from './0016_spans_small_granules.js';
 import { m0017SpansIngestedIndex } from './0017_spans_ingested_index.js';
+import { m0018SpansWiderMerges } from './0018_spans_wider_merges.js';
 
 /** All migrations in version order. Append only; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0015SpansRunCounts,
   m0016SpansSmallGranules,
   m0017SpansIngestedIndex,
+  m0018SpansWiderMerges,
 ];

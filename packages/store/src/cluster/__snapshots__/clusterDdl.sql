@@ -551,3 +551,6 @@ DROP TABLE IF EXISTS spans_fine_local ON CLUSTER telltale SYNC;
 ALTER TABLE spans_local ON CLUSTER telltale ADD INDEX IF NOT EXISTS ingested_at_minmax ingested_at TYPE minmax GRANULARITY 1;
 
 ALTER TABLE spans_local ON CLUSTER telltale MATERIALIZE INDEX ingested_at_minmax;
+
+-- 0018 spans_wider_merges
+ALTER TABLE spans_local ON CLUSTER telltale MODIFY SETTING merge_selector_base = 20;
