@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClickHouseClient } from '../client.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RUNS_TIME_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
 import { STORED_SQL } from '../facts/incremental/finaliseKept.js';
 import { migrate } from '../migrate.js';
 import { MIGRATIONS } from './index.js';
+import { migratedStoreBefore } from './migratedStore.fixture.js';
 
 const ASKED = { projectId: 'p', runIds: ['r1', 'r2', 'r3', 'nowhere'] };
 const NO_PROJECTIONS = '\nSETTINGS optimize_use_projections = 0';
@@ -42,29 +39,17 @@ async function readsProjection(client: ClickHouseClient, query: string, params =
 }
 
 describe('migration 0015: span counts per run kept by each part of spans', () => {
-  let dir: string;
-  let client: ClickHouseClient;
+  const store = migratedStoreBefore(15, 'telltale-run-counts-');
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'telltale-run-counts-'));
-    client = createClickHouseClient({ kind: 'embedded', dataDir: dir });
-    await migrate(
-      client,
-      MIGRATIONS.filter((m) => m.version < 15),
-    );
-    await insertSpans(client, 100);
+    await insertSpans(store.client, 100);
   }, 120_000);
 
-  afterEach(async () => {
-    await client?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('gives the parts written before the projection, and the count queries read it', async () => {
-    expect(await readsProjection(client, STORED_SQL, ASKED)).toBe(false);
+    expect(await readsProjection(store.client, STORED_SQL, ASKED)).toBe(false);
     expect(
       await migrate(
-        client,
+        store.client,
         MIGRATIONS.filter((m) => m.version <= 15),
       ),
     ).toEqual([15]);
@@ -73,7 +58,7 @@ describe('migration 0015: span counts per run kept by each part of spans', () =>
     const deadline = Date.now() + 30_000;
     const unprojected = (): Promise<Array<{ name: string }>> =>
       rows(
-        client,
+        store.client,
         `SELECT name FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active
            AND name NOT IN (SELECT parent_name FROM system.projection_parts
                             WHERE database = currentDatabase() AND table = 'spans' AND active)`,
@@ -81,11 +66,11 @@ describe('migration 0015: span counts per run kept by each part of spans', () =>
     while ((await unprojected()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await unprojected()).toEqual([]);
 
-    await insertSpans(client, 100);
-    expect(await readsProjection(client, STORED_SQL, ASKED)).toBe(true);
-    expect(await readsProjection(client, STALE_RUNS_SQL)).toBe(true);
-    expect(await readsProjection(client, RUNS_TIME_SQL, ASKED)).toBe(true);
-    const [projected, fromRows] = await countsBothWays(client);
+    await insertSpans(store.client, 100);
+    expect(await readsProjection(store.client, STORED_SQL, ASKED)).toBe(true);
+    expect(await readsProjection(store.client, STALE_RUNS_SQL)).toBe(true);
+    expect(await readsProjection(store.client, RUNS_TIME_SQL, ASKED)).toBe(true);
+    const [projected, fromRows] = await countsBothWays(store.client);
     expect(projected).toEqual(fromRows);
     // every span inserted twice, not yet merged: counted as the rows are
     expect(projected).toEqual([
@@ -97,12 +82,12 @@ describe('migration 0015: span counts per run kept by each part of spans', () =>
 
   it('counts as the rows do after merges drop duplicates and after a lightweight delete', async () => {
     await migrate(
-      client,
+      store.client,
       MIGRATIONS.filter((m) => m.version <= 15),
     );
-    await insertSpans(client, 100);
-    await client.command({ query: 'OPTIMIZE TABLE spans FINAL' });
-    let [projected, fromRows] = await countsBothWays(client);
+    await insertSpans(store.client, 100);
+    await store.client.command({ query: 'OPTIMIZE TABLE spans FINAL' });
+    let [projected, fromRows] = await countsBothWays(store.client);
     expect(projected).toEqual(fromRows);
     expect(projected).toEqual([
       ['r1', 15],
@@ -110,13 +95,13 @@ describe('migration 0015: span counts per run kept by each part of spans', () =>
       ['r3', 14],
     ]);
 
-    await client.command({
+    await store.client.command({
       query: `DELETE FROM spans WHERE project_id = 'p' AND run_id = 'r1' AND span_id = '1'`,
       clickhouse_settings: { mutations_sync: '2' },
     });
-    [projected, fromRows] = await countsBothWays(client);
+    [projected, fromRows] = await countsBothWays(store.client);
     expect(projected).toEqual(fromRows);
     expect(projected[0]).toEqual(['r1', 14]);
-    expect(await readsProjection(client, STORED_SQL, ASKED)).toBe(true);
+    expect(await readsProjection(store.client, STORED_SQL, ASKED)).toBe(true);
   });
 });

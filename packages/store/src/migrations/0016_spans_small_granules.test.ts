@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClickHouseClient } from '../client.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../migrate.js';
 import { SPAN_ROLLUP_TABLE } from './0011_span_rollups.js';
 import { m0016SpansSmallGranules } from './0016_spans_small_granules.js';
 import { MIGRATIONS } from './index.js';
+import { migratedStoreBefore } from './migratedStore.fixture.js';
 
 async function rows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   return (await client.query({ query, format: 'JSONEachRow' })).json<T>();
@@ -24,19 +21,18 @@ function insertSpans(client: ClickHouseClient, run: string, n: number): Promise<
 }
 
 describe('migration 0016: spans in granules of at most 2 MiB', () => {
-  let dir: string;
-  let client: ClickHouseClient;
+  const store = migratedStoreBefore(16, 'telltale-spans-granules-');
   const createQuery = async (): Promise<string> =>
     (
       await rows<{ q: string }>(
-        client,
+        store.client,
         `SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND name = 'spans'`,
       )
     )[0]?.q ?? '';
   const tables = async (): Promise<string[]> =>
     (
       await rows<{ name: string }>(
-        client,
+        store.client,
         `SELECT name FROM system.tables WHERE database = currentDatabase() AND startsWith(name, 'spans') ORDER BY name`,
       )
     ).map((r) => r.name);
@@ -44,36 +40,27 @@ describe('migration 0016: spans in granules of at most 2 MiB', () => {
   const counts = async (): Promise<{ spans: unknown[]; rollups: number; traceRuns: number }> => ({
     spans: (
       await rows<{ run_id: string; n: string }>(
-        client,
+        store.client,
         `SELECT run_id, count() AS n FROM spans GROUP BY run_id ORDER BY run_id`,
       )
     ).map((r) => [r.run_id, Number(r.n)]),
-    rollups: Number((await rows<{ n: string }>(client, `SELECT sum(spans) AS n FROM ${SPAN_ROLLUP_TABLE}`))[0]?.n),
-    traceRuns: Number((await rows<{ n: string }>(client, `SELECT count() AS n FROM trace_runs FINAL`))[0]?.n),
+    rollups: Number(
+      (await rows<{ n: string }>(store.client, `SELECT sum(spans) AS n FROM ${SPAN_ROLLUP_TABLE}`))[0]?.n,
+    ),
+    traceRuns: Number((await rows<{ n: string }>(store.client, `SELECT count() AS n FROM trace_runs FINAL`))[0]?.n),
   });
   const granuleRows = async (): Promise<{ rows: number; marks: number }[]> =>
     (
       await rows<{ rows: string; marks: string }>(
-        client,
+        store.client,
         `SELECT rows, marks FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active ORDER BY min_block_number`,
       )
     ).map((r) => ({ rows: Number(r.rows), marks: Number(r.marks) }));
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'telltale-spans-granules-'));
-    client = createClickHouseClient({ kind: 'embedded', dataDir: dir });
-    await migrate(
-      client,
-      MIGRATIONS.filter((m) => m.version < 16),
-    );
     // 20k spans of ~0.5 KB (10 MB): granules of 8,192 rows before, of 2 MiB after
-    await insertSpans(client, 'before', 20_000);
+    await insertSpans(store.client, 'before', 20_000);
   }, 120_000);
-
-  afterEach(async () => {
-    await client?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it('makes the table again with 2 MiB granules, keeping its rows, structure, settings and views', async () => {
     const before = await createQuery();
@@ -84,7 +71,7 @@ describe('migration 0016: spans in granules of at most 2 MiB', () => {
 
     expect(
       await migrate(
-        client,
+        store.client,
         MIGRATIONS.filter((m) => m.version <= 16),
       ),
     ).toEqual([16]);
@@ -104,8 +91,8 @@ describe('migration 0016: spans in granules of at most 2 MiB', () => {
     expect(await counts()).toEqual({ spans: [['before', 20_000]], rollups: 20_000, traceRuns: 1 });
 
     // new inserts: finer granules, and the views on spans fire for them (no merge joins the two parts meanwhile)
-    await client.command({ query: 'SYSTEM STOP MERGES spans' });
-    await insertSpans(client, 'after', 20_000);
+    await store.client.command({ query: 'SYSTEM STOP MERGES spans' });
+    await insertSpans(store.client, 'after', 20_000);
     expect(await counts()).toEqual({
       spans: [
         ['after', 20_000],
@@ -121,14 +108,14 @@ describe('migration 0016: spans in granules of at most 2 MiB', () => {
 
   it('loses nothing when killed after the swap and redone: rows written meanwhile stay', async () => {
     const [create, exchange] = m0016SpansSmallGranules.statements;
-    await client.command({ query: create! });
-    await client.command({ query: exchange! });
+    await store.client.command({ query: create! });
+    await store.client.command({ query: exchange! });
     // the process writes on, into the new table, then dies before the migration is recorded
-    await insertSpans(client, 'meanwhile', 100);
+    await insertSpans(store.client, 'meanwhile', 100);
 
     expect(
       await migrate(
-        client,
+        store.client,
         MIGRATIONS.filter((m) => m.version <= 16),
       ),
     ).toEqual([16]);

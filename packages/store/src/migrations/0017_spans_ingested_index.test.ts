@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TupleParam, type ClickHouseClient } from '@clickhouse/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClickHouseClient } from '../client.js';
+import { describe, expect, it } from 'vitest';
 import { RUNS_INGESTED_SINCE_SQL, STALE_RUNS_OF_SQL, STALE_RUNS_SQL } from '../facts/finaliseSql.js';
 import { migrate } from '../migrate.js';
 import { INGESTED_AT_INDEX } from './0017_spans_ingested_index.js';
 import { MIGRATIONS } from './index.js';
+import { migratedStoreBefore } from './migratedStore.fixture.js';
 
 async function rows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
   return (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
@@ -40,29 +37,14 @@ async function granulesRead(client: ClickHouseClient, since: number): Promise<{ 
 }
 
 describe('migration 0017: the ingest time of each granule of spans', () => {
-  let dir: string;
-  let client: ClickHouseClient;
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'telltale-ingested-index-'));
-    client = createClickHouseClient({ kind: 'embedded', dataDir: dir });
-    await migrate(
-      client,
-      MIGRATIONS.filter((m) => m.version < 17),
-    );
-  }, 120_000);
-
-  afterEach(async () => {
-    await client?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const store = migratedStoreBefore(17, 'telltale-ingested-index-');
 
   it('gives the parts written before the index, and a read by ingest time skips the granules ingested earlier', async () => {
     // about 30 granules of 8,192 rows, written before the index existed
-    await insertSpans(client, 'old', 250_000);
+    await insertSpans(store.client, 'old', 250_000);
     expect(
       await migrate(
-        client,
+        store.client,
         MIGRATIONS.filter((m) => m.version <= 17),
       ),
     ).toEqual([17]);
@@ -70,7 +52,7 @@ describe('migration 0017: the ingest time of each granule of spans', () => {
     // the part written before gets its index from a background mutation
     const unindexed = (): Promise<Array<{ name: string }>> =>
       rows(
-        client,
+        store.client,
         `SELECT name FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active
            AND secondary_indices_compressed_bytes = 0`,
       );
@@ -78,21 +60,21 @@ describe('migration 0017: the ingest time of each granule of spans', () => {
     while ((await unindexed()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await unindexed()).toEqual([]);
 
-    const since = (await storageNowMs(client)) + 1;
+    const since = (await storageNowMs(store.client)) + 1;
     await new Promise((r) => setTimeout(r, 5));
-    await insertSpans(client, 'new', 100);
+    await insertSpans(store.client, 'new', 100);
     // one part: its first granule holds the new run's spans (its ids sort first) and some old ones
-    await client.command({ query: 'OPTIMIZE TABLE spans FINAL' });
-    const granules = await granulesRead(client, since);
+    await store.client.command({ query: 'OPTIMIZE TABLE spans FINAL' });
+    const granules = await granulesRead(store.client, since);
     expect(granules.of).toBeGreaterThan(20);
     expect(granules.read).toBe(1);
 
     // no facts yet: both runs are stale, and only the new one was ingested since
     const runIds = (r: Array<{ run_id: string }>): string[] => r.map((x) => x.run_id).sort();
-    expect(runIds(await rows(client, STALE_RUNS_SQL))).toEqual(['new', 'old']);
-    expect(runIds(await rows(client, RUNS_INGESTED_SINCE_SQL, { since }))).toEqual(['new']);
+    expect(runIds(await rows(store.client, STALE_RUNS_SQL))).toEqual(['new', 'old']);
+    expect(runIds(await rows(store.client, RUNS_INGESTED_SINCE_SQL, { since }))).toEqual(['new']);
     const staleOf = (ids: string[]): Promise<Array<{ run_id: string }>> =>
-      rows(client, STALE_RUNS_OF_SQL, { runs: ids.map((id) => new TupleParam(['p', id])) });
+      rows(store.client, STALE_RUNS_OF_SQL, { runs: ids.map((id) => new TupleParam(['p', id])) });
     expect(runIds(await staleOf(['new']))).toEqual(['new']);
     expect(runIds(await staleOf(['new', 'old', 'nowhere']))).toEqual(['new', 'old']);
   });
